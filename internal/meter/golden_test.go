@@ -1,0 +1,43 @@
+package meter
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
+
+// TestGolden compares the text format of instrumented testdata modules with
+// testdata/golden, which is there to be read: it shows exactly what the
+// rewrite does. Needs wasm2wat (wabt); go test -run TestGolden -update
+// regenerates the files.
+func TestGolden(t *testing.T) {
+	if _, err := exec.LookPath("wasm2wat"); err != nil {
+		t.Skip("wasm2wat not installed")
+	}
+	for _, name := range []string{"calls", "loops", "tables", "bulk", "names"} {
+		t.Run(name, func(t *testing.T) {
+			out := mustInstrument(t, readTestdata(t, name+".wasm"))
+			tmp := filepath.Join(t.TempDir(), name+".wasm")
+			require.NoError(t, os.WriteFile(tmp, out, 0o644))
+			wat, err := exec.Command("wasm2wat", tmp).CombinedOutput()
+			require.NoError(t, err, "%s", wat)
+			golden := filepath.Join("testdata", "golden", name+".instrumented.wat")
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+				require.NoError(t, os.WriteFile(golden, wat, 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, strings.Split(string(want), "\n"), strings.Split(string(wat), "\n"))
+		})
+	}
+}
