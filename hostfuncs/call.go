@@ -1,0 +1,316 @@
+package hostfuncs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds on what one run may hand to the host. They keep a hostile probe
+// from turning the host's memory or logs into its own.
+const (
+	// MaxReason is how many bytes of a reason are kept.
+	MaxReason = 1024
+	// MaxLogs is how many log entries one run may leave; later ones are
+	// counted in Call.LogsDropped.
+	MaxLogs = 32
+	// MaxLogMessage is how many bytes of one log message are kept.
+	MaxLogMessage = 512
+	// MaxName is the longest env name, config key, address or import spec
+	// the host reads; longer ones are refused (bad address, not found).
+	MaxName = 4096
+)
+
+// Level is the severity of a probe's log entry, as the probe passes it to
+// gate.log: 0 debug, 1 info, 2 warn, 3 error.
+type Level int32
+
+// The log levels of ABI v1.
+const (
+	LevelDebug Level = 0
+	LevelInfo  Level = 1
+	LevelWarn  Level = 2
+	LevelError Level = 3
+)
+
+func (l Level) String() string {
+	switch l {
+	case LevelDebug:
+		return "debug"
+	case LevelInfo:
+		return "info"
+	case LevelWarn:
+		return "warn"
+	default:
+		return "error"
+	}
+}
+
+// LogEntry is one line a probe logged.
+type LogEntry struct {
+	Level   Level
+	Message string
+}
+
+// CPU is the engine's limit on how many probes execute at once. A host
+// function that waits without using the CPU (a dial, a sleep) gives its slot
+// back for the wait, so that a hundred probes dialling black holes do not
+// queue behind each other.
+type CPU interface {
+	Release()
+	Acquire(ctx context.Context) error
+}
+
+// Call is the state of one probe run: what the host functions may read
+// (the grants, the config, the deadline) and what they leave behind (the
+// reason, logs, denials). The engine makes one per run and passes it to
+// the host functions in the context (WithCall); a Call is used by one
+// goroutine at a time.
+type Call struct {
+	// Probe names the probe in every denial and error.
+	Probe string
+	// Policy holds the compiled grants; nil denies everything.
+	Policy *Policy
+	// Config is the probe's config from the manifest, read by gate.config.
+	Config map[string]string
+	// LookupEnv reads the host environment; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Resolvers answer gate.import; nil means every spec is unknown.
+	Resolvers *Resolvers
+	// Deadline is when the budget runs out. The zero time means none.
+	Deadline time.Time
+	// CPU, when set, is released around waits. The engine has acquired
+	// a slot for this run before the first host call.
+	CPU CPU
+	// Reserve is kept back from the network and lookup waits that a probe
+	// asks for, so that a dial which times out still leaves the probe time
+	// to say "unavailable: timed out" instead of being cut off mid-answer.
+	Reserve time.Duration
+
+	reason       string
+	reasonSet    bool
+	logs         []LogEntry
+	logsDropped  int
+	denials      []string
+	notes        []string
+	cpuReleased  bool
+	interruption *Interrupt
+}
+
+type callKey struct{}
+
+// WithCall returns a context that carries c to the host functions.
+func WithCall(ctx context.Context, c *Call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+// CallFrom returns the Call in ctx, or nil.
+func CallFrom(ctx context.Context) *Call {
+	c, _ := ctx.Value(callKey{}).(*Call)
+	return c
+}
+
+// Reason returns the reason the probe set, and whether it set one.
+func (c *Call) Reason() (string, bool) { return c.reason, c.reasonSet }
+
+// Logs returns the entries the probe logged, in order.
+func (c *Call) Logs() []LogEntry { return c.logs }
+
+// LogsDropped is how many log entries were over MaxLogs.
+func (c *Call) LogsDropped() int { return c.logsDropped }
+
+// Denials returns one sentence per request that the grants refused, such as
+// `env "AWS_SECRET" not granted to probe "cloud_deploy"`, in order.
+func (c *Call) Denials() []string { return c.denials }
+
+// Notes returns what the host learned while answering that the probe's
+// status codes cannot carry, such as why a dependency lookup failed.
+func (c *Call) Notes() []string { return c.notes }
+
+// Holding reports whether the run still holds its CPU slot; it does not when
+// a wait for the slot ended with the budget.
+func (c *Call) Holding() bool { return !c.cpuReleased }
+
+// Interrupted returns the interruption that stopped the run, if any.
+func (c *Call) Interrupted() *Interrupt { return c.interruption }
+
+func (c *Call) setReason(b []byte) {
+	c.reason = clipUTF8(b, MaxReason)
+	c.reasonSet = true
+}
+
+func (c *Call) log(level Level, msg []byte) {
+	if len(c.logs) >= MaxLogs {
+		c.logsDropped++
+		return
+	}
+	if level < LevelDebug {
+		level = LevelDebug
+	}
+	if level > LevelError {
+		level = LevelError
+	}
+	c.logs = append(c.logs, LogEntry{Level: level, Message: clipUTF8(msg, MaxLogMessage)})
+}
+
+// deny records a refused request and returns the status that says so.
+func (c *Call) deny(kind, what string) int32 {
+	// A probe that asks for the same thing in a loop should not grow the
+	// list: keep each sentence once, and at most MaxLogs of them.
+	msg := fmt.Sprintf("%s %q not granted to probe %q", kind, what, c.Probe)
+	for _, d := range c.denials {
+		if d == msg {
+			return StatusDenied
+		}
+	}
+	if len(c.denials) < MaxLogs {
+		c.denials = append(c.denials, msg)
+	}
+	return StatusDenied
+}
+
+func (c *Call) note(msg string) {
+	for _, n := range c.notes {
+		if n == msg {
+			return
+		}
+	}
+	if len(c.notes) < MaxLogs {
+		c.notes = append(c.notes, msg)
+	}
+}
+
+func (c *Call) lookupEnv(name string) (string, bool) {
+	if c.LookupEnv != nil {
+		return c.LookupEnv(name)
+	}
+	return os.LookupEnv(name)
+}
+
+// Remaining is the time left in the budget; a Call without a deadline has
+// an hour, which is as good as forever for a probe.
+func (c *Call) Remaining() time.Duration {
+	if c.Deadline.IsZero() {
+		return time.Hour
+	}
+	return time.Until(c.Deadline)
+}
+
+// Check stops the guest, by panicking with an *Interrupt that wazero hands
+// back to the engine as the call's error, when the budget is spent or ctx
+// is done. Every host function calls it before it returns, and the
+// metering refuel calls it every quantum, so no guest runs on long after its
+// deadline whatever it does.
+func (c *Call) Check(ctx context.Context, where string) {
+	if c.Remaining() <= 0 {
+		c.interrupt(where, context.DeadlineExceeded)
+	}
+	if err := ctx.Err(); err != nil {
+		c.interrupt(where, err)
+	}
+}
+
+func (c *Call) interrupt(where string, err error) {
+	c.interruption = &Interrupt{Probe: c.Probe, Where: where, Err: err, Budget: c.Remaining() <= 0}
+	panic(c.interruption)
+}
+
+// wait runs fn, which blocks without using the CPU, with the run's CPU slot
+// released, and takes the slot back before returning. If the slot cannot
+// be had before the deadline the run is interrupted.
+func (c *Call) wait(ctx context.Context, where string, fn func()) {
+	if c.CPU == nil {
+		fn()
+		return
+	}
+	c.CPU.Release()
+	c.cpuReleased = true
+	fn()
+	actx, cancel := c.budgetContext(ctx)
+	err := c.CPU.Acquire(actx)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		c.interrupt(where, err)
+	}
+	c.cpuReleased = false
+}
+
+// budgetContext returns ctx bounded by the deadline, for waits in the host.
+func (c *Call) budgetContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.Deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, c.Deadline)
+}
+
+// waitLimit is how long a wait the probe asked for may last: what is left
+// of the budget less the Reserve.
+func (c *Call) waitLimit() time.Duration {
+	return c.Remaining() - c.Reserve
+}
+
+// Sleep is the probe's clock sleep (WASI poll_oneoff and the like): it never
+// sleeps past the deadline, and a sleep that reaches it stops the guest.
+// wazero's own real sleep ignores deadlines and its default fake clock does
+// not sleep at all; neither is right for a budgeted probe.
+func (c *Call) Sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		c.Check(ctx, "sleep")
+		return
+	}
+	if rem := c.Remaining(); d > rem {
+		d = rem
+	}
+	c.wait(ctx, "sleep", func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	})
+	c.Check(ctx, "sleep")
+}
+
+// Interrupt is what stops a guest from the host side: its budget ran out
+// (Err is context.DeadlineExceeded) or the caller gave up (Err is the
+// context's error). It unwraps to Err, so errors.Is(err,
+// context.DeadlineExceeded) holds for an overrun.
+type Interrupt struct {
+	Probe string
+	Where string // the host function that noticed, e.g. "gate.dial", or "running" for metering
+	Err   error
+	// Budget is true when the run's own budget was spent, false when the
+	// caller's context ended first.
+	Budget bool
+}
+
+func (i *Interrupt) Error() string {
+	return fmt.Sprintf("probe %q stopped in %s: %v", i.Probe, i.Where, i.Err)
+}
+
+func (i *Interrupt) Unwrap() error { return i.Err }
+
+// clipUTF8 returns at most max bytes of b as valid UTF-8, cutting at a rune
+// boundary and replacing invalid bytes, so that a probe cannot put broken
+// text into a JSON report or a terminal.
+func clipUTF8(b []byte, max int) string {
+	if len(b) > max {
+		b = b[:max]
+		// Drop a last rune that the clip cut in half (utf8.UTFMax-1 bytes at most).
+		i := len(b) - 1
+		for i > 0 && i > len(b)-utf8.UTFMax && !utf8.RuneStart(b[i]) {
+			i--
+		}
+		if i >= 0 && !utf8.FullRune(b[i:]) {
+			b = b[:i]
+		}
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}

@@ -1,0 +1,99 @@
+package hostfuncs
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// hostDial is gate.dial(addr_ptr, addr_len, timeout_ms) -> i32. It connects
+// and closes at once: the question is "does something accept connections
+// there", never "talk to it". The wait releases the run's CPU slot and is
+// clipped to what is left of the budget.
+func hostDial(ctx context.Context, m api.Module, stack []uint64) {
+	c := callFrom(ctx, "gate.dial")
+	addr, ok := name(m, "gate.dial", "addr", api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	timeout := time.Duration(api.DecodeI32(stack[2])) * time.Millisecond
+	if ok {
+		stack[0] = api.EncodeI32(c.dial(ctx, addr, timeout))
+	} else {
+		stack[0] = api.EncodeI32(StatusBadRequest)
+	}
+	c.Check(ctx, "gate.dial")
+}
+
+func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int32 {
+	network, target, ok := splitDialAddr(addr)
+	if !ok {
+		return StatusBadRequest
+	}
+	if !c.Policy.AllowDial(addr) {
+		return c.deny("dial", addr)
+	}
+	limit := c.waitLimit()
+	if limit <= 0 {
+		return StatusTimedOut
+	}
+	if timeout <= 0 || timeout > limit {
+		timeout = limit
+	}
+	var status int32
+	c.wait(ctx, "gate.dial", func() {
+		d := net.Dialer{Timeout: timeout}
+		conn, err := d.DialContext(ctx, network, target)
+		if err == nil {
+			conn.Close()
+			status = StatusOK
+			return
+		}
+		status = dialStatus(err)
+		if status == StatusUnreachable {
+			c.note("dial " + addr + ": " + err.Error())
+		}
+	})
+	return status
+}
+
+// splitDialAddr checks an ABI address: "unix:/path" or "host:port" with a
+// numeric port; anything else is a bad address (-6).
+func splitDialAddr(addr string) (network, target string, ok bool) {
+	if path, isUnix := strings.CutPrefix(addr, "unix:"); isUnix {
+		return "unix", path, path != ""
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return "", "", false
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", "", false
+	}
+	return "tcp", addr, true
+}
+
+// dialStatus maps a dial error to the ABI's codes. Permission denied on a
+// unix socket (the docker.sock case) and routing failures are "unreachable":
+// from where the tool runs, the service cannot be reached.
+func dialStatus(err error) int32 {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
+		return StatusRefused
+	case errors.As(err, &dnsErr):
+		return StatusUnreachable
+	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
+		return StatusTimedOut
+	default:
+		return StatusUnreachable
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

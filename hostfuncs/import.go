@@ -1,0 +1,51 @@
+package hostfuncs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// hostImport is gate.import(spec_ptr, spec_len) -> i32. Resolution touches
+// the file system (and, once per Python, a process), so it runs with the
+// run's CPU slot released, like a dial.
+func hostImport(ctx context.Context, m api.Module, stack []uint64) {
+	c := callFrom(ctx, "gate.import")
+	spec, ok := name(m, "gate.import", "spec", api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	if ok {
+		stack[0] = api.EncodeI32(c.importSpec(ctx, spec))
+	} else {
+		stack[0] = api.EncodeI32(StatusBadRequest)
+	}
+	c.Check(ctx, "gate.import")
+}
+
+func (c *Call) importSpec(ctx context.Context, spec string) int32 {
+	if !c.Policy.AllowImport(spec) {
+		return c.deny("import", spec)
+	}
+	if c.Resolvers == nil {
+		return StatusBadRequest
+	}
+	var found bool
+	var err error
+	c.wait(ctx, "gate.import", func() {
+		rctx, cancel := context.WithTimeout(ctx, max(c.waitLimit(), 0))
+		defer cancel()
+		found, err = c.Resolvers.Resolve(rctx, spec)
+	})
+	switch {
+	case errors.Is(err, ErrUnknownScheme), errors.Is(err, ErrBadSpec):
+		return StatusBadRequest
+	case err != nil:
+		// The question could not be answered (no Python, say): for the
+		// probe that is "not importable", and the user sees why.
+		c.note(err.Error())
+		return StatusNotFound
+	case found:
+		return StatusOK
+	default:
+		return StatusNotFound
+	}
+}

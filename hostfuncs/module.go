@@ -1,0 +1,93 @@
+// Package hostfuncs is the host side of the probe ABI: the "gate" host
+// module whose functions a probe imports (env, dial, import, config, reason,
+// log), the grants that decide what each probe may ask (deny by default),
+// and the resolvers that answer gate.import for "bin:", "py:", "lib:" and
+// schemes a host app registers.
+//
+// The functions read their per-run state (grants, config, deadline) from
+// the Call in the context, write what the probe leaves behind (reason, logs,
+// denials) into it, honour the deadline themselves (wazero cannot interrupt
+// Go code) and check it again before they return. docs/ABI.md is the
+// contract for probe authors.
+package hostfuncs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// ModuleName is the import module of ABI v1.
+const ModuleName = "gate"
+
+// Status codes that host functions return to the probe. Negative means no.
+const (
+	StatusOK          int32 = 0
+	StatusNotFound    int32 = -1 // env, config: not set; import: not importable
+	StatusDenied      int32 = -2 // not granted to this probe
+	StatusRefused     int32 = -3 // dial: connection refused
+	StatusTimedOut    int32 = -4 // dial: no answer in time
+	StatusUnreachable int32 = -5 // dial: unreachable or name not resolved
+	StatusBadRequest  int32 = -6 // dial: bad address; import: unknown scheme or malformed spec
+)
+
+// Func describes one function of the gate module, for documentation and for
+// checking a probe's imports before it runs.
+type Func struct {
+	Name    string
+	Params  []api.ValueType
+	Results []api.ValueType
+	Doc     string
+	fn      api.GoModuleFunc
+}
+
+var i32 = api.ValueTypeI32
+
+// Funcs lists the gate module of ABI v1.
+var Funcs = []Func{
+	{Name: "env", Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostEnv,
+		Doc: "env(name_ptr, name_len, buf_ptr, buf_cap): >=0 the value's full length, min(len, cap) bytes copied; -1 not set; -2 denied"},
+	{Name: "dial", Params: []api.ValueType{i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostDial,
+		Doc: "dial(addr_ptr, addr_len, timeout_ms): 0 connected; -2 denied; -3 refused; -4 timed out; -5 unreachable or name not resolved; -6 bad address"},
+	{Name: "import", Params: []api.ValueType{i32, i32}, Results: []api.ValueType{i32}, fn: hostImport,
+		Doc: "import(spec_ptr, spec_len): 0 importable; -1 not found; -2 denied; -6 unknown scheme"},
+	{Name: "config", Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostConfig,
+		Doc: "config(key_ptr, key_len, buf_ptr, buf_cap): like env, over the probe's config; -1 missing"},
+	{Name: "reason", Params: []api.ValueType{i32, i32}, fn: hostReason,
+		Doc: "reason(ptr, len): sets the reason (1 KiB kept, made valid UTF-8)"},
+	{Name: "log", Params: []api.ValueType{i32, i32, i32}, fn: hostLog,
+		Doc: "log(level, ptr, len): 0 debug, 1 info, 2 warn, 3 error; bounded"},
+}
+
+// Lookup returns the gate function with that name.
+func Lookup(name string) (Func, bool) {
+	for _, f := range Funcs {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Func{}, false
+}
+
+// Instantiate adds the gate host module to r. Call it once per runtime.
+func Instantiate(ctx context.Context, r wazero.Runtime) (api.Module, error) {
+	b := r.NewHostModuleBuilder(ModuleName)
+	for _, f := range Funcs {
+		b.NewFunctionBuilder().
+			WithGoModuleFunction(f.fn, f.Params, f.Results).
+			WithName(f.Name).
+			Export(f.Name)
+	}
+	return b.Instantiate(ctx)
+}
+
+// callFrom returns the run's Call; a host function reached without one (a
+// module instantiated outside the engine) is a host bug, reported as a trap.
+func callFrom(ctx context.Context, fn string) *Call {
+	if c := CallFrom(ctx); c != nil {
+		return c
+	}
+	panic(fmt.Errorf("%s: no call state: the module was not run by the gate engine", fn))
+}

@@ -1,0 +1,236 @@
+package hostfuncs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// A Resolver answers whether one kind of dependency is present on this host.
+//
+// Resolvers run inside a probe's time budget, so implementations must not
+// start a process per call and must return ctx.Err() promptly once ctx is
+// done.
+type Resolver interface {
+	// Resolve reports whether name (the spec without its "scheme:" prefix)
+	// is present. An error means the question could not be answered (for
+	// example, the configured Python is missing); callers treat it as "not
+	// found" and show the error to the user.
+	Resolve(ctx context.Context, name string) (bool, error)
+}
+
+// ResolverFunc adapts an ordinary function to the Resolver interface.
+type ResolverFunc func(ctx context.Context, name string) (bool, error)
+
+// Resolve calls f(ctx, name).
+func (f ResolverFunc) Resolve(ctx context.Context, name string) (bool, error) {
+	return f(ctx, name)
+}
+
+// Preparer is implemented by resolvers with a one-time setup (the Python
+// resolver starts Python once). The engine calls Prepare when it loads a
+// probe that may use the scheme, so the setup cost does not land inside a
+// probe's budget. Prepare must be safe to call many times and concurrently
+// with Resolve; a Prepare cut short by ctx may be retried.
+type Preparer interface {
+	Prepare(ctx context.Context) error
+}
+
+// ErrUnknownScheme is wrapped by errors for specs whose scheme has no
+// registered resolver.
+var ErrUnknownScheme = errors.New("unknown import scheme")
+
+// ErrBadSpec is wrapped by errors for specs that are malformed: no
+// "scheme:" prefix, an empty name, or a name the scheme's resolver rejects
+// (a relative path for bin: or lib:, an invalid module name for py:).
+var ErrBadSpec = errors.New("bad import spec")
+
+// ResolverOptions configures NewResolvers. The zero value is valid and
+// uses the defaults below.
+type ResolverOptions struct {
+	// Python is the interpreter that decides "py:" specs: a name looked up
+	// on PATH or a path. Default "python3", found on the PATH of the
+	// process environment captured at construction, because that is the
+	// Python an agent's tools would most likely run.
+	Python string
+	// PathEnv is the PATH searched for "bin:" specs. Default
+	// os.Getenv("PATH"), read once at construction so that answers do not
+	// change under a running probe.
+	PathEnv string
+}
+
+// Resolvers maps import schemes ("bin", "py", "lib", ...) to resolvers.
+// The zero value is not usable; use NewResolvers. It is safe for concurrent
+// use, and Register may be called while other goroutines resolve.
+type Resolvers struct {
+	mu    sync.RWMutex
+	byKey map[string]Resolver
+}
+
+// NewResolvers returns Resolvers with the built-in schemes registered:
+// "bin" (NewBinResolver), "py" (NewPythonResolver) and "lib"
+// (NewLibResolver). Nothing is started here; the Python runs on the first
+// Prepare or Resolve of a "py:" spec.
+func NewResolvers(opts ResolverOptions) *Resolvers {
+	pathEnv := opts.PathEnv
+	if pathEnv == "" {
+		pathEnv = os.Getenv("PATH")
+	}
+	return &Resolvers{byKey: map[string]Resolver{
+		"bin": NewBinResolver(pathEnv),
+		"py":  NewPythonResolver(opts.Python),
+		"lib": NewLibResolver(),
+	}}
+}
+
+// Register makes res answer specs of the given scheme. The scheme must
+// match [a-z][a-z0-9+.-]* (the URI scheme syntax, lower case only, so that
+// a spec has one spelling). Registering an existing scheme, built-in ones
+// included, replaces its resolver: that is how an embedder substitutes,
+// say, a "py" resolver for a virtualenv. Calls already running keep the
+// resolver they started with.
+func (r *Resolvers) Register(scheme string, res Resolver) error {
+	if !resolverValidScheme(scheme) {
+		return fmt.Errorf("register import scheme %q: %w: scheme must match [a-z][a-z0-9+.-]*", scheme, ErrBadSpec)
+	}
+	if res == nil {
+		return fmt.Errorf("register import scheme %q: nil resolver", scheme)
+	}
+	r.mu.Lock()
+	if r.byKey == nil {
+		r.byKey = map[string]Resolver{} // spare a zero Resolvers a panic
+	}
+	r.byKey[scheme] = res
+	r.mu.Unlock()
+	return nil
+}
+
+// Resolve splits spec into "scheme:name" and asks that scheme's resolver
+// whether name is present. A spec without a colon, with an invalid or empty
+// scheme, or with an empty name yields an error wrapping ErrBadSpec; a scheme
+// with no resolver yields one wrapping ErrUnknownScheme. Errors from the
+// resolver are returned prefixed with the spec unless they already name it.
+func (r *Resolvers) Resolve(ctx context.Context, spec string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	scheme, name, err := resolverSplitSpec(spec)
+	if err != nil {
+		return false, err
+	}
+	r.mu.RLock()
+	res, ok := r.byKey[scheme]
+	r.mu.RUnlock()
+	if !ok {
+		return false, fmt.Errorf("import %q: %w %q", spec, ErrUnknownScheme, scheme)
+	}
+	found, err := res.Resolve(ctx, name)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), spec+":") {
+			err = fmt.Errorf("%s: %w", spec, err)
+		}
+		return false, err
+	}
+	return found, nil
+}
+
+// Prepare runs the one-time setup of the resolvers of the given schemes
+// that implement Preparer; with no schemes it prepares every registered
+// resolver. Unknown schemes yield errors wrapping ErrUnknownScheme. It
+// continues past failures and returns them joined, so one broken scheme
+// does not leave the others cold.
+func (r *Resolvers) Prepare(ctx context.Context, schemes ...string) error {
+	r.mu.RLock()
+	if len(schemes) == 0 {
+		for s := range r.byKey {
+			schemes = append(schemes, s)
+		}
+		sort.Strings(schemes)
+	}
+	todo := make([]Resolver, 0, len(schemes))
+	var errs []error
+	for _, s := range schemes {
+		res, ok := r.byKey[s]
+		if !ok {
+			errs = append(errs, fmt.Errorf("prepare %q: %w %q", s, ErrUnknownScheme, s))
+			continue
+		}
+		todo = append(todo, res)
+	}
+	r.mu.RUnlock()
+	for _, res := range todo {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, err)
+			break
+		}
+		if p, ok := res.(Preparer); ok {
+			if err := p.Prepare(ctx); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Schemes returns the registered schemes in sorted order.
+func (r *Resolvers) Schemes() []string {
+	r.mu.RLock()
+	out := make([]string, 0, len(r.byKey))
+	for s := range r.byKey {
+		out = append(out, s)
+	}
+	r.mu.RUnlock()
+	sort.Strings(out)
+	return out
+}
+
+// resolverSplitSpec splits "scheme:name" at the first colon, so names may
+// themselves contain colons.
+func resolverSplitSpec(spec string) (scheme, name string, err error) {
+	scheme, name, ok := strings.Cut(spec, ":")
+	switch {
+	case !ok:
+		return "", "", fmt.Errorf("import %q: %w: want scheme:name", spec, ErrBadSpec)
+	case !resolverValidScheme(scheme):
+		return "", "", fmt.Errorf("import %q: %w: scheme must match [a-z][a-z0-9+.-]*", spec, ErrBadSpec)
+	case name == "":
+		return "", "", fmt.Errorf("import %q: %w: empty name", spec, ErrBadSpec)
+	}
+	return scheme, name, nil
+}
+
+// resolverValidScheme reports whether s matches [a-z][a-z0-9+.-]*.
+func resolverValidScheme(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// resolverCheckPathName validates a bin: or lib: name: an absolute path or
+// a bare file name. Relative paths with a slash are rejected because their
+// meaning would depend on the gate process's working directory, not the
+// tool's.
+func resolverCheckPathName(scheme, name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%s:%s: %w: empty name", scheme, name, ErrBadSpec)
+	case strings.IndexByte(name, 0) >= 0:
+		return fmt.Errorf("%s:%q: %w: NUL in name", scheme, name, ErrBadSpec)
+	case strings.HasPrefix(name, "/"):
+		return nil
+	case strings.Contains(name, "/"):
+		return fmt.Errorf("%s:%s: %w: a path must be absolute", scheme, name, ErrBadSpec)
+	}
+	return nil
+}
