@@ -1,0 +1,76 @@
+// Package probes ships gate's standard probes and parses their shorthand.
+//
+// A probe is a small WebAssembly module that tells gate whether an agent
+// tool can run (see include/gate.h for the ABI). The three standard probes
+// cover what most tools need, so that most manifests never ship a module
+// of their own:
+//
+//   - env: every environment variable in config "vars" is set and non-empty;
+//   - tcp: config "addr" ("host:port" or "unix:/path") accepts a connection
+//     within config "timeout_ms" (default: the rest of the budget);
+//   - import: every spec in config "specs" ("bin:docker", "py:psycopg2",
+//     "lib:libpq.so.5", ...) is importable.
+//
+// They are written in C (src/), built by build.sh into the committed
+// env.wasm, tcp.wasm and import.wasm (a little over 1 KB each, one page of
+// memory, importing nothing but the gate host module) and embedded here.
+// After changing src/ or include/, run `go generate ./probes`;
+// TestCommittedWasmIsFresh fails until you do.
+//
+// Probe authors: write C against include/gate.h, or Go against package
+// github.com/gate-dev/gate/probes/sdk (much bigger and slower to load).
+package probes
+
+import (
+	_ "embed"
+)
+
+//go:generate sh build.sh
+
+// Kind names a standard probe.
+type Kind string
+
+// The standard probes.
+const (
+	// Env checks that environment variables are set and non-empty.
+	Env Kind = "env"
+	// TCP checks that an address accepts connections.
+	TCP Kind = "tcp"
+	// Import checks that programs, modules or libraries can be imported.
+	Import Kind = "import"
+)
+
+var (
+	//go:embed env.wasm
+	envWasm []byte
+	//go:embed tcp.wasm
+	tcpWasm []byte
+	//go:embed import.wasm
+	importWasm []byte
+)
+
+// kinds lists the standard probes in the order Kinds reports them.
+var kinds = []Kind{Env, TCP, Import}
+
+// Wasm returns the embedded module of the standard probe k, and false if
+// there is no such probe. It returns a fresh copy (about 1.5 KB) so that no
+// caller can change what another one runs.
+func Wasm(k Kind) ([]byte, bool) {
+	var b []byte
+	switch k {
+	case Env:
+		b = envWasm
+	case TCP:
+		b = tcpWasm
+	case Import:
+		b = importWasm
+	default:
+		return nil, false
+	}
+	return append([]byte(nil), b...), true
+}
+
+// Kinds returns the standard probes, in a fixed order.
+func Kinds() []Kind {
+	return append([]Kind(nil), kinds...)
+}

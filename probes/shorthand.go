@@ -1,0 +1,216 @@
+package probes
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Shorthand is a standard probe with its config and the grants it needs,
+// as a manifest writes it in one string:
+//
+//	env:DATABASE_URL,REDIS_URL
+//	tcp:localhost:5432    tcp:[::1]:6379    tcp:unix:/var/run/docker.sock
+//	import:py:psycopg2,bin:docker
+//
+// The grants are exact: they allow the probe precisely what its config
+// asks it to check and nothing else, so a shorthand can be granted without
+// review.
+type Shorthand struct {
+	// Kind is the standard probe to run.
+	Kind Kind
+	// Config is the probe's string config: "vars" for env, "addr" for tcp,
+	// "specs" for import (comma-separated lists, as the probes read them).
+	Config map[string]string
+	// Env lists the environment variables the probe may read.
+	Env []string
+	// Dial lists the addresses the probe may dial (one, for tcp).
+	Dial []string
+	// Import lists the import specs the probe may ask about.
+	Import []string
+}
+
+// configKey is the config key that holds a shorthand's value, per kind.
+var configKey = map[Kind]string{Env: "vars", TCP: "addr", Import: "specs"}
+
+// ParseShorthand parses "KIND:VALUE" (see Shorthand). Lists in VALUE are
+// separated by commas and/or whitespace, as the probes themselves read
+// them; duplicates are dropped. Environment variable names must match
+// [A-Za-z_][A-Za-z0-9_]*, import specs must be SCHEME:NAME, and a tcp
+// address must be HOST:PORT with a numeric port from 1 to 65535
+// ([IPV6]:PORT for IPv6) or unix:/ABSOLUTE/PATH.
+func ParseShorthand(s string) (Shorthand, error) {
+	fail := func(format string, args ...any) (Shorthand, error) {
+		return Shorthand{}, fmt.Errorf("probe shorthand %q: %s", s, fmt.Sprintf(format, args...))
+	}
+	kindStr, value, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok || kindStr == "" {
+		return fail(`want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: %s)`, kindList())
+	}
+	kind := Kind(kindStr)
+	key, ok := configKey[kind]
+	if !ok {
+		return fail("unknown kind %q (kinds: %s)", kindStr, kindList())
+	}
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return fail("empty value; want e.g. %q", example(kind))
+	}
+	sh := Shorthand{Kind: kind}
+	switch kind {
+	case Env:
+		names := splitList(value)
+		for _, n := range names {
+			if !validEnvName(n) {
+				return fail("bad environment variable name %q: want letters, digits and _, not starting with a digit", n)
+			}
+		}
+		sh.Env = names
+		value = strings.Join(names, ",")
+	case TCP:
+		if err := checkAddr(value); err != nil {
+			return fail("bad address %q: %v", value, err)
+		}
+		sh.Dial = []string{value}
+	case Import:
+		specs := splitList(value)
+		for _, sp := range specs {
+			if !validSpec(sp) {
+				return fail("bad import spec %q: want SCHEME:NAME, e.g. py:psycopg2, bin:docker or lib:libpq.so.5", sp)
+			}
+		}
+		sh.Import = specs
+		value = strings.Join(specs, ",")
+	}
+	if value == "" {
+		// Only separators, e.g. "env:,": as empty as "env:".
+		return fail("empty value; want e.g. %q", example(kind))
+	}
+	sh.Config = map[string]string{key: value}
+	return sh, nil
+}
+
+// String returns the shorthand in the canonical form ParseShorthand
+// accepts, e.g. "env:A,B"; for a Shorthand that ParseShorthand returned,
+// ParseShorthand(s.String()) gives s back. The zero Shorthand is "".
+func (s Shorthand) String() string {
+	if s.Kind == "" {
+		return ""
+	}
+	return string(s.Kind) + ":" + s.Config[configKey[s.Kind]]
+}
+
+// kindList names the standard probes for error messages.
+func kindList() string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// example is a valid shorthand of kind k, for error messages.
+func example(k Kind) string {
+	switch k {
+	case Env:
+		return "env:DATABASE_URL"
+	case TCP:
+		return "tcp:localhost:5432"
+	default:
+		return "import:bin:docker"
+	}
+}
+
+// isSep reports whether r separates list items. It matches gate_is_sep in
+// include/gate.h, so a list means the same here and in the probe.
+func isSep(r rune) bool {
+	return r == ',' || r <= ' ' || r == 0x7F
+}
+
+// splitList splits a list on separators, dropping empty items and
+// duplicates but keeping the order.
+func splitList(v string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range strings.FieldsFunc(v, isSep) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// validEnvName reports whether n matches [A-Za-z_][A-Za-z0-9_]*.
+func validEnvName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		switch {
+		case c == '_', 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validSpec reports whether sp is SCHEME:NAME with a scheme like a URL's
+// ([A-Za-z][A-Za-z0-9+.-]*) and a non-empty name. splitList has already
+// removed separators, so the name has no whitespace or commas.
+func validSpec(sp string) bool {
+	scheme, name, ok := strings.Cut(sp, ":")
+	if !ok || scheme == "" || name == "" {
+		return false
+	}
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z':
+		case ('0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkAddr checks a tcp probe address: unix:/PATH or HOST:PORT.
+func checkAddr(addr string) error {
+	if strings.ContainsFunc(addr, func(r rune) bool { return r <= ' ' || r == 0x7F }) {
+		return fmt.Errorf("contains whitespace or control characters")
+	}
+	if p, ok := strings.CutPrefix(addr, "unix:"); ok {
+		// Grants are compared exactly, so insist on one spelling per path.
+		if !strings.HasPrefix(p, "/") || path.Clean(p) != p {
+			return fmt.Errorf("want unix:/PATH with an absolute, clean path")
+		}
+		return nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, [IPV6]:PORT or unix:/PATH (%v)", err)
+	}
+	if host == "" {
+		return fmt.Errorf("empty host; want HOST:PORT")
+	}
+	// (SplitHostPort already rejects an IPv6 address without brackets.)
+	if strings.HasPrefix(addr, "[") {
+		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() {
+			return fmt.Errorf("only IPv6 addresses go in brackets, not %q", host)
+		}
+	}
+	// Numeric only: a service name ("http") would depend on the host's
+	// /etc/services, and a leading zero would give a port two spellings.
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 || port[0] < '1' || port[0] > '9' {
+		return fmt.Errorf("port %q is not a number from 1 to 65535", port)
+	}
+	return nil
+}
