@@ -1,0 +1,162 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/meter"
+)
+
+// Engine compiles and runs probes. It owns one wazero runtime with the
+// gate host module, WASI (with no file system, args or environ) and the
+// metering import; it is safe for concurrent use. Close it when done.
+type Engine struct {
+	cfg       EngineConfig
+	rt        wazero.Runtime
+	cache     wazero.CompilationCache
+	cpu       cpuSlots
+	resolvers *hostfuncs.Resolvers
+	pages     uint32
+
+	mu      sync.Mutex
+	modules map[[sha256.Size]byte]*moduleEntry
+}
+
+// moduleEntry lets concurrent Compile calls of the same bytes share one
+// compilation: the first compiles, the others wait for it.
+type moduleEntry struct {
+	done chan struct{}
+	mod  *Module
+	err  error
+}
+
+// NewEngine starts an engine. Configuration errors are reported here, all
+// at once.
+func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		cfg:     cfg,
+		cpu:     make(cpuSlots, cfg.concurrency),
+		pages:   cfg.memoryPages(),
+		modules: map[[sha256.Size]byte]*moduleEntry{},
+	}
+	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python})
+	for scheme, r := range cfg.resolvers {
+		if err := e.resolvers.Register(scheme, r); err != nil {
+			return nil, fmt.Errorf("engine config: %w", err)
+		}
+	}
+
+	rc := wazero.NewRuntimeConfig()
+	if cfg.interpreter {
+		rc = wazero.NewRuntimeConfigInterpreter()
+	}
+	// No WithCloseOnContextDone: metering interrupts guests (see
+	// docs/RATIONALE.md), and the context watcher would only add an exit to
+	// Go at every loop back-edge. The memory limit backs up the per-module
+	// cap that metering writes into each module.
+	rc = rc.WithMemoryLimitPages(e.pages)
+	if cfg.cacheDir != "" {
+		if err := os.MkdirAll(cfg.cacheDir, 0o755); err != nil {
+			return nil, fmt.Errorf("engine config: cache dir: %w", err)
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("engine config: cache dir %s: %w", cfg.cacheDir, err)
+		}
+		e.cache = cache
+		rc = rc.WithCompilationCache(cache)
+	}
+	e.rt = wazero.NewRuntimeWithConfig(ctx, rc)
+	if err := e.instantiateHostModules(ctx); err != nil {
+		e.Close(ctx)
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Engine) instantiateHostModules(ctx context.Context) error {
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
+		return fmt.Errorf("instantiate WASI: %w", err)
+	}
+	if _, err := hostfuncs.Instantiate(ctx, e.rt); err != nil {
+		return fmt.Errorf("instantiate the gate host module: %w", err)
+	}
+	_, err := e.rt.NewHostModuleBuilder(meter.ImportModule).
+		NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(refuel), nil, []api.ValueType{api.ValueTypeI32}).
+		Export(meter.ImportName).
+		Instantiate(ctx)
+	if err != nil {
+		return fmt.Errorf("instantiate the metering module: %w", err)
+	}
+	return nil
+}
+
+// refuel is the metering import: a guest calls it each time it has spent
+// meter.Quantum units of work. It is where a busy guest meets its deadline,
+// and, because it is Go code, where the Go scheduler can preempt a guest
+// that would otherwise hold its thread.
+func refuel(ctx context.Context, _ api.Module, stack []uint64) {
+	if c := hostfuncs.CallFrom(ctx); c != nil {
+		c.Check(ctx, "running")
+	}
+	stack[0] = api.EncodeI32(meter.Quantum)
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() EngineConfig { return e.cfg }
+
+// Resolvers returns the engine's import resolvers, for host apps that add
+// a scheme after start (Register is safe while probes run).
+func (e *Engine) Resolvers() *hostfuncs.Resolvers { return e.resolvers }
+
+// Close releases every module, instance and the compilation cache.
+func (e *Engine) Close(ctx context.Context) error {
+	var err error
+	if e.rt != nil {
+		err = e.rt.Close(ctx)
+	}
+	if e.cache != nil {
+		if cerr := e.cache.Close(ctx); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// compileContext spreads a large module's compilation over two workers;
+// small probes are unaffected.
+func compileContext(ctx context.Context) context.Context {
+	return experimental.WithCompilationWorkers(ctx, 2)
+}
+
+// cpuSlots is a counting semaphore of execution slots.
+type cpuSlots chan struct{}
+
+func (s cpuSlots) Acquire(ctx context.Context) error {
+	select {
+	case s <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case s <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s cpuSlots) Release() { <-s }

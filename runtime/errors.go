@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrorKind says how a probe run failed. Every kind is an *error* outcome
+// ("the probe raised"), never "unavailable": the registry may serve a tool's
+// last good answer through an error, but not through an honest "no".
+type ErrorKind uint8
+
+const (
+	// KindTrap: the guest trapped: unreachable, an out-of-bounds access, a
+	// stack overflow, a Go panic or "fatal error: out of memory".
+	KindTrap ErrorKind = iota + 1
+	// KindOverrun: the run reached its budget. errors.Is(err,
+	// context.DeadlineExceeded) holds.
+	KindOverrun
+	// KindCanceled: the caller's context ended first; errors.Is(err,
+	// context.Canceled) or DeadlineExceeded holds, as for the context.
+	KindCanceled
+	// KindABI: the probe misused a host function, e.g. passed a pointer
+	// outside its memory.
+	KindABI
+	// KindStatus: the probe answered something other than 0 (available)
+	// or 1 (unavailable).
+	KindStatus
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case KindTrap:
+		return "trap"
+	case KindOverrun:
+		return "overrun"
+	case KindCanceled:
+		return "canceled"
+	case KindABI:
+		return "abi"
+	case KindStatus:
+		return "status"
+	}
+	return fmt.Sprintf("ErrorKind(%d)", uint8(k))
+}
+
+// ProbeError is the error of a run whose outcome is Failed.
+type ProbeError struct {
+	Probe string
+	Kind  ErrorKind
+	// Phase is where it happened: "instantiate", "_initialize", "probe" or
+	// "_start", or a host function such as "gate.dial" for an overrun.
+	Phase string
+	// Budget is the budget the run had, for overrun messages.
+	Budget time.Duration
+	// Status is the answer of a KindStatus error: the return value or exit code.
+	Status int64
+	// Stderr is the last line of the probe's output that explains a trap
+	// (a Go panic's "panic: ..." line), if any.
+	Stderr string
+	// Err is the cause: wazero's error with its wasm stack trace, a
+	// *hostfuncs.MemoryError, context.DeadlineExceeded, ...
+	Err error
+}
+
+func (e *ProbeError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "probe %q ", e.Probe)
+	switch e.Kind {
+	case KindOverrun:
+		fmt.Fprintf(&b, "ran past its %v budget in %s", e.Budget, e.Phase)
+	case KindCanceled:
+		fmt.Fprintf(&b, "canceled in %s: %v", e.Phase, e.Err)
+	case KindStatus:
+		if e.Phase == "_start" {
+			fmt.Fprintf(&b, "exited with code %d (want 0 available or 1 unavailable)", e.Status)
+		} else {
+			fmt.Fprintf(&b, "returned %d (want 0 available or 1 unavailable)", e.Status)
+		}
+	case KindABI:
+		fmt.Fprintf(&b, "misused the ABI in %s: %s", e.Phase, firstLine(e.Err))
+	default:
+		fmt.Fprintf(&b, "trapped in %s: %s", e.Phase, firstLine(e.Err))
+	}
+	if e.Stderr != "" {
+		fmt.Fprintf(&b, " (stderr: %s)", e.Stderr)
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause, so errors.Is(err, context.DeadlineExceeded)
+// holds for an overrun and errors.As finds wazero's *sys.ExitError.
+func (e *ProbeError) Unwrap() error { return e.Err }
+
+// Is makes every overrun match context.DeadlineExceeded, even one noticed
+// after the fact (a guest that finished late without reaching a check).
+func (e *ProbeError) Is(target error) bool {
+	return e.Kind == KindOverrun && target == context.DeadlineExceeded
+}
+
+// Detail is the full cause, with wazero's wasm stack trace when it has one.
+func (e *ProbeError) Detail() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+func firstLine(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(s, " (recovered by wazero)")
+}
+
+// LoadError is why a probe module could not be loaded: the file is not
+// WebAssembly, breaks ABI v1, or does not compile. It names the module
+// and lists every problem at once.
+type LoadError struct {
+	Module string // the file path or the name given to Compile
+	Errs   []error
+}
+
+func (e *LoadError) Error() string {
+	if len(e.Errs) == 1 {
+		return fmt.Sprintf("probe module %s: %v", e.Module, e.Errs[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "probe module %s: %d problems:", e.Module, len(e.Errs))
+	for _, err := range e.Errs {
+		fmt.Fprintf(&b, "\n  - %v", err)
+	}
+	return b.String()
+}
+
+// Unwrap returns every problem, for errors.Is and errors.As.
+func (e *LoadError) Unwrap() []error { return e.Errs }
+
+func joinErrors(what string, errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, errors.Join(errs...))
+}

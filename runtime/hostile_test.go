@@ -1,0 +1,282 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
+)
+
+// TestHostileCorpusIsFresh rebuilds every hostile .wasm from its .wat and
+// fails when a committed file differs, so the sources stay the truth.
+func TestHostileCorpusIsFresh(t *testing.T) {
+	_, err := exec.LookPath("wat2wasm")
+	require.NoError(t, err, "wat2wasm is needed to check the hostile corpus: apt-get install wabt")
+	out := t.TempDir()
+	cmd := exec.Command("sh", filepath.Join("testdata", "hostile", "gen.sh"), out)
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Run())
+	built, err := filepath.Glob(filepath.Join(out, "*.wasm"))
+	require.NoError(t, err)
+	require.NotEmpty(t, built)
+	for _, b := range built {
+		name := filepath.Base(b)
+		committed, err := os.ReadFile(filepath.Join("testdata", "hostile", name))
+		require.NoError(t, err, "%s is built from source but not committed", name)
+		assert.True(t, bytes.Equal(readFile(t, b), committed), "testdata/hostile/%s is stale: run sh testdata/hostile/gen.sh", name)
+	}
+}
+
+// TestHostileProbes runs each module of the hostile corpus and checks that
+// it is contained: the right outcome, a clear message, an answer within
+// the budget plus a small slack, and an engine that works afterwards.
+func TestHostileProbes(t *testing.T) {
+	blackHole := blackHoleListener(t)
+	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"SECRET_X": "s3cret"})))
+	budget := e.Config().Budget()
+
+	tests := []struct {
+		module  string
+		cfg     ProbeConfig
+		outcome Outcome
+		kind    ErrorKind // for Failed
+		phase   string
+		reason  string // a substring of Result.Reason
+		check   func(t *testing.T, res Result)
+	}{
+		{module: "loop_probe", outcome: Failed, kind: KindOverrun, phase: "probe",
+			reason: `probe "loop_probe" ran past its 100ms budget in probe`},
+		{module: "loop_initialize", outcome: Failed, kind: KindOverrun, phase: "_initialize",
+			reason: "ran past its 100ms budget in _initialize"},
+		{module: "loop_start_section", outcome: Failed, kind: KindOverrun, phase: "instantiate",
+			reason: "ran past its 100ms budget in instantiate"},
+		{module: "loop_command", outcome: Failed, kind: KindOverrun, phase: "_start",
+			reason: "ran past its 100ms budget in _start"},
+		{module: "calltree", outcome: Failed, kind: KindOverrun, phase: "probe",
+			reason: "ran past its 100ms budget in probe"},
+		{module: "sleep", outcome: Failed, kind: KindOverrun, phase: "sleep",
+			reason: "ran past its 100ms budget in sleep"},
+		{module: "unreachable", outcome: Failed, kind: KindTrap, phase: "probe",
+			reason: `probe "unreachable" trapped in probe: wasm error: unreachable`},
+		{module: "bad_status", outcome: Failed, kind: KindStatus, phase: "probe",
+			reason: `probe "bad_status" returned 7 (want 0 available or 1 unavailable)`},
+		{module: "bad_pointer", outcome: Failed, kind: KindABI, phase: "probe",
+			reason: `misused the ABI in probe: gate.env: name (ptr=0x7fff0000, len=16) is outside the probe's memory of 65536 bytes`},
+		{module: "grow", outcome: Unavailable, reason: "512", check: func(t *testing.T, res Result) {
+			assert.Equal(t, "512", res.Reason, "memory.grow must stop at the 32 MiB cap (512 pages)")
+		}},
+		{module: "reason_1mib", outcome: Unavailable, check: func(t *testing.T, res Result) {
+			assert.Equal(t, strings.Repeat("x", hostfuncs.MaxReason), res.Reason)
+		}},
+		{module: "log_flood", outcome: Available, check: func(t *testing.T, res Result) {
+			assert.Len(t, res.Logs, hostfuncs.MaxLogs)
+			assert.Equal(t, 100000-hostfuncs.MaxLogs, res.LogsDropped)
+			assert.Equal(t, hostfuncs.LogEntry{Level: hostfuncs.LevelWarn, Message: "flood"}, res.Logs[0])
+		}},
+		{module: "stdout_flood", outcome: Available, check: func(t *testing.T, res Result) {
+			assert.Less(t, len(res.Output), outputHead+outputTail+100)
+			assert.Contains(t, res.Output, "bytes dropped")
+			assert.True(t, strings.HasPrefix(res.Output, "oooo"))
+		}},
+		{module: "ask", cfg: ProbeConfig{Config: map[string]string{"op": "env", "arg": "SECRET_X"}},
+			// The probe's own reason wins; the denial is always reported.
+			outcome: Unavailable, reason: "status -2", check: func(t *testing.T, res Result) {
+				assert.Equal(t, []string{`env "SECRET_X" not granted to probe "ask"`}, res.Denials)
+			}},
+		{module: "ask", cfg: ProbeConfig{Config: map[string]string{"op": "env", "arg": "SECRET_X"}, Grants: hostfuncs.Grants{Env: []string{"SECRET_*"}}},
+			outcome: Available},
+		{module: "ask", cfg: ProbeConfig{Config: map[string]string{"op": "dial", "arg": "127.0.0.1:22"}},
+			outcome: Unavailable, reason: "status -2", check: func(t *testing.T, res Result) {
+				assert.Equal(t, []string{`dial "127.0.0.1:22" not granted to probe "ask"`}, res.Denials)
+			}},
+		{module: "ask", cfg: ProbeConfig{Config: map[string]string{"op": "import", "arg": "bin:sh"}},
+			outcome: Unavailable, reason: "status -2", check: func(t *testing.T, res Result) {
+				assert.Equal(t, []string{`import "bin:sh" not granted to probe "ask"`}, res.Denials)
+			}},
+		{module: "ask", cfg: ProbeConfig{Config: map[string]string{"op": "dial", "arg": blackHole}, Grants: hostfuncs.Grants{Dial: []string{blackHole}}},
+			// The dial is clipped to the budget less a reserve, so the
+			// probe still answers, honestly, that it timed out.
+			outcome: Unavailable, reason: "status -4"},
+		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "0"}}, outcome: Available},
+		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "1"}}, outcome: Unavailable},
+		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "3"}}, outcome: Failed, kind: KindStatus, phase: "_start",
+			reason: `probe "exit_code" exited with code 3 (want 0 available or 1 unavailable)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"], func(t *testing.T) {
+			p := hostileProbe(t, e, tt.module, tt.cfg)
+			stop := schedNoise(t)
+			start := time.Now()
+			res := p.Run(context.Background())
+			took := time.Since(start)
+			assertAnsweredInTime(t, took, budget, stop())
+
+			assert.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
+			assert.Contains(t, res.Reason, tt.reason)
+			if tt.outcome == Failed {
+				var perr *ProbeError
+				require.ErrorAs(t, res.Err, &perr)
+				assert.Equal(t, tt.kind, perr.Kind)
+				assert.Equal(t, tt.phase, perr.Phase)
+				assert.Equal(t, tt.kind == KindOverrun, errors.Is(res.Err, context.DeadlineExceeded))
+			} else {
+				assert.NoError(t, res.Err)
+			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
+			assertHealthy(t, e)
+		})
+	}
+}
+
+func TestRecursionIsContained(t *testing.T) {
+	e := newEngine(t, NewEngineConfig())
+	p := hostileProbe(t, e, "recursion", ProbeConfig{})
+	stop := schedNoise(t)
+	start := time.Now()
+	res := p.Run(context.Background())
+	assertAnsweredInTime(t, time.Since(start), e.Config().Budget(), stop())
+	require.Equal(t, Failed, res.Outcome)
+	var perr *ProbeError
+	require.ErrorAs(t, res.Err, &perr)
+	// Either the stack overflows first or the budget runs out first; both
+	// are contained errors. Which one wins depends on the machine.
+	switch perr.Kind {
+	case KindTrap:
+		assert.Contains(t, res.Reason, "stack overflow")
+	case KindOverrun:
+	default:
+		t.Fatalf("unexpected kind %v: %v", perr.Kind, res.Err)
+	}
+	assertHealthy(t, e)
+}
+
+// TestLoadRefusals: modules that must never reach a run, each refused with
+// every problem named.
+func TestLoadRefusals(t *testing.T) {
+	e := newEngine(t, NewEngineConfig())
+	tests := []struct {
+		module string
+		want   []string
+	}{
+		{"bigmin", []string{"memory minimum is 4096 pages (256 MiB), over the probe memory cap of 512 pages (32 MiB)"}},
+		{"unknown_import", []string{
+			"imports gate.exec, which ABI v1 does not have (it has env, dial, import, config, reason, log)",
+			`imports func "env"."system": probes may import only from "gate" and "wasi_snapshot_preview1"`,
+		}},
+		{"no_entry", []string{`no entry point: export "probe" () -> i32 (a reactor) or "_start" () -> () (a command)`}},
+		{"truncated", []string{"wasm: "}},
+		{"notwasm", []string{"wasm: "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			_, err := e.CompileFile(context.Background(), hostilePath(tt.module))
+			require.Error(t, err)
+			var le *LoadError
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, hostilePath(tt.module), le.Module)
+			assert.Contains(t, err.Error(), hostilePath(tt.module))
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+			assertHealthy(t, e)
+		})
+	}
+}
+
+// TestManyBusyGuests starts 32 busy guests at once on however many cores
+// the machine has: each is stopped at its budget, measured from when it
+// started running (they queue for execution slots), and the engine works
+// afterwards.
+func TestManyBusyGuests(t *testing.T) {
+	e := newEngine(t, NewEngineConfig())
+	p := hostileProbe(t, e, "loop_probe", ProbeConfig{})
+	budget := e.Config().Budget()
+	results := make([]Result, 32)
+	stop := schedNoise(t)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = p.Run(context.Background())
+		}()
+	}
+	wg.Wait()
+	noise := stop()
+	for i, res := range results {
+		assert.Equal(t, Failed, res.Outcome, "guest %d", i)
+		assert.ErrorIs(t, res.Err, context.DeadlineExceeded, "guest %d", i)
+		assertAnsweredInTime(t, res.Elapsed, budget, noise, "guest %d", i)
+	}
+	assertHealthy(t, e)
+}
+
+// TestCallTreeGuestsLeaveTheCPUIdle: eight guests whose work is a loop-free
+// exponential call tree (which wazero's own context check never sees) are
+// all stopped, and afterwards the process uses no CPU: nothing runs on.
+func TestCallTreeGuestsLeaveTheCPUIdle(t *testing.T) {
+	e := newEngine(t, NewEngineConfig())
+	p := hostileProbe(t, e, "calltree", ProbeConfig{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := p.Run(context.Background())
+			assert.ErrorIs(t, res.Err, context.DeadlineExceeded)
+		}()
+	}
+	wg.Wait()
+	time.Sleep(20 * time.Millisecond) // let the runtime settle
+	before := cpuTime(t)
+	time.Sleep(300 * time.Millisecond)
+	used := cpuTime(t) - before
+	// One runaway guest would use the whole 300 ms of a core.
+	assert.Less(t, used, 60*time.Millisecond, "the process kept using CPU after every probe answered")
+	assertHealthy(t, e)
+}
+
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	require.NoError(t, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// blackHoleListener returns a loopback address that completes no TCP
+// handshake: a socket listening with a backlog of 0 whose one queue slot
+// is already taken, so the kernel drops every further SYN.
+func blackHoleListener(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	require.NoError(t, err)
+	t.Cleanup(func() { syscall.Close(fd) })
+	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	require.NoError(t, syscall.Listen(fd, 0))
+	sa, err := syscall.Getsockname(fd)
+	require.NoError(t, err)
+	addr := "127.0.0.1:" + itoa(sa.(*syscall.SockaddrInet4).Port)
+	// Fill the accept queue until a dial no longer completes.
+	for i := 0; i < 8; i++ {
+		c, err := dialTimeout(addr, 200*time.Millisecond)
+		if err != nil {
+			return addr
+		}
+		t.Cleanup(func() { c.Close() })
+	}
+	t.Fatal("could not fill the listen queue of the black-hole listener")
+	return ""
+}

@@ -1,0 +1,268 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/meter"
+	"github.com/gate-dev/gate/internal/wasm"
+)
+
+// Entry says how a probe module is run.
+type Entry string
+
+const (
+	// Reactor modules export probe() -> i32 (0 available, 1 unavailable);
+	// _initialize, when exported, runs first. Their instances are reused.
+	Reactor Entry = "reactor"
+	// Command modules export _start; the exit code is the answer. Each run
+	// is a fresh instance.
+	Command Entry = "command"
+)
+
+// Inspection is what a module imports and exports and how it stands
+// against ABI v1.
+type Inspection struct {
+	Size    int
+	SHA256  string
+	Entry   Entry // "" when the module has no usable entry point
+	Imports []Item
+	Exports []Item
+	// Memory describes memory 0, if the module has one.
+	Memory *MemoryInfo
+	// Violations lists every way the module breaks ABI v1; a module with
+	// any is refused at load.
+	Violations []Violation
+
+	hasInitialize bool
+}
+
+// Item is one import or export.
+type Item struct {
+	Module string `json:"module,omitempty"` // imports only
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`           // "func", "memory", "table", "global"
+	Type   string `json:"type,omitempty"` // a function's signature, e.g. "(i32, i32) -> i32"
+}
+
+// MemoryInfo is memory 0's limits in 64 KiB pages.
+type MemoryInfo struct {
+	MinPages uint32 `json:"min_pages"`
+	MaxPages uint32 `json:"max_pages,omitempty"`
+	HasMax   bool   `json:"has_max"`
+	Imported bool   `json:"imported"`
+	Exported bool   `json:"exported"`
+}
+
+// Violation is one way a module breaks ABI v1.
+type Violation struct {
+	Rule string `json:"rule"` // a short stable id, e.g. "entry", "import", "memory"
+	Msg  string `json:"message"`
+}
+
+func (v Violation) Error() string { return v.Msg }
+
+// Err returns the violations as one error, or nil.
+func (i *Inspection) Err() error {
+	if len(i.Violations) == 0 {
+		return nil
+	}
+	errs := make([]error, len(i.Violations))
+	for k, v := range i.Violations {
+		errs[k] = v
+	}
+	return &LoadError{Module: "(inspected)", Errs: errs}
+}
+
+// Inspect decodes a module and checks it against ABI v1 without running
+// it: one exported memory; one entry point of the right type; imports only
+// from "gate" (with ABI v1's names and signatures) and
+// "wasi_snapshot_preview1" (what wazero provides); a minimum memory within
+// memoryLimit bytes (0 means DefaultMemoryLimit). It reports every
+// violation at once. The error is for a file that is not WebAssembly at
+// all (a *wasm.FormatError with the offset).
+func Inspect(b []byte, memoryLimit uint64) (*Inspection, error) {
+	if memoryLimit == 0 {
+		memoryLimit = DefaultMemoryLimit
+	}
+	m, err := wasm.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	info := &Inspection{Size: len(b), SHA256: hex.EncodeToString(sum[:])}
+	bad := func(rule, format string, args ...any) {
+		info.Violations = append(info.Violations, Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
+	}
+
+	for _, im := range m.Imports {
+		it := Item{Module: im.Module, Name: im.Name, Kind: im.Kind.String()}
+		if im.Kind == wasm.Func && int(im.Type) < len(m.Types) {
+			it.Type = m.Types[im.Type].String()
+		}
+		info.Imports = append(info.Imports, it)
+		checkImport(it, bad)
+	}
+	for _, ex := range m.Exports {
+		it := Item{Name: ex.Name, Kind: ex.Kind.String()}
+		if ex.Kind == wasm.Func {
+			if ft, ok := m.FuncType(ex.Index); ok {
+				it.Type = ft.String()
+			}
+		}
+		info.Exports = append(info.Exports, it)
+	}
+
+	if lim, ok, imported := m.Memory(); ok {
+		info.Memory = &MemoryInfo{MinPages: lim.Min, MaxPages: lim.Max, HasMax: lim.HasMax, Imported: imported, Exported: m.ExportedMemory("memory")}
+		if limit := uint32(memoryLimit / pageSize); lim.Min > limit {
+			bad("memory", "memory minimum is %s, over the probe memory cap of %s", pages(lim.Min), pages(limit))
+		}
+	}
+	if info.Memory == nil || !info.Memory.Exported {
+		bad("memory", `exports no memory named "memory" (ABI v1 passes strings through it)`)
+	}
+
+	info.Entry = entryOf(info, bad)
+	return info, nil
+}
+
+func pages(n uint32) string {
+	return fmt.Sprintf("%d pages (%s)", n, bytesText(uint64(n)*pageSize))
+}
+
+func bytesText(n uint64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// entryOf decides reactor or command. A Go command build may also export
+// "probe" (go:wasmexport), but its _start runs main and exits, so it is a
+// command; _initialize marks a reactor.
+func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry {
+	exports := map[string]Item{}
+	for _, ex := range info.Exports {
+		exports[ex.Name] = ex
+	}
+	want := func(name, sig string) bool {
+		ex, ok := exports[name]
+		if !ok {
+			return false
+		}
+		if ex.Kind != "func" || ex.Type != sig {
+			bad("entry", "export %q is %s %s, want func %s", name, ex.Kind, ex.Type, sig)
+			return false
+		}
+		return true
+	}
+	_, hasInit := exports["_initialize"]
+	_, hasStart := exports["_start"]
+	switch {
+	case hasStart && !hasInit:
+		if want("_start", "() -> ()") {
+			return Command
+		}
+		return ""
+	case hasInit || exports["probe"].Name != "":
+		ok := want("probe", "() -> i32")
+		if hasInit {
+			info.hasInitialize = want("_initialize", "() -> ()")
+			ok = ok && info.hasInitialize
+		}
+		if _, has := exports["probe"]; !has {
+			bad("entry", `exports _initialize but no "probe": a reactor must export probe() -> i32`)
+		}
+		if ok {
+			return Reactor
+		}
+		return ""
+	}
+	bad("entry", `no entry point: export "probe" () -> i32 (a reactor) or "_start" () -> () (a command)`)
+	return ""
+}
+
+func checkImport(it Item, bad func(rule, format string, args ...any)) {
+	switch it.Module {
+	case hostfuncs.ModuleName:
+		if it.Kind != "func" {
+			bad("import", "imports %s %s.%s: the gate module has only functions", it.Kind, it.Module, it.Name)
+			return
+		}
+		f, ok := hostfuncs.Lookup(it.Name)
+		if !ok {
+			bad("import", "imports gate.%s, which ABI v1 does not have (it has %s)", it.Name, gateNames())
+			return
+		}
+		if want := signature(f.Params, f.Results); it.Type != want {
+			bad("import", "imports gate.%s as %s, want %s", it.Name, it.Type, want)
+		}
+	case wasi_snapshot_preview1.ModuleName:
+		if it.Kind != "func" {
+			bad("import", "imports %s %s.%s: WASI provides only functions", it.Kind, it.Module, it.Name)
+			return
+		}
+		want, ok := wasiFuncs()[it.Name]
+		if !ok {
+			bad("import", "imports %s.%s, which wazero's WASI does not provide", it.Module, it.Name)
+		} else if it.Type != want {
+			bad("import", "imports %s.%s as %s, want %s", it.Module, it.Name, it.Type, want)
+		}
+	case meter.ImportModule:
+		bad("import", "imports %s.%s: that module is reserved for the engine", it.Module, it.Name)
+	default:
+		bad("import", "imports %s %q.%q: probes may import only from \"gate\" and \"wasi_snapshot_preview1\"", it.Kind, it.Module, it.Name)
+	}
+}
+
+func gateNames() string {
+	names := make([]string, len(hostfuncs.Funcs))
+	for i, f := range hostfuncs.Funcs {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// signature renders a host function's type the way the decoder renders a
+// module's, so the two compare as strings: "(i32, i32) -> i32".
+func signature(params, results []api.ValueType) string {
+	// api.ValueType and wasm.ValType are both the binary type codes.
+	conv := func(ts []api.ValueType) []wasm.ValType {
+		out := make([]wasm.ValType, len(ts))
+		for i, t := range ts {
+			out[i] = wasm.ValType(t)
+		}
+		return out
+	}
+	return wasm.FuncType{Params: conv(params), Results: conv(results)}.String()
+}
+
+var wasiFuncs = sync.OnceValue(func() map[string]string {
+	// wazero knows exactly what its WASI provides; ask it once, through a
+	// throwaway interpreter runtime that compiles nothing.
+	ctx := context.Background()
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
+	defer r.Close(ctx)
+	cm, err := wasi_snapshot_preview1.NewBuilder(r).Compile(ctx)
+	if err != nil {
+		return map[string]string{}
+	}
+	out := map[string]string{}
+	for name, def := range cm.ExportedFunctions() {
+		out[name] = signature(def.ParamTypes(), def.ResultTypes())
+	}
+	return out
+})

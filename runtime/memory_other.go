@@ -1,0 +1,8 @@
+//go:build !linux
+
+package runtime
+
+// mapRegion is Linux-only for now; elsewhere memory grows on the Go heap.
+func mapRegion(uint64) []byte { return nil }
+
+func unmapRegion([]byte) {}

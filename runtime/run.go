@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/gate-dev/gate/hostfuncs"
+)
+
+// Run runs the probe once and returns its answer. It never returns later
+// than the budget plus a small slack after the probe started running,
+// whatever the guest does: busy loops, loop-free call trees and sleeps are
+// stopped by metering and by host functions that honour the deadline. A run
+// waits for an execution slot first (see EngineConfig.WithConcurrency); ctx
+// bounds that wait and the run.
+func (p *Probe) Run(ctx context.Context) Result {
+	e := p.engine
+	queuedAt := time.Now()
+	if err := e.cpu.Acquire(ctx); err != nil {
+		perr := &ProbeError{Probe: p.name, Kind: KindCanceled, Phase: "queue", Err: err}
+		return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt)}
+	}
+	start := time.Now()
+	call := p.newCall(start.Add(p.budget))
+	x := p.execute(hostfuncs.WithCall(ctx, call), call)
+	elapsed := time.Since(start)
+	if call.Holding() {
+		e.cpu.Release()
+	}
+
+	res := Result{
+		Elapsed:     elapsed,
+		Queued:      start.Sub(queuedAt),
+		Fresh:       x.fresh,
+		Denials:     call.Denials(),
+		Notes:       call.Notes(),
+		Logs:        call.Logs(),
+		LogsDropped: call.LogsDropped(),
+		Output:      x.output,
+	}
+	outcome, perr := p.classify(call, x, elapsed)
+	res.Outcome = outcome
+	reason, _ := call.Reason()
+	switch {
+	case perr != nil:
+		res.Err = perr
+		res.Reason = perr.Error()
+	case reason != "" || outcome == Available:
+		res.Reason = reason
+	case len(res.Denials) > 0:
+		res.Reason = res.Denials[0]
+	case len(res.Notes) > 0:
+		res.Reason = res.Notes[0]
+	}
+	return res
+}
+
+// execution is what execute saw, before it is judged.
+type execution struct {
+	phase  string
+	status int64
+	err    error
+	fresh  bool
+	output string
+}
+
+func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution) {
+	inst := p.takeIdle()
+	if inst != nil {
+		inst.begin(ctx, call)
+	} else {
+		x.fresh = true
+		x.phase = p.startPhase()
+		var err error
+		inst, err = p.instantiate(ctx, call)
+		if err != nil || p.module.entry == Command {
+			x.err = err
+			x.output = inst.out.String()
+			inst.close(ctx)
+			return x
+		}
+	}
+	x.phase = "probe"
+	x.err = inst.entry.CallWithStack(ctx, inst.stack[:])
+	x.status = int64(int32(inst.stack[0]))
+	x.output = inst.out.String()
+	inst.end()
+	healthy := x.err == nil && (x.status == 0 || x.status == 1) &&
+		call.Interrupted() == nil && call.Remaining() > 0
+	if healthy {
+		p.putIdle(ctx, inst)
+	} else {
+		// Never reuse an instance that trapped, overran or answered
+		// nonsense: its memory and any Go runtime state in it are suspect.
+		inst.close(ctx)
+	}
+	return x
+}
+
+func (p *Probe) startPhase() string {
+	switch {
+	case p.module.entry == Command:
+		return "_start"
+	case p.module.init:
+		return "_initialize"
+	}
+	return "instantiate"
+}
+
+// classify turns an execution into an outcome, and a *ProbeError for a
+// failed one. The order matters: an interruption is reported as such even
+// though wazero wraps it as a trap, and a run that came back after its
+// deadline is an overrun however it ended.
+func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duration) (Outcome, *ProbeError) {
+	perr := &ProbeError{Probe: p.name, Phase: x.phase, Budget: p.budget, Err: x.err}
+	var intr *hostfuncs.Interrupt
+	if !errors.As(x.err, &intr) {
+		intr = call.Interrupted()
+	}
+	var exit *sys.ExitError
+	var memErr *hostfuncs.MemoryError
+	switch {
+	case intr != nil:
+		perr.Kind, perr.Phase = KindCanceled, intr.Where
+		if intr.Budget {
+			perr.Kind = KindOverrun
+		}
+		perr.Err = intr
+		if intr.Where == "running" {
+			perr.Phase = x.phase
+		}
+		return Failed, perr
+	case elapsed > p.budget:
+		perr.Kind = KindOverrun
+		perr.Err = context.DeadlineExceeded
+		return Failed, perr
+	case errors.As(x.err, &exit):
+		perr.Status = int64(exit.ExitCode())
+		switch perr.Status {
+		case 0:
+			return Available, nil
+		case 1:
+			return Unavailable, nil
+		}
+		perr.Kind = KindStatus
+		return Failed, perr
+	case errors.As(x.err, &memErr):
+		perr.Kind = KindABI
+		perr.Err = memErr
+		return Failed, perr
+	case x.err != nil:
+		perr.Kind = KindTrap
+		perr.Stderr = explain(x.output)
+		return Failed, perr
+	case x.phase == "_start":
+		return Available, nil // returned from _start without proc_exit: exit code 0
+	case x.status == 0:
+		return Available, nil
+	case x.status == 1:
+		return Unavailable, nil
+	}
+	perr.Kind = KindStatus
+	perr.Status = x.status
+	return Failed, perr
+}

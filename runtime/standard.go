@@ -1,0 +1,32 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/probes"
+)
+
+// StandardProbe makes a probe named name from a standard-probe shorthand:
+// "env:SERP_API_KEY" (also "env:A,B"), "tcp:127.0.0.1:6379" (also
+// "tcp:unix:/var/run/docker.sock"), "import:py:psycopg2,bin:docker". The
+// probe is granted exactly what the shorthand names, plus extra (for
+// callers that add grants of their own). The standard modules are embedded
+// in the binary, a little over 1 KB each, and compiled once per engine.
+func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, extra hostfuncs.Grants) (*Probe, error) {
+	sh, err := probes.ParseShorthand(shorthand)
+	if err != nil {
+		return nil, err
+	}
+	wasm, ok := probes.Wasm(sh.Kind)
+	if !ok {
+		return nil, fmt.Errorf("standard probe %q is not embedded in this build", sh.Kind)
+	}
+	m, err := e.Compile(ctx, string(sh.Kind)+".wasm (standard)", wasm)
+	if err != nil {
+		return nil, err
+	}
+	grants := hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import}.Merge(extra)
+	return e.NewProbe(ctx, name, m, ProbeConfig{Grants: grants, Config: sh.Config})
+}
