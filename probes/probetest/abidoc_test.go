@@ -1,0 +1,103 @@
+package probetest_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/probes/probetest"
+	"github.com/gate-dev/gate/runtime"
+)
+
+// TestABIDocExamples builds the complete probes in docs/ABI.md with the
+// commands the page gives, with the real toolchains, and checks each one
+// with probetest, so the contract's examples cannot rot.
+func TestABIDocExamples(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	doc := string(must(os.ReadFile(filepath.Join(root, "docs", "ABI.md"))))
+	psycopg2 := pythonHas(t, "psycopg2")
+
+	examples := []struct {
+		lang, file string
+		// withDB is what the probe answers with DATABASE_URL set.
+		withDB runtime.Outcome
+	}{
+		{"c", "db.c", outcomeIf(psycopg2)},
+		{"wat", "db.wat", runtime.Available},
+		{"go", "main.go", outcomeIf(psycopg2)},
+	}
+	for _, ex := range examples {
+		t.Run(ex.lang, func(t *testing.T) {
+			dir := t.TempDir()
+			src := fence(t, doc, ex.lang)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ex.file), []byte(src), 0o644))
+			build := buildCommand(t, doc, src)
+			switch ex.lang {
+			case "c":
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
+				require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
+			case "go":
+				gomod := "module dbprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+			}
+			cmd := exec.Command("sh", "-c", build)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s\n%s", build, out)
+
+			wasm := must(os.ReadFile(filepath.Join(dir, "db.wasm")))
+			probetest.Test(t, wasm, probetest.Options{
+				Grants: hostfuncs.Grants{Env: []string{"DATABASE_URL"}, Import: []string{"py:psycopg2"}},
+				Cases: []probetest.Case{
+					{Name: "no database", Want: runtime.Unavailable},
+					{Name: "database", Env: map[string]string{"DATABASE_URL": "postgres://localhost/app"}, Want: ex.withDB},
+				},
+			})
+		})
+	}
+}
+
+// fence returns the first ```lang block of doc.
+func fence(t *testing.T, doc, lang string) string {
+	m := regexp.MustCompile("(?s)```" + lang + "\n(.*?)```").FindStringSubmatch(doc)
+	require.NotNil(t, m, "docs/ABI.md has no ```%s block", lang)
+	return m[1]
+}
+
+// buildCommand returns the ```sh block that follows the source block src.
+func buildCommand(t *testing.T, doc, src string) string {
+	i := strings.Index(doc, src)
+	require.GreaterOrEqual(t, i, 0)
+	m := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(doc[i:])
+	require.NotNil(t, m, "no ```sh build command after the example")
+	return m[1]
+}
+
+func pythonHas(t *testing.T, module string) bool {
+	out, err := exec.Command("python3", "-c", "import importlib.util,sys; print(importlib.util.find_spec(sys.argv[1]) is not None)", module).Output()
+	require.NoError(t, err, "python3 is needed (apt-get install python3)")
+	return strings.TrimSpace(string(out)) == "True"
+}
+
+func outcomeIf(ok bool) runtime.Outcome {
+	if ok {
+		return runtime.Available
+	}
+	return runtime.Unavailable
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
