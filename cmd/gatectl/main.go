@@ -1,0 +1,17 @@
+// Command gatectl runs gate from the shell: it runs and inspects probes,
+// and (as the registry and skills land) checks a manifest's tools, prints
+// their schema and diagnoses skills.
+//
+//	gatectl probe run env:HOME
+//	gatectl probe run ./probes/db.wasm --env DATABASE_URL --dial localhost:5432
+//	gatectl probe inspect ./probes/db.wasm
+//
+// Exit codes: 0 available (or success), 1 unavailable, 2 bad input,
+// 3 a probe error.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

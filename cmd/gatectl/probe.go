@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/runtime"
+)
+
+const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]... [--config K=V]... [--json]
+
+TARGET is FILE.wasm, or a standard probe: env:VAR[,VAR...], tcp:HOST:PORT,
+tcp:unix:/path, import:SPEC[,SPEC...]. A standard probe is granted what its
+target names; a module file is granted only what the flags name.
+Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
+
+type probeRunFlags struct {
+	env, dial, imports, config listFlag
+	json, verbose, fresh       bool
+	budget                     time.Duration
+	memory                     string
+	cacheDir                   string
+	python                     string
+	name                       string
+}
+
+func probeRun(args []string, stdout, stderr io.Writer) int {
+	var f probeRunFlags
+	fs := newFlagSet("gatectl probe run", probeRunSynopsis, stderr)
+	fs.Var(&f.env, "env", "grant reading the environment variable `NAME` (or pattern, AWS_*); repeatable")
+	fs.Var(&f.dial, "dial", "grant connecting to `ADDR` (host:port, unix:/path, or a pattern); repeatable")
+	fs.Var(&f.imports, "import", "grant looking up `SPEC` (py:psycopg2, bin:*, lib:...); repeatable")
+	fs.Var(&f.config, "config", "set the probe config `K=V`; repeatable")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.BoolVar(&f.verbose, "v", false, "also print the probe's output and logs")
+	fs.BoolVar(&f.fresh, "fresh", false, "run on a fresh instance, instantiated inside the budget (no warm-up)")
+	fs.DurationVar(&f.budget, "budget", runtime.MaxBudget, "the probe's budget (at most 100ms)")
+	fs.StringVar(&f.memory, "memory", "32MiB", "memory cap per probe instance")
+	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "where compiled probes are kept (\"\" for none; env GATE_CACHE_DIR)")
+	fs.StringVar(&f.python, "python", "python3", "the Python whose import path answers py: specs")
+	fs.StringVar(&f.name, "name", "", "the probe's name in reasons and errors (default: TARGET)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "gatectl probe run: want one TARGET, got %d\n\nUsage: %s\n", len(pos), probeRunSynopsis)
+		return exitUsage
+	}
+	target := pos[0]
+	cfg, err := parseConfig(f.config)
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe run: %v\n", err)
+		return exitUsage
+	}
+	memory, err := parseSize(f.memory)
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe run: --memory: %v\n", err)
+		return exitUsage
+	}
+	name := f.name
+	if name == "" {
+		name = target
+	}
+
+	ctx := context.Background()
+	engine, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().
+		WithBudget(f.budget).
+		WithMemoryLimit(memory).
+		WithCacheDir(f.cacheDir).
+		WithPython(f.python).
+		WithWarmup(!f.fresh))
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe run: %v\n", err)
+		return exitUsage
+	}
+	defer engine.Close(ctx)
+
+	grants := hostfuncs.Grants{Env: f.env, Dial: f.dial, Import: f.imports}
+	var probe *runtime.Probe
+	if isModulePath(target) {
+		var m *runtime.Module
+		if m, err = engine.CompileFile(ctx, target); err == nil {
+			probe, err = engine.NewProbe(ctx, name, m, runtime.ProbeConfig{Grants: grants, Config: cfg})
+		}
+	} else {
+		probe, err = engine.StandardProbe(ctx, name, target, grants)
+		if err == nil && len(cfg) > 0 {
+			err = errors.New("--config does not apply to a standard probe: its target is its config")
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe run: %v\n", err)
+		return exitUsage
+	}
+
+	res := probe.Run(ctx)
+	if f.json {
+		writeJSON(stdout, resultJSON(name, probe, res))
+	} else {
+		printResult(stdout, name, res, f.verbose)
+	}
+	switch res.Outcome {
+	case runtime.Available:
+		return exitOK
+	case runtime.Unavailable:
+		return exitUnavailable
+	}
+	return exitProbeError
+}
+
+// isModulePath tells a file from a shorthand: a shorthand's kind is one of
+// a few words followed by a colon; anything ending in .wasm or holding a
+// path separator before any colon is a file.
+func isModulePath(target string) bool {
+	if strings.HasSuffix(target, ".wasm") {
+		return true
+	}
+	kind, _, ok := strings.Cut(target, ":")
+	return !ok || strings.ContainsRune(kind, filepath.Separator)
+}
+
+func parseConfig(kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	cfg := make(map[string]string, len(kvs))
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--config %q: want KEY=VALUE", kv)
+		}
+		cfg[k] = v
+	}
+	return cfg, nil
+}
+
+// parseSize reads "32MiB", "512KiB", "1GiB", "65536".
+func parseSize(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+	num, mult := s, uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	var n uint64
+	if _, err := fmt.Sscanf(num, "%d", &n); err != nil || fmt.Sprint(n) != num {
+		return 0, fmt.Errorf("%q: want a size like 32MiB, 512KiB or 65536", s)
+	}
+	return n * mult, nil
+}
+
+func printResult(w io.Writer, name string, res runtime.Result, verbose bool) {
+	how := "fresh instance"
+	if !res.Fresh {
+		how = "reused instance"
+	}
+	switch res.Outcome {
+	case runtime.Available:
+		fmt.Fprintf(w, "%s: available (%s, %s)\n", name, roundDuration(res.Elapsed), how)
+	case runtime.Unavailable:
+		reason := res.Reason
+		if reason == "" {
+			reason = "(the probe gave no reason)"
+		}
+		fmt.Fprintf(w, "%s: unavailable: %s (%s, %s)\n", name, reason, roundDuration(res.Elapsed), how)
+	default:
+		fmt.Fprintf(w, "%s: error: %s (%s)\n", name, res.Reason, roundDuration(res.Elapsed))
+	}
+	for _, d := range res.Denials {
+		fmt.Fprintf(w, "  denied: %s\n", d)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if !verbose {
+		return
+	}
+	for _, l := range res.Logs {
+		fmt.Fprintf(w, "  log %s: %s\n", l.Level, l.Message)
+	}
+	if res.LogsDropped > 0 {
+		fmt.Fprintf(w, "  log: %d more entries dropped\n", res.LogsDropped)
+	}
+	if res.Output != "" {
+		fmt.Fprintf(w, "  output:\n    %s\n", strings.ReplaceAll(strings.TrimRight(res.Output, "\n"), "\n", "\n    "))
+	}
+	var perr *runtime.ProbeError
+	if errors.As(res.Err, &perr) && perr.Detail() != "" {
+		fmt.Fprintf(w, "  detail:\n    %s\n", strings.ReplaceAll(perr.Detail(), "\n", "\n    "))
+	}
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond)
+	case d < time.Second:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// probeResultJSON is the stable shape of `gatectl probe run --json`.
+type probeResultJSON struct {
+	Probe       string     `json:"probe"`
+	Module      string     `json:"module"`
+	SHA256      string     `json:"sha256"`
+	Outcome     string     `json:"outcome"` // available | unavailable | error
+	Reason      string     `json:"reason"`
+	ElapsedMS   float64    `json:"elapsed_ms"`
+	QueuedMS    float64    `json:"queued_ms"`
+	Fresh       bool       `json:"fresh"`
+	Error       *errorJSON `json:"error"`
+	Denials     []string   `json:"denials"`
+	Notes       []string   `json:"notes"`
+	Logs        []logJSON  `json:"logs"`
+	LogsDropped int        `json:"logs_dropped"`
+	Output      string     `json:"output"`
+	Grants      grantsJSON `json:"grants"`
+}
+
+type errorJSON struct {
+	Kind    string `json:"kind"`
+	Phase   string `json:"phase"`
+	Message string `json:"message"`
+	Detail  string `json:"detail"`
+}
+
+type logJSON struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+type grantsJSON struct {
+	Env    []string `json:"env"`
+	Dial   []string `json:"dial"`
+	Import []string `json:"import"`
+}
+
+func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJSON {
+	g := p.Grants()
+	out := probeResultJSON{
+		Probe:       name,
+		Module:      p.Module().Name(),
+		SHA256:      p.Module().SHA256(),
+		Outcome:     res.Outcome.String(),
+		Reason:      res.Reason,
+		ElapsedMS:   float64(res.Elapsed.Microseconds()) / 1000,
+		QueuedMS:    float64(res.Queued.Microseconds()) / 1000,
+		Fresh:       res.Fresh,
+		Denials:     nonNil(res.Denials),
+		Notes:       nonNil(res.Notes),
+		Logs:        []logJSON{},
+		LogsDropped: res.LogsDropped,
+		Output:      res.Output,
+		Grants:      grantsJSON{Env: nonNil(g.Env), Dial: nonNil(g.Dial), Import: nonNil(g.Import)},
+	}
+	for _, l := range res.Logs {
+		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
+	}
+	var perr *runtime.ProbeError
+	if errors.As(res.Err, &perr) {
+		out.Error = &errorJSON{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+const probeInspectSynopsis = `gatectl probe inspect FILE.wasm [--json] [--memory SIZE]
+
+Shows a module's imports, exports, memory and entry point, and every way it
+breaks probe ABI v1. Exit codes: 0 conforms, 1 breaks the ABI, 2 unreadable
+or not WebAssembly.`
+
+func probeInspect(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gatectl probe inspect", probeInspectSynopsis, stderr)
+	asJSON := fs.Bool("json", false, "print the inspection as JSON")
+	memFlag := fs.String("memory", "32MiB", "the memory cap to check the module's minimum against")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "gatectl probe inspect: want one FILE.wasm, got %d\n\nUsage: %s\n", len(pos), probeInspectSynopsis)
+		return exitUsage
+	}
+	memory, err := parseSize(*memFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe inspect: --memory: %v\n", err)
+		return exitUsage
+	}
+	b, err := os.ReadFile(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe inspect: %v\n", err)
+		return exitUsage
+	}
+	info, err := runtime.Inspect(b, memory)
+	if err != nil {
+		fmt.Fprintf(stderr, "gatectl probe inspect: %s: %v\n", pos[0], err)
+		return exitUsage
+	}
+	if *asJSON {
+		writeJSON(stdout, inspectJSON(pos[0], info))
+	} else {
+		printInspection(stdout, pos[0], info)
+	}
+	if len(info.Violations) > 0 {
+		return exitUnavailable
+	}
+	return exitOK
+}
+
+type inspectionJSON struct {
+	File       string              `json:"file"`
+	Size       int                 `json:"size"`
+	SHA256     string              `json:"sha256"`
+	Entry      string              `json:"entry"`
+	Conforms   bool                `json:"conforms"`
+	Imports    []runtime.Item      `json:"imports"`
+	Exports    []runtime.Item      `json:"exports"`
+	Memory     *runtime.MemoryInfo `json:"memory"`
+	Violations []runtime.Violation `json:"violations"`
+}
+
+func inspectJSON(file string, info *runtime.Inspection) inspectionJSON {
+	out := inspectionJSON{
+		File: file, Size: info.Size, SHA256: info.SHA256, Entry: string(info.Entry),
+		Conforms: len(info.Violations) == 0,
+		Imports:  info.Imports, Exports: info.Exports, Memory: info.Memory, Violations: info.Violations,
+	}
+	if out.Imports == nil {
+		out.Imports = []runtime.Item{}
+	}
+	if out.Exports == nil {
+		out.Exports = []runtime.Item{}
+	}
+	if out.Violations == nil {
+		out.Violations = []runtime.Violation{}
+	}
+	return out
+}
+
+func printInspection(w io.Writer, file string, info *runtime.Inspection) {
+	fmt.Fprintf(w, "%s: %d bytes, sha256 %s\n", file, info.Size, info.SHA256)
+	entry := string(info.Entry)
+	if entry == "" {
+		entry = "none"
+	}
+	fmt.Fprintf(w, "entry:   %s\n", entry)
+	if m := info.Memory; m != nil {
+		max := "no max"
+		if m.HasMax {
+			max = fmt.Sprintf("max %d", m.MaxPages)
+		}
+		fmt.Fprintf(w, "memory:  min %d pages, %s, exported=%t\n", m.MinPages, max, m.Exported)
+	} else {
+		fmt.Fprintln(w, "memory:  none")
+	}
+	fmt.Fprintf(w, "imports: %d\n", len(info.Imports))
+	for _, it := range info.Imports {
+		fmt.Fprintf(w, "  %s.%s  %s %s\n", it.Module, it.Name, it.Kind, it.Type)
+	}
+	fmt.Fprintf(w, "exports: %d\n", len(info.Exports))
+	for _, it := range info.Exports {
+		fmt.Fprintf(w, "  %s  %s %s\n", it.Name, it.Kind, it.Type)
+	}
+	if len(info.Violations) == 0 {
+		fmt.Fprintln(w, "ABI v1:  conforms")
+		return
+	}
+	fmt.Fprintf(w, "ABI v1:  %d violation(s)\n", len(info.Violations))
+	for _, v := range info.Violations {
+		fmt.Fprintf(w, "  - %s\n", v.Msg)
+	}
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK          = 0 // available, or the command did what was asked
+	exitUnavailable = 1 // a probe answered "unavailable", or a check found a problem
+	exitUsage       = 2 // bad flags, a bad file, a bad manifest
+	exitProbeError  = 3 // a probe raised: trapped, overran, misused the ABI
+)
+
+const usage = `gatectl: decide which agent tools can run right now
+
+Usage:
+  gatectl probe run TARGET [flags]     run one probe and print its answer
+  gatectl probe inspect FILE.wasm      show a module's imports, exports and ABI verdict
+  gatectl version
+
+TARGET is a probe module (FILE.wasm) or a standard probe:
+  env:VAR[,VAR...]          every variable set and non-empty
+  tcp:HOST:PORT             the address accepts a connection (also tcp:unix:/path)
+  import:SPEC[,SPEC...]     bin:NAME, py:MODULE, lib:LIBRARY are importable
+
+Run "gatectl probe run -h" for the flags.
+Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
+`
+
+// run is gatectl without the process around it, so tests drive it.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "probe":
+		return runProbe(args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "gatectl", version())
+		return exitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "gatectl: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+func runProbe(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "run":
+		return probeRun(args[1:], stdout, stderr)
+	case "inspect":
+		return probeInspect(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "gatectl probe: unknown command %q (want run or inspect)\n", args[0])
+	return exitUsage
+}
+
+// defaultCacheDir is where compiled probes are kept between runs:
+// $GATE_CACHE_DIR, else the user's cache directory. "" disables the cache.
+func defaultCacheDir() string {
+	if d, ok := os.LookupEnv("GATE_CACHE_DIR"); ok {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "gate", "wazero")
+	}
+	return ""
+}
