@@ -2,10 +2,8 @@ package runtime
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -71,10 +69,4 @@ func readFile(t testing.TB, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func dialTimeout(addr string, d time.Duration) (net.Conn, error) {
-	return net.DialTimeout("tcp", addr, d)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // TestHostileCorpusIsFresh rebuilds every hostile .wasm from its .wat and
@@ -43,7 +44,7 @@ func TestHostileCorpusIsFresh(t *testing.T) {
 // it is contained: the right outcome, a clear message, an answer within
 // the budget plus a small slack, and an engine that works afterwards.
 func TestHostileProbes(t *testing.T) {
-	blackHole := blackHoleListener(t)
+	blackHole := testnet.BlackHole(t)
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"SECRET_X": "s3cret"})))
 	budget := e.Config().Budget()
 
@@ -254,29 +255,4 @@ func cpuTime(t *testing.T) time.Duration {
 	var ru syscall.Rusage
 	require.NoError(t, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// blackHoleListener returns a loopback address that completes no TCP
-// handshake: a socket listening with a backlog of 0 whose one queue slot
-// is already taken, so the kernel drops every further SYN.
-func blackHoleListener(t *testing.T) string {
-	t.Helper()
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
-	require.NoError(t, err)
-	t.Cleanup(func() { syscall.Close(fd) })
-	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
-	require.NoError(t, syscall.Listen(fd, 0))
-	sa, err := syscall.Getsockname(fd)
-	require.NoError(t, err)
-	addr := "127.0.0.1:" + itoa(sa.(*syscall.SockaddrInet4).Port)
-	// Fill the accept queue until a dial no longer completes.
-	for i := 0; i < 8; i++ {
-		c, err := dialTimeout(addr, 200*time.Millisecond)
-		if err != nil {
-			return addr
-		}
-		t.Cleanup(func() { c.Close() })
-	}
-	t.Fatal("could not fill the listen queue of the black-hole listener")
-	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 func runStandard(t *testing.T, e *Engine, shorthand string) Result {
@@ -52,11 +53,10 @@ func TestStandardEnvProbe(t *testing.T) {
 func TestStandardTCPProbe(t *testing.T) {
 	e := newEngine(t, NewEngineConfig())
 
-	open := listen(t, "tcp", "127.0.0.1:0")
-	closedAddr := listen(t, "tcp", "127.0.0.1:0")
-	closeListener(t, closedAddr)
+	open := testnet.Listen(t, "tcp", "127.0.0.1:0")
+	closedAddr := testnet.ClosedAddr(t)
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	listen(t, "unix", sock)
+	testnet.Listen(t, "unix", sock)
 
 	tests := []struct {
 		shorthand string
@@ -64,13 +64,13 @@ func TestStandardTCPProbe(t *testing.T) {
 		reason    string
 	}{
 		{"tcp:" + open.Addr().String(), Available, ""},
-		{"tcp:" + closedAddr.Addr().String(), Unavailable, closedAddr.Addr().String() + ": connection refused"},
+		{"tcp:" + closedAddr, Unavailable, closedAddr + ": connection refused"},
 		{"tcp:unix:" + sock, Available, ""},
 		{"tcp:unix:" + sock + ".missing", Unavailable, "unix:" + sock + ".missing: connection refused"},
 	}
 	if l6, err := net.Listen("tcp", "[::1]:0"); err == nil {
-		t.Cleanup(func() { l6.Close() })
-		go acceptAll(l6)
+		l6.Close()
+		l6 = testnet.Listen(t, "tcp", "[::1]:0")
 		tests = append(tests, struct {
 			shorthand string
 			outcome   Outcome
@@ -159,25 +159,4 @@ func TestProbeHammer(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-func listen(t *testing.T, network, addr string) net.Listener {
-	t.Helper()
-	l, err := net.Listen(network, addr)
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	go acceptAll(l)
-	return l
-}
-
-func closeListener(t *testing.T, l net.Listener) { require.NoError(t, l.Close()) }
-
-func acceptAll(l net.Listener) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		c.Close()
-	}
 }

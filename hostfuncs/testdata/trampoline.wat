@@ -1,0 +1,22 @@
+;; Calls each gate function with arguments from the caller, so tests and
+;; fuzz targets can hand the host any pointer and length at all.
+(module
+  (import "gate" "env" (func $env (param i32 i32 i32 i32) (result i32)))
+  (import "gate" "dial" (func $dial (param i32 i32 i32) (result i32)))
+  (import "gate" "import" (func $import (param i32 i32) (result i32)))
+  (import "gate" "config" (func $config (param i32 i32 i32 i32) (result i32)))
+  (import "gate" "reason" (func $reason (param i32 i32)))
+  (import "gate" "log" (func $log (param i32 i32 i32)))
+  (memory (export "memory") 1 1)
+  (func (export "env") (param i32 i32 i32 i32) (result i32)
+    (call $env (local.get 0) (local.get 1) (local.get 2) (local.get 3)))
+  (func (export "dial") (param i32 i32 i32) (result i32)
+    (call $dial (local.get 0) (local.get 1) (local.get 2)))
+  (func (export "import") (param i32 i32) (result i32)
+    (call $import (local.get 0) (local.get 1)))
+  (func (export "config") (param i32 i32 i32 i32) (result i32)
+    (call $config (local.get 0) (local.get 1) (local.get 2) (local.get 3)))
+  (func (export "reason") (param i32 i32)
+    (call $reason (local.get 0) (local.get 1)))
+  (func (export "log") (param i32 i32 i32)
+    (call $log (local.get 0) (local.get 1) (local.get 2))))

@@ -1,0 +1,80 @@
+// Package testnet gives tests real loopback peers: a listener that accepts
+// and hangs up, and one that never completes a handshake. Tests never reach
+// beyond loopback.
+package testnet
+
+import (
+	"net"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Listen starts a listener on network and addr ("tcp", "127.0.0.1:0";
+// "unix", "/tmp/x.sock") that accepts every connection and closes it at
+// once, and stops it when the test ends.
+func Listen(t testing.TB, network, addr string) net.Listener {
+	t.Helper()
+	l, err := net.Listen(network, addr)
+	if err != nil {
+		t.Fatalf("listen %s %s: %v", network, addr, err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return l
+}
+
+// ClosedAddr returns a loopback address where nothing listens: a dial is
+// refused at once.
+func ClosedAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// BlackHole returns a loopback address that completes no TCP handshake: a
+// socket listening with a backlog of 0 whose one queue slot is already
+// taken, so the kernel drops every further SYN and a dial waits until its
+// timeout.
+func BlackHole(t testing.TB) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(sa.(*syscall.SockaddrInet4).Port)
+	for i := 0; i < 8; i++ {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err != nil {
+			return addr // the queue is full: this dial got no answer
+		}
+		t.Cleanup(func() { c.Close() })
+	}
+	t.Fatal("could not fill the listen queue of the black-hole listener")
+	return ""
+}
