@@ -64,14 +64,16 @@ func BenchmarkSpin(b *testing.B) {
 }
 
 // BenchmarkGoSHA256 hashes 1 MiB in the Go guest, before and after
-// instrumentation.
+// instrumentation: metering only, and with the engine's options (call depth
+// count, table and memory caps).
 func BenchmarkGoSHA256(b *testing.B) {
 	orig := buildGoProbe(b)
 	instr := mustInstrument(b, orig)
+	engine := mustInstrumentWith(b, orig, engineOptions)
 	for _, tc := range []struct {
 		name string
 		wasm []byte
-	}{{"plain", orig}, {"metered", instr}} {
+	}{{"plain", orig}, {"metered", instr}, {"engine", engine}} {
 		b.Run(tc.name, func(b *testing.B) {
 			f := benchRun(b, runtimeConfig(), tc.wasm, "sha1mib", true)
 			b.SetBytes(1 << 20)
@@ -94,5 +96,33 @@ func BenchmarkInstrument(b *testing.B) {
 		if _, err := Instrument(orig, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFill16MiB runs one memory.fill of 16 MiB (bulkops.wasm "fill")
+// per iteration, over memory already faulted in: wazero's own, and the
+// chunked gate.fill helper, which checks the fuel every 512 KiB.
+func BenchmarkFill16MiB(b *testing.B) {
+	orig := readTestdata(b, "bulkops.wasm")
+	for _, tc := range []struct {
+		name string
+		wasm []byte
+	}{{"plain", orig}, {"metered", mustInstrument(b, orig)}, {"engine", mustInstrumentWith(b, orig, engineOptions)}} {
+		b.Run(tc.name, func(b *testing.B) {
+			var h host
+			rt := h.newRuntime(b, runtimeConfig())
+			mod, err := rt.InstantiateWithConfig(ctx, tc.wasm, wazero.NewModuleConfig().WithName(""))
+			require.NoError(b, err)
+			_, err = mod.ExportedFunction("grow").Call(ctx, 256)
+			require.NoError(b, err)
+			fill := mod.ExportedFunction("fill")
+			b.SetBytes(16 << 20)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := fill.Call(ctx, 0, uint64(i), 16<<20); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

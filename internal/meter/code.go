@@ -7,41 +7,56 @@ import (
 	"github.com/gate-dev/gate/internal/wasm"
 )
 
-// codeSection writes the code section with every body instrumented.
-func (rw *rewriter) codeSection(out []byte, s wasm.Section) ([]byte, error) {
-	content := wasm.AppendU32(nil, uint32(len(rw.m.Code)))
-	var body []byte
+// codeContent renders the content of the output code section: every body
+// instrumented, then the helpers they use.
+func (rw *rewriter) codeContent() ([]byte, error) {
+	if len(rw.m.Code) == 0 {
+		return nil, nil
+	}
+	var bodies, body []byte
 	for i, c := range rw.m.Code {
 		var err error
 		body, err = rw.body(body[:0], uint32(i), c)
 		if err != nil {
 			return nil, err
 		}
-		content = wasm.AppendU32(content, uint32(len(body)))
-		content = append(content, body...)
+		bodies = wasm.AppendU32(bodies, uint32(len(body)))
+		bodies = append(bodies, body...)
 	}
-	return wasm.AppendSection(out, s.ID, content), nil
+	for _, h := range rw.helpers {
+		body = rw.helperBody(body[:0], h.kind)
+		bodies = wasm.AppendU32(bodies, uint32(len(body)))
+		bodies = append(bodies, body...)
+	}
+	content := wasm.AppendU32(make([]byte, 0, len(bodies)+5), uint32(len(rw.m.Code)+len(rw.helpers)))
+	return append(content, bodies...), nil
 }
 
 // body appends the instrumented version of defined function i to dst: its
-// locals (plus a scratch i32 if a bulk operation needs one), a checkpoint at
-// entry, a checkpoint after each loop header, a length charge before each
-// bulk operation, and calls and ref.funcs renumbered.
+// locals (plus a scratch i32 if a bulk operation is charged inline), a
+// checkpoint at entry, a checkpoint after each loop header, a length charge
+// before each bulk operation charged inline, memory.fill and memory.copy
+// replaced by calls to the helpers, calls and ref.funcs renumbered, and with
+// MaxCallDepth the depth count around the body.
 func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 	funcIndex := rw.importedFuncs + i
-	costs, needScratch, err := scopeCosts(c)
+	costs, needScratch, err := scopeCosts(c, rw.chargedInline)
 	if err != nil {
 		return nil, err
+	}
+	depth := rw.opts.MaxCallDepth > 0
+	var ft wasm.FuncType
+	if needScratch || depth {
+		var ok bool
+		if ft, ok = rw.m.FuncType(funcIndex); !ok {
+			return nil, &refusal{ErrInvalid, fmt.Sprintf("function %d: type index out of range", funcIndex)}
+		}
 	}
 
 	var scratch uint32
 	if !needScratch {
 		dst = append(dst, c.LocalsRaw...)
 	} else {
-		ft, ok := rw.m.FuncType(funcIndex)
-		if !ok {
-			return nil, &refusal{ErrInvalid, fmt.Sprintf("function %d: type index out of range", funcIndex)}
-		}
 		n := uint64(len(ft.Params)) + c.NumLocals
 		if n >= math.MaxUint32 {
 			return nil, &refusal{ErrInvalid, fmt.Sprintf("function %d: too many locals", funcIndex)}
@@ -57,6 +72,14 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 	}
 
 	dst = rw.checkpoint(dst, costs[0])
+	if depth {
+		dst = rw.depthEnter(dst)
+		dst = append(dst, wasm.OpBlock)
+		dst = append(dst, rw.wrapperBlockType(funcIndex, ft)...)
+	}
+	// open counts the blocks, loops and ifs open around the current
+	// instruction, not counting the function itself (nor the wrapper).
+	open := uint32(0)
 	loops := 0
 	ir := wasm.NewInstrReader(c.Body, c.BodyOffset)
 	for !ir.Done() {
@@ -64,25 +87,60 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case (in.Op == wasm.OpGlobalGet || in.Op == wasm.OpGlobalSet) && in.Index >= rw.fuelGlobal:
-			return nil, rw.noSuchGlobal(in.Offset, in.Index)
-		case needScratch && in.Op >= wasm.OpLocalGet && in.Op <= wasm.OpLocalTee && in.Index >= scratch:
-			return nil, &refusal{ErrInvalid, fmt.Sprintf("at offset %#x: function %d: local %d does not exist", in.Offset, funcIndex, in.Index)}
-		case in.Op == wasm.OpCall || in.Op == wasm.OpRefFunc:
+		switch in.Op {
+		case wasm.OpBlock, wasm.OpIf:
+			open++
+		case wasm.OpLoop:
+			open++
+			loops++
+			dst = append(dst, in.Raw...)
+			dst = rw.checkpoint(dst, costs[loops])
+			continue
+		case wasm.OpEnd:
+			if open > 0 {
+				open--
+				break
+			}
+			// The function's own end. With the depth count, the input's
+			// end closes the wrapper block, then the count goes down.
+			if depth {
+				dst = append(dst, wasm.OpEnd)
+				dst = rw.depthExit(dst)
+			}
+		case wasm.OpReturn:
+			if depth {
+				// Leave through the wrapper block instead, so that
+				// depthExit runs: it is label `open` from here.
+				dst = append(dst, wasm.OpBr)
+				dst = wasm.AppendU32(dst, open)
+				continue
+			}
+		case wasm.OpGlobalGet, wasm.OpGlobalSet:
+			if in.Index >= rw.fuelGlobal {
+				return nil, rw.noSuchGlobal(in.Offset, in.Index)
+			}
+		case wasm.OpLocalGet, wasm.OpLocalSet, wasm.OpLocalTee:
+			if needScratch && in.Index >= scratch {
+				return nil, &refusal{ErrInvalid, fmt.Sprintf("at offset %#x: function %d: local %d does not exist", in.Offset, funcIndex, in.Index)}
+			}
+		case wasm.OpCall, wasm.OpRefFunc:
+			if in.Index >= rw.numFuncs {
+				return nil, rw.noSuchFunc(in.Offset, in.Index)
+			}
 			if to := rw.shift(in.Index); to != in.Index {
 				dst = append(dst, in.Op)
 				dst = wasm.AppendU32(dst, to)
 				continue
 			}
-		case in.Op == wasm.OpLoop:
-			loops++
-			dst = append(dst, in.Raw...)
-			dst = rw.checkpoint(dst, costs[loops])
-			continue
-		}
-		if shift, ok := bulkShift(in); ok {
-			dst = rw.bulkCharge(dst, scratch, shift)
+		case wasm.OpPrefixMisc:
+			if kind, ok := rw.replaced(in); ok {
+				dst = append(dst, wasm.OpCall)
+				dst = wasm.AppendU32(dst, rw.helperFunc(kind))
+				continue
+			}
+			if shift, ok := rw.chargedInline(in); ok {
+				dst = rw.bulkCharge(dst, scratch, shift)
+			}
 		}
 		dst = append(dst, in.Raw...)
 	}
@@ -91,9 +149,9 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 
 // scopeCosts computes the charge of every checkpoint of a body: index 0 for
 // function entry, then one per loop in the order the loops start. It also
-// reports whether the body has a bulk operation (and so needs the scratch
-// local).
-func scopeCosts(c wasm.Code) (costs []int32, bulk bool, err error) {
+// reports whether the body has an instruction that inline says is charged
+// inline (and so needs the scratch local).
+func scopeCosts(c wasm.Code, inline func(wasm.Instr) (int32, bool)) (costs []int32, scratch bool, err error) {
 	sums := []uint64{0}
 	// scopes has one entry per open block: the index in sums of the
 	// checkpoint that pays for instructions directly inside it. Blocks and
@@ -116,15 +174,15 @@ func scopeCosts(c wasm.Code) (costs []int32, bulk bool, err error) {
 		case wasm.OpEnd:
 			scopes = scopes[:len(scopes)-1]
 		}
-		if _, ok := bulkShift(in); ok {
-			bulk = true
+		if _, ok := inline(in); ok {
+			scratch = true
 		}
 	}
 	costs = make([]int32, len(sums))
 	for i, s := range sums {
 		costs[i] = clampCost(s)
 	}
-	return costs, bulk, nil
+	return costs, scratch, nil
 }
 
 // checkpoint appends
@@ -175,4 +233,59 @@ func (rw *rewriter) fuelTest(dst []byte) []byte {
 	dst = append(dst, wasm.OpGlobalSet)
 	dst = wasm.AppendU32(dst, rw.fuelGlobal)
 	return append(dst, wasm.OpEnd)
+}
+
+// depthEnter appends, at function entry after the checkpoint,
+//
+//	global.get $depth; i32.const 1; i32.add; global.set $depth
+//	global.get $depth; i32.const MaxCallDepth; i32.gt_u
+//	if; i32.const TrapCallDepth; call $trap; unreachable; end
+//
+// The comparison is unsigned, so a MaxCallDepth of 2^32-1 never trips.
+func (rw *rewriter) depthEnter(dst []byte) []byte {
+	dst = append(dst, wasm.OpGlobalGet)
+	dst = wasm.AppendU32(dst, rw.depthGlobal)
+	dst = append(dst, wasm.OpI32Const, 1, wasm.OpI32Add, wasm.OpGlobalSet)
+	dst = wasm.AppendU32(dst, rw.depthGlobal)
+	dst = append(dst, wasm.OpGlobalGet)
+	dst = wasm.AppendU32(dst, rw.depthGlobal)
+	dst = append(dst, wasm.OpI32Const)
+	dst = wasm.AppendS32(dst, int32(rw.opts.MaxCallDepth))
+	dst = append(dst, wasm.OpI32GtU, wasm.OpIf, wasm.BlockEmpty, wasm.OpI32Const)
+	dst = wasm.AppendS32(dst, TrapCallDepth)
+	dst = append(dst, wasm.OpCall)
+	dst = wasm.AppendU32(dst, rw.trapFunc)
+	return append(dst, wasm.OpUnreachable, wasm.OpEnd)
+}
+
+// depthExit appends, after the wrapper block,
+//
+//	global.get $depth; i32.const 1; i32.sub; global.set $depth
+func (rw *rewriter) depthExit(dst []byte) []byte {
+	dst = append(dst, wasm.OpGlobalGet)
+	dst = wasm.AppendU32(dst, rw.depthGlobal)
+	dst = append(dst, wasm.OpI32Const, 1, wasm.OpI32Sub, wasm.OpGlobalSet)
+	return wasm.AppendU32(dst, rw.depthGlobal)
+}
+
+// wrapperBlockType returns the encoded block type of the block that wraps a
+// body for the depth count: () -> (the function's results). Several results
+// need a type index: an existing standalone () -> results type, or a new one.
+func (rw *rewriter) wrapperBlockType(funcIndex uint32, ft wasm.FuncType) []byte {
+	switch len(ft.Results) {
+	case 0:
+		return []byte{wasm.BlockEmpty}
+	case 1:
+		return wasm.AppendValType(nil, ft.Results[0])
+	}
+	ti, _ := rw.m.FuncTypeIndex(funcIndex) // the caller got ft from it
+	if bt, ok := rw.blockTypes[ti]; ok {
+		return bt
+	}
+	bt := wasm.AppendS64(nil, int64(rw.typeIndex(wasm.FuncType{Results: ft.Results})))
+	if rw.blockTypes == nil {
+		rw.blockTypes = map[uint32][]byte{}
+	}
+	rw.blockTypes[ti] = bt
+	return bt
 }

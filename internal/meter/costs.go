@@ -22,9 +22,13 @@ const (
 )
 
 // Bulk operations cost in proportion to their length operand, which is on top
-// of the stack: memory.fill, memory.copy and memory.init pay one unit per 256
-// bytes, table.fill, table.copy, table.init and table.grow one per 16
+// of the stack, charged inline before they run: memory.init pays one unit per
+// 256 bytes (its length is bounded by a data segment, so by the module's
+// size), table.fill, table.copy, table.init and table.grow one per 16
 // elements. The shift is applied to the length before subtracting.
+// memory.fill and memory.copy become calls to helpers that charge as they
+// go, one unit per 4 bytes (see bulk.go); they are charged inline only where
+// they are left as they are (invalid code).
 const (
 	memoryBulkShift = 8
 	tableBulkShift  = 4

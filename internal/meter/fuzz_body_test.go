@@ -25,7 +25,7 @@ func bodyModule(body []byte) []byte {
 			0x60, 2, 0x7f, 0x7f, 2, 0x7f, 0x7f), // 2: (i32 i32) -> (i32 i32)
 		sec(wasm.SectionFunction, 2, 0, 1),
 		sec(wasm.SectionTable, 1, 0x70, 0x01, 2, 4),
-		sec(wasm.SectionMemory, 1, 0x01, 1, 2),
+		sec(wasm.SectionMemory, 1, 0x01, 3, 4), // 192 KiB: room for bulk operations over several chunks
 		sec(wasm.SectionGlobal, 1, 0x7f, 1, 0x41, 0, 0x0b),
 		sec(wasm.SectionExport, 1, 1, 'f', 0, 0),
 		sec(wasm.SectionElement, 2, 1, 0, 1, 1, 3, 0, 1, 0), // passive [1], declarative [0]
@@ -35,11 +35,12 @@ func bodyModule(body []byte) []byte {
 	)
 }
 
-// FuzzInstrumentBody fuzzes a single function body. Besides FuzzInstrument's
-// promises it checks that metering is sound: whenever wazero compiles the
-// body, the instrumented function, run with a refuel that panics on its
-// second call, stops by that panic, a trap or by returning — never by running
-// into the (generous) backstop deadline.
+// FuzzInstrumentBody fuzzes a single function body, instrumented with the
+// engine's options (so with the call depth count and the bulk helpers).
+// Besides FuzzInstrument's promises it checks that metering is sound:
+// whenever wazero compiles the body, the instrumented function, run with a
+// refuel that panics on its second call, stops by that panic, a trap or by
+// returning — never by running into the (generous) backstop deadline.
 func FuzzInstrumentBody(f *testing.F) {
 	for _, pattern := range []string{"testdata/*.wasm", "../wasm/testdata/*.wasm"} {
 		files, _ := filepath.Glob(pattern)
@@ -57,10 +58,13 @@ func FuzzInstrumentBody(f *testing.F) {
 			}
 		}
 	}
-	f.Add([]byte{0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b})                         // loop br 0 end
-	f.Add([]byte{0, 0x41, 0, 0x41, 0, 0x41, 0x7f, 0xfc, 0x0b, 0x00, 0x0b})       // memory.fill
-	f.Add([]byte{0, 0x10, 0x00, 0x0b})                                           // call 0: infinite recursion
-	f.Add([]byte{1, 1, 0x7f, 0x03, 0x40, 0x20, 0, 0x10, 1, 0x0d, 0, 0x0b, 0x0b}) // loop with a call
+	f.Add([]byte{0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b})                               // loop br 0 end
+	f.Add([]byte{0, 0x41, 0, 0x41, 0, 0x41, 0x7f, 0xfc, 0x0b, 0x00, 0x0b})             // memory.fill
+	f.Add([]byte{0, 0x10, 0x00, 0x0b})                                                 // call 0: infinite recursion
+	f.Add([]byte{1, 1, 0x7f, 0x03, 0x40, 0x20, 0, 0x10, 1, 0x0d, 0, 0x0b, 0x0b})       // loop with a call
+	f.Add([]byte{0, 0x02, 0x40, 0x03, 0x40, 0x0f, 0x0b, 0x0b, 0x0b})                   // return from a loop in a block
+	f.Add([]byte{0, 0x02, 0x40, 0x0c, 0x01, 0x0b, 0x0b})                               // br to the function label
+	f.Add([]byte{0, 0x41, 0, 0x41, 1, 0x41, 0x80, 0x80, 0x08, 0xfc, 0x0a, 0, 0, 0x0b}) // memory.copy of 128 KiB, in chunks
 
 	var c compiler
 	defer c.close()
@@ -68,7 +72,7 @@ func FuzzInstrumentBody(f *testing.F) {
 	defer r.close()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		in := bodyModule(body)
-		out, err := Instrument(in, Options{})
+		out, err := Instrument(in, engineOptions)
 		m, _ := wasm.Decode(in)
 		if !wazeroSafe(in, m) || c.compile(in) != nil {
 			return
@@ -86,7 +90,8 @@ func FuzzInstrumentBody(f *testing.F) {
 }
 
 // runner runs instrumented modules with a refuel that panics on its second
-// call, under a backstop deadline enforced by wazero itself.
+// call and a trap that panics, under a backstop deadline enforced by wazero
+// itself.
 type runner struct {
 	rt      wazero.Runtime
 	refuels int
@@ -103,7 +108,10 @@ func (r *runner) run(wasmBytes []byte) (err error) {
 					panic(errStop)
 				}
 				return Quantum
-			}).Export(ImportName).Instantiate(ctx)
+			}).Export(ImportName).
+			NewFunctionBuilder().
+			WithFunc(func(_ context.Context, code int32) { panic(trapError{code}) }).Export(TrapName).
+			Instantiate(ctx)
 		if err != nil {
 			return err
 		}

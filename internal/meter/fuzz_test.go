@@ -13,8 +13,9 @@ import (
 
 // FuzzInstrument checks that Instrument never panics, and that it accepts
 // every module wazero compiles (with CoreFeaturesV2) unless it refuses one
-// for a documented reason (ErrReservedImport), in which case wazero must
-// compile its output too.
+// for a documented reason (ErrReservedImport, and with caps ErrMemoryCap
+// and ErrTableCap), in which case wazero must compile its output too. Each
+// input is instrumented with metering only and with the engine's options.
 //
 // Seeds: the testdata modules of this package and of internal/wasm, plus
 // testdata/fuzz/FuzzInstrument.
@@ -33,31 +34,43 @@ func FuzzInstrument(f *testing.F) {
 	var c compiler
 	defer c.close()
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out, err := Instrument(in, Options{})
 		m, decodeErr := wasm.Decode(in)
-		if err != nil {
-			var fe *wasm.FormatError
-			if decodeErr != nil && !errors.As(err, &fe) {
-				t.Fatalf("Decode failed but Instrument's error is not a FormatError: %v", err)
+		var outs [][]byte
+		for _, opts := range []Options{{}, engineOptions} {
+			out, err := Instrument(in, opts)
+			if err != nil {
+				var fe *wasm.FormatError
+				if decodeErr != nil && !errors.As(err, &fe) {
+					t.Fatalf("Decode failed but Instrument's error is not a FormatError: %v", err)
+				}
+				if decodeErr == nil && errors.As(err, &fe) {
+					t.Fatalf("Decode succeeded but Instrument reports a FormatError: %v", err)
+				}
+				if errors.Is(err, ErrReservedImport) ||
+					(opts != Options{}) && (errors.Is(err, ErrMemoryCap) || errors.Is(err, ErrTableCap)) {
+					continue // documented refusals
+				}
+			} else if _, err := wasm.Decode(out); err != nil {
+				t.Fatalf("%+v: output does not decode: %v", opts, err)
 			}
-		} else if _, err := wasm.Decode(out); err != nil {
-			t.Fatalf("output does not decode: %v", err)
+			outs = append(outs, out)
+			if err == nil || !wazeroSafe(in, m) {
+				continue
+			}
+			if c.compile(in) == nil {
+				t.Fatalf("%+v: wazero compiles the input but Instrument fails: %v", opts, err)
+			}
 		}
-		if !wazeroSafe(in, m) {
-			return
-		}
-		inErr := c.compile(in)
-		if inErr != nil {
+		if !wazeroSafe(in, m) || c.compile(in) != nil {
 			return // wazero refuses the input: nothing is promised
 		}
-		if err != nil {
-			if errors.Is(err, ErrReservedImport) {
-				return
+		for _, out := range outs {
+			if out == nil {
+				continue
 			}
-			t.Fatalf("wazero compiles the input but Instrument fails: %v", err)
-		}
-		if err := c.compile(out); err != nil {
-			t.Fatalf("wazero compiles the input but not the instrumented output: %v", err)
+			if err := c.compile(out); err != nil {
+				t.Fatalf("wazero compiles the input but not the instrumented output: %v", err)
+			}
 		}
 	})
 }

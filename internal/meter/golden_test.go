@@ -16,15 +16,30 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 
 // TestGolden compares the text format of instrumented testdata modules with
 // testdata/golden, which is there to be read: it shows exactly what the
-// rewrite does. Needs wasm2wat (wabt); go test -run TestGolden -update
+// rewrite does, with metering only (name.instrumented.wat), with the call
+// depth limit (depth) and with the options gate's engine uses
+// (tables.engine). Needs wasm2wat (wabt); go test -run TestGolden -update
 // regenerates the files.
 func TestGolden(t *testing.T) {
 	if _, err := exec.LookPath("wasm2wat"); err != nil {
 		t.Skip("wasm2wat not installed")
 	}
-	for _, name := range []string{"calls", "loops", "tables", "bulk", "names"} {
+	tests := []struct {
+		name, file string
+		opts       Options
+	}{
+		{"calls", "calls", Options{}},
+		{"loops", "loops", Options{}},
+		{"tables", "tables", Options{}},
+		{"bulk", "bulk", Options{}},
+		{"names", "names", Options{}},
+		{"depth", "depth", Options{MaxCallDepth: 10000}},
+		{"tables.engine", "tables", engineOptions},
+	}
+	for _, tc := range tests {
+		name := tc.name
 		t.Run(name, func(t *testing.T) {
-			out := mustInstrument(t, readTestdata(t, name+".wasm"))
+			out := mustInstrumentWith(t, readTestdata(t, tc.file+".wasm"), tc.opts)
 			tmp := filepath.Join(t.TempDir(), name+".wasm")
 			require.NoError(t, os.WriteFile(tmp, out, 0o644))
 			wat, err := exec.Command("wasm2wat", tmp).CombinedOutput()

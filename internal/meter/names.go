@@ -1,41 +1,51 @@
 package meter
 
 import (
-	"math"
-
 	"github.com/gate-dev/gate/internal/wasm"
 )
 
 // nameSection writes the "name" custom section with function indices
 // renumbered in the function names (subsection 1) and local names
-// (subsection 2); other subsections are kept byte for byte. A name section
-// that does not parse, or whose indices cannot be renumbered, is dropped:
-// names are debugging aid, not a reason to refuse a probe.
+// (subsection 2), and the helpers named in subsection 1 (which is added if
+// the input has none); other subsections are kept byte for byte. Names of
+// functions that do not exist are dropped: renumbered, they could name an
+// injected function. A name section that does not parse is dropped: names
+// are debugging aid, not a reason to refuse a probe.
 func (rw *rewriter) nameSection(out []byte, s wasm.Section) []byte {
 	ns, err := wasm.DecodeNameSection(s.Content, s.ContentOffset)
 	if err != nil {
 		return out
 	}
+	subs := ns.Subsections
+	if len(rw.helpers) > 0 && !hasFunctionNames(subs) {
+		// Subsections come in order of id: 1 goes after 0, before the rest.
+		at := 0
+		for at < len(subs) && subs[at].ID < 1 {
+			at++
+		}
+		subs = append(subs[:at:at], append([]wasm.NameSubsection{{ID: 1}}, subs[at:]...)...)
+	}
 	var payload, content []byte
-	for _, sub := range ns.Subsections {
+	for _, sub := range subs {
 		content = content[:0]
 		switch sub.ID {
 		case 1:
-			names := make([]wasm.NameAssoc, len(sub.Functions))
-			for i, a := range sub.Functions {
-				if a.Index == math.MaxUint32 {
-					return out
+			names := make([]wasm.NameAssoc, 0, len(sub.Functions)+len(rw.helpers))
+			for _, a := range sub.Functions {
+				if a.Index < rw.numFuncs {
+					names = append(names, wasm.NameAssoc{Index: rw.shift(a.Index), Name: a.Name})
 				}
-				names[i] = wasm.NameAssoc{Index: rw.shift(a.Index), Name: a.Name}
+			}
+			for _, h := range rw.helpers {
+				names = append(names, wasm.NameAssoc{Index: h.index, Name: h.kind.name()})
 			}
 			content = wasm.AppendNameMap(content, names)
 		case 2:
-			locals := make([]wasm.IndirectNameAssoc, len(sub.Locals))
-			for i, a := range sub.Locals {
-				if a.Index == math.MaxUint32 {
-					return out
+			locals := make([]wasm.IndirectNameAssoc, 0, len(sub.Locals))
+			for _, a := range sub.Locals {
+				if a.Index < rw.numFuncs {
+					locals = append(locals, wasm.IndirectNameAssoc{Index: rw.shift(a.Index), Names: a.Names})
 				}
-				locals[i] = wasm.IndirectNameAssoc{Index: rw.shift(a.Index), Names: a.Names}
 			}
 			content = wasm.AppendIndirectNameMap(content, locals)
 		default:
@@ -46,4 +56,13 @@ func (rw *rewriter) nameSection(out []byte, s wasm.Section) []byte {
 		payload = append(payload, content...)
 	}
 	return wasm.AppendCustomSection(out, "name", payload)
+}
+
+func hasFunctionNames(subs []wasm.NameSubsection) bool {
+	for _, sub := range subs {
+		if sub.ID == 1 {
+			return true
+		}
+	}
+	return false
 }

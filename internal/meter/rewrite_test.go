@@ -76,11 +76,13 @@ func decodeOut(t *testing.T, b []byte) *wasm.Module {
 }
 
 // TestBodyRewrite checks rules 4 and 5 byte for byte on a small function with
-// a parameter, a local, nested loops, a call and a memory.fill.
+// a parameter, a local, nested loops, a call, a memory.fill (which becomes a
+// call to the fill helper) and a table.grow (charged inline).
 func TestBodyRewrite(t *testing.T) {
 	in := mod(
 		sec(wasm.SectionType, 1, 0x60, 1, 0x7f, 0), // (i32) -> ()
 		sec(wasm.SectionFunction, 2, 0, 0),         // two functions
+		sec(wasm.SectionTable, 1, 0x70, 0, 1),      // (table 1 funcref)
 		sec(wasm.SectionMemory, 1, 0, 1),           // (memory 1)
 		codeSec(
 			[]byte{1, 1, 0x7e, // (local i64)
@@ -88,6 +90,7 @@ func TestBodyRewrite(t *testing.T) {
 				0x03, 0x40, // loop
 				0x03, 0x40, 0x01, 0x0b, // loop nop end
 				0x41, 0x00, 0x41, 0x00, 0x20, 0x00, 0xfc, 0x0b, 0x00, // memory.fill(0, 0, local 0)
+				0xd0, 0x70, 0x20, 0x00, 0xfc, 0x0f, 0x00, 0x1a, // drop(table.grow(ref.null func, local 0))
 				0x0b,       // end
 				0x10, 0x01, // call 1
 				0x0b}, // end
@@ -99,24 +102,32 @@ func TestBodyRewrite(t *testing.T) {
 	m := decodeOut(t, out)
 
 	const fuel, refuel, scratch = 0, 0, 2 // first global, first function, after (param i32) (local i64)
+	const fill = 3                        // the helper: after refuel and the two functions
 	want := cat(
 		[]byte{2, 1, 0x7e, 1, 0x7f}, // locals: the i64, then the scratch i32
 		// entry: i32.const, loop, call, end = 4
 		checkpointBytes(fuel, refuel, 4),
 		[]byte{0x41, 0x00, 0x03, 0x40},
-		// outer loop: loop, i32.const x2, local.get, memory.fill, end = 6
-		checkpointBytes(fuel, refuel, 6),
+		// outer loop: loop, i32.const x2, local.get, memory.fill, ref.null,
+		// local.get, table.grow, drop, end = 10
+		checkpointBytes(fuel, refuel, 10),
 		[]byte{0x03, 0x40},
 		checkpointBytes(fuel, refuel, 2), // inner loop: nop, end
 		[]byte{0x01, 0x0b, 0x41, 0x00, 0x41, 0x00, 0x20, 0x00},
-		bulkBytes(fuel, refuel, scratch, 8),
-		[]byte{0xfc, 0x0b, 0x00, 0x0b},
+		[]byte{0x10, fill}, // memory.fill is now call $gate.fill
+		[]byte{0xd0, 0x70, 0x20, 0x00},
+		bulkBytes(fuel, refuel, scratch, 4),
+		[]byte{0xfc, 0x0f, 0x00, 0x1a, 0x0b},
 		[]byte{0x10, 0x02}, // call 1 is now call 2
 		[]byte{0x0b},
 	)
-	require.Len(t, m.Code, 2)
+	require.Len(t, m.Code, 3)
 	assert.Equal(t, want, cat(m.Code[0].LocalsRaw, m.Code[0].Body))
 	assert.Equal(t, cat([]byte{0}, checkpointBytes(fuel, refuel, 1), []byte{0x0b}), cat(m.Code[1].LocalsRaw, m.Code[1].Body))
+	// The helper is appended with type (i32, i32, i32) -> (), a new type.
+	require.Len(t, m.Functions, 3)
+	assert.Equal(t, "(i32, i32, i32) -> ()", m.Types[m.Functions[2]].String())
+	assert.Equal(t, []uint32{0, 0}, m.Functions[:2])
 }
 
 func TestScopeCosts(t *testing.T) {
@@ -141,7 +152,7 @@ func TestScopeCosts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			costs, bulk, err := scopeCosts(tc.code)
+			costs, bulk, err := scopeCosts(tc.code, bulkShift)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, costs)
 			assert.Equal(t, tc.bulk, bulk)
@@ -500,8 +511,21 @@ func TestIndicesTheRewriteFillsAreRefused(t *testing.T) {
 			"meter: at offset 0x15: global 1 does not exist"},
 		{"export", mod(typ, global, sec(wasm.SectionExport, 1, 1, 'g', 3, 1)),
 			"meter: at offset 0x1d: global 1 does not exist"},
-		{"scratch local", mod(typ, fn, mem, codeSec([]byte{0, 0x41, 0, 0x41, 0, 0x20, 1, 0xfc, 0x0b, 0, 0x0b})),
-			"meter: at offset 0x21: function 0: local 1 does not exist"},
+		{"scratch local", mod(typ, fn, sec(wasm.SectionTable, 1, 0x70, 0, 1), codeSec([]byte{0, 0xd0, 0x70, 0x20, 1, 0xfc, 0x0f, 0, 0x1a, 0x0b})),
+			"meter: at offset 0x20: function 0: local 1 does not exist"},
+		{"depth global", mod(typ, fn, global, codeSec([]byte{0, 0x23, 2, 0x1a, 0x0b})),
+			"meter: at offset 0x20: global 2 does not exist"},
+		{"call of the first helper index", mod(typ, fn, mem, codeSec([]byte{0, 0x41, 0, 0x10, 1, 0x0b})),
+			"meter: at offset 0x1f: function 1 does not exist"},
+		{"ref.func of a missing function", mod(typ, fn, codeSec([]byte{0, 0xd2, 5, 0x1a, 0x0b})),
+			"meter: at offset 0x18: function 5 does not exist"},
+		{"export of a missing function", mod(typ, fn, sec(wasm.SectionExport, 1, 1, 'f', 0, 1), codeSec([]byte{0, 0x0b})),
+			"meter: at offset 0x19: function 1 does not exist"},
+		{"element of a missing function", mod(typ, fn, sec(wasm.SectionTable, 1, 0x70, 0, 1),
+			sec(wasm.SectionElement, 1, 0, 0x41, 0, 0x0b, 1, 1), codeSec([]byte{0, 0x0b})),
+			"meter: at offset 0x21: function 1 does not exist"},
+		{"start of a missing function", mod(typ, fn, sec(wasm.SectionStart, 3), codeSec([]byte{0, 0x0b})),
+			"meter: at offset 0x15: function 3 does not exist"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -509,7 +533,7 @@ func TestIndicesTheRewriteFillsAreRefused(t *testing.T) {
 			defer rt.Close(ctx)
 			_, err := rt.CompileModule(ctx, tc.in)
 			require.Error(t, err, "wazero should refuse the input too")
-			_, err = Instrument(tc.in, Options{})
+			_, err = Instrument(tc.in, engineOptions)
 			assert.True(t, errors.Is(err, ErrInvalid), "%v", err)
 			assert.EqualError(t, err, tc.want)
 		})

@@ -58,33 +58,60 @@ func (rw *rewriter) emit() ([]byte, error) {
 }
 
 // newSection writes a section the input lacks, holding just what the
-// rewrite adds.
+// rewrite adds. (The rewrite adds functions only to a module that has code,
+// so the function and code sections are never missing.)
 func (rw *rewriter) newSection(out []byte, id wasm.SectionID) []byte {
-	content := wasm.AppendU32(nil, 1)
+	var n uint32
+	var items []byte
 	switch id {
 	case wasm.SectionType:
-		content = rw.appendRefuelType(content)
+		n, items = rw.newTypeItems()
 	case wasm.SectionImport:
-		content = rw.appendRefuelImport(content)
+		n, items = rw.importItems()
 	case wasm.SectionGlobal:
-		content = rw.appendFuelGlobal(content)
+		n, items = rw.globalItems()
 	}
-	return wasm.AppendSection(out, id, content)
+	return wasm.AppendSection(out, id, append(wasm.AppendU32(nil, n), items...))
 }
 
-func (rw *rewriter) appendRefuelType(dst []byte) []byte {
-	return wasm.AppendFuncType(dst, wasm.FuncType{Results: []wasm.ValType{wasm.I32}})
+// newTypeItems encodes the types the rewrite appends.
+func (rw *rewriter) newTypeItems() (uint32, []byte) {
+	var b []byte
+	for _, t := range rw.newTypes {
+		b = wasm.AppendFuncType(b, t)
+	}
+	return uint32(len(rw.newTypes)), b
 }
 
-func (rw *rewriter) appendRefuelImport(dst []byte) []byte {
-	return wasm.AppendImport(dst, wasm.Import{Module: ImportModule, Name: ImportName, Kind: wasm.Func, Type: rw.refuelType})
+// importItems encodes the injected imports.
+func (rw *rewriter) importItems() (uint32, []byte) {
+	var b []byte
+	for _, imp := range rw.imports {
+		b = wasm.AppendImport(b, imp)
+	}
+	return uint32(len(rw.imports)), b
 }
 
-// appendFuelGlobal appends (global (mut i32) (i32.const Quantum)).
-func (rw *rewriter) appendFuelGlobal(dst []byte) []byte {
-	dst = append(dst, byte(wasm.I32), 1, wasm.OpI32Const)
-	dst = wasm.AppendS32(dst, Quantum)
-	return append(dst, wasm.OpEnd)
+// globalItems encodes the injected globals: (global $fuel (mut i32)
+// (i32.const Quantum)) and, with MaxCallDepth, (global $depth (mut i32)
+// (i32.const 0)).
+func (rw *rewriter) globalItems() (uint32, []byte) {
+	b := append([]byte(nil), byte(wasm.I32), 1, wasm.OpI32Const)
+	b = wasm.AppendS32(b, Quantum)
+	b = append(b, wasm.OpEnd)
+	if rw.opts.MaxCallDepth == 0 {
+		return 1, b
+	}
+	return 2, append(b, byte(wasm.I32), 1, wasm.OpI32Const, 0, wasm.OpEnd)
+}
+
+// helperItems encodes the function section entries of the helpers.
+func (rw *rewriter) helperItems() (uint32, []byte) {
+	var b []byte
+	for range rw.helpers {
+		b = wasm.AppendU32(b, rw.helperType)
+	}
+	return uint32(len(rw.helpers)), b
 }
 
 // section writes one input section, rewritten.
@@ -99,10 +126,11 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 		return append(out, rw.in[s.Offset:s.End]...), nil
 
 	case wasm.SectionType:
-		if !rw.newType {
+		if len(rw.newTypes) == 0 {
 			break
 		}
-		return rw.appendVector(out, s, nil, rw.appendRefuelType(nil)), nil
+		n, items := rw.newTypeItems()
+		return rw.appendVector(out, s, nil, n, items), nil
 
 	case wasm.SectionImport:
 		for _, imp := range m.Imports {
@@ -110,12 +138,23 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 				p.constExpr(rw, *imp.Table.Init)
 			}
 		}
-		return rw.appendVector(out, s, p, rw.appendRefuelImport(nil)), nil
+		n, items := rw.importItems()
+		return rw.appendVector(out, s, p, n, items), nil
+
+	case wasm.SectionFunction:
+		if len(rw.helpers) == 0 {
+			break
+		}
+		n, items := rw.helperItems()
+		return rw.appendVector(out, s, nil, n, items), nil
 
 	case wasm.SectionTable:
-		for _, t := range m.Tables {
+		for i, t := range m.Tables {
 			if t.Init != nil {
 				p.constExpr(rw, *t.Init)
+			}
+			if lim, ok := rw.tables[i]; ok {
+				p.add(t.LimitsSpan, wasm.AppendLimits(nil, lim))
 			}
 		}
 
@@ -128,7 +167,8 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 		for _, g := range m.Globals {
 			p.constExpr(rw, g.Init)
 		}
-		return rw.appendVector(out, s, p, rw.appendFuelGlobal(nil)), nil
+		n, items := rw.globalItems()
+		return rw.appendVector(out, s, p, n, items), nil
 
 	case wasm.SectionExport:
 		for _, e := range m.Exports {
@@ -163,7 +203,7 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 		}
 
 	case wasm.SectionCode:
-		return rw.codeSection(out, s)
+		return wasm.AppendSection(out, s.ID, rw.code), nil
 	}
 	if len(p) == 0 {
 		return append(out, rw.in[s.Offset:s.End]...), nil
@@ -171,13 +211,13 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 	return wasm.AppendSection(out, s.ID, p.apply(s, nil)), nil
 }
 
-// appendVector writes a vector section with patches applied and one item
-// appended (its count goes up by one).
-func (rw *rewriter) appendVector(out []byte, s wasm.Section, p patches, item []byte) []byte {
+// appendVector writes a vector section with patches applied and n encoded
+// items appended (its count goes up by n).
+func (rw *rewriter) appendVector(out []byte, s wasm.Section, p patches, n uint32, items []byte) []byte {
 	countSpan := wasm.Span{Offset: s.ContentOffset, Size: s.CountSize}
-	p.add(countSpan, wasm.AppendU32(nil, s.Count+1))
+	p.add(countSpan, wasm.AppendU32(nil, s.Count+n))
 	content := p.apply(s, nil)
-	content = append(content, item...)
+	content = append(content, items...)
 	return wasm.AppendSection(out, s.ID, content)
 }
 

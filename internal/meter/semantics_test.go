@@ -53,20 +53,46 @@ func TestInstrumentedModulesBehaveTheSame(t *testing.T) {
 		{"bulk.wasm", "churn", []uint64{50}, nil},
 		{"bulk.wasm", "tables", nil, []uint64{8 + 7}},
 		{"bulk.wasm", "grow", nil, []uint64{2}},
+		{"depth.wasm", "ret", []uint64{i32(-5)}, []uint64{i32(-1)}},
+		{"depth.wasm", "ret", []uint64{0}, []uint64{100}},
+		{"depth.wasm", "ret", []uint64{1}, []uint64{200}},
+		{"depth.wasm", "ret", []uint64{2}, []uint64{300}},
+		{"depth.wasm", "ret", []uint64{3}, []uint64{400}},
+		{"depth.wasm", "ret", []uint64{4}, []uint64{504}},
+		{"depth.wasm", "pair", []uint64{0}, []uint64{7, 70}},
+		{"depth.wasm", "pair", []uint64{50}, []uint64{7, 70}},
+		{"depth.wasm", "pair", []uint64{150}, []uint64{8, 150}},
+		{"depth.wasm", "pair_sum", []uint64{3}, []uint64{7070}},
+		{"depth.wasm", "pair_sum", []uint64{200}, []uint64{8200}},
+		{"depth.wasm", "triple", []uint64{1}, []uint64{1, 2, api.EncodeF64(3.5)}},
+		{"depth.wasm", "triple", []uint64{0}, []uint64{4, 5, api.EncodeF64(6.5)}},
+		{"depth.wasm", "br", []uint64{0}, []uint64{1013}},
+		{"depth.wasm", "br", []uint64{1}, []uint64{11}},
+		{"depth.wasm", "br", []uint64{2}, []uint64{12}},
+		{"depth.wasm", "br", []uint64{3}, []uint64{3013}},
+		{"depth.wasm", "br", []uint64{4}, []uint64{13}},
+		{"depth.wasm", "br", []uint64{9}, []uint64{13}},
+		{"depth.wasm", "brpair", []uint64{1}, []uint64{1, 10}},
+		{"depth.wasm", "brpair", []uint64{0}, []uint64{2, 20}},
+		{"depth.wasm", "rec", []uint64{500}, []uint64{500}},
+		{"depth.wasm", "recind", []uint64{500}, []uint64{500}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.file+"/"+tc.fn, func(t *testing.T) {
-			orig := readTestdata(t, tc.file)
-			var h0, h1 host
-			want, err := h0.call(t, orig, tc.fn, tc.args...)
-			require.NoError(t, err)
-			got, err := h1.call(t, mustInstrument(t, orig), tc.fn, tc.args...)
-			require.NoError(t, err)
-			assert.Equal(t, want, got)
-			if tc.want != nil {
-				assert.Equal(t, tc.want, got)
-			}
-		})
+	for _, o := range optionSets {
+		for _, tc := range tests {
+			t.Run(o.name+"/"+tc.file+"/"+tc.fn, func(t *testing.T) {
+				orig := readTestdata(t, tc.file)
+				var h0, h1 host
+				want, err := h0.call(t, orig, tc.fn, tc.args...)
+				require.NoError(t, err)
+				got, err := h1.call(t, mustInstrumentWith(t, orig, o.opts), tc.fn, tc.args...)
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+				if tc.want != nil {
+					assert.Equal(t, tc.want, got)
+				}
+				assert.Zero(t, h1.traps.Load())
+			})
+		}
 	}
 }
 
@@ -74,13 +100,15 @@ func TestInstrumentedModulesBehaveTheSame(t *testing.T) {
 // index trap the same way before and after.
 func TestTrapsStillTrap(t *testing.T) {
 	orig := readTestdata(t, "tables.wasm")
-	for _, args := range [][]uint64{{3, 1}, {100, 1}} {
-		var h0, h1 host
-		_, err0 := h0.call(t, orig, "call0", args...)
-		_, err1 := h1.call(t, mustInstrument(t, orig), "call0", args...)
-		require.Error(t, err0)
-		require.Error(t, err1)
-		assert.Equal(t, firstLine(err0.Error()), firstLine(err1.Error()))
+	for _, o := range optionSets {
+		for _, args := range [][]uint64{{3, 1}, {100, 1}} {
+			var h0, h1 host
+			_, err0 := h0.call(t, orig, "call0", args...)
+			_, err1 := h1.call(t, mustInstrumentWith(t, orig, o.opts), "call0", args...)
+			require.Error(t, err0)
+			require.Error(t, err1)
+			assert.Equal(t, firstLine(err0.Error()), firstLine(err1.Error()), o.name)
+		}
 	}
 }
 
@@ -116,9 +144,7 @@ func TestPanickingRefuelStopsTheGuest(t *testing.T) {
 		{"calls.wasm", "exp", 30, 3},         // 2^31 calls, no loops
 		{"loops.wasm", "spin", 1<<31 - 1, 3}, // a tight loop
 		{"loops.wasm", "nested", 1 << 20, 3}, // nested loops
-		// A single 2 GiB fill is charged 2^23 before it runs, which
-		// exhausts the fuel at once (it would trap out of bounds after).
-		{"bulk.wasm", "fill", 1<<31 - 1, 1},
+		// A single fill is stopped partway: see TestPanickingRefuelStopsOneFill.
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.fn, func(t *testing.T) {
@@ -137,14 +163,16 @@ func TestPanickingRefuelStopsTheGuest(t *testing.T) {
 // names the same functions before and after instrumentation.
 func TestNamesSurvive(t *testing.T) {
 	orig := readTestdata(t, "names.wasm")
-	var h0, h1 host
-	_, err0 := h0.call(t, orig, "outer")
-	_, err1 := h1.call(t, mustInstrument(t, orig), "outer")
-	require.Error(t, err0)
-	require.Error(t, err1)
-	t.Log(err1)
-	assert.Equal(t, err0.Error(), err1.Error())
-	for _, name := range []string{"boom", "middle", "outer"} {
-		assert.Contains(t, err1.Error(), "."+name+"(")
+	for _, o := range optionSets {
+		var h0, h1 host
+		_, err0 := h0.call(t, orig, "outer")
+		_, err1 := h1.call(t, mustInstrumentWith(t, orig, o.opts), "outer")
+		require.Error(t, err0)
+		require.Error(t, err1)
+		t.Log(err1)
+		assert.Equal(t, err0.Error(), err1.Error(), o.name)
+		for _, name := range []string{"boom", "middle", "outer"} {
+			assert.Contains(t, err1.Error(), "."+name+"(")
+		}
 	}
 }

@@ -42,7 +42,10 @@ func TestDecodeSections(t *testing.T) {
 	}
 	assert.Equal(t, []string{"(i32, i64) -> i32", "(f32, f64, v128, funcref, externref) -> (i32, i64)", "() -> ()"}, types)
 	assert.Equal(t, []uint32{0, 1, 2, 2}, m.Functions)
-	assert.Equal(t, []TableType{{Elem: FuncRef, Limits: Limits{Min: 2, Max: 10, HasMax: true}}}, m.Tables)
+	require.Len(t, m.Tables, 1)
+	assert.Equal(t, FuncRef, m.Tables[0].Elem)
+	assert.Equal(t, Limits{Min: 2, Max: 10, HasMax: true}, m.Tables[0].Limits)
+	assert.Nil(t, m.Tables[0].Init)
 	require.Len(t, m.Memories, 1)
 	assert.Equal(t, Limits{Min: 1, Max: 4, HasMax: true}, m.Memories[0].Limits)
 
@@ -126,6 +129,8 @@ func TestDecodeSpansPointAtTheirBytes(t *testing.T) {
 	}
 	mem := m.Memories[0].LimitsSpan
 	assert.Equal(t, []byte{0x01, 0x01, 0x04}, b[mem.Offset:mem.End()])
+	tab := m.Tables[0].LimitsSpan
+	assert.Equal(t, []byte{0x01, 0x02, 0x0a}, b[tab.Offset:tab.End()])
 }
 
 func TestDecodeImports(t *testing.T) {
@@ -137,6 +142,9 @@ func TestDecodeImports(t *testing.T) {
 		{Module: "env", Name: "m", Kind: Memory, Memory: Limits{Min: 1, Max: 2, HasMax: true}},
 		{Module: "env", Name: "h", Kind: Func, Type: 1},
 		{Module: "env", Name: "gi", Kind: Global, Global: GlobalType{I64, false}},
+	}
+	for i := range m.Imports {
+		m.Imports[i].Table.LimitsSpan = Span{} // checked in TestDecodeSections
 	}
 	assert.Equal(t, want, m.Imports)
 	assert.Equal(t, uint32(2), m.NumImportedFuncs())
@@ -286,6 +294,7 @@ func TestDecodeWazeroLeniency(t *testing.T) {
 			func(t *testing.T, m *Module) {
 				require.NotNil(t, m.Tables[0].Init)
 				assert.Equal(t, uint32(0), m.Tables[0].Init.FuncRefs[0].Index)
+				assert.Equal(t, Span{Offset: 0x18, Size: 2}, m.Tables[0].LimitsSpan) // 0x00 0x01, after 0x40 0x00 0x70
 			}},
 		{"exnref local", module(typ, fn, section(SectionCode, 1, 4, 1, 1, 0x69, 0x0b)),
 			func(t *testing.T, m *Module) {

@@ -110,7 +110,9 @@ func (d *decoder) tableType() TableType {
 		// wazero takes any byte here and leaves it to validation.
 		t.Elem = ValType(c)
 	}
+	limitsAt := r.pos
 	t.Limits = d.limits()
+	t.LimitsSpan = Span{r.base + limitsAt, r.pos - limitsAt}
 	if hasInit {
 		e := d.constExpr()
 		t.Init = &e

@@ -5,32 +5,42 @@ import "fmt"
 // Opcodes a rewriter needs to recognise. The decoder knows them all; only
 // these have names here.
 const (
-	OpUnreachable  byte = 0x00
-	OpNop          byte = 0x01
-	OpBlock        byte = 0x02
-	OpLoop         byte = 0x03
-	OpIf           byte = 0x04
-	OpElse         byte = 0x05
-	OpEnd          byte = 0x0b
-	OpBr           byte = 0x0c
-	OpBrIf         byte = 0x0d
-	OpBrTable      byte = 0x0e
-	OpReturn       byte = 0x0f
-	OpCall         byte = 0x10
-	OpCallIndirect byte = 0x11
-	OpLocalGet     byte = 0x20
-	OpLocalSet     byte = 0x21
-	OpLocalTee     byte = 0x22
-	OpGlobalGet    byte = 0x23
-	OpGlobalSet    byte = 0x24
-	OpMemoryGrow   byte = 0x40
-	OpI32Const     byte = 0x41
-	OpI32LtS       byte = 0x48
-	OpI32Sub       byte = 0x6b
-	OpI32ShrU      byte = 0x76
-	OpRefFunc      byte = 0xd2
-	OpPrefixMisc   byte = 0xfc // bulk memory, reference types tables, saturating truncation
-	OpPrefixSIMD   byte = 0xfd
+	OpUnreachable   byte = 0x00
+	OpNop           byte = 0x01
+	OpBlock         byte = 0x02
+	OpLoop          byte = 0x03
+	OpIf            byte = 0x04
+	OpElse          byte = 0x05
+	OpEnd           byte = 0x0b
+	OpBr            byte = 0x0c
+	OpBrIf          byte = 0x0d
+	OpBrTable       byte = 0x0e
+	OpReturn        byte = 0x0f
+	OpCall          byte = 0x10
+	OpCallIndirect  byte = 0x11
+	OpSelect        byte = 0x1b
+	OpLocalGet      byte = 0x20
+	OpLocalSet      byte = 0x21
+	OpLocalTee      byte = 0x22
+	OpGlobalGet     byte = 0x23
+	OpGlobalSet     byte = 0x24
+	OpMemorySize    byte = 0x3f
+	OpMemoryGrow    byte = 0x40
+	OpI32Const      byte = 0x41
+	OpI64Const      byte = 0x42
+	OpI32LtS        byte = 0x48
+	OpI32GtU        byte = 0x4b
+	OpI32LeU        byte = 0x4d
+	OpI64GtU        byte = 0x56
+	OpI32Add        byte = 0x6a
+	OpI32Sub        byte = 0x6b
+	OpI32ShrU       byte = 0x76
+	OpI64Add        byte = 0x7c
+	OpI64Shl        byte = 0x86
+	OpI64ExtendI32U byte = 0xad
+	OpRefFunc       byte = 0xd2
+	OpPrefixMisc    byte = 0xfc // bulk memory, reference types tables, saturating truncation
+	OpPrefixSIMD    byte = 0xfd
 )
 
 // Sub-opcodes after OpPrefixMisc whose cost depends on an operand.

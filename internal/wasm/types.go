@@ -194,6 +194,9 @@ type GlobalType struct {
 type TableType struct {
 	Elem   ValType
 	Limits Limits
+	// LimitsSpan is where the limits are encoded, so a rewriter can replace
+	// them.
+	LimitsSpan Span
 	// Init is the table's initialiser, from the function-references form
 	// 0x40 0x00 tabletype expr that wazero's decoder accepts; nil otherwise.
 	Init *ConstExpr

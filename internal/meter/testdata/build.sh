@@ -6,7 +6,7 @@ set -e
 cd "$(dirname "$0")"
 for f in *.wat; do
 	case "$f" in
-	names.wat) wat2wasm --debug-names "$f" -o "${f%.wat}.wasm" ;;
+	names.wat | bulkops.wat) wat2wasm --debug-names "$f" -o "${f%.wat}.wasm" ;;
 	*) wat2wasm "$f" -o "${f%.wat}.wasm" ;;
 	esac
 done
