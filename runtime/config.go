@@ -21,6 +21,18 @@ const MaxBudget = 100 * time.Millisecond
 // once from taking the host down.
 const DefaultMemoryLimit = 32 << 20
 
+// MaxCallDepth is how deeply a probe's calls may nest. wazero's compiler
+// grows its native stack by doubling, up to 50 MB, in Go code no deadline
+// can interrupt; a probe that recursed without end took longer than its
+// budget to hit that ceiling and cost 100+ MB on the way. Go's own
+// runtime needs a few hundred; real probes far fewer.
+const MaxCallDepth = 10000
+
+// MaxTableElements caps the tables of a probe: table.grow past it returns
+// -1, and a module declaring more is refused. A Go-built probe's function
+// table holds a few thousand entries.
+const MaxTableElements = 1 << 20
+
 // EngineConfig configures an Engine. It is immutable: each With method
 // returns a changed copy, so a base config can be shared and specialised.
 // Values are checked in one place, NewEngine, which reports every problem.

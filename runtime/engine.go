@@ -97,6 +97,9 @@ func (e *Engine) instantiateHostModules(ctx context.Context) error {
 		NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(refuel), nil, []api.ValueType{api.ValueTypeI32}).
 		Export(meter.ImportName).
+		NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(trap), []api.ValueType{api.ValueTypeI32}, nil).
+		Export(meter.TrapName).
 		Instantiate(ctx)
 	if err != nil {
 		return fmt.Errorf("instantiate the metering module: %w", err)
@@ -114,6 +117,24 @@ func refuel(ctx context.Context, _ api.Module, stack []uint64) {
 	}
 	stack[0] = api.EncodeI32(meter.Quantum)
 }
+
+// trap is the metering import a guest calls when it reaches a limit the
+// rewrite enforces (today: MaxCallDepth nested calls). It stops the guest
+// with an error that says which.
+func trap(_ context.Context, _ api.Module, stack []uint64) {
+	code := api.DecodeI32(stack[0])
+	msg := meter.TrapReason(code)
+	if code == meter.TrapCallDepth {
+		msg = fmt.Sprintf("call stack too deep: more than %d nested calls", MaxCallDepth)
+	}
+	panic(&LimitError{Msg: msg})
+}
+
+// LimitError is the cause of a trap that the engine raised because the
+// guest reached one of its limits (see MaxCallDepth).
+type LimitError struct{ Msg string }
+
+func (e *LimitError) Error() string { return e.Msg }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() EngineConfig { return e.cfg }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"crypto/rand"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -54,25 +55,10 @@ func (inst *instance) sleep(ns int64) {
 func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instance, error) {
 	inst := &instance{out: newOutputBuffer()}
 	inst.begin(ctx, call)
-	cfg := wazero.NewModuleConfig().
-		WithName("").
+	cfg := p.module.config.
 		WithStdout(inst.out).
 		WithStderr(inst.out).
-		WithSysWalltime().
-		WithSysNanotime().
 		WithNanosleep(inst.sleep)
-	switch {
-	case p.module.entry == Command:
-		cfg = cfg.WithStartFunctions("_start")
-	case p.module.init:
-		// A Go (c-shared) or WASI reactor must run _initialize before any
-		// export; wazero's default start function is _start, which a
-		// reactor lacks, so without this it is silently skipped and the
-		// first call traps.
-		cfg = cfg.WithStartFunctions("_initialize")
-	default:
-		cfg = cfg.WithStartFunctions()
-	}
 	mod, err := p.engine.rt.InstantiateModule(withAllocator(ctx), p.module.compiled, cfg)
 	inst.mod = mod
 	if err != nil {
@@ -82,4 +68,28 @@ func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instanc
 		inst.entry = mod.ExportedFunction("probe")
 	}
 	return inst, nil
+}
+
+// moduleConfig is what every instance of a module shares; instantiate
+// adds the per-instance output buffer and sleep.
+func moduleConfig(entry Entry, hasInitialize bool) wazero.ModuleConfig {
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithSysWalltime().
+		WithSysNanotime().
+		// wazero's default seeds a fresh math/rand source per instance,
+		// which was an eighth of a fresh C probe's cost; nothing in a probe
+		// needs determinism from random_get.
+		WithRandSource(rand.Reader)
+	switch {
+	case entry == Command:
+		return cfg.WithStartFunctions("_start")
+	case hasInitialize:
+		// A Go (c-shared) or WASI reactor must run _initialize before any
+		// export; wazero's default start function is _start, which a
+		// reactor lacks, so without this it is silently skipped and the
+		// first call traps.
+		return cfg.WithStartFunctions("_initialize")
+	}
+	return cfg.WithStartFunctions()
 }

@@ -2,32 +2,55 @@ package runtime
 
 import (
 	"context"
+	"sync"
 
 	"github.com/tetratelabs/wazero/experimental"
 )
 
 // probeAllocator backs each probe instance's linear memory.
 //
-// An instance starts on an ordinary Go slice, as wazero's default does: a
-// C or WAT probe that never grows its memory costs nothing extra. The
-// first memory.grow past that slice moves the memory, once, into a region
-// reserved for the whole cap (mapRegion; the kernel supplies pages only
-// when the guest touches them). From then on a grow costs nothing: no
-// copy, no allocation. wazero's default appends each grow to the slice, so
-// a probe growing one page at a time towards a 32 MiB cap copies gigabytes
-// in Go code that no deadline can interrupt (measured here: 1.2 s for 512
-// one-page grows); with the region, the time goes to page faults taken
-// while the guest itself touches memory, between two metering checks.
+// A one-page memory (a C or WAT probe) is a plain 64 KiB buffer, recycled
+// between instances. Anything bigger lives in a region reserved for the
+// whole cap (mapRegion: pages are supplied only as the guest touches them,
+// in 2 MiB huge pages where the kernel allows), and a memory that starts
+// at one page moves there at its first memory.grow. Two costs that no
+// deadline can interrupt are thereby bounded:
+//
+//   - growing: wazero's default appends each grow to a Go slice, so a
+//     probe growing one page at a time towards a 32 MiB cap copies
+//     gigabytes (measured: 1.2 s for 512 one-page grows); in the region a
+//     grow copies nothing;
+//   - touching fresh memory: on this class of VM a 4 KiB page fault costs
+//     ~11 µs, so a loop that writes one byte per page of a 32 MiB memory
+//     spent ~90 ms in faults between two metering checks; with huge pages
+//     the same writes take ~2 ms.
 type probeAllocator struct{}
 
 func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
+	if capacity <= pageSize && max >= pageSize {
+		// Reuse a buffer from an instance that was closed: allocating 64
+		// KiB afresh for every fresh instance was a fifth of its cost,
+		// most of it in the GC.
+		if buf := onePage.Get(); buf != nil {
+			return &probeMemory{buf: (*buf.(*[pageSize]byte))[:0], max: max, pooled: true}
+		}
+		return &probeMemory{buf: make([]byte, 0, pageSize), max: max, pooled: true}
+	}
+	if region := mapRegion(max); region != nil {
+		return &probeMemory{buf: region[:0], region: region, max: max}
+	}
 	return &probeMemory{buf: make([]byte, 0, capacity), max: max}
 }
+
+// onePage recycles one-page memories. A buffer is zeroed when it goes
+// back, so the next instance starts from the zeroed memory wasm promises.
+var onePage sync.Pool
 
 type probeMemory struct {
 	buf    []byte
 	region []byte // the reserved region once the memory has moved there
 	max    uint64
+	pooled bool // buf came from, and may go back to, onePage
 }
 
 func (m *probeMemory) Reallocate(size uint64) []byte {
@@ -57,6 +80,10 @@ func (m *probeMemory) Reallocate(size uint64) []byte {
 func (m *probeMemory) Free() {
 	if m.region != nil {
 		unmapRegion(m.region)
+	} else if m.pooled && cap(m.buf) == pageSize {
+		page := (*[pageSize]byte)(m.buf[:pageSize])
+		clear(page[:])
+		onePage.Put(page)
 	}
 	m.buf, m.region = nil, nil
 }

@@ -3,7 +3,9 @@ package runtime
 import "syscall"
 
 // mapRegion reserves max bytes of zeroed, private, anonymous memory that
-// commits pages only as they are touched (MAP_NORESERVE), or returns nil.
+// commits pages only as they are touched (MAP_NORESERVE), asking for
+// transparent huge pages (MADV_HUGEPAGE: Debian's default THP mode is
+// "madvise", so only regions that ask get them), or returns nil.
 func mapRegion(max uint64) []byte {
 	if max == 0 || max > 1<<32 {
 		return nil
@@ -13,6 +15,7 @@ func mapRegion(max uint64) []byte {
 	if err != nil {
 		return nil
 	}
+	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // best effort: without THP, 4 KiB pages
 	return b
 }
 

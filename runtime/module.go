@@ -24,6 +24,7 @@ type Module struct {
 	init     bool
 	info     *Inspection
 	compiled wazero.CompiledModule
+	config   wazero.ModuleConfig
 }
 
 // Name is the file path or name the module was loaded under.
@@ -100,7 +101,11 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 		}
 		return nil, &LoadError{Module: name, Errs: errs}
 	}
-	metered, err := meter.Instrument(wasm, meter.Options{MaxMemoryPages: e.pages})
+	metered, err := meter.Instrument(wasm, meter.Options{
+		MaxMemoryPages:   e.pages,
+		MaxCallDepth:     MaxCallDepth,
+		MaxTableElements: MaxTableElements,
+	})
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}
 	}
@@ -116,6 +121,7 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 		init:     info.hasInitialize,
 		info:     info,
 		compiled: compiled,
+		config:   moduleConfig(info.Entry, info.hasInitialize),
 	}, nil
 }
 

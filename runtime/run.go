@@ -115,54 +115,49 @@ func (p *Probe) startPhase() string {
 // though wazero wraps it as a trap, and a run that came back after its
 // deadline is an overrun however it ended.
 func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duration) (Outcome, *ProbeError) {
+	intr := call.Interrupted()
+	if x.err == nil && intr == nil && elapsed <= p.budget {
+		// The common case, kept free of allocation.
+		switch {
+		case x.phase == "_start":
+			return Available, nil // returned from _start without proc_exit: exit code 0
+		case x.status == 0:
+			return Available, nil
+		case x.status == 1:
+			return Unavailable, nil
+		}
+		return Failed, &ProbeError{Probe: p.name, Kind: KindStatus, Phase: x.phase, Status: x.status}
+	}
 	perr := &ProbeError{Probe: p.name, Phase: x.phase, Budget: p.budget, Err: x.err}
-	var intr *hostfuncs.Interrupt
-	if !errors.As(x.err, &intr) {
-		intr = call.Interrupted()
+	if intr == nil {
+		errors.As(x.err, &intr)
 	}
 	var exit *sys.ExitError
 	var memErr *hostfuncs.MemoryError
 	switch {
 	case intr != nil:
-		perr.Kind, perr.Phase = KindCanceled, intr.Where
+		perr.Kind, perr.Err = KindCanceled, intr
 		if intr.Budget {
 			perr.Kind = KindOverrun
 		}
-		perr.Err = intr
-		if intr.Where == "running" {
-			perr.Phase = x.phase
+		if intr.Where != "running" {
+			perr.Phase = intr.Where
 		}
-		return Failed, perr
 	case elapsed > p.budget:
-		perr.Kind = KindOverrun
-		perr.Err = context.DeadlineExceeded
-		return Failed, perr
+		perr.Kind, perr.Err = KindOverrun, context.DeadlineExceeded
 	case errors.As(x.err, &exit):
-		perr.Status = int64(exit.ExitCode())
-		switch perr.Status {
+		switch exit.ExitCode() {
 		case 0:
 			return Available, nil
 		case 1:
 			return Unavailable, nil
 		}
-		perr.Kind = KindStatus
-		return Failed, perr
+		perr.Kind, perr.Status = KindStatus, int64(exit.ExitCode())
 	case errors.As(x.err, &memErr):
-		perr.Kind = KindABI
-		perr.Err = memErr
-		return Failed, perr
-	case x.err != nil:
+		perr.Kind, perr.Err = KindABI, memErr
+	default:
 		perr.Kind = KindTrap
 		perr.Stderr = explain(x.output)
-		return Failed, perr
-	case x.phase == "_start":
-		return Available, nil // returned from _start without proc_exit: exit code 0
-	case x.status == 0:
-		return Available, nil
-	case x.status == 1:
-		return Unavailable, nil
 	}
-	perr.Kind = KindStatus
-	perr.Status = x.status
 	return Failed, perr
 }

@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
+)
+
+var goProbe struct {
+	once sync.Once
+	wasm []byte
+	err  error
+}
+
+// goProbeWasm builds testdata/goprobe for wasip1 once per test binary.
+func goProbeWasm(t testing.TB) []byte {
+	goProbe.once.Do(func() {
+		dir, err := os.MkdirTemp("", "goprobe")
+		if err != nil {
+			goProbe.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		out := filepath.Join(dir, "goprobe.wasm")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./testdata/goprobe")
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			goProbe.err = err
+			t.Logf("%s", msg)
+			return
+		}
+		goProbe.wasm, goProbe.err = os.ReadFile(out)
+	})
+	require.NoError(t, goProbe.err, "building the Go probe")
+	return goProbe.wasm
+}
+
+// TestGoGuest runs a real Go-built probe: its runtime initialises in
+// _initialize (outside the run, by the warm-up), and a panic, a sleep, a
+// busy loop and a memory bomb are each contained and explained.
+func TestGoGuest(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"GOPROBE_VAR": "x"})))
+	m, err := e.Compile(ctx, "goprobe.wasm", goProbeWasm(t))
+	require.NoError(t, err)
+	assert.Equal(t, Reactor, m.Entry())
+	budget := e.Config().Budget()
+
+	tests := []struct {
+		mode    string
+		outcome Outcome
+		kinds   []ErrorKind
+		reason  string
+	}{
+		{"ok", Available, nil, ""},
+		{"env", Available, nil, ""},
+		{"panic", Failed, []ErrorKind{KindTrap}, "trapped in probe: wasm error: unreachable (stderr: panic: probe exploded"},
+		{"sleep", Failed, []ErrorKind{KindOverrun}, "ran past its 100ms budget in sleep"},
+		{"busy", Failed, []ErrorKind{KindOverrun}, "ran past its 100ms budget in probe"},
+		// The Go runtime runs out of the 32 MiB cap ("fatal error: out of
+		// memory", a trap) unless faulting in the pages takes longer than
+		// the budget first; both are contained.
+		{"alloc", Failed, []ErrorKind{KindTrap, KindOverrun}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			p, err := e.NewProbe(ctx, "goprobe", m, ProbeConfig{
+				Config: map[string]string{"mode": tt.mode},
+				Grants: hostfuncs.Grants{Env: []string{"GOPROBE_VAR"}},
+			})
+			require.NoError(t, err)
+			stop := schedNoise(t)
+			res := p.Run(ctx)
+			assertAnsweredInTime(t, res.Elapsed, budget, stop())
+			assert.Equal(t, tt.outcome, res.Outcome, "%s", res.Reason)
+			assert.Contains(t, res.Reason, tt.reason)
+			if tt.outcome == Failed {
+				var perr *ProbeError
+				require.ErrorAs(t, res.Err, &perr)
+				assert.Contains(t, tt.kinds, perr.Kind)
+				if perr.Kind == KindTrap && tt.mode == "alloc" {
+					assert.Contains(t, res.Output, "out of memory")
+				}
+			} else {
+				again := p.Run(ctx)
+				assert.Equal(t, tt.outcome, again.Outcome)
+				assert.False(t, again.Fresh)
+			}
+			assertHealthy(t, e)
+		})
+	}
+}
