@@ -1,0 +1,207 @@
+package manifest
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// checker walks a decoded manifest, turning it into a Manifest and
+// collecting every problem, each at its position.
+type checker struct {
+	file   string
+	dir    string // the manifest's directory, for relative paths
+	src    []byte
+	starts []int // byte offset of each line's start
+	ix     *index
+	errs   Errors
+	misses []string // paths the index did not know (a bug; see tests)
+
+	// runtimeBudget is runtime.budget when written and valid: a probe's
+	// own budget may only lower it.
+	runtimeBudget *time.Duration
+}
+
+func newChecker(file string, src []byte) *checker {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &checker{file: file, src: src, starts: starts}
+}
+
+// position converts a byte offset to a Position.
+func (c *checker) position(off int) (Position, string) {
+	off = min(max(off, 0), len(c.src))
+	line := sort.Search(len(c.starts), func(i int) bool { return c.starts[i] > off }) - 1
+	start := c.starts[line]
+	end := len(c.src)
+	if line+1 < len(c.starts) {
+		end = c.starts[line+1] - 1 // without the newline
+	}
+	return Position{File: c.file, Line: line + 1, Col: off - start + 1}, string(c.src[start:end])
+}
+
+// offsetOf converts a go-toml line and column to a one-byte span.
+func (c *checker) offsetOf(line, col int) span {
+	if line < 1 || line > len(c.starts) || col < 1 {
+		return span{}
+	}
+	return span{min(c.starts[line-1]+col-1, len(c.src)), 1}
+}
+
+// errAt makes an Error at s. key is the path of what is wrong; where is
+// what Error() names before msg.
+func (c *checker) errAt(s span, key, where, msg string) *Error {
+	pos, line := c.position(s.off)
+	// The caret stops at the end of the line: a multi-line value is
+	// underlined on its first line only.
+	return &Error{Pos: pos, Key: key, Msg: msg, line: line, where: where, width: min(s.len, len(line)-pos.Col+1)}
+}
+
+func (c *checker) add(s span, key, where, format string, args ...any) {
+	c.errs = append(c.errs, c.errAt(s, key, where, fmt.Sprintf(format, args...)))
+}
+
+// entry returns where path is, noting a path the index does not know
+// (which would be a bug in positions.go) and falling back to the start of
+// the file so that the problem keeps a position.
+func (c *checker) entry(path string) entry {
+	if c.ix != nil {
+		if e, ok := c.ix.lookup(path); ok {
+			return e
+		}
+	}
+	c.misses = append(c.misses, path)
+	return entry{}
+}
+
+// keySpan is where path's key is written.
+func (c *checker) keySpan(path string) span { return c.entry(path).key }
+
+// valueSpan is where path's value is written, or its key when the value
+// has no recorded range.
+func (c *checker) valueSpan(path string) span {
+	e := c.entry(path)
+	if e.value.len > 0 {
+		return e.value
+	}
+	return e.key
+}
+
+// tableSpan is where a table starts: its [header] if it has one, else its
+// value (an inline table's "{"), else its key.
+func (c *checker) tableSpan(path string) span {
+	e := c.entry(path)
+	switch {
+	case e.header.len > 0:
+		return e.header
+	case e.value.len > 0:
+		return e.value
+	}
+	return e.key
+}
+
+// pos is the Position of a span.
+func (c *checker) pos(s span) Position {
+	p, _ := c.position(s.off)
+	return p
+}
+
+// valueErr reports a problem with the value at path.
+func (c *checker) valueErr(path, format string, args ...any) {
+	c.add(c.valueSpan(path), path, path, format, args...)
+}
+
+// keyErr reports a problem with the key at path (a key that should not be
+// there, say), pointing at the key rather than its value.
+func (c *checker) keyErr(path, format string, args ...any) {
+	c.add(c.keySpan(path), path, path, format, args...)
+}
+
+// missing reports that the table at parent lacks key, pointing at the
+// table's header or opening brace.
+func (c *checker) missing(parent, key, format string, args ...any) {
+	c.add(c.tableSpan(parent), joinKey(parent, key), parent, format, args...)
+}
+
+// unknownKeys reports every key of t that is not in known, naming the
+// known ones: a typo is then fixed by reading the message.
+func (c *checker) unknownKeys(parent string, t map[string]any, known []string) {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		if slices.Contains(known, k) {
+			continue
+		}
+		path := joinKey(parent, k)
+		c.add(c.keySpan(path), path, parent, "unknown key %q (known: %s)", k, strings.Join(known, ", "))
+	}
+}
+
+// table returns v as a table, or reports that it is not one.
+func (c *checker) table(path string, v any, want string) (map[string]any, bool) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		c.valueErr(path, "want %s, got %s", want, describe(v))
+	}
+	return t, ok
+}
+
+// str returns v as a string, or reports that it is not one.
+func (c *checker) str(path string, v any, want string) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		c.valueErr(path, "want %s, got %s", want, describe(v))
+	}
+	return s, ok
+}
+
+// stringList returns v as an array of non-empty strings, reporting every
+// element that is not one. The slice keeps every index (a bad element is
+// ""), so that callers can check the good ones further by index; ok says
+// whether all were good.
+func (c *checker) stringList(path string, v any, what, plural string) ([]string, bool) {
+	arr, isArr := v.([]any)
+	if !isArr {
+		c.valueErr(path, "want an array of %s, got %s", plural, describe(v))
+		return nil, false
+	}
+	out := make([]string, len(arr))
+	good := true
+	for i, el := range arr {
+		p := joinIndex(path, i)
+		s, ok := c.str(p, el, article(what)+" (a string)")
+		switch {
+		case !ok:
+			good = false
+		case strings.TrimSpace(s) == "":
+			c.valueErr(p, "empty %s", what)
+			good = false
+		default:
+			out[i] = s
+		}
+	}
+	return out, good
+}
+
+// resolve makes a path from the manifest absolute, against its directory,
+// so that a manifest means the same wherever gate is started from.
+func (c *checker) resolve(p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.dir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// article puts "a" or "an" before a noun.
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}

@@ -1,0 +1,160 @@
+package manifest
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Error is one problem in a manifest, at a position.
+//
+// Error() is one line, "gate.toml:12:35: tools[1].probe.grants: unknown
+// key \"dail\" (known: env, dial, import)", for logs and editors. Detail()
+// adds the source line with a caret under the culprit, for people:
+//
+//	12 | probe = { grants = { env = ["A"], dail = ["x"] } }
+//	   |                                   ^^^^ unknown key "dail" (known: env, dial, import)
+//
+// fmt's %+v prints both.
+type Error struct {
+	// Pos is the offending key or value. Line and Col are always set for
+	// a problem in the text; only an unreadable file has neither.
+	Pos Position
+	// Key is the path of what is wrong, as the user would name it:
+	// "tools[1].probe.grants.dail", "servers[0].name", "runtime.ttl".
+	// "" for problems with the document as a whole (a syntax error).
+	Key string
+	// Msg says what is wrong and, where it helps, what would be right.
+	Msg string
+
+	line  string // the source line at Pos, for Detail
+	where string // what Error names before Msg (Key, or its table for an unknown or missing key)
+	width int    // how many bytes of line the caret underlines
+	err   error  // the cause, for errors.Is (a read error)
+}
+
+// Error returns "POS: KEY: MSG", or "POS: MSG" for a problem that is not
+// about one key.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if p := e.Pos.String(); p != "" {
+		b.WriteString(p)
+		b.WriteString(": ")
+	}
+	if e.where != "" {
+		b.WriteString(e.where)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns the cause of the problem, if it has one beyond the
+// manifest's text (an *fs.PathError when the file could not be read).
+func (e *Error) Unwrap() error { return e.err }
+
+// Detail returns the source line of the problem with a caret line under
+// the offending key or value, followed by the message; "" when there is
+// no source line (the file could not be read). Tabs in the line are kept
+// in the padding so that the caret lines up in a terminal; control
+// characters and invalid UTF-8 are shown as U+FFFD.
+func (e *Error) Detail() string {
+	if e.Pos.Line <= 0 {
+		return ""
+	}
+	line := strings.TrimRight(e.line, "\r")
+	col := min(max(e.Pos.Col-1, 0), len(line))
+	end := min(col+max(e.width, 1), len(line))
+	var pad strings.Builder
+	for _, r := range line[:col] {
+		if r == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+	}
+	carets := max(utf8.RuneCountInString(line[col:end]), 1)
+	num := strconv.Itoa(e.Pos.Line)
+	w := max(len(num), 4)
+	return fmt.Sprintf("%*s | %s\n%*s | %s%s %s",
+		w, num, printable(line), w, "", pad.String(), strings.Repeat("^", carets), e.Msg)
+}
+
+// Format implements fmt.Formatter: %v and %s give Error(), %+v adds
+// Detail() on the lines after it.
+func (e *Error) Format(f fmt.State, verb rune) {
+	_, _ = io.WriteString(f, e.Error())
+	if verb == 'v' && f.Flag('+') {
+		if d := e.Detail(); d != "" {
+			_, _ = io.WriteString(f, "\n"+d)
+		}
+	}
+}
+
+// Errors is every problem found in a manifest, in file order. Load and
+// Parse return it, as their error, whenever there is at least one, so
+// that errors.As(err, &errs) always works on their errors.
+type Errors []*Error
+
+// Error returns one line per problem.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// Format implements fmt.Formatter: %v and %s give Error(), %+v gives each
+// problem with its source line and caret.
+func (es Errors) Format(f fmt.State, verb rune) {
+	for i, e := range es {
+		if i > 0 {
+			_, _ = io.WriteString(f, "\n")
+		}
+		e.Format(f, verb)
+	}
+}
+
+// printable replaces what would garble a terminal (control characters
+// other than tab, invalid UTF-8) with U+FFFD, so that the caret line
+// still lines up with the source line.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && unicode.IsControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
+// ErrorAt reports a problem that is found after parsing, at a position the
+// manifest gave (a probe module that is missing, that does not match its
+// sha256 pin, or that is not a valid probe): key names what is wrong, as
+// in Error.Key, and cause says why. The source line for Detail is read
+// from pos.File, best effort.
+func ErrorAt(pos Position, key string, cause error) *Error {
+	e := &Error{Pos: pos, Key: key, Msg: cause.Error(), where: key, err: cause}
+	if pos.Line > 0 {
+		if src, err := os.ReadFile(pos.File); err == nil {
+			lines := strings.Split(string(src), "\n")
+			if pos.Line <= len(lines) {
+				e.line = lines[pos.Line-1]
+			}
+		}
+	}
+	return e
+}

@@ -1,0 +1,74 @@
+package manifest
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks what must hold for any input at all: Parse does not
+// panic; every problem has a line, a column and a message, and a caret
+// that lands on its line; the position index knows every path the
+// checker visits; and a manifest that parses marshals to JSON, since its
+// parameters go to model APIs as they are.
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"valid", "invalid"} {
+		for _, file := range corpus(f, dir) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+	for _, s := range []string{
+		"", "\xEF\xBB\xBF", "[", "[[tools]]", "tools = [[]]", "a.b.c = 1\na.d = 2",
+		"[[tools]]\nparameters.type = \"object\"\nparameters.x = [[1979-05-27]]",
+		"tools = [{ name = \"a\", parameters = { type = \"object\", x = nan } }]",
+		"[[tools]]\nname = \"a\"\n[tools.probe.grants]\nenv = [\"\"]",
+		"x = \"\"\"\n\n\"\"\"\ny = 1\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, errs, misses := parse("gate.toml", src)
+		if len(misses) > 0 {
+			t.Fatalf("the index does not know %q", misses)
+		}
+		if len(errs) > 0 {
+			var err error = errs
+			var got Errors
+			if !errors.As(err, &got) || len(got) != len(errs) {
+				t.Fatalf("errors.As(%T) into Errors failed", err)
+			}
+			for _, e := range got {
+				if e.Pos.File != "gate.toml" || e.Pos.Line <= 0 || e.Pos.Col <= 0 || e.Msg == "" {
+					t.Fatalf("bad error %#v", e)
+				}
+				if e.Pos.Col-1 > len(e.line) {
+					t.Fatalf("column %d past the end of line %q: %v", e.Pos.Col, e.line, e)
+				}
+				if strings.Contains(e.Msg, "internal error") {
+					t.Fatalf("recovered panic: %v", e)
+				}
+				if e.Detail() == "" || e.Error() == "" {
+					t.Fatalf("empty rendering of %#v", e)
+				}
+			}
+			return
+		}
+		if m == nil {
+			t.Fatal("no manifest and no error")
+		}
+		for _, tool := range m.Tools {
+			if _, err := json.Marshal(tool.Parameters); err != nil {
+				t.Fatalf("parameters of %q do not marshal: %v", tool.Name, err)
+			}
+		}
+		if _, err := json.Marshal(m); err != nil {
+			t.Fatalf("manifest does not marshal: %v", err)
+		}
+	})
+}

@@ -1,0 +1,209 @@
+// Package manifest loads gate.toml, the file that says which tools and
+// servers an agent has and how gate finds out whether each is usable now.
+//
+// A manifest has four parts, all optional (an empty file is a valid
+// manifest with nothing in it):
+//
+//	[runtime]    how probes run and how long their answers are reused
+//	[skills]     where skills live and how strictly their allowed-tools are enforced
+//	[[tools]]    one per agent tool, each with an optional probe
+//	[[servers]]  one per MCP-style server, each with an optional probe
+//
+// A probe is written either as a standard-probe shorthand string
+// (probe = "env:SERP_API_KEY", see package probes) or as a table naming a
+// WebAssembly module with its config, grants and budget (or a standard
+// probe with a budget of its own).
+//
+// Load and Parse check everything they can without touching anything but
+// the manifest itself, and report every problem at once, each at its line
+// and column with the source line and a caret under the culprit: a user
+// fixing a manifest should not have to run gate once per typo. They do not
+// check that probe modules exist; whoever opens them does, and can point
+// at Probe.Pos when one is missing.
+//
+// Unset values are nil (or zero), never defaulted here: the runtime owns
+// its defaults, and a consumer can tell "not written" from "written as the
+// default".
+package manifest
+
+import (
+	"fmt"
+	"time"
+)
+
+// Position is a place in a manifest file. Line and Col are 1-based; Col
+// counts bytes, as Go's own tools do, so a column after non-ASCII text is
+// larger than the number of characters before it. Line and Col are 0 only
+// for problems with the file as a whole (it could not be read).
+type Position struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// String returns "FILE:LINE:COL" ("gate.toml:12:3"), the form editors and
+// terminals recognise; just FILE when the line is unknown, and
+// "LINE:COL" when there is no file name.
+func (p Position) String() string {
+	switch {
+	case p.Line <= 0:
+		return p.File
+	case p.File == "":
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	default:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+}
+
+// IsValid reports whether p names a line.
+func (p Position) IsValid() bool { return p.Line > 0 }
+
+// Manifest is a parsed and checked gate.toml.
+type Manifest struct {
+	// Path is the manifest's absolute path; relative paths inside it have
+	// been resolved against its directory.
+	Path string `json:"path"`
+	// Runtime tunes how probes run; its zero value leaves every default
+	// to the runtime.
+	Runtime Runtime `json:"runtime"`
+	// Skills says where skills live and how they are enforced.
+	Skills Skills `json:"skills"`
+	// Tools are the agent tools, in file order. Names are unique.
+	Tools []Tool `json:"tools,omitempty"`
+	// Servers are the MCP-style servers, in file order. Names are unique.
+	Servers []Server `json:"servers,omitempty"`
+}
+
+// Runtime is the [runtime] table. Every field is optional; nil or zero
+// means "not written", and the runtime then applies its own default
+// (which this package deliberately does not copy, so there is one place
+// to change it).
+type Runtime struct {
+	// TTL is how long a probe's answer is reused; 0 re-probes every time.
+	// Never negative.
+	TTL *time.Duration `json:"ttl,omitempty"`
+	// Grace is how long a last-good answer survives failing re-probes
+	// after its TTL ran out, so that one flaky probe run does not hide a
+	// tool. Never negative.
+	Grace *time.Duration `json:"grace,omitempty"`
+	// Budget is the time each probe run may take: more than 0 and at most
+	// 100ms, the runtime's hard maximum (a probe answers at schema-build
+	// time, and a schema build that waits longer is broken).
+	Budget *time.Duration `json:"budget,omitempty"`
+	// Memory caps each probe instance's linear memory, in bytes, from
+	// 64 KiB (one WebAssembly page) to 4 GiB (the most a 32-bit module can
+	// address). The runtime rounds it up to whole pages.
+	Memory *uint64 `json:"memory,omitempty"`
+	// CacheDir is where compiled probes are kept between processes:
+	// absolute when non-empty; a pointer to "" when the manifest turns the
+	// cache off explicitly.
+	CacheDir *string `json:"cache_dir,omitempty"`
+	// Python is the interpreter that answers "py:" imports: a command
+	// name looked up on PATH, or an absolute path (a value with a slash is
+	// a path, resolved against the manifest's directory). "" = not set.
+	Python string `json:"python,omitempty"`
+	// Concurrency caps how many probes execute at once; 0 = not set,
+	// otherwise at least 1.
+	Concurrency int `json:"concurrency,omitempty"`
+}
+
+// The canonical enforcement levels of skills' allowed-tools, weakest
+// first. The manifest accepts a few synonyms for each (see
+// ParseEnforcement); Skills.Enforcement always holds one of these.
+const (
+	// EnforcementDisabled ignores allowed-tools altogether ("off").
+	EnforcementDisabled = "disabled"
+	// EnforcementTelemetry records violations without telling anyone
+	// ("log").
+	EnforcementTelemetry = "telemetry"
+	// EnforcementWarn lets a violating call through with a warning
+	// ("warning").
+	EnforcementWarn = "warn"
+	// EnforcementStrict refuses a violating call ("hard", "fail").
+	EnforcementStrict = "strict"
+)
+
+// Skills is the [skills] table.
+type Skills struct {
+	// Paths are the directories skills are loaded from, absolute, in file
+	// order. nil = not written; an empty, non-nil slice = written as [].
+	Paths []string `json:"paths"`
+	// Enforcement is one of the Enforcement constants, or "" when not
+	// written (the runtime's default applies).
+	Enforcement string `json:"enforcement,omitempty"`
+	// AllowedToolsRequired says whether every skill must declare its
+	// allowed-tools; nil = not written, which means true: a skill that
+	// says nothing about its tools is the case enforcement exists for.
+	AllowedToolsRequired *bool `json:"allowed_tools_required,omitempty"`
+	// Pos is where the [skills] table starts; zero when there is none.
+	Pos Position `json:"pos"`
+}
+
+// Tool is one [[tools]] entry: a function an agent may be offered.
+type Tool struct {
+	// Name is what the model calls: 1 to 64 of A-Z a-z 0-9 _ -, the
+	// intersection of what the OpenAI and Anthropic APIs accept.
+	Name string `json:"name"`
+	// Description is shown to the model; "" when not written.
+	Description string `json:"description,omitempty"`
+	// Parameters is the tool's JSON Schema, a table whose "type" is
+	// "object"; nil when not written. Its values are only JSON types
+	// (string, int64, float64, bool, []any, map[string]any), so it
+	// marshals as written: TOML datetimes, NaN and infinities, which JSON
+	// cannot carry, are rejected.
+	Parameters map[string]any `json:"parameters,omitempty"`
+	// Probe answers whether the tool is usable now; nil means it always
+	// is.
+	Probe *Probe `json:"probe,omitempty"`
+	// Pos is where the tool's [[tools]] header (or inline table) starts.
+	Pos Position `json:"pos"`
+}
+
+// Server is one [[servers]] entry: an MCP-style server whose tools come
+// and go together.
+type Server struct {
+	// Name is 1 to 128 of A-Z a-z 0-9 _ . : / @ -, enough for
+	// "mcp:filesystem" or "@org/server".
+	Name string `json:"name"`
+	// Description is for people; "" when not written.
+	Description string `json:"description,omitempty"`
+	// Probe answers whether the server is usable now; nil means it always
+	// is.
+	Probe *Probe `json:"probe,omitempty"`
+	// Pos is where the server's [[servers]] header (or inline table)
+	// starts.
+	Pos Position `json:"pos"`
+}
+
+// Probe says how to ask whether a tool or server is usable. Exactly one
+// of Standard and Module is set.
+type Probe struct {
+	// Standard is a standard-probe shorthand in canonical form
+	// ("env:A,B", "tcp:localhost:5432", "import:py:psycopg2"); its config
+	// and grants follow from it (probes.ParseShorthand), so Config and the
+	// grants below are empty.
+	Standard string `json:"standard,omitempty"`
+	// Module is the absolute, cleaned path of a WebAssembly probe. It is
+	// not checked to exist: the runtime does that when it opens it.
+	Module string `json:"module,omitempty"`
+	// SHA256 pins Module's contents: 64 lower-case hex digits, or "" for
+	// no pin.
+	SHA256 string `json:"sha256,omitempty"`
+	// Config is what the probe reads with gate.config; nil when not
+	// written.
+	Config map[string]string `json:"config,omitempty"`
+	// Env, Dial and Import are the probe's grants (see hostfuncs.Grants):
+	// environment variables it may read, addresses it may dial and
+	// dependency specs it may look up. Each entry has been checked with
+	// the same rules the runtime applies.
+	Env    []string `json:"env,omitempty"`
+	Dial   []string `json:"dial,omitempty"`
+	Import []string `json:"import,omitempty"`
+	// Budget lowers the runtime's budget for this probe; nil keeps it.
+	// More than 0, at most 100ms, and at most runtime.budget when that is
+	// written.
+	Budget *time.Duration `json:"budget,omitempty"`
+	// Pos is the position of the probe key, for messages about the probe
+	// as a whole (a missing module, say).
+	Pos Position `json:"pos"`
+}

@@ -1,0 +1,69 @@
+package manifest
+
+import (
+	"math"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// parameters checks a tool's JSON Schema and converts it to JSON values.
+// Only the top is checked (a table of type "object", which is what the
+// model APIs take); the rest is the model API's business, and it reports
+// schema errors better than a config loader could.
+func (c *checker) parameters(path string, v any) map[string]any {
+	t, ok := c.table(path, v, `a JSON Schema table, like { type = "object", properties = { ... } }`)
+	if !ok {
+		return nil
+	}
+	out, _ := c.jsonValue(path, t)
+	if typ, has := t["type"]; !has {
+		c.missing(path, "type", `missing type: a tool's parameters are a JSON Schema with type = "object"`)
+	} else if typ != "object" {
+		c.valueErr(path+".type", `want "object" (a tool takes an object of named arguments), got %s`, describe(typ))
+	}
+	m, _ := out.(map[string]any)
+	return m
+}
+
+// jsonValue copies a decoded TOML value into JSON's types, reporting
+// every value JSON cannot carry: datetimes (JSON has none, and a schema
+// means a string: "format": "date-time" is how JSON Schema says it), NaN
+// and infinities (encoding/json refuses them).
+func (c *checker) jsonValue(path string, v any) (any, bool) {
+	switch v := v.(type) {
+	case string, bool, int64:
+		return v, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			c.valueErr(path, "%s: JSON has no NaN or infinity", describe(v))
+			return nil, false
+		}
+		return v, true
+	case []any:
+		out := make([]any, len(v))
+		good := true
+		for i, el := range v {
+			var ok bool
+			if out[i], ok = c.jsonValue(joinIndex(path, i), el); !ok {
+				good = false
+			}
+		}
+		return out, good
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		good := true
+		for k, el := range v {
+			var ok bool
+			if out[k], ok = c.jsonValue(joinKey(path, k), el); !ok {
+				good = false
+			}
+		}
+		return out, good
+	case time.Time, toml.LocalDateTime, toml.LocalDate, toml.LocalTime:
+		c.valueErr(path, "%s: JSON has no datetime type; quote it to make it a string", describe(v))
+		return nil, false
+	}
+	c.valueErr(path, "%s cannot be written in JSON", describe(v))
+	return nil, false
+}

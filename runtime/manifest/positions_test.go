@@ -1,0 +1,112 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestIndexPaths(t *testing.T) {
+	src := `top = 1
+[[a]]
+x = 1
+[[a.b]]
+y = [1, [2, 3], { z = 4 }]
+[[a]]
+[[a.b]]
+[[a.b]]
+"quoted.key" = { "with space" = 1, 'lit' = 2 }
+[a.c]
+d.e.f = 3
+[[ g ]]
+`
+	ix, err := buildIndex([]byte(src))
+	require.NoError(t, err)
+	want := []string{
+		`a`, `a[0]`, `a[0].b`, `a[0].b[0]`, `a[0].b[0].y`, `a[0].b[0].y[0]`, `a[0].b[0].y[1]`,
+		`a[0].b[0].y[1][0]`, `a[0].b[0].y[1][1]`, `a[0].b[0].y[2]`, `a[0].b[0].y[2].z`, `a[0].x`,
+		`a[1]`, `a[1].b`, `a[1].b[0]`, `a[1].b[1]`, `a[1].b[1]."quoted.key"`,
+		`a[1].b[1]."quoted.key".lit`, `a[1].b[1]."quoted.key"."with space"`,
+		`a[1].c`, `a[1].c.d`, `a[1].c.d.e`, `a[1].c.d.e.f`, `g`, `g[0]`, `top`,
+	}
+	assert.ElementsMatch(t, want, ix.paths())
+
+	at := func(path string, s span) string { return src[s.off : s.off+s.len] }
+	e := ix.entries
+	assert.Equal(t, "[[a]]", at("a[1]", e["a[1]"].header))
+	assert.Equal(t, "[[a.b]]", at("a[1].b[1]", e["a[1].b[1]"].header))
+	assert.Equal(t, "[[ g ]]", at("g[0]", e["g[0]"].header))
+	assert.Equal(t, "[a.c]", at("a[1].c", e["a[1].c"].header))
+	assert.Equal(t, "c", at("a[1].c", e["a[1].c"].key), "the table's key is in its header")
+	assert.Equal(t, `"quoted.key"`, at("", e[`a[1].b[1]."quoted.key"`].key))
+	assert.Equal(t, `{`, at("", e[`a[1].b[1]."quoted.key"`].value))
+	assert.Equal(t, `'lit'`, at("", e[`a[1].b[1]."quoted.key".lit`].key))
+	assert.Equal(t, "[", at("", e["a[0].b[0].y"].value), "an array has no range of its own; the index finds its bracket")
+	assert.Equal(t, "2", at("", e["a[0].b[0].y[1]"].value), "an array in an array is at its first element")
+	assert.Equal(t, "{", at("", e["a[0].b[0].y[2]"].value))
+	assert.Equal(t, "3", at("", e["a[1].c.d.e.f"].value))
+	assert.Equal(t, "d", at("", e["a[1].c.d"].key), "a dotted key's tables are at their part")
+}
+
+func TestIndexPrefersExplicitTables(t *testing.T) {
+	// [x.y] defines x implicitly; [x] later defines it for real, and a
+	// problem with x belongs there.
+	src := "[x.y]\nz = 1\n[x]\nw = 2\n"
+	ix, err := buildIndex([]byte(src))
+	require.NoError(t, err)
+	h := ix.entries["x"].header
+	assert.Equal(t, "[x]", src[h.off:h.off+h.len])
+}
+
+func TestJoinKey(t *testing.T) {
+	assert.Equal(t, "a", joinKey("", "a"))
+	assert.Equal(t, "a.b-c_D9", joinKey("a", "b-c_D9"))
+	assert.Equal(t, `a."b.c"`, joinKey("a", "b.c"))
+	assert.Equal(t, `a."x[0]"`, joinKey("a", "x[0]"))
+	assert.Equal(t, `a.""`, joinKey("a", ""))
+	assert.Equal(t, `"é"`, joinKey("", "é"))
+	assert.Equal(t, "a[3]", joinIndex("a", 3))
+}
+
+func TestDepthLimit(t *testing.T) {
+	params := "[[tools]]\nname = \"t\"\nparameters.type = \"object\"\n" // tools[0].parameters is 3 deep
+	for _, tc := range []struct {
+		name string
+		src  func(n int) string // a document n segments deep
+	}{
+		{"arrays", func(n int) string {
+			return params + "parameters.x = " + strings.Repeat("[", n-4) + strings.Repeat("]", n-4) + "\n"
+		}},
+		{"inline tables", func(n int) string {
+			return params + "parameters.x = " + strings.Repeat("{a=", n-4) + "1" + strings.Repeat("}", n-4) + "\n"
+		}},
+		{"dotted keys", func(n int) string {
+			return params + "parameters" + strings.Repeat(".a", n-3) + " = 1\n"
+		}},
+		{"headers", func(n int) string {
+			return params + "[tools.parameters" + strings.Repeat(".a", n-3) + "]\n"
+		}},
+		{"arrays of tables", func(n int) string {
+			return params + "[[tools.parameters" + strings.Repeat(".a", n-4) + "]]\n"
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, errs, misses := parse("gate.toml", []byte(tc.src(maxDepth)))
+			require.Empty(t, errs, "%+v", errs)
+			require.Empty(t, misses)
+			require.NotNil(t, m.Tools[0].Parameters)
+
+			for _, n := range []int{maxDepth + 1, 5000} {
+				start := time.Now()
+				_, errs, _ = parse("gate.toml", []byte(tc.src(n)))
+				require.Len(t, errs, 1, "%+v", errs)
+				assert.Contains(t, errs[0].Msg, "nested more than 100 levels deep")
+				assert.Equal(t, 4, errs[0].Pos.Line)
+				assert.Less(t, time.Since(start), time.Second)
+			}
+		})
+	}
+}

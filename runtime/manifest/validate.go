@@ -1,0 +1,269 @@
+package manifest
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// The keys each table knows, in the order the documentation gives them
+// (and messages list them).
+var (
+	topKeys     = []string{"runtime", "skills", "tools", "servers"}
+	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency"}
+	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required"}
+	toolKeys    = []string{"name", "description", "parameters", "probe"}
+	serverKeys  = []string{"name", "description", "probe"}
+)
+
+// document checks the whole manifest. Runtime goes first whatever the
+// file order, because a probe's budget is checked against runtime.budget.
+func (c *checker) document(doc map[string]any) *Manifest {
+	m := &Manifest{}
+	c.unknownKeys("", doc, topKeys)
+	if v, ok := doc["runtime"]; ok {
+		c.runtime(&m.Runtime, v)
+	}
+	if v, ok := doc["skills"]; ok {
+		c.skills(&m.Skills, v)
+	}
+	if v, ok := doc["tools"]; ok {
+		m.Tools = c.tools(v)
+	}
+	if v, ok := doc["servers"]; ok {
+		m.Servers = c.servers(v)
+	}
+	return m
+}
+
+func (c *checker) runtime(r *Runtime, v any) {
+	t, ok := c.table("runtime", v, "a table ([runtime])")
+	if !ok {
+		return
+	}
+	c.unknownKeys("runtime", t, runtimeKeys)
+	if d, ok := c.duration("runtime.ttl", t); ok {
+		if d < 0 {
+			c.valueErr("runtime.ttl", "ttl %v: want 0 or more (0 re-probes every time)", d)
+		} else {
+			r.TTL = &d
+		}
+	}
+	if d, ok := c.duration("runtime.grace", t); ok {
+		if d < 0 {
+			c.valueErr("runtime.grace", "grace %v: want 0 or more (0 drops a failing tool as soon as its TTL runs out)", d)
+		} else {
+			r.Grace = &d
+		}
+	}
+	if d, ok := c.duration("runtime.budget", t); ok {
+		if err := checkBudget(d); err != nil {
+			c.valueErr("runtime.budget", "%v", err)
+		} else {
+			r.Budget = &d
+			c.runtimeBudget = &d
+		}
+	}
+	if v, ok := t["memory"]; ok {
+		if n, ok := c.memory("runtime.memory", v); ok {
+			r.Memory = &n
+		}
+	}
+	if v, ok := t["cache_dir"]; ok {
+		if s, ok := c.str("runtime.cache_dir", v, `a directory (a string; "" for no cache)`); ok {
+			if s != "" {
+				s = c.resolve(s)
+			}
+			r.CacheDir = &s
+		}
+	}
+	if v, ok := t["python"]; ok {
+		if s, ok := c.str("runtime.python", v, `a command or path (a string), like "python3"`); ok {
+			switch {
+			case strings.TrimSpace(s) == "":
+				c.valueErr("runtime.python", `empty: want a command like "python3" or a path; leave python out for the default`)
+			case strings.ContainsRune(s, '/') || strings.ContainsRune(s, '\\'):
+				// A path, like a shell's: relative to the manifest, so the
+				// manifest can name a virtualenv next to it.
+				r.Python = c.resolve(s)
+			default:
+				r.Python = s
+			}
+		}
+	}
+	if v, ok := t["concurrency"]; ok {
+		n, isInt := v.(int64)
+		switch {
+		case !isInt:
+			c.valueErr("runtime.concurrency", "want an integer, got %s", describe(v))
+		case n < 1:
+			c.valueErr("runtime.concurrency", "concurrency %d: want at least 1", n)
+		case n > math.MaxInt32:
+			// An int everywhere, and far more than any host can run.
+			c.valueErr("runtime.concurrency", "concurrency %d: want at most %d", n, math.MaxInt32)
+		default:
+			r.Concurrency = int(n)
+		}
+	}
+}
+
+// duration reads an optional duration string key of t.
+func (c *checker) duration(path string, t map[string]any) (time.Duration, bool) {
+	v, ok := t[path[strings.LastIndexByte(path, '.')+1:]]
+	if !ok {
+		return 0, false
+	}
+	s, ok := c.str(path, v, `a duration string like "30s"`)
+	if !ok {
+		return 0, false
+	}
+	d, err := parseDuration(s)
+	if err != nil {
+		c.valueErr(path, "%v", err)
+		return 0, false
+	}
+	return d, true
+}
+
+// memory reads runtime.memory: a size string or a plain byte count.
+func (c *checker) memory(path string, v any) (uint64, bool) {
+	var n uint64
+	switch v := v.(type) {
+	case string:
+		var err error
+		if n, err = ParseSize(v); err != nil {
+			c.valueErr(path, "%v", err)
+			return 0, false
+		}
+	case int64:
+		if v < 0 {
+			c.valueErr(path, "memory %d: want a size from 64KiB to 4GiB", v)
+			return 0, false
+		}
+		n = uint64(v)
+	default:
+		c.valueErr(path, `want a size like "32MiB" or a number of bytes, got %s`, describe(v))
+		return 0, false
+	}
+	switch {
+	case n < minMemory:
+		c.valueErr(path, "memory %s: want at least 64KiB (one WebAssembly page)", formatSize(n))
+	case n > maxMemory:
+		c.valueErr(path, "memory %s: want at most 4GiB (all that a 32-bit module can address)", formatSize(n))
+	default:
+		return n, true
+	}
+	return 0, false
+}
+
+func (c *checker) skills(s *Skills, v any) {
+	t, ok := c.table("skills", v, "a table ([skills])")
+	if !ok {
+		return
+	}
+	s.Pos = c.pos(c.tableSpan("skills"))
+	c.unknownKeys("skills", t, skillsKeys)
+	if v, ok := t["paths"]; ok {
+		if paths, ok := c.stringList("skills.paths", v, "directory", "directories"); ok {
+			s.Paths = make([]string, len(paths))
+			for i, p := range paths {
+				s.Paths[i] = c.resolve(p)
+			}
+		}
+	}
+	if v, ok := t["enforcement"]; ok {
+		if w, ok := c.str("skills.enforcement", v, `an enforcement level (a string), like "warn"`); ok {
+			if level, err := ParseEnforcement(w); err != nil {
+				c.valueErr("skills.enforcement", "%v", err)
+			} else {
+				s.Enforcement = level
+			}
+		}
+	}
+	if v, ok := t["allowed_tools_required"]; ok {
+		if b, isBool := v.(bool); isBool {
+			s.AllowedToolsRequired = &b
+		} else {
+			c.valueErr("skills.allowed_tools_required", "want true or false, got %s", describe(v))
+		}
+	}
+}
+
+// entryKind is what differs between tools and servers.
+type entryKind struct {
+	array     string   // "tools"
+	noun      string   // "tool"
+	keys      []string // known keys
+	checkName func(string) error
+}
+
+var (
+	toolKind   = entryKind{"tools", "tool", toolKeys, checkToolName}
+	serverKind = entryKind{"servers", "server", serverKeys, checkServerName}
+)
+
+func (c *checker) tools(v any) []Tool {
+	var out []Tool
+	c.entries(toolKind, v, func(path string, t map[string]any, name, desc string, probe *Probe, pos Position) {
+		tool := Tool{Name: name, Description: desc, Probe: probe, Pos: pos}
+		if v, ok := t["parameters"]; ok {
+			tool.Parameters = c.parameters(path+".parameters", v)
+		}
+		out = append(out, tool)
+	})
+	return out
+}
+
+func (c *checker) servers(v any) []Server {
+	var out []Server
+	c.entries(serverKind, v, func(_ string, _ map[string]any, name, desc string, probe *Probe, pos Position) {
+		out = append(out, Server{Name: name, Description: desc, Probe: probe, Pos: pos})
+	})
+	return out
+}
+
+// entries checks an array of tools or servers: the keys they share, and
+// that names are unique. add is called for each, with what was read.
+func (c *checker) entries(k entryKind, v any, add func(path string, t map[string]any, name, desc string, probe *Probe, pos Position)) {
+	arr, ok := v.([]any)
+	if !ok {
+		hint := ""
+		if _, isTable := v.(map[string]any); isTable {
+			hint = fmt.Sprintf(" (write [[%s]], with two brackets, once per %s)", k.array, k.noun)
+		}
+		c.valueErr(k.array, "want an array of tables, got %s%s", describe(v), hint)
+		return
+	}
+	first := map[string]Position{}
+	for i, el := range arr {
+		path := joinIndex(k.array, i)
+		t, ok := c.table(path, el, "a table")
+		if !ok {
+			continue
+		}
+		pos := c.pos(c.tableSpan(path))
+		c.unknownKeys(path, t, k.keys)
+		var name, desc string
+		if v, ok := t["name"]; !ok {
+			c.missing(path, "name", "missing name: every %s needs one", k.noun)
+		} else if s, ok := c.str(path+".name", v, "a name (a string)"); ok {
+			if err := k.checkName(s); err != nil {
+				c.valueErr(path+".name", "%v", err)
+			} else if p, dup := first[s]; dup {
+				c.valueErr(path+".name", "duplicate %s name %q: already used at line %d", k.noun, s, p.Line)
+			} else {
+				first[s] = c.pos(c.valueSpan(path + ".name"))
+				name = s
+			}
+		}
+		if v, ok := t["description"]; ok {
+			desc, _ = c.str(path+".description", v, "a string")
+		}
+		var probe *Probe
+		if v, ok := t["probe"]; ok {
+			probe = c.probe(path+".probe", v)
+		}
+		add(path, t, name, desc, probe, pos)
+	}
+}
