@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // slack is how long after its budget a run may answer, beyond what the
@@ -58,7 +56,7 @@ func envMap(kv map[string]string) func(string) (string, bool) {
 // whatever a hostile probe did to it.
 func assertHealthy(t *testing.T, e *Engine) {
 	t.Helper()
-	p, err := e.StandardProbe(context.Background(), "health", "env:GATE_HEALTH", hostfuncs.Grants{})
+	p, err := e.StandardProbe(context.Background(), "health", "env:GATE_HEALTH", ProbeConfig{})
 	require.NoError(t, err)
 	res := p.Run(context.Background())
 	require.NotEqual(t, Failed, res.Outcome, "engine broken after a hostile probe: %v", res.Err)

@@ -11,13 +11,18 @@ import (
 // StandardProbe makes a probe named name from a standard-probe shorthand:
 // "env:SERP_API_KEY" (also "env:A,B"), "tcp:127.0.0.1:6379" (also
 // "tcp:unix:/var/run/docker.sock"), "import:py:psycopg2,bin:docker". The
-// probe is granted exactly what the shorthand names, plus extra (for
-// callers that add grants of their own). The standard modules are embedded
-// in the binary, a little over 1 KB each, and compiled once per engine.
-func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, extra hostfuncs.Grants) (*Probe, error) {
+// probe is granted exactly what the shorthand names, plus cfg.Grants (for
+// callers that add grants of their own); cfg.Budget may lower its budget;
+// the shorthand is its whole config, so cfg.Config must be empty. The
+// standard modules are embedded in the binary, a little over 1 KB each,
+// and compiled once per engine.
+func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, cfg ProbeConfig) (*Probe, error) {
 	sh, err := probes.ParseShorthand(shorthand)
 	if err != nil {
 		return nil, err
+	}
+	if len(cfg.Config) > 0 {
+		return nil, fmt.Errorf("standard probe %q: its shorthand is its config; it takes no other", shorthand)
 	}
 	wasm, ok := probes.Wasm(sh.Kind)
 	if !ok {
@@ -27,6 +32,7 @@ func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, extr
 	if err != nil {
 		return nil, err
 	}
-	grants := hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import}.Merge(extra)
-	return e.NewProbe(ctx, name, m, ProbeConfig{Grants: grants, Config: sh.Config})
+	cfg.Grants = hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import}.Merge(cfg.Grants)
+	cfg.Config = sh.Config
+	return e.NewProbe(ctx, name, m, cfg)
 }

@@ -10,13 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/testnet"
 )
 
 func runStandard(t *testing.T, e *Engine, shorthand string) Result {
 	t.Helper()
-	p, err := e.StandardProbe(context.Background(), shorthand, shorthand, hostfuncs.Grants{})
+	p, err := e.StandardProbe(context.Background(), shorthand, shorthand, ProbeConfig{})
 	require.NoError(t, err)
 	return p.Run(context.Background())
 }
@@ -114,13 +113,13 @@ func TestStandardImportProbe(t *testing.T) {
 // run; after a failed run the next one starts fresh.
 func TestReactorInstancesAreReused(t *testing.T) {
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"A": "1"})).WithWarmup(false))
-	p, err := e.StandardProbe(context.Background(), "a", "env:A", hostfuncs.Grants{})
+	p, err := e.StandardProbe(context.Background(), "a", "env:A", ProbeConfig{})
 	require.NoError(t, err)
 	assert.True(t, p.Run(context.Background()).Fresh)
 	assert.False(t, p.Run(context.Background()).Fresh)
 
 	warm := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"A": "1"})))
-	p, err = warm.StandardProbe(context.Background(), "a", "env:A", hostfuncs.Grants{})
+	p, err = warm.StandardProbe(context.Background(), "a", "env:A", ProbeConfig{})
 	require.NoError(t, err)
 	assert.False(t, p.Run(context.Background()).Fresh, "a warmed-up probe's first run reuses the warm instance")
 
@@ -137,9 +136,9 @@ func TestReactorInstancesAreReused(t *testing.T) {
 // with every answer right.
 func TestProbeHammer(t *testing.T) {
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"A": "1"})))
-	avail, err := e.StandardProbe(context.Background(), "a", "env:A", hostfuncs.Grants{})
+	avail, err := e.StandardProbe(context.Background(), "a", "env:A", ProbeConfig{})
 	require.NoError(t, err)
-	unavail, err := e.StandardProbe(context.Background(), "b", "env:B", hostfuncs.Grants{})
+	unavail, err := e.StandardProbe(context.Background(), "b", "env:B", ProbeConfig{})
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for g := range 16 {

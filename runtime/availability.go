@@ -1,0 +1,221 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// State is a tool's availability as reported by Status.
+type State string
+
+const (
+	// StateAvailable: listed for the model.
+	StateAvailable State = "available"
+	// StateUnavailable: hidden, because the probe said so.
+	StateUnavailable State = "unavailable"
+	// StateError: hidden, because the probe raised with no recent success
+	// to fall back on.
+	StateError State = "error"
+)
+
+// Status is one tool's answer, and where it came from.
+type Status struct {
+	Name   string
+	State  State
+	Reason string
+	// Err is the probe's error for StateError and for a graced answer.
+	Err error
+	// Latency is how long the probe run behind this answer took; 0 for a
+	// tool without a probe.
+	Latency time.Duration
+	// Cached: the answer was reused without running the probe now.
+	Cached bool
+	// Graced: the probe raised and the tool is served on its last good
+	// answer.
+	Graced bool
+	// HasProbe is false for a tool that is always available.
+	HasProbe bool
+	// CheckedAt is when the probe run behind this answer started (the
+	// clock's time); zero for a tool without a probe.
+	CheckedAt time.Time
+}
+
+// Available reports whether the tool is listed.
+func (s Status) Available() bool { return s.State == StateAvailable }
+
+// ListAvailable returns the tools that can run now, in registration order.
+// Fresh answers come from the cache; stale ones are probed, all at once.
+// The returned slice is shared with other callers until the answer
+// changes: read it, do not modify it.
+func (r *Registry) ListAvailable(ctx context.Context) []Tool {
+	now := r.cfg.clock.Now()
+	if s := r.snap.Load(); s != nil && s.version == r.version.Load() && now.Before(s.validUntil) {
+		return s.tools
+	}
+	version := r.version.Load()
+	entries, statuses := r.resolve(ctx, now, nil, false)
+	tools := make([]Tool, 0, len(entries))
+	validUntil := now.Add(100 * 365 * 24 * time.Hour) // nothing cached: valid until a change
+	reusable := ctx.Err() == nil
+	for i, e := range entries {
+		st := statuses[i]
+		if st.Available() {
+			tools = append(tools, e.tool)
+		}
+		switch {
+		case !st.HasProbe:
+		case st.Graced:
+			// Nothing was cached: the next read probes again, as the
+			// original does, so a recovery shows at once.
+			reusable = false
+		default:
+			if until := st.CheckedAt.Add(r.cfg.ttl); until.Before(validUntil) {
+				validUntil = until
+			}
+		}
+	}
+	tools = tools[:len(tools):len(tools)]
+	if reusable {
+		r.snap.Store(&snapshot{version: version, validUntil: validUntil, tools: tools})
+	}
+	return tools
+}
+
+// Status answers for the named tools (all of them when none are named),
+// from the cache where it is fresh and by probing where it is not; an
+// unknown name is an error. Refresh ignores the cache.
+func (r *Registry) Status(ctx context.Context, names ...string) ([]Status, error) {
+	return r.status(ctx, names, false)
+}
+
+// Refresh probes the named tools (all of them when none are named) now,
+// whatever their cached answers, and returns the new answers.
+func (r *Registry) Refresh(ctx context.Context, names ...string) ([]Status, error) {
+	return r.status(ctx, names, true)
+}
+
+func (r *Registry) status(ctx context.Context, names []string, force bool) ([]Status, error) {
+	if len(names) > 0 {
+		r.mu.Lock()
+		for _, n := range names {
+			if _, ok := r.entries[n]; !ok {
+				r.mu.Unlock()
+				return nil, fmt.Errorf("no %s named %q", r.cfg.kind, n)
+			}
+		}
+		r.mu.Unlock()
+	}
+	_, statuses := r.resolve(ctx, r.cfg.clock.Now(), names, force)
+	return statuses, nil
+}
+
+// resolve answers for the selected entries: tools without a probe are
+// available, fresh cached answers are reused, and every other tool is
+// probed, each by one flight that all callers share, all flights at once.
+// Probes run outside the lock.
+func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool) ([]*entry, []Status) {
+	r.mu.Lock()
+	var entries []*entry
+	if names == nil {
+		entries = append(entries, r.order...)
+	} else {
+		for _, n := range names {
+			if e, ok := r.entries[n]; ok {
+				entries = append(entries, e)
+			}
+		}
+	}
+	statuses := make([]Status, len(entries))
+	flights := make([]*flight, len(entries))
+	for i, e := range entries {
+		switch {
+		case e.tool.Probe == nil:
+			statuses[i] = Status{Name: e.tool.Name, State: StateAvailable}
+		case !force && e.hasCache && now.Before(e.cachedAt.Add(r.cfg.ttl)):
+			st := e.last
+			st.Cached, st.Graced = true, false
+			statuses[i] = st
+		default:
+			if e.flight == nil {
+				e.flight = &flight{done: make(chan struct{})}
+				go r.probe(context.WithoutCancel(ctx), e, e.flight, now)
+			}
+			flights[i] = e.flight
+		}
+	}
+	r.mu.Unlock()
+
+	for i, f := range flights {
+		if f == nil {
+			continue
+		}
+		select {
+		case <-f.done:
+			statuses[i] = f.status
+		case <-ctx.Done():
+			statuses[i] = Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
+				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error()}
+		}
+	}
+	return entries, statuses
+}
+
+// probe runs e's probe once and applies the answer, following the
+// original's table with our fixes:
+//
+//   - available: cached for the TTL; the last success is stamped;
+//   - unavailable: cached for the TTL; never served from last-good;
+//   - error within the grace window (now before last success + TTL +
+//     grace): the last good answer is served, nothing is cached and the
+//     last success is not refreshed, so the window cannot be stretched;
+//   - error otherwise: hidden and cached for the TTL, with a warning.
+func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time) {
+	res := e.tool.Probe.Run(ctx)
+	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason}
+	var log func()
+	name := e.tool.Name
+
+	r.mu.Lock()
+	switch res.Outcome {
+	case Available:
+		st.State = StateAvailable
+		e.hasCache, e.cacheOK, e.cachedAt = true, true, now
+		e.hasSuccess, e.lastSuccess = true, now
+	case Unavailable:
+		st.State = StateUnavailable
+		e.hasCache, e.cacheOK, e.cachedAt = true, false, now
+		if res.Reason != "" {
+			log = func() { r.logger.Debug(fmt.Sprintf("%s '%s' unavailable: %s", r.noun, name, res.Reason)) }
+		}
+	default:
+		st.Err = res.Err
+		if e.hasSuccess && now.Before(e.lastSuccess.Add(r.cfg.ttl+r.cfg.grace)) {
+			st.State, st.Graced = StateAvailable, true
+			log = func() {
+				r.logger.Debug(fmt.Sprintf("Availability check failed for %s '%s' but serving last-good within grace window: %s", r.cfg.kind, name, res.Reason))
+			}
+		} else {
+			st.State = StateError
+			e.hasCache, e.cacheOK, e.cachedAt = true, false, now
+			log = func() {
+				r.logger.Warn(fmt.Sprintf("Availability check failed for %s '%s': %s", r.cfg.kind, name, res.Reason))
+			}
+		}
+	}
+	if !st.Graced {
+		e.last = st
+	}
+	e.flight = nil
+	if r.entries[name] == e {
+		r.version.Add(1)
+	}
+	f.status = st
+	r.mu.Unlock()
+	// Log before waking the waiters, outside the lock (a handler may be
+	// slow), so that a reader's answer and its log line go together.
+	if log != nil {
+		log()
+	}
+	close(f.done)
+}

@@ -1,0 +1,231 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/runtime/schema"
+)
+
+// GateConfig configures New and Open. Like the other configs it is
+// immutable; a manifest's [runtime] table overrides what it sets.
+type GateConfig struct {
+	engine   EngineConfig
+	registry RegistryConfig
+}
+
+// NewGateConfig returns the defaults of NewEngineConfig and
+// NewRegistryConfig.
+func NewGateConfig() GateConfig {
+	return GateConfig{engine: NewEngineConfig(), registry: NewRegistryConfig()}
+}
+
+// WithEngine sets the engine's configuration.
+func (c GateConfig) WithEngine(e EngineConfig) GateConfig { c.engine = e; return c }
+
+// WithRegistry sets the configuration of the tool and server registries
+// (TTL, grace, clock, logger).
+func (c GateConfig) WithRegistry(r RegistryConfig) GateConfig { c.registry = r; return c }
+
+// Gate is what a host app holds: the probe engine, the tools a model may
+// be offered and the servers skills may need, each gated by its probe.
+// Open one from a manifest, or build one with New and register tools in
+// code. It is safe for concurrent use. Close it when done.
+type Gate struct {
+	engine   *Engine
+	tools    *Registry
+	servers  *Registry
+	manifest *manifest.Manifest
+}
+
+// New returns a Gate with no tools or servers.
+func New(ctx context.Context, cfg GateConfig) (*Gate, error) {
+	engine, err := NewEngine(ctx, cfg.engine)
+	if err != nil {
+		return nil, err
+	}
+	return &Gate{
+		engine:  engine,
+		tools:   NewRegistry(cfg.registry.WithKind("tool")),
+		servers: NewRegistry(cfg.registry.WithKind("server")),
+	}, nil
+}
+
+// Open loads the manifest at path and returns a Gate with its tools and
+// servers registered and their probes compiled (not yet run). Every
+// problem is reported at once, each with the file, line and column it
+// comes from (manifest.Errors): a bad key, a missing probe module, a module
+// that does not match its sha256 pin or breaks the ABI.
+func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
+	m, err := manifest.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return OpenManifest(ctx, m, cfg)
+}
+
+// OpenManifest is Open for a manifest already parsed.
+func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*Gate, error) {
+	cfg = applyRuntime(cfg, m.Runtime)
+	g, err := New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	g.manifest = m
+
+	// Compile and warm up every probe at once: a Go-built module takes
+	// most of a second to compile, and there may be many.
+	type built struct {
+		tool  Tool
+		probe Prober
+		err   *manifest.Error
+	}
+	tools := make([]built, len(m.Tools))
+	servers := make([]built, len(m.Servers))
+	var wg sync.WaitGroup
+	build := func(b *built, key, name, desc string, params map[string]any, p *manifest.Probe) {
+		defer wg.Done()
+		b.tool = Tool{Name: name, Description: desc}
+		if params != nil {
+			raw, err := json.Marshal(params)
+			if err != nil { // the manifest package checked them; cannot happen
+				b.err = manifest.ErrorAt(p.Pos, key+".parameters", err)
+				return
+			}
+			b.tool.Parameters = raw
+		}
+		if p != nil {
+			probe, err := g.probeFor(ctx, name, p)
+			if err != nil {
+				b.err = manifest.ErrorAt(p.Pos, key+".probe", err)
+				return
+			}
+			b.tool.Probe = probe
+		}
+	}
+	for i, t := range m.Tools {
+		wg.Add(1)
+		go build(&tools[i], fmt.Sprintf("tools[%d]", i), t.Name, t.Description, t.Parameters, t.Probe)
+	}
+	for i, s := range m.Servers {
+		wg.Add(1)
+		go build(&servers[i], fmt.Sprintf("servers[%d]", i), s.Name, s.Description, nil, s.Probe)
+	}
+	wg.Wait()
+
+	var errs manifest.Errors
+	for _, list := range []struct {
+		reg   *Registry
+		built []built
+	}{{g.tools, tools}, {g.servers, servers}} {
+		for _, b := range list.built {
+			if b.err != nil {
+				errs = append(errs, b.err)
+				continue
+			}
+			if err := list.reg.Register(b.tool, false); err != nil {
+				errs = append(errs, manifest.ErrorAt(manifest.Position{File: m.Path}, b.tool.Name, err))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		g.Close(ctx)
+		return nil, errs
+	}
+	return g, nil
+}
+
+// applyRuntime lets the manifest's [runtime] table override cfg.
+func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {
+	if rt.TTL != nil {
+		cfg.registry = cfg.registry.WithTTL(*rt.TTL)
+	}
+	if rt.Grace != nil {
+		cfg.registry = cfg.registry.WithGrace(*rt.Grace)
+	}
+	if rt.Budget != nil {
+		cfg.engine = cfg.engine.WithBudget(*rt.Budget)
+	}
+	if rt.Memory != nil {
+		cfg.engine = cfg.engine.WithMemoryLimit(*rt.Memory)
+	}
+	if rt.CacheDir != nil {
+		cfg.engine = cfg.engine.WithCacheDir(*rt.CacheDir)
+	}
+	if rt.Python != "" {
+		cfg.engine = cfg.engine.WithPython(rt.Python)
+	}
+	if rt.Concurrency > 0 {
+		cfg.engine = cfg.engine.WithConcurrency(rt.Concurrency)
+	}
+	return cfg
+}
+
+// probeFor makes the probe a manifest describes: a standard probe from its
+// shorthand, or a module read from disk, checked against its sha256 pin,
+// then compiled.
+func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Prober, error) {
+	cfg := ProbeConfig{Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import}, Config: p.Config}
+	if p.Budget != nil {
+		cfg.Budget = *p.Budget
+	}
+	if p.Standard != "" {
+		return g.engine.StandardProbe(ctx, name, p.Standard, cfg)
+	}
+	wasm, err := os.ReadFile(p.Module)
+	if err != nil {
+		return nil, err
+	}
+	if p.SHA256 != "" {
+		sum := sha256.Sum256(wasm)
+		if got := hex.EncodeToString(sum[:]); got != p.SHA256 {
+			return nil, fmt.Errorf("%s has sha256 %s, but the manifest pins %s: refusing to load it", p.Module, got, p.SHA256)
+		}
+	}
+	m, err := g.engine.Compile(ctx, p.Module, wasm)
+	if err != nil {
+		return nil, err
+	}
+	return g.engine.NewProbe(ctx, name, m, cfg)
+}
+
+// Engine returns the probe engine.
+func (g *Gate) Engine() *Engine { return g.engine }
+
+// Tools returns the tool registry.
+func (g *Gate) Tools() *Registry { return g.tools }
+
+// Servers returns the server registry (MCP servers and the like, which
+// skills may require).
+func (g *Gate) Servers() *Registry { return g.servers }
+
+// Manifest returns the manifest the Gate was opened from, or nil.
+func (g *Gate) Manifest() *manifest.Manifest { return g.manifest }
+
+// AvailableTools returns the tools a model may be offered now (see
+// Registry.ListAvailable).
+func (g *Gate) AvailableTools(ctx context.Context) []Tool {
+	return g.tools.ListAvailable(ctx)
+}
+
+// Schema renders the available tools in the shape a model API expects.
+func (g *Gate) Schema(ctx context.Context, format schema.Format) ([]byte, error) {
+	tools := g.tools.ListAvailable(ctx)
+	out := make([]schema.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = schema.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+	}
+	return schema.JSON(format, out)
+}
+
+// Close releases the engine and every probe.
+func (g *Gate) Close(ctx context.Context) error {
+	return g.engine.Close(ctx)
+}

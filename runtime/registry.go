@@ -1,0 +1,246 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultTTL and DefaultGrace are how long an answer is reused and how
+// long a last good answer survives failing re-probes after its TTL.
+const (
+	DefaultTTL   = 30 * time.Second
+	DefaultGrace = 30 * time.Second
+)
+
+// Tool is something a model may call: its name, description and the JSON
+// Schema of its parameters, as the model's API wants them, and the probe
+// that says whether it can run now (nil: always).
+type Tool struct {
+	Name        string
+	Description string
+	// Parameters is a JSON Schema object; nil means no parameters.
+	Parameters json.RawMessage
+	Probe      Prober
+}
+
+// Clock tells the registry the time. Tests pass a clock they move by hand
+// to walk through TTLs and grace windows.
+type Clock interface {
+	Now() time.Time
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// RegistryConfig configures a Registry; like EngineConfig it is immutable
+// and each With method returns a changed copy.
+type RegistryConfig struct {
+	ttl, grace time.Duration
+	clock      Clock
+	logger     *slog.Logger
+	kind       string
+}
+
+// NewRegistryConfig returns the defaults: TTL and grace of 30 s, the system
+// clock, slog.Default(), and "tool" as the noun in log messages.
+func NewRegistryConfig() RegistryConfig {
+	return RegistryConfig{ttl: DefaultTTL, grace: DefaultGrace, clock: systemClock{}, kind: "tool"}
+}
+
+// WithTTL sets how long a probe's answer (available or not) is reused. 0
+// re-probes on every read.
+func (c RegistryConfig) WithTTL(d time.Duration) RegistryConfig { c.ttl = d; return c }
+
+// WithGrace sets how long after its TTL a last good answer is still served
+// when re-probes raise. At the defaults a tool healthy at t=0 whose
+// re-probes fail stays listed until t=60 (the original counted the window
+// from the success itself, so with TTL = grace it never applied).
+func (c RegistryConfig) WithGrace(d time.Duration) RegistryConfig { c.grace = d; return c }
+
+// WithClock replaces the system clock.
+func (c RegistryConfig) WithClock(clock Clock) RegistryConfig { c.clock = clock; return c }
+
+// WithLogger sets where availability messages go (the original's texts, at
+// its levels: DEBUG for an honest "unavailable" and for a graced failure,
+// WARNING for a failure that hides the tool).
+func (c RegistryConfig) WithLogger(l *slog.Logger) RegistryConfig { c.logger = l; return c }
+
+// WithKind sets the noun in log messages and errors: "tool" or "server".
+func (c RegistryConfig) WithKind(kind string) RegistryConfig { c.kind = kind; return c }
+
+// Registry holds tools (or servers) and decides which are available now.
+// It caches every probe's answer for the TTL, serves a recent good answer
+// through a failing re-probe for the grace window, never runs a probe under
+// its lock, runs at most one probe per tool at a time however many callers
+// wait, and probes every stale tool at once, so a read over many stale
+// tools costs about one budget. A read of fresh answers takes no lock and
+// allocates nothing. It is safe for concurrent use.
+type Registry struct {
+	cfg    RegistryConfig
+	logger *slog.Logger
+	noun   string // "Tool" or "Server", for messages
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	order   []*entry
+
+	version atomic.Uint64 // bumped whenever what ListAvailable returns may change
+	snap    atomic.Pointer[snapshot]
+}
+
+// entry is one registered tool and its availability state, guarded by
+// Registry.mu.
+type entry struct {
+	tool Tool
+
+	hasCache    bool
+	cacheOK     bool
+	cachedAt    time.Time
+	hasSuccess  bool
+	lastSuccess time.Time
+	last        Status // the latest answer, for Status
+	flight      *flight
+}
+
+// flight is one probe run that any number of callers wait for.
+type flight struct {
+	done   chan struct{}
+	status Status
+}
+
+// snapshot is the answer of the last full read, reused while nothing has
+// changed and no cached answer in it has expired.
+type snapshot struct {
+	version    uint64
+	validUntil time.Time
+	tools      []Tool
+}
+
+// ErrExists is returned by Register for a name that is taken.
+var ErrExists = errors.New("already registered")
+
+// NewRegistry returns an empty registry.
+func NewRegistry(cfg RegistryConfig) *Registry {
+	if cfg.clock == nil {
+		cfg.clock = systemClock{}
+	}
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	noun := "Tool"
+	if cfg.kind == "server" {
+		noun = "Server"
+	}
+	return &Registry{cfg: cfg, logger: logger, noun: noun, entries: map[string]*entry{}}
+}
+
+// Register adds t. A name that exists is refused (ErrExists) unless
+// overwrite is set. Overwriting with a different probe evicts the cached
+// answer and the last success, so a broken replacement cannot ride its
+// predecessor's health; re-registering the same probe instance keeps them.
+func (r *Registry) Register(t Tool, overwrite bool) error {
+	if t.Name == "" {
+		return fmt.Errorf("register %s: empty name", r.cfg.kind)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old, exists := r.entries[t.Name]
+	switch {
+	case exists && !overwrite:
+		return fmt.Errorf("register %s %q: %w (pass overwrite to replace it)", r.cfg.kind, t.Name, ErrExists)
+	case exists && sameProbe(old.tool.Probe, t.Probe):
+		old.tool = t
+	case exists:
+		e := &entry{tool: t}
+		r.entries[t.Name] = e
+		for i, o := range r.order {
+			if o == old {
+				r.order[i] = e
+			}
+		}
+	default:
+		e := &entry{tool: t}
+		r.entries[t.Name] = e
+		r.order = append(r.order, e)
+	}
+	r.version.Add(1)
+	r.logger.Debug(fmt.Sprintf("Registered %s: %s", r.cfg.kind, t.Name))
+	return nil
+}
+
+// sameProbe reports whether a and b are the same probe instance. Probes
+// of types that cannot be compared (a func-backed type) count as different.
+func sameProbe(a, b Prober) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
+}
+
+// Unregister removes the tool and its cached state; false if it was not
+// registered.
+func (r *Registry) Unregister(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.entries[name]
+	if !ok {
+		return false
+	}
+	delete(r.entries, name)
+	for i, o := range r.order {
+		if o == e {
+			r.order = append(r.order[:i:i], r.order[i+1:]...)
+			break
+		}
+	}
+	r.version.Add(1)
+	return true
+}
+
+// Clear removes every tool and all cached state.
+func (r *Registry) Clear() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries = map[string]*entry{}
+	r.order = nil
+	r.version.Add(1)
+}
+
+// Get returns the tool registered under name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.entries[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return e.tool, true
+}
+
+// Len returns how many tools are registered.
+func (r *Registry) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.order)
+}
+
+// List returns every registered tool, available or not, in registration
+// order.
+func (r *Registry) List() []Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Tool, len(r.order))
+	for i, e := range r.order {
+		out[i] = e.tool
+	}
+	return out
+}
