@@ -1,7 +1,9 @@
-// Command gatectl runs gate from the shell: it runs and inspects probes,
-// and (as the registry and skills land) checks a manifest's tools, prints
-// their schema and diagnoses skills.
+// Command gatectl runs gate from the shell: it checks which of a
+// manifest's tools can run, prints the schema a model would be offered,
+// and runs and inspects probes.
 //
+//	gatectl check -m gate.toml
+//	gatectl schema -m gate.toml --format anthropic
 //	gatectl probe run env:HOME
 //	gatectl probe run ./probes/db.wasm --env DATABASE_URL --dial localhost:5432
 //	gatectl probe inspect ./probes/db.wasm

@@ -113,7 +113,7 @@ func TestProbeInspect(t *testing.T) {
 	assert.Contains(t, stderr, "truncated.wasm: wasm: ")
 }
 
-var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms)": [0-9.e-]+`)
+var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms|latency_ms)": [0-9.e-]+`)
 
 func maskTimings(s string) string { return timing.ReplaceAllString(s, `"$1": 0`) }
 
@@ -130,4 +130,9 @@ func golden(t *testing.T, name, got string) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run go test ./cmd/gatectl -update to create it")
 	assert.Equal(t, string(want), got)
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 }

@@ -92,9 +92,10 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 			probe, err = engine.NewProbe(ctx, name, m, runtime.ProbeConfig{Grants: grants, Config: cfg})
 		}
 	} else {
-		probe, err = engine.StandardProbe(ctx, name, target, grants)
-		if err == nil && len(cfg) > 0 {
+		if len(cfg) > 0 {
 			err = errors.New("--config does not apply to a standard probe: its target is its config")
+		} else {
+			probe, err = engine.StandardProbe(ctx, name, target, runtime.ProbeConfig{Grants: grants})
 		}
 	}
 	if err != nil {
@@ -385,11 +386,11 @@ func printInspection(w io.Writer, file string, info *runtime.Inspection) {
 	}
 	fmt.Fprintf(w, "imports: %d\n", len(info.Imports))
 	for _, it := range info.Imports {
-		fmt.Fprintf(w, "  %s.%s  %s %s\n", it.Module, it.Name, it.Kind, it.Type)
+		fmt.Fprintf(w, "  %s.%s  %s\n", it.Module, it.Name, strings.TrimSpace(it.Kind+" "+it.Type))
 	}
 	fmt.Fprintf(w, "exports: %d\n", len(info.Exports))
 	for _, it := range info.Exports {
-		fmt.Fprintf(w, "  %s  %s %s\n", it.Name, it.Kind, it.Type)
+		fmt.Fprintf(w, "  %s  %s\n", it.Name, strings.TrimSpace(it.Kind+" "+it.Type))
 	}
 	if len(info.Violations) == 0 {
 		fmt.Fprintln(w, "ABI v1:  conforms")

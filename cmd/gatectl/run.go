@@ -18,6 +18,10 @@ const (
 const usage = `gatectl: decide which agent tools can run right now
 
 Usage:
+  gatectl check [-m gate.toml] [--json] [NAME...]
+                                       which tools and servers can run right now, and why not
+  gatectl schema [-m gate.toml] [--format openai|anthropic|mcp]
+                                       the tool schema a model would be offered
   gatectl probe run TARGET [flags]     run one probe and print its answer
   gatectl probe inspect FILE.wasm      show a module's imports, exports and ABI verdict
   gatectl version
@@ -27,7 +31,8 @@ TARGET is a probe module (FILE.wasm) or a standard probe:
   tcp:HOST:PORT             the address accepts a connection (also tcp:unix:/path)
   import:SPEC[,SPEC...]     bin:NAME, py:MODULE, lib:LIBRARY are importable
 
-Run "gatectl probe run -h" for the flags.
+The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
+Run "gatectl COMMAND -h" for a command's flags.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
 `
 
@@ -38,6 +43,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
+	case "check":
+		return check(args[1:], stdout, stderr)
+	case "schema":
+		return schemaCmd(args[1:], stdout, stderr)
 	case "probe":
 		return runProbe(args[1:], stdout, stderr)
 	case "version":

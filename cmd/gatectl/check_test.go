@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var checkManifest = filepath.Join("testdata", "check", "gate.toml")
+
+var latency = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)( {2,})`)
+
+// maskLatency replaces durations in the check table by a fixed-width
+// placeholder, keeping the columns aligned.
+func maskLatency(s string) string {
+	return latency.ReplaceAllStringFunc(s, func(m string) string {
+		w := len([]rune(m))
+		out := "T"
+		for len([]rune(out)) < w {
+			out += " "
+		}
+		return out
+	})
+}
+
+func TestCheck(t *testing.T) {
+	t.Setenv("GATECTL_SERP_API_KEY", "k")
+	code, stdout, stderr := gatectl(t, "check", "-m", checkManifest)
+	assert.Equal(t, exitUnavailable, code, stderr)
+	golden(t, "check.txt", maskLatency(stdout))
+
+	code, stdout, _ = gatectl(t, "check", "-m", checkManifest, "--json")
+	assert.Equal(t, exitUnavailable, code)
+	golden(t, "check.json", maskTimings(stdout))
+
+	code, stdout, _ = gatectl(t, "check", "-m", checkManifest, "search_web", "echo", "mcp:filesystem")
+	assert.Equal(t, exitOK, code, "all named tools and servers are available")
+	assert.Contains(t, stdout, "2 of 2 tools available, 1 of 1 servers.")
+
+	t.Setenv("GATE_MANIFEST", checkManifest)
+	code, _, _ = gatectl(t, "check", "echo")
+	assert.Equal(t, exitOK, code, "the manifest comes from $GATE_MANIFEST")
+
+	code, _, stderr = gatectl(t, "check", "-m", checkManifest, "nope")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "has no tool or server named nope")
+}
+
+func TestCheckBadManifest(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gate.toml")
+	writeFile(t, path, "[runtime]\nttl = 30\n\n[[tools]]\nname = \"x\"\nprobe = \"envv:A\"\n")
+	code, stdout, stderr := gatectl(t, "check", "-m", path)
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "gatectl check: 2 problem(s) in "+path)
+	assert.Contains(t, stderr, path+":2:7: runtime.ttl: ")
+	assert.Contains(t, stderr, "   2 | ttl = 30\n     |       ^^")
+	assert.Contains(t, stderr, path+":6:")
+
+	code, _, stderr = gatectl(t, "check", "-m", filepath.Join(dir, "missing.toml"))
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "missing.toml")
+}
+
+func TestSchema(t *testing.T) {
+	t.Setenv("GATECTL_SERP_API_KEY", "k")
+	for _, f := range []string{"openai", "anthropic", "mcp"} {
+		t.Run(f, func(t *testing.T) {
+			code, stdout, stderr := gatectl(t, "schema", "-m", checkManifest, "--format", f)
+			assert.Equal(t, exitOK, code, stderr)
+			golden(t, "schema_"+f+".json", stdout)
+		})
+	}
+	code, _, stderr := gatectl(t, "schema", "-m", checkManifest, "--format", "gemini")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `unknown schema format "gemini"`)
+}
+
+// TestQuickstart runs the README's first command. Which tools are
+// available depends on the machine; every tool must be reported, with a
+// state and, when hidden, a reason.
+func TestQuickstart(t *testing.T) {
+	path := filepath.Join("..", "..", "examples", "quickstart", "gate.toml")
+	code, stdout, stderr := gatectl(t, "check", "-m", path, "--json")
+	assert.Contains(t, []int{exitOK, exitUnavailable}, code, stderr)
+	var report checkReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+	var names []string
+	for _, e := range report.Tools {
+		names = append(names, e.Name)
+		assert.Contains(t, []string{"available", "unavailable", "error"}, e.State)
+		if !e.Available {
+			assert.NotEmpty(t, e.Reason, "%s is hidden without a reason", e.Name)
+		}
+	}
+	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "run_shell", "search_content"}, names)
+}
