@@ -1,7 +1,6 @@
 package probes
 
 import (
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // probeCase is one run of a standard probe against the fake gate.
@@ -112,21 +113,10 @@ func TestImportProbe(t *testing.T) {
 }
 
 func TestTCPProbe(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	up := ln.Addr().String()
-
-	// A port nothing listens on: listen, note the port, close.
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	down := closed.Addr().String()
-	closed.Close()
-
+	up := testnet.Listen(t, "tcp", "127.0.0.1:0").Addr().String()
+	down := testnet.ClosedAddr(t)
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	uln, err := net.Listen("unix", sock)
-	require.NoError(t, err)
-	defer uln.Close()
+	testnet.Listen(t, "unix", sock)
 
 	cfg := func(kv ...string) map[string]string {
 		m := map[string]string{}

@@ -2,7 +2,6 @@ package probes
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // TestSDKExample builds sdk/example with the Go toolchain, as a probe
@@ -30,14 +31,8 @@ func TestSDKExample(t *testing.T) {
 	compiled, err := r.CompileModule(context.Background(), wasm)
 	require.NoError(t, err)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	up := ln.Addr().String()
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	down := closed.Addr().String()
-	closed.Close()
+	up := testnet.Listen(t, "tcp", "127.0.0.1:0").Addr().String()
+	down := testnet.ClosedAddr(t)
 
 	// Longer than the SDK's first 256-byte buffer, so Env must ask again.
 	token := strings.Repeat("t", 5000)

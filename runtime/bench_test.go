@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -74,7 +73,7 @@ func benchProbe(b *testing.B, cfg EngineConfig) *Probe {
 func BenchmarkCompile(b *testing.B) {
 	ctx := context.Background()
 	envWasm, _ := probes.Wasm(probes.Env)
-	goWasm := buildGoProbe(b)
+	goWasm := buildGoWasm(b, "../probes/sdk/example")
 	for _, mod := range []struct {
 		name string
 		wasm []byte
@@ -105,22 +104,6 @@ func compileOnce(b *testing.B, cfg EngineConfig, wasm []byte) {
 		b.Fatal(err)
 	}
 	e.Close(ctx)
-}
-
-// buildGoProbe builds the Go SDK's example probe with the Go toolchain.
-func buildGoProbe(b testing.TB) []byte {
-	out := filepath.Join(b.TempDir(), "example.wasm")
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./probes/sdk/example")
-	cmd.Dir = filepath.Join("..")
-	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("build the Go probe: %v\n%s", err, msg)
-	}
-	wasm, err := os.ReadFile(out)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return wasm
 }
 
 // BenchmarkOverrun measures how late a busy guest is stopped: the

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,33 +15,40 @@ import (
 	"github.com/gate-dev/gate/hostfuncs"
 )
 
-var goProbe struct {
+// goBuilds holds one build per Go package, shared by the tests and
+// benchmarks of this binary: a wasip1 build takes seconds.
+var goBuilds sync.Map // package path -> *goBuild
+
+type goBuild struct {
 	once sync.Once
 	wasm []byte
 	err  error
 }
 
-// goProbeWasm builds testdata/goprobe for wasip1 once per test binary.
-func goProbeWasm(t testing.TB) []byte {
-	goProbe.once.Do(func() {
-		dir, err := os.MkdirTemp("", "goprobe")
+// buildGoWasm builds a Go package (a path relative to this package, like
+// "./testdata/goprobe") as a wasip1 reactor, once per test binary.
+func buildGoWasm(t testing.TB, pkg string) []byte {
+	t.Helper()
+	v, _ := goBuilds.LoadOrStore(pkg, &goBuild{})
+	b := v.(*goBuild)
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gobuild")
 		if err != nil {
-			goProbe.err = err
+			b.err = err
 			return
 		}
 		defer os.RemoveAll(dir)
-		out := filepath.Join(dir, "goprobe.wasm")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./testdata/goprobe")
+		out := filepath.Join(dir, "probe.wasm")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, pkg)
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			goProbe.err = err
-			t.Logf("%s", msg)
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 			return
 		}
-		goProbe.wasm, goProbe.err = os.ReadFile(out)
+		b.wasm, b.err = os.ReadFile(out)
 	})
-	require.NoError(t, goProbe.err, "building the Go probe")
-	return goProbe.wasm
+	require.NoError(t, b.err)
+	return b.wasm
 }
 
 // TestGoGuest runs a real Go-built probe: its runtime initialises in
@@ -49,7 +57,7 @@ func goProbeWasm(t testing.TB) []byte {
 func TestGoGuest(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"GOPROBE_VAR": "x"})))
-	m, err := e.Compile(ctx, "goprobe.wasm", goProbeWasm(t))
+	m, err := e.Compile(ctx, "goprobe.wasm", buildGoWasm(t, "./testdata/goprobe"))
 	require.NoError(t, err)
 	assert.Equal(t, Reactor, m.Entry())
 	budget := e.Config().Budget()
