@@ -6,9 +6,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/stretchr/testify v1.12.1
 	github.com/tetratelabs/wazero v1.12.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require (
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/sys v0.44.0 // indirect
-)
+require golang.org/x/sys v0.44.0 // indirect

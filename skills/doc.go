@@ -1,0 +1,61 @@
+// Package skills finds SKILL.md skills, reads what they need to run, and
+// decides which of them a language model may be offered right now.
+//
+// The pieces, in the order data flows through them:
+//
+//   - Discover walks skill directories (discover.go) and ParseSkill reads one
+//     SKILL.md (parse.go): its frontmatter (frontmatter.go) is YAML, read with
+//     go.yaml.in/yaml/v3 into a yaml.Node so that line numbers survive and
+//     duplicate keys do not fail; when the YAML is invalid, as it often is in
+//     files written for other clients, a key: value line parser (lenient.go)
+//     recovers the skill instead of dropping it.
+//   - Requirements (requirements.go) merges what a skill needs from every
+//     dialect in use: PraisonAI's top-level requires_* and fallback_for_*
+//     keys and allowed-tools, OpenClaw's metadata.openclaw block and its
+//     legacy names (openclaw.go), and Hermes' metadata.hermes block and
+//     platforms (hermes.go).
+//   - A Validator (validate.go) checks Requirements against what is available
+//     now (Available, and a Host for environment variables, binaries and the
+//     OS) under an enforcement Level (level.go), giving a Result in one of the
+//     States.
+//   - A Manager (manager.go) holds a Catalog, caches Results, invalidates only
+//     what a change in available tools or servers can affect, re-reads changed
+//     files (refresh.go), and produces the Diagnostics, the Summary
+//     (summary.go) and the <available_skills> prompt (select.go, prompt.go).
+//
+// The package knows nothing of WebAssembly or of the rest of gate: the
+// runtime hands it the available tools and servers as plain sets and answers
+// its few questions through the Host interface.
+//
+// # Decisions this package makes
+//
+// Where the Python original (PraisonAI) and the other ecosystems are silent
+// or disagree, this package decides as follows; each is repeated where it is
+// implemented.
+//
+//   - Only the first MaxFrontmatterBytes (64 KiB) of a SKILL.md are read:
+//     that bounds the work of parsing a hostile or broken file, and the
+//     frontmatter must close within them.
+//   - A folder holding a SKILL.md is a skill; discovery does not look inside
+//     it for further skills (its subfolders are the skill's resources, and a
+//     SKILL.md there is a template or an example).
+//   - A skill whose frontmatter restricts it to other operating systems
+//     (OpenClaw os, Hermes platforms) is UNAVAILABLE at every level and never
+//     offered: no enforcement level can make it work on this host.
+//   - A Hermes toolset X counts as present when a tool or a server named
+//     exactly X is available: gate has no separate notion of toolsets, and
+//     Hermes' own toolsets are named after what they provide ("web",
+//     "terminal").
+//   - OpenClaw list strings are split on commas and on whitespace (OpenClaw
+//     itself splits only on commas): a binary or variable name cannot hold a
+//     space, so this only differs where OpenClaw could never have matched.
+//   - OpenClaw and Hermes requirements follow this package's enforcement
+//     levels like PraisonAI's do: outside strict mode a missing binary,
+//     variable or toolset is a warning (DEGRADED) and the skill is still
+//     offered, where OpenClaw and Hermes would hide it. Strict mode is
+//     their behaviour.
+//   - Missing toolsets count as critical, like missing tools and servers
+//     (Result.HasCriticalMissing); missing binaries do not, like environment
+//     variables, so a fallback skill missing only those is still offered
+//     outside strict mode.
+package skills

@@ -1,0 +1,143 @@
+package skills
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// parseDeadline is what "a fraction of a second" means for one file (more
+// under the race detector, which slows the YAML parser several times). The
+// size cap (MaxFrontmatterBytes) is what keeps parsing within it.
+const parseDeadline = raceSlowdown * 500 * time.Millisecond
+
+// FuzzParseSkill: any bytes parse without a panic, within parseDeadline,
+// into either a skill with a name and a description or a skip with a
+// reason.
+func FuzzParseSkill(f *testing.F) {
+	_ = filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.EqualFold(d.Name(), "skill.md") {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+		return nil
+	})
+	for _, s := range []string{
+		"", "---", "---\n---", "\ufeff---\r\nname: x\r\ndescription: y\r\n---",
+		"---\ndescription: a: b\nmetadata: {\"openclaw\": [\n---\n",
+		"---\ndescription: x\nmetadata: '{\"openclaw\":{\"requires\":{\"bins\":[\"a\",],},},}'\n---\n",
+		"---\na: &a [*a]\ndescription: x\n---\n",
+		"---\ndescription: |\n  x\nallowed-tools: Bash(a b Read\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		s, rep := ParseSkill("/fuzz/skill-dir/SKILL.md", data, ParseOptions{})
+		if d := time.Since(start); d > parseDeadline {
+			t.Fatalf("parsing %d bytes took %v", len(data), d)
+		}
+		if (s == nil) == (rep == nil) {
+			t.Fatalf("want exactly one of a skill and a report, got %v and %v", s, rep)
+		}
+		if rep != nil {
+			if rep.Kind != ReportSkipped || rep.Message == "" || rep.Code == "" {
+				t.Fatalf("a skip without a reason: %+v", rep)
+			}
+			return
+		}
+		if strings.TrimSpace(s.Name) == "" || strings.TrimSpace(s.Description) == "" {
+			t.Fatalf("empty name or description: %q %q", s.Name, s.Description)
+		}
+		if !utf8.ValidString(s.Name) || !utf8.ValidString(s.Description) {
+			t.Fatalf("invalid UTF-8: %q %q", s.Name, s.Description)
+		}
+		for _, w := range s.Warnings {
+			if w.Code == "" || w.Message == "" || w.Line < 0 {
+				t.Fatalf("bad warning %+v", w)
+			}
+		}
+		r := &s.Requirements
+		for _, list := range [][]string{r.Tools, r.Servers, r.Env, r.OpenClawEnv, r.Bins, r.AnyBins, r.Config, r.OS,
+			r.Toolsets, r.FallbackForTools, r.FallbackForServers, r.FallbackForToolsets, r.AllowedTools} {
+			seen := map[string]bool{}
+			for _, item := range list {
+				if strings.TrimSpace(item) == "" || seen[item] {
+					t.Fatalf("an empty or repeated item in %q", list)
+				}
+				seen[item] = true
+			}
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Fatalf("the skill does not marshal: %v", err)
+		}
+		res := Validator{Host: MapHost{GOOS: "linux"}, Logger: discardLogger}.Validate(s.Name, r, Available{})
+		if res.State == StateUnknown {
+			t.Fatal("validated as unknown")
+		}
+		_ = FormatPrompt([]PromptEntry{s.Entry()})
+	})
+}
+
+// FuzzNormalize: the list normalisers and the allowed-tools splitter never
+// panic, never give an empty item, and never give an item with whitespace
+// outside parentheses (from a string: list items are kept as written, only
+// trimmed, as the original).
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{
+		"a b c", "a,b,c", "a, b c", "", " ", "Bash(git add:*) Read", "Bash(infsh *)", "a) (b", "((", "))a b(",
+		"x\u00a0y\u2003z", "a,\u0085b", "Bash(a, b),Read", "\xff\xfe", "(x)", "mcp__github__create_issue",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, list := range [][]string{NormalizeList(s), NormalizeCSVList(s)} {
+			for _, item := range list {
+				if item == "" || strings.IndexFunc(item, unicode.IsSpace) >= 0 || strings.Contains(item, ",") {
+					t.Fatalf("%q gave the item %q", s, item)
+				}
+			}
+		}
+		for _, item := range NormalizeList([]any{s, nil, 1}) {
+			if item == "" || item != strings.TrimSpace(item) {
+				t.Fatalf("list item %q gave %q", s, item)
+			}
+		}
+
+		patterns := SplitPermissionPatterns(s)
+		for _, p := range patterns {
+			if p == "" {
+				t.Fatalf("%q gave an empty pattern", s)
+			}
+			depth := 0
+			for _, r := range p {
+				switch {
+				case r == '(':
+					depth++
+				case r == ')' && depth > 0:
+					depth--
+				case depth == 0 && (unicode.IsSpace(r) || r == ','):
+					t.Fatalf("%q gave %q, with %q outside parentheses", s, p, r)
+				}
+			}
+		}
+		_, tools := AllowedTools(s)
+		seen := map[string]bool{}
+		for _, tool := range tools {
+			if tool == "" || strings.IndexFunc(tool, unicode.IsSpace) >= 0 || strings.ContainsAny(tool, "(,") || seen[tool] {
+				t.Fatalf("%q gave the tool %q (%q)", s, tool, tools)
+			}
+			seen[tool] = true
+		}
+
+		if out := removeTrailingCommas(s); len(out) > len(s) {
+			t.Fatalf("removeTrailingCommas grew %q to %q", s, out)
+		}
+	})
+}

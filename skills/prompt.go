@@ -1,0 +1,113 @@
+package skills
+
+import (
+	"strings"
+	"unicode"
+)
+
+// PromptDescriptionLimit is the longest description the prompt shows, in
+// characters: the agentskills spec's limit on a description (the original
+// cut at 1536). A longer one is cut to PromptDescriptionLimit-1 characters,
+// trailing whitespace removed, and an ellipsis "…" appended.
+const PromptDescriptionLimit = MaxDescription
+
+// PromptEntry is one skill as the prompt shows it.
+type PromptEntry struct {
+	// Name is the skill's name.
+	Name string
+	// Description is shown cut to PromptDescriptionLimit characters.
+	Description string
+	// Location is the absolute path of the skill's SKILL.md, where the
+	// model reads the instructions when it picks the skill.
+	Location string
+}
+
+// Entry returns the prompt entry of s.
+func (s *Skill) Entry() PromptEntry {
+	return PromptEntry{Name: s.Name, Description: s.Description, Location: s.Path}
+}
+
+// FormatPrompt writes the <available_skills> block the agentskills spec
+// describes, as OpenClaw and the original write it:
+//
+//	<available_skills>
+//	  <skill>
+//	    <name>pdf-processor</name>
+//	    <description>Extract text and OCR from PDF documents</description>
+//	    <location>/abs/skills/pdf-processor/SKILL.md</location>
+//	  </skill>
+//	</available_skills>
+//
+// Lines are joined by "\n", with no final newline. Values are escaped as
+// Python's html.escape does (& < > " ' as &amp; &lt; &gt; &quot; &#x27;),
+// and descriptions are cut to PromptDescriptionLimit characters. With no
+// entries it returns "": the agentskills client guide says to omit the
+// block rather than show an empty one (the original printed the empty
+// wrapper).
+func FormatPrompt(entries []PromptEntry) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString("<available_skills>")
+	for _, e := range entries {
+		writeEntry(&sb, e)
+	}
+	sb.WriteString("\n</available_skills>")
+	return sb.String()
+}
+
+// writeEntry writes one <skill> element, each line preceded by "\n".
+func writeEntry(sb *strings.Builder, e PromptEntry) {
+	sb.WriteString("\n  <skill>\n    <name>")
+	sb.WriteString(escapeXML(e.Name))
+	sb.WriteString("</name>\n    <description>")
+	sb.WriteString(escapeXML(truncateDescription(e.Description)))
+	sb.WriteString("</description>\n    <location>")
+	sb.WriteString(escapeXML(e.Location))
+	sb.WriteString("</location>\n  </skill>")
+}
+
+// entryXML is one <skill> element as FormatPrompt writes it, for the
+// Manager to cache per skill.
+func entryXML(e PromptEntry) string {
+	var sb strings.Builder
+	writeEntry(&sb, e)
+	return sb.String()
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
+// escapeXML escapes as html.escape(s, quote=True) does. (Go's
+// html.EscapeString writes &#34; and &#39;, which would change the prompt's
+// bytes from the original's.)
+func escapeXML(s string) string { return xmlEscaper.Replace(s) }
+
+// truncateDescription cuts a description over PromptDescriptionLimit
+// characters (runes, as Python counts them) to one less, trims trailing
+// whitespace and appends "…".
+func truncateDescription(s string) string {
+	n := 0
+	for i := range s {
+		if n == PromptDescriptionLimit-1 {
+			if len(s[i:]) > 0 && runeCountAtLeast(s[i:], 2) {
+				return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
+			}
+			return s
+		}
+		n++
+	}
+	return s
+}
+
+// runeCountAtLeast reports whether s has at least n runes, without counting
+// all of them.
+func runeCountAtLeast(s string, n int) bool {
+	for range s {
+		n--
+		if n == 0 {
+			return true
+		}
+	}
+	return n <= 0
+}

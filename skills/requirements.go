@@ -1,0 +1,200 @@
+package skills
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Requirements is everything a skill needs to work, and what it stands in
+// for, merged from every dialect a SKILL.md may use:
+//
+//	PraisonAI top level   requires_tools, requires_servers, requires_env,
+//	                      fallback_for_tools, fallback_for_servers (each also
+//	                      with hyphens), allowed-tools, openclaw
+//	OpenClaw              metadata.openclaw (or a legacy clawdbot, clawdis,
+//	                      moltbot): requires.bins, requires.anyBins,
+//	                      requires.env, requires.config, os, always
+//	Hermes                metadata.hermes: requires_tools, requires_toolsets,
+//	                      fallback_for_tools, fallback_for_toolsets; and the
+//	                      top-level platforms
+//
+// Every list keeps the first-seen order (PraisonAI, then OpenClaw, then
+// Hermes) and holds no duplicates; the original kept duplicates, which only
+// repeated names in its messages.
+type Requirements struct {
+	// Tools must all be available: requires_tools, the tool names of
+	// allowed-tools (unless ParseOptions.AllowedToolsRequired is false) and
+	// Hermes' requires_tools.
+	Tools []string `json:"tools,omitempty"`
+	// Servers must all be available (requires_servers), kept verbatim:
+	// "mcp:filesystem".
+	Servers []string `json:"servers,omitempty"`
+	// Env must all be set and not empty: requires_env and OpenClaw's
+	// requires.env.
+	Env []string `json:"env,omitempty"`
+	// OpenClawEnv are the names in Env that only the OpenClaw block
+	// declares: the ones Always lets through unchecked.
+	OpenClawEnv []string `json:"openclaw_env,omitempty"`
+	// Bins must all be found by the host's binary lookup (OpenClaw
+	// requires.bins).
+	Bins []string `json:"bins,omitempty"`
+	// AnyBins needs at least one of its binaries (OpenClaw
+	// requires.anyBins).
+	AnyBins []string `json:"any_bins,omitempty"`
+	// Config are OpenClaw requires.config paths into openclaw.json. gate
+	// cannot check them: they become notes in the Result and never change
+	// the state.
+	Config []string `json:"config,omitempty"`
+	// OS lists the operating systems the skill works on, as GOOS values
+	// (OpenClaw's win32 and Hermes' macos are translated); empty means all.
+	OS []string `json:"os,omitempty"`
+	// Always is OpenClaw's always: true: Bins, AnyBins and OpenClawEnv are
+	// not checked (OS still is, as in OpenClaw).
+	Always bool `json:"always,omitempty"`
+	// Toolsets must all be present (Hermes requires_toolsets). A toolset X
+	// is present when a tool or a server named exactly X is available.
+	Toolsets []string `json:"toolsets,omitempty"`
+	// FallbackForTools makes the skill a fallback: it is offered only when
+	// none of these tools is available (fallback_for_tools, and Hermes').
+	FallbackForTools []string `json:"fallback_for_tools,omitempty"`
+	// FallbackForServers: offered only when none of these servers is
+	// available.
+	FallbackForServers []string `json:"fallback_for_servers,omitempty"`
+	// FallbackForToolsets (Hermes): offered only when none of these
+	// toolsets is present.
+	FallbackForToolsets []string `json:"fallback_for_toolsets,omitempty"`
+	// AllowedTools are the allowed-tools permission patterns as written
+	// ("Bash(git add:*)"), whether or not their tools are required.
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+	// OpenClawHints is the top-level openclaw mapping, passed through as
+	// the original does (a value that is not a mapping gives nil), with
+	// values JSON can carry: YAML timestamps and the like become strings.
+	OpenClawHints map[string]any `json:"openclaw_hints,omitempty"`
+}
+
+// IsEmpty reports whether nothing at all was declared: the original's
+// is_empty, extended to the fields it did not have. Empty requirements
+// always validate as ACTIVE.
+func (r *Requirements) IsEmpty() bool {
+	return r == nil || (len(r.Tools) == 0 && len(r.Servers) == 0 && len(r.Env) == 0 &&
+		len(r.Bins) == 0 && len(r.AnyBins) == 0 && len(r.Config) == 0 && len(r.OS) == 0 &&
+		!r.Always && len(r.Toolsets) == 0 && !r.IsFallback() && len(r.AllowedTools) == 0 &&
+		len(r.OpenClawHints) == 0)
+}
+
+// IsFallback reports whether the skill stands in for a capability (any
+// fallback_for_* list is set): it is offered only while all of them are
+// absent.
+func (r *Requirements) IsFallback() bool {
+	return r != nil && (len(r.FallbackForTools) > 0 || len(r.FallbackForServers) > 0 || len(r.FallbackForToolsets) > 0)
+}
+
+// ParseOptions tune how a SKILL.md is read.
+type ParseOptions struct {
+	// AllowedToolsRequired says whether the tool names of allowed-tools are
+	// required tools, as the seed counts them ("also appended to tools").
+	// nil means true. Set it to false for hosts whose tool names differ
+	// from Claude Code's (Bash, Read, ...), where such a requirement could
+	// never be met; the patterns are still kept in
+	// Requirements.AllowedTools.
+	AllowedToolsRequired *bool
+}
+
+func (o ParseOptions) allowedToolsRequired() bool {
+	return o.AllowedToolsRequired == nil || *o.AllowedToolsRequired
+}
+
+// reqReader collects requirements from a frontmatter, reporting values of
+// the wrong shape.
+type reqReader struct {
+	fm   *fields
+	opts ParseOptions
+	warn func(Issue)
+	req  Requirements
+}
+
+// list reads a PraisonAI list key (the first of keys present) with the
+// original's normalisation; a mapping, which it would silently ignore, is
+// also reported.
+func (rr *reqReader) list(keys ...string) []string {
+	n, key, ok := rr.fm.first(keys...)
+	if !ok {
+		return nil
+	}
+	return rr.listNode(key, n)
+}
+
+func (rr *reqReader) listNode(what string, n *yaml.Node) []string {
+	r := resolve(n)
+	if r != nil && r.Kind == yaml.MappingNode {
+		rr.warn(Issue{Code: CodeRequirement, Line: r.Line,
+			Message: fmt.Sprintf("%s is a mapping, not a list of names: ignored", what)})
+		return nil
+	}
+	return normalizeNode(n)
+}
+
+// readRequirements reads every requirement a frontmatter declares, and
+// which OpenClaw metadata block (if any) it came from.
+func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirements, string) {
+	rr := &reqReader{fm: fm, opts: opts, warn: warn}
+	r := &rr.req
+
+	// PraisonAI's keys, exactly as the seed's table: the underscore form
+	// first, the first key present wins.
+	r.Tools = dedupe(rr.list("requires_tools", "requires-tools"))
+	r.Servers = dedupe(rr.list("requires_servers", "requires-servers"))
+	r.Env = dedupe(rr.list("requires_env", "requires-env"))
+	r.FallbackForTools = dedupe(rr.list("fallback_for_tools", "fallback-for-tools"))
+	r.FallbackForServers = dedupe(rr.list("fallback_for_servers", "fallback-for-servers"))
+
+	// allowed-tools, hyphen only as the original (allowed_tools is not
+	// read): permission patterns, each requiring its tool name.
+	if n, _, ok := fm.get("allowed-tools"); ok {
+		patterns, tools := AllowedTools(toPlain(n))
+		r.AllowedTools = patterns
+		if opts.allowedToolsRequired() {
+			r.Tools = appendUnique(r.Tools, tools...)
+		}
+	}
+
+	if n, _, ok := fm.get("openclaw"); ok {
+		if m, isMap := newConverter().json(n).(map[string]any); isMap && len(m) > 0 {
+			r.OpenClawHints = m
+		}
+	}
+
+	var block string
+	if meta := readMetadata(fm, warn); meta != nil {
+		if oc, ok := readOpenClaw(meta, warn); ok {
+			block = "metadata." + oc.key
+			r.Bins = appendUnique(r.Bins, oc.bins...)
+			r.AnyBins = appendUnique(r.AnyBins, oc.anyBins...)
+			declared := make(map[string]bool, len(r.Env))
+			for _, e := range r.Env {
+				declared[e] = true
+			}
+			for _, e := range oc.env {
+				if !declared[e] {
+					declared[e] = true
+					r.Env = append(r.Env, e)
+					r.OpenClawEnv = append(r.OpenClawEnv, e)
+				}
+			}
+			r.Config = appendUnique(r.Config, oc.config...)
+			r.OS = appendUnique(r.OS, oc.os...)
+			r.Always = oc.always
+		}
+		if h, ok := readHermes(meta, rr); ok {
+			r.Tools = appendUnique(r.Tools, h.requiresTools...)
+			r.Toolsets = appendUnique(r.Toolsets, h.requiresToolsets...)
+			r.FallbackForTools = appendUnique(r.FallbackForTools, h.fallbackForTools...)
+			r.FallbackForToolsets = appendUnique(r.FallbackForToolsets, h.fallbackForToolsets...)
+		}
+	}
+	if n, _, ok := fm.get("platforms"); ok {
+		r.OS = appendUnique(r.OS, readPlatforms(n, warn)...)
+	}
+	return rr.req, block
+}

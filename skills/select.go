@@ -1,0 +1,52 @@
+package skills
+
+// offered decides whether the model may be offered skill s: the seed's
+// get_available_skills and its behaviour table, with our fixes. result
+// returns the skill's validation (cached by the caller); it is only asked
+// for when it matters, as the original validated only in strict mode and
+// for fallback skills.
+//
+//  1. disable-model-invocation: never offered.
+//  2. A skill whose OS list excludes this host: never offered, at any level
+//     (it cannot work here).
+//  3. Strict: an UNAVAILABLE skill is not offered.
+//  4. A fallback skill (any fallback_for_*), at every level including
+//     disabled: not offered while its own required tools, servers or
+//     toolsets are missing (HasCriticalMissing; missing environment
+//     variables or binaries alone leave it offered, DEGRADED, outside
+//     strict), nor while any of the tools, servers or toolsets it stands in
+//     for is available. It is offered only when all of them are absent.
+//  5. Anything else is offered whatever its state: outside strict mode a
+//     missing requirement is a warning, not a reason to hide.
+func offered(s *Skill, level Level, avail Available, result func() *Result) bool {
+	if s.DisableModelInvocation {
+		return false
+	}
+	req := &s.Requirements
+	fallback := req.IsFallback()
+	if level == LevelStrict || fallback || len(req.OS) > 0 {
+		r := result()
+		if r.State == StateUnavailable || (fallback && r.HasCriticalMissing) {
+			return false
+		}
+	}
+	if !fallback {
+		return true
+	}
+	for _, t := range req.FallbackForTools {
+		if avail.Tools.Has(t) {
+			return false
+		}
+	}
+	for _, sv := range req.FallbackForServers {
+		if avail.Servers.Has(sv) {
+			return false
+		}
+	}
+	for _, ts := range req.FallbackForToolsets {
+		if avail.HasToolset(ts) {
+			return false
+		}
+	}
+	return true
+}

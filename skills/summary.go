@@ -1,0 +1,53 @@
+package skills
+
+// Summary counts the skills by state: the seed's doctor output, with its
+// keys.
+type Summary struct {
+	// TotalSkills counts the skills of the catalog.
+	TotalSkills int `json:"total_skills"`
+	// Active, Degraded and Unavailable count them by state.
+	Active      int `json:"active"`
+	Degraded    int `json:"degraded"`
+	Unavailable int `json:"unavailable"`
+	// EnforcementLevel is the level's canonical name ("warn").
+	EnforcementLevel string `json:"enforcement_level"`
+	// SampleIssues are "{skill}: {message}" for the first 2 warnings of
+	// each DEGRADED skill and the first 2 errors of each UNAVAILABLE skill,
+	// in catalog order, at most MaxSampleIssues.
+	SampleIssues []string `json:"sample_issues"`
+}
+
+// MaxSampleIssues is how many issues a Summary samples: 10, as the
+// original's doctor metadata.
+const MaxSampleIssues = 10
+
+// Summarize counts results at a level.
+func Summarize(results []Result, level Level) Summary {
+	s := Summary{TotalSkills: len(results), EnforcementLevel: level.String(), SampleIssues: []string{}}
+	for _, r := range results {
+		var issues []string
+		switch r.State {
+		case StateActive:
+			s.Active++
+		case StateDegraded:
+			s.Degraded++
+			issues = r.Warnings
+		case StateUnavailable:
+			s.Unavailable++
+			issues = r.Errors
+		}
+		for i, msg := range issues {
+			if i == 2 || len(s.SampleIssues) == MaxSampleIssues {
+				break
+			}
+			s.SampleIssues = append(s.SampleIssues, r.SkillName+": "+msg)
+		}
+	}
+	return s
+}
+
+// Summary validates every skill (cached results are reused) and counts
+// them by state.
+func (m *Manager) Summary() Summary {
+	return Summarize(m.Diagnostics(), m.validator.Level)
+}

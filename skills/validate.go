@@ -1,0 +1,310 @@
+package skills
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// State is a skill's standing after validation.
+type State string
+
+// States, as the original's SkillState.
+const (
+	// StateActive: every requirement is met.
+	StateActive State = "active"
+	// StateDegraded: something is missing, reported as a warning; the
+	// skill is still offered (outside fallback rules).
+	StateDegraded State = "degraded"
+	// StateUnavailable: something is missing and reported as an error
+	// (strict mode), or the skill does not support this OS.
+	StateUnavailable State = "unavailable"
+	// StateUnknown: not validated yet.
+	StateUnknown State = "unknown"
+)
+
+// Set is a set of names: the tools or servers available now.
+type Set map[string]struct{}
+
+// NewSet makes a set of names.
+func NewSet(names ...string) Set {
+	s := make(Set, len(names))
+	for _, n := range names {
+		s[n] = struct{}{}
+	}
+	return s
+}
+
+// Has reports whether name is in the set; a nil Set is empty.
+func (s Set) Has(name string) bool {
+	_, ok := s[name]
+	return ok
+}
+
+// Available is what the agent can use right now: the tools and the servers
+// that are available (not merely registered: the original checked
+// registered tool names, so a tool whose probe failed still satisfied
+// requires_tools and still hid the fallback meant to replace it).
+type Available struct {
+	// Tools are the names of the tools available now.
+	Tools Set
+	// Servers are the names of the servers available now
+	// ("mcp:filesystem").
+	Servers Set
+}
+
+// HasToolset reports whether toolset name is present: a tool or a server
+// of exactly that name is available. gate has no separate toolsets, and
+// Hermes names its toolsets after what they provide ("web", "terminal").
+func (a Available) HasToolset(name string) bool {
+	return a.Tools.Has(name) || a.Servers.Has(name)
+}
+
+// Result is the validation of one skill. The fields up to
+// HasCriticalMissing, and their JSON names and order, are the original's
+// ValidationResult.to_dict(); the rest cover the OpenClaw and Hermes
+// requirements. Every list is non-nil, so JSON shows [] as the original.
+// Results are shared: do not modify one.
+type Result struct {
+	// SkillName is the skill validated.
+	SkillName string `json:"skill_name"`
+	// State is the outcome; StateUnknown only from Manager.Cached.
+	State State `json:"state"`
+	// SatisfiedTools and MissingTools split Requirements.Tools by whether
+	// each is available, in the requirement's order.
+	SatisfiedTools []string `json:"satisfied_tools"`
+	MissingTools   []string `json:"missing_tools"`
+	// SatisfiedServers and MissingServers split Requirements.Servers.
+	SatisfiedServers []string `json:"satisfied_servers"`
+	MissingServers   []string `json:"missing_servers"`
+	// SatisfiedEnvVars and MissingEnvVars split the variables checked
+	// (set and not empty, or not).
+	SatisfiedEnvVars []string `json:"satisfied_env_vars"`
+	MissingEnvVars   []string `json:"missing_env_vars"`
+	// Warnings are the missing requirements outside strict mode, one
+	// message per kind ("Missing required tools: a, b").
+	Warnings []string `json:"warnings"`
+	// Errors are the missing requirements in strict mode, and an OS the
+	// skill does not support in every mode.
+	Errors []string `json:"errors"`
+	// IsFullySatisfied: nothing is missing and there are no errors.
+	IsFullySatisfied bool `json:"is_fully_satisfied"`
+	// HasCriticalMissing: a required tool, server or toolset is missing.
+	// Missing environment variables and binaries do not count, as in the
+	// original: a fallback skill missing only those is still offered
+	// outside strict mode.
+	HasCriticalMissing bool `json:"has_critical_missing"`
+
+	// SatisfiedToolsets and MissingToolsets split Requirements.Toolsets.
+	SatisfiedToolsets []string `json:"satisfied_toolsets"`
+	MissingToolsets   []string `json:"missing_toolsets"`
+	// SatisfiedBins and MissingBins split Requirements.Bins (both empty
+	// when Always skips them).
+	SatisfiedBins []string `json:"satisfied_bins"`
+	MissingBins   []string `json:"missing_bins"`
+	// SatisfiedAnyBins are the binaries of requires.anyBins found;
+	// MissingAnyBins lists all of them when none was found, else nothing.
+	SatisfiedAnyBins []string `json:"satisfied_any_bins"`
+	MissingAnyBins   []string `json:"missing_any_bins"`
+	// OS is the host's operating system; SupportedOS the skill's list
+	// (empty: all); OSSupported whether they match.
+	OS          string   `json:"os"`
+	SupportedOS []string `json:"supported_os"`
+	OSSupported bool     `json:"os_supported"`
+	// Notes are what was not checked, and why (OpenClaw requires.config,
+	// always: true); they never change the state.
+	Notes []string `json:"notes"`
+}
+
+// newResult is a result with every list empty (not nil, so that JSON shows
+// [] as the original's to_dict does) and nothing missing.
+func newResult(name string, state State) Result {
+	return Result{
+		SkillName: name, State: state,
+		SatisfiedTools: []string{}, MissingTools: []string{},
+		SatisfiedServers: []string{}, MissingServers: []string{},
+		SatisfiedEnvVars: []string{}, MissingEnvVars: []string{},
+		Warnings: []string{}, Errors: []string{},
+		SatisfiedToolsets: []string{}, MissingToolsets: []string{},
+		SatisfiedBins: []string{}, MissingBins: []string{},
+		SatisfiedAnyBins: []string{}, MissingAnyBins: []string{},
+		SupportedOS: []string{}, OSSupported: true, Notes: []string{},
+	}
+}
+
+// Validator checks skills' requirements against what is available, at one
+// enforcement level. Its zero value validates at LevelWarn against the
+// running process (SystemHost), logging to slog.Default(), as the
+// original's CapabilityValidator(). It holds no state: caching is the
+// Manager's.
+type Validator struct {
+	// Level is the enforcement level; the zero value is LevelWarn.
+	Level Level
+	// Host answers environment variables, binaries and the OS; nil means
+	// SystemHost().
+	Host Host
+	// Logger receives the log lines; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+func (v Validator) host() Host {
+	if v.Host == nil {
+		return SystemHost()
+	}
+	return v.Host
+}
+
+// Validate checks req (the requirements of skill name) against avail and
+// the Host, in this order, one message per kind that has something
+// missing:
+//
+//	Missing required tools: a, b
+//	Missing required servers: a, b
+//	Missing required toolsets: a
+//	Missing required environment variables: A, B   (set and not empty)
+//	Missing required binaries: a, b                 (OpenClaw requires.bins)
+//	Missing all of the binaries: a, b               (OpenClaw requires.anyBins)
+//	Not supported on linux (supports: darwin, windows)
+//
+// Under LevelStrict each message is an error, at other levels a warning;
+// the OS message is always an error, since no level can make the skill
+// work on this host. State: any error gives UNAVAILABLE, else any warning
+// DEGRADED, else ACTIVE. nil or empty requirements give ACTIVE without
+// looking at anything. Always (OpenClaw) skips the binaries and the
+// variables only the OpenClaw block declares. Fallback lists never change
+// the state: they decide whether the skill is offered (see Manager).
+//
+// It logs as the original: nothing under LevelDisabled; otherwise
+// UNAVAILABLE in strict mode at ERROR ("Skill 'n' blocked: ..."), other
+// UNAVAILABLE (an unsupported OS) at WARN ("Skill 'n' unavailable: ..."),
+// DEGRADED at WARN ("Skill 'n' partially available: ...") and ACTIVE at
+// DEBUG ("Skill 'n' requirements satisfied").
+func (v Validator) Validate(name string, req *Requirements, avail Available) Result {
+	r := newResult(name, StateActive)
+	h := v.host()
+	r.OS = h.OS()
+	if req.IsEmpty() {
+		r.IsFullySatisfied = true
+		return r
+	}
+	report := func(msg string) {
+		if v.Level == LevelStrict {
+			r.Errors = append(r.Errors, msg)
+		} else {
+			r.Warnings = append(r.Warnings, msg)
+		}
+	}
+	split := func(names []string, has func(string) bool, sat, miss *[]string) {
+		for _, n := range names {
+			if has(n) {
+				*sat = append(*sat, n)
+			} else {
+				*miss = append(*miss, n)
+			}
+		}
+	}
+
+	split(req.Tools, avail.Tools.Has, &r.SatisfiedTools, &r.MissingTools)
+	if len(r.MissingTools) > 0 {
+		report("Missing required tools: " + strings.Join(r.MissingTools, ", "))
+	}
+	split(req.Servers, avail.Servers.Has, &r.SatisfiedServers, &r.MissingServers)
+	if len(r.MissingServers) > 0 {
+		report("Missing required servers: " + strings.Join(r.MissingServers, ", "))
+	}
+	split(req.Toolsets, avail.HasToolset, &r.SatisfiedToolsets, &r.MissingToolsets)
+	if len(r.MissingToolsets) > 0 {
+		report("Missing required toolsets: " + strings.Join(r.MissingToolsets, ", "))
+	}
+
+	envSet := func(n string) bool {
+		val, ok := h.LookupEnv(n)
+		return ok && val != ""
+	}
+	env := req.Env
+	if req.Always && len(req.OpenClawEnv) > 0 {
+		skip := NewSet(req.OpenClawEnv...)
+		env = nil
+		for _, e := range req.Env {
+			if !skip.Has(e) {
+				env = append(env, e)
+			}
+		}
+	}
+	split(env, envSet, &r.SatisfiedEnvVars, &r.MissingEnvVars)
+	if len(r.MissingEnvVars) > 0 {
+		report("Missing required environment variables: " + strings.Join(r.MissingEnvVars, ", "))
+	}
+
+	if req.Always {
+		if len(req.Bins) > 0 || len(req.AnyBins) > 0 || len(req.OpenClawEnv) > 0 {
+			r.Notes = append(r.Notes, "OpenClaw always: true: its requires.bins, requires.anyBins and requires.env are not checked")
+		}
+	} else {
+		split(req.Bins, h.HasBinary, &r.SatisfiedBins, &r.MissingBins)
+		if len(r.MissingBins) > 0 {
+			report("Missing required binaries: " + strings.Join(r.MissingBins, ", "))
+		}
+		var missingAny []string
+		split(req.AnyBins, h.HasBinary, &r.SatisfiedAnyBins, &missingAny)
+		if len(req.AnyBins) > 0 && len(r.SatisfiedAnyBins) == 0 {
+			r.MissingAnyBins = missingAny
+			report("Missing all of the binaries: " + strings.Join(missingAny, ", "))
+		}
+	}
+
+	if len(req.OS) > 0 {
+		r.SupportedOS = req.OS
+		r.OSSupported = false
+		for _, o := range req.OS {
+			if o == r.OS {
+				r.OSSupported = true
+			}
+		}
+		if !r.OSSupported {
+			r.Errors = append(r.Errors, fmt.Sprintf("Not supported on %s (supports: %s)", r.OS, strings.Join(req.OS, ", ")))
+		}
+	}
+	for _, c := range req.Config {
+		r.Notes = append(r.Notes, fmt.Sprintf("OpenClaw requires.config %s: not checked (a setting of openclaw.json)", c))
+	}
+
+	switch {
+	case len(r.Errors) > 0:
+		r.State = StateUnavailable
+	case len(r.Warnings) > 0:
+		r.State = StateDegraded
+	}
+	r.HasCriticalMissing = len(r.MissingTools) > 0 || len(r.MissingServers) > 0 || len(r.MissingToolsets) > 0
+	r.IsFullySatisfied = !r.HasCriticalMissing && len(r.MissingEnvVars) == 0 && len(r.MissingBins) == 0 &&
+		len(r.MissingAnyBins) == 0 && len(r.Errors) == 0
+	v.log(&r)
+	return r
+}
+
+// log writes the result's log line; see Validate.
+func (v Validator) log(r *Result) {
+	if v.Level == LevelDisabled {
+		return
+	}
+	l := v.Logger
+	if l == nil {
+		l = slog.Default()
+	}
+	ctx := context.Background()
+	switch r.State {
+	case StateUnavailable:
+		if v.Level == LevelStrict {
+			l.Log(ctx, slog.LevelError, fmt.Sprintf("Skill '%s' blocked: %s", r.SkillName, strings.Join(r.Errors, "; ")))
+		} else {
+			l.Log(ctx, slog.LevelWarn, fmt.Sprintf("Skill '%s' unavailable: %s", r.SkillName, strings.Join(r.Errors, "; ")))
+		}
+	case StateDegraded:
+		l.Log(ctx, slog.LevelWarn, fmt.Sprintf("Skill '%s' partially available: %s", r.SkillName, strings.Join(r.Warnings, "; ")))
+	case StateActive:
+		if l.Enabled(ctx, slog.LevelDebug) {
+			l.Log(ctx, slog.LevelDebug, fmt.Sprintf("Skill '%s' requirements satisfied", r.SkillName))
+		}
+	}
+}
