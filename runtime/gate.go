@@ -12,13 +12,16 @@ import (
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
+	"github.com/gate-dev/gate/skills"
 )
 
 // GateConfig configures New and Open. Like the other configs it is
 // immutable; a manifest's [runtime] table overrides what it sets.
 type GateConfig struct {
-	engine   EngineConfig
-	registry RegistryConfig
+	engine     EngineConfig
+	registry   RegistryConfig
+	skillPaths []string
+	skillLevel *skills.Level
 }
 
 // NewGateConfig returns the defaults of NewEngineConfig and
@@ -34,6 +37,22 @@ func (c GateConfig) WithEngine(e EngineConfig) GateConfig { c.engine = e; return
 // (TTL, grace, clock, logger).
 func (c GateConfig) WithRegistry(r RegistryConfig) GateConfig { c.registry = r; return c }
 
+// WithSkillPaths sets the directories skills are discovered in, instead
+// of the manifest's [skills] paths; none (the default) keeps the
+// manifest's.
+func (c GateConfig) WithSkillPaths(paths ...string) GateConfig {
+	c.skillPaths = append([]string(nil), paths...)
+	return c
+}
+
+// WithSkillLevel sets the skills' enforcement level, over
+// SKILL_CAPABILITY_ENFORCEMENT and the manifest's [skills] enforcement
+// (an explicit choice wins, as in the original).
+func (c GateConfig) WithSkillLevel(level skills.Level) GateConfig {
+	c.skillLevel = &level
+	return c
+}
+
 // Gate is what a host app holds: the probe engine, the tools a model may
 // be offered and the servers skills may need, each gated by its probe.
 // Open one from a manifest, or build one with New and register tools in
@@ -42,11 +61,22 @@ type Gate struct {
 	engine   *Engine
 	tools    *Registry
 	servers  *Registry
+	skills   *gateSkills // nil without skill paths
 	manifest *manifest.Manifest
 }
 
-// New returns a Gate with no tools or servers.
+// New returns a Gate with no tools or servers, and the skills of
+// cfg's skill paths.
 func New(ctx context.Context, cfg GateConfig) (*Gate, error) {
+	g, err := newGate(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	g.setupSkills(cfg, manifest.Skills{})
+	return g, nil
+}
+
+func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	engine, err := NewEngine(ctx, cfg.engine)
 	if err != nil {
 		return nil, err
@@ -74,11 +104,12 @@ func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
 // OpenManifest is Open for a manifest already parsed.
 func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*Gate, error) {
 	cfg = applyRuntime(cfg, m.Runtime)
-	g, err := New(ctx, cfg)
+	g, err := newGate(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	g.manifest = m
+	g.setupSkills(cfg, m.Skills)
 
 	// Compile and warm up every probe at once: a Go-built module takes
 	// most of a second to compile, and there may be many.

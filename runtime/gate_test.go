@@ -175,3 +175,67 @@ func TestGateInCode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "CUDA not available", st[0].Reason)
 }
+
+// TestGateSkillsFollowAvailability: a skill's state and the prompt follow
+// the tools that are available now (registered is not enough), and a
+// SKILL.md edited on disk is read again.
+func TestGateSkillsFollowAvailability(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+		return path
+	}
+	write("research", "---\nname: research\ndescription: Research on the web.\nrequires_tools: [search_web]\n---\n")
+	write("web-via-terminal", "---\nname: web-via-terminal\ndescription: Use curl.\nrequires_tools: [terminal]\nfallback_for_tools: [search_web]\n---\n")
+	notes := write("notes", "---\nname: notes\ndescription: Take notes.\n---\n")
+
+	env := map[string]string{"SERP_API_KEY": "k"}
+	clock := newFakeClock()
+	path := writeManifest(t, fmt.Sprintf(`
+[skills]
+paths = [%q]
+enforcement = "strict"
+
+[[tools]]
+name = "search_web"
+probe = "env:SERP_API_KEY"
+
+[[tools]]
+name = "terminal"
+`, dir), nil)
+	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "")
+	g, err := Open(context.Background(), path, NewGateConfig().
+		WithEngine(NewEngineConfig().WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })).
+		WithRegistry(NewRegistryConfig().WithClock(clock)))
+	require.NoError(t, err)
+	defer g.Close(context.Background())
+	ctx := context.Background()
+
+	offered := func() []string {
+		var out []string
+		for _, s := range g.Skills(ctx).Offered() {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"notes", "research"}, offered(), "search_web is available: the fallback stays hidden")
+	assert.Contains(t, g.SkillsPrompt(ctx), "<name>research</name>")
+
+	// The key goes away; once the cached answer expires the tool is hidden,
+	// research is unavailable under strict, and the fallback steps in.
+	delete(env, "SERP_API_KEY")
+	clock.At(29 * time.Second)
+	assert.Equal(t, []string{"notes", "research"}, offered(), "the cached answer holds for its TTL")
+	clock.At(30 * time.Second)
+	assert.Equal(t, []string{"notes", "web-via-terminal"}, offered())
+	res, err := g.Skills(ctx).Result("research", false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Missing required tools: search_web"}, res.Errors)
+
+	// An edit on disk is picked up.
+	require.NoError(t, os.WriteFile(notes, []byte("---\nname: notes\ndescription: Take notes.\nrequires_tools: [notion]\n---\n"), 0o644))
+	g.skills.lastRefresh = time.Time{} // as if a second had passed
+	assert.Equal(t, []string{"web-via-terminal"}, offered())
+}

@@ -5,7 +5,7 @@
 // manifest with nothing in it):
 //
 //	[runtime]    how probes run and how long their answers are reused
-//	[skills]     where skills live and how strictly their allowed-tools are enforced
+//	[skills]     where skills live and how strictly their requirements are enforced
 //	[[tools]]    one per agent tool, each with an optional probe
 //	[[servers]]  one per MCP-style server, each with an optional probe
 //
@@ -107,19 +107,21 @@ type Runtime struct {
 	Concurrency int `json:"concurrency,omitempty"`
 }
 
-// The canonical enforcement levels of skills' allowed-tools, weakest
-// first. The manifest accepts a few synonyms for each (see
-// ParseEnforcement); Skills.Enforcement always holds one of these.
+// The canonical enforcement levels of skill capability gates, weakest
+// first (see package skills). The manifest accepts the same synonyms as
+// SKILL_CAPABILITY_ENFORCEMENT (see ParseEnforcement); Skills.Enforcement
+// always holds one of these.
 const (
-	// EnforcementDisabled ignores allowed-tools altogether ("off").
+	// EnforcementDisabled validates skills but logs nothing ("off").
 	EnforcementDisabled = "disabled"
-	// EnforcementTelemetry records violations without telling anyone
+	// EnforcementTelemetry logs what is missing and blocks nothing
 	// ("log").
 	EnforcementTelemetry = "telemetry"
-	// EnforcementWarn lets a violating call through with a warning
-	// ("warning").
+	// EnforcementWarn, the default, offers a skill with missing
+	// requirements as degraded, with warnings ("warning").
 	EnforcementWarn = "warn"
-	// EnforcementStrict refuses a violating call ("hard", "fail").
+	// EnforcementStrict leaves out of the prompt every skill whose
+	// requirements are not all met ("hard", "fail").
 	EnforcementStrict = "strict"
 )
 
@@ -131,9 +133,11 @@ type Skills struct {
 	// Enforcement is one of the Enforcement constants, or "" when not
 	// written (the runtime's default applies).
 	Enforcement string `json:"enforcement,omitempty"`
-	// AllowedToolsRequired says whether every skill must declare its
-	// allowed-tools; nil = not written, which means true: a skill that
-	// says nothing about its tools is the case enforcement exists for.
+	// AllowedToolsRequired says whether the tool names in a skill's
+	// allowed-tools count as tools it requires, as the original counts
+	// them; nil = not written, which means true. Turn it off for hosts
+	// whose tool names differ from Claude's (allowed-tools lists Claude
+	// Code permissions such as "Bash(git add:*)").
 	AllowedToolsRequired *bool `json:"allowed_tools_required,omitempty"`
 	// Pos is where the [skills] table starts; zero when there is none.
 	Pos Position `json:"pos"`
