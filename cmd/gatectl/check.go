@@ -33,13 +33,21 @@ func manifestPath(flagValue string) string {
 // (a probe that failed, a tool served on its last good answer) go to
 // stderr with -v; the table already says the same.
 func openGate(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer) (*runtime.Gate, bool) {
-	logger := slog.New(slog.DiscardHandler)
+	return openGateWith(ctx, cmd, path, verbose, stderr, nil)
+}
+
+// openGateWith is openGate with a last word on the configuration.
+func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
+	logger := quietLogger()
 	if verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	cfg := runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger))
+	if adjust != nil {
+		cfg = adjust(cfg)
+	}
 	g, err := runtime.Open(ctx, path, cfg)
 	if err != nil {
 		var errs manifest.Errors
@@ -52,6 +60,9 @@ func openGate(ctx context.Context, cmd, path string, verbose bool, stderr io.Wri
 	}
 	return g, true
 }
+
+// quietLogger drops log lines: the commands print what they found.
+func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 const checkSynopsis = `gatectl check [-m gate.toml] [--json] [NAME...]
 

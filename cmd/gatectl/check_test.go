@@ -98,5 +98,5 @@ func TestQuickstart(t *testing.T) {
 			assert.NotEmpty(t, e.Reason, "%s is hidden without a reason", e.Name)
 		}
 	}
-	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "run_shell", "search_content"}, names)
+	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "terminal", "filesystem_read", "search_content"}, names)
 }

@@ -22,6 +22,12 @@ Usage:
                                        which tools and servers can run right now, and why not
   gatectl schema [-m gate.toml] [--format openai|anthropic|mcp]
                                        the tool schema a model would be offered
+  gatectl skills [-m gate.toml] [--path DIR]... [--json]
+                                       skills, their state, and whether the model is offered each
+  gatectl skills prompt [-m gate.toml] [--path DIR]...
+                                       the <available_skills> block for the next model call
+  gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
+                                       why skills are degraded or unavailable
   gatectl probe run TARGET [flags]     run one probe and print its answer
   gatectl probe inspect FILE.wasm      show a module's imports, exports and ABI verdict
   gatectl version
@@ -47,6 +53,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return check(args[1:], stdout, stderr)
 	case "schema":
 		return schemaCmd(args[1:], stdout, stderr)
+	case "skills":
+		return skillsCmd(args[1:], stdout, stderr)
+	case "doctor":
+		return doctor(args[1:], stdout, stderr)
 	case "probe":
 		return runProbe(args[1:], stdout, stderr)
 	case "version":

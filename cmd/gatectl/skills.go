@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/skills"
+)
+
+// skillsFlags are the flags every skills command shares.
+type skillsFlags struct {
+	manifest string
+	paths    listFlag
+	json     bool
+}
+
+// openSkills opens the Gate whose skills a command looks at: the manifest
+// (-m, $GATE_MANIFEST, or ./gate.toml when it exists), with --path
+// replacing its skill paths; with --path and no manifest, the skills are
+// validated against no tools and no servers.
+func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Writer) (*runtime.Gate, *skills.Manager, bool) {
+	path := manifestPath(f.manifest)
+	_, statErr := os.Stat(path)
+	explicit := f.manifest != "" || os.Getenv("GATE_MANIFEST") != ""
+	var g *runtime.Gate
+	switch {
+	case explicit || statErr == nil:
+		var ok bool
+		g, ok = openGateWith(ctx, cmd, path, false, stderr, func(c runtime.GateConfig) runtime.GateConfig {
+			if len(f.paths) > 0 {
+				c = c.WithSkillPaths(f.paths...)
+			}
+			return c
+		})
+		if !ok {
+			return nil, nil, false
+		}
+	case len(f.paths) > 0:
+		var err error
+		g, err = runtime.New(ctx, runtime.NewGateConfig().WithSkillPaths(f.paths...).
+			WithRegistry(runtime.NewRegistryConfig().WithLogger(quietLogger())))
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+			return nil, nil, false
+		}
+	default:
+		fmt.Fprintf(stderr, "%s: no manifest (%s: %v) and no --path DIR to look for skills in\n", cmd, path, statErr)
+		return nil, nil, false
+	}
+	m := g.Skills(ctx)
+	if m == nil {
+		fmt.Fprintf(stderr, "%s: %s has no [skills] paths; give them there or with --path DIR\n", cmd, path)
+		g.Close(ctx)
+		return nil, nil, false
+	}
+	if w := g.SkillsLevelWarning(); w != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, w)
+	}
+	return g, m, true
+}
+
+const skillsSynopsis = `gatectl skills [-m gate.toml] [--path DIR]... [--json]
+gatectl skills prompt [-m gate.toml] [--path DIR]...
+
+Lists the skills, their state against the tools and servers available now,
+and whether the model would be offered each; "prompt" prints the
+<available_skills> block for the next model call (nothing when no skill is
+offered). --path looks at skill folders instead of the manifest's.`
+
+func skillsCmd(args []string, stdout, stderr io.Writer) int {
+	prompt := len(args) > 0 && args[0] == "prompt"
+	if prompt {
+		args = args[1:]
+	}
+	var f skillsFlags
+	fs := newFlagSet("gatectl skills", skillsSynopsis, stderr)
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
+	if !prompt {
+		fs.BoolVar(&f.json, "json", false, "print the skills as JSON (shape: docs/CLI.md)")
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "gatectl skills: unexpected argument %q\n", pos[0])
+		return exitUsage
+	}
+	ctx := context.Background()
+	g, m, ok := openSkills(ctx, "gatectl skills", &f, stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer g.Close(ctx)
+
+	if prompt {
+		if p := m.Prompt(); p != "" {
+			fmt.Fprintln(stdout, p)
+		}
+		return exitOK
+	}
+	list := newSkillsList(m)
+	if f.json {
+		writeJSON(stdout, list)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SKILL\tSTATE\tOFFERED\tISSUES")
+	for _, s := range list.Skills {
+		offered := "no"
+		if s.Offered {
+			offered = "yes"
+		}
+		issues := strings.Join(append(append([]string{}, s.Errors...), s.Warnings...), "; ")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.State, offered, clipText(issues, 120))
+	}
+	tw.Flush()
+	sum := m.Summary()
+	fmt.Fprintf(stdout, "\n%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).\n",
+		sum.TotalSkills, sum.Active, sum.Degraded, sum.Unavailable, list.Offered, sum.EnforcementLevel)
+	return exitOK
+}
+
+// skillsList is the stable shape of `gatectl skills --json`.
+type skillsList struct {
+	EnforcementLevel string       `json:"enforcement_level"`
+	Offered          int          `json:"offered"`
+	Skills           []skillEntry `json:"skills"`
+}
+
+type skillEntry struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Location    string   `json:"location"`
+	State       string   `json:"state"`
+	Offered     bool     `json:"offered"`
+	Warnings    []string `json:"warnings"`
+	Errors      []string `json:"errors"`
+}
+
+func newSkillsList(m *skills.Manager) skillsList {
+	offered := map[string]bool{}
+	for _, s := range m.Offered() {
+		offered[s.Name] = true
+	}
+	list := skillsList{EnforcementLevel: m.Level().String(), Skills: []skillEntry{}, Offered: len(offered)}
+	results := resultsByName(m)
+	for _, s := range m.Catalog().Skills {
+		r := results[s.Name]
+		list.Skills = append(list.Skills, skillEntry{
+			Name: s.Name, Description: s.Description, Location: relPath(s.Path), State: string(r.State),
+			Offered: offered[s.Name], Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors),
+		})
+	}
+	return list
+}
+
+func resultsByName(m *skills.Manager) map[string]skills.Result {
+	out := map[string]skills.Result{}
+	for _, r := range m.Diagnostics() {
+		out[r.SkillName] = r
+	}
+	return out
+}
+
+// relPath shows a path relative to the working directory when it is below
+// it, as people wrote it.
+func relPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, ok := strings.CutPrefix(p, wd+string(os.PathSeparator)); ok {
+		return rel
+	}
+	return p
+}
+
+const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
+
+Checks every skill's requirements against the tools, servers, environment
+variables and binaries available now, and reports the counts by state
+and a sample of the issues. --requirements adds every skill's satisfied and
+missing requirements and the files that were skipped or read leniently;
+--deep probes every tool and server again instead of trusting cached
+answers. Exit codes: 0 fine, 1 some skill unavailable under strict
+enforcement, 2 bad input.`
+
+func doctor(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "skills" {
+		fmt.Fprintf(stderr, "gatectl doctor: want \"skills\"\n\nUsage: %s\n", doctorSynopsis)
+		return exitUsage
+	}
+	var f skillsFlags
+	fs := newFlagSet("gatectl doctor skills", doctorSynopsis, stderr)
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON (shape: docs/CLI.md)")
+	deep := fs.Bool("deep", false, "probe every tool and server again instead of reading cached answers")
+	requirements := fs.Bool("requirements", false, "show each skill's requirements and the files skipped or read leniently")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "gatectl doctor skills: unexpected argument %q\n", pos[0])
+		return exitUsage
+	}
+	ctx := context.Background()
+	g, m, ok := openSkills(ctx, "gatectl doctor skills", &f, stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer g.Close(ctx)
+	if *deep {
+		_, _ = g.Tools().Refresh(ctx)
+		_, _ = g.Servers().Refresh(ctx)
+		m.Clear() // env vars and binaries are read again too
+		m = g.Skills(ctx)
+	}
+
+	report := newDoctorReport(m, *requirements)
+	if f.json {
+		writeJSON(stdout, report)
+	} else {
+		report.print(stdout)
+	}
+	if m.Level() == skills.LevelStrict && report.Unavailable > 0 {
+		return exitUnavailable
+	}
+	return exitOK
+}
+
+// doctorReport is the stable shape of `gatectl doctor skills --json`: the
+// original's summary keys, plus, with --requirements, every skill and the
+// files discovery had something to say about.
+type doctorReport struct {
+	skills.Summary
+	Skills []skillRequirements `json:"skills,omitempty"`
+	Files  []skills.Report     `json:"files,omitempty"`
+}
+
+type skillRequirements struct {
+	Name     string   `json:"name"`
+	Location string   `json:"location"`
+	State    string   `json:"state"`
+	Tools    split    `json:"tools"`
+	Servers  split    `json:"servers"`
+	Env      split    `json:"env"`
+	Toolsets split    `json:"toolsets"`
+	Bins     split    `json:"bins"`
+	AnyBins  split    `json:"any_bins"`
+	Warnings []string `json:"warnings"`
+	Errors   []string `json:"errors"`
+	Notes    []string `json:"notes"`
+}
+
+// split is what of one kind of requirement is met and what is missing.
+type split struct {
+	Satisfied []string `json:"satisfied"`
+	Missing   []string `json:"missing"`
+}
+
+func newSplit(sat, miss []string) split { return split{Satisfied: nonNil(sat), Missing: nonNil(miss)} }
+
+func newDoctorReport(m *skills.Manager, requirements bool) doctorReport {
+	r := doctorReport{Summary: m.Summary()}
+	if !requirements {
+		return r
+	}
+	results := resultsByName(m)
+	r.Skills = []skillRequirements{}
+	for _, s := range m.Catalog().Skills {
+		res := results[s.Name]
+		r.Skills = append(r.Skills, skillRequirements{
+			Name: s.Name, Location: relPath(s.Path), State: string(res.State),
+			Tools:    newSplit(res.SatisfiedTools, res.MissingTools),
+			Servers:  newSplit(res.SatisfiedServers, res.MissingServers),
+			Env:      newSplit(res.SatisfiedEnvVars, res.MissingEnvVars),
+			Toolsets: newSplit(res.SatisfiedToolsets, res.MissingToolsets),
+			Bins:     newSplit(res.SatisfiedBins, res.MissingBins),
+			AnyBins:  newSplit(res.SatisfiedAnyBins, res.MissingAnyBins),
+			Warnings: nonNil(res.Warnings), Errors: nonNil(res.Errors), Notes: nonNil(res.Notes),
+		})
+	}
+	r.Files = []skills.Report{}
+	for _, rep := range m.Reports() {
+		rep.Path, rep.Kept = relPath(rep.Path), relPath(rep.Kept)
+		r.Files = append(r.Files, rep)
+	}
+	return r
+}
+
+func (r doctorReport) print(w io.Writer) {
+	fmt.Fprintf(w, "%d skills: %d active, %d degraded, %d unavailable (enforcement: %s)\n",
+		r.TotalSkills, r.Active, r.Degraded, r.Unavailable, r.EnforcementLevel)
+	if len(r.SampleIssues) > 0 {
+		fmt.Fprintln(w, "issues:")
+		for _, s := range r.SampleIssues {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+	for _, s := range r.Skills {
+		fmt.Fprintf(w, "\n%s  %s  %s\n", s.Name, s.State, s.Location)
+		for _, kind := range []struct {
+			name string
+			sp   split
+		}{{"tools", s.Tools}, {"servers", s.Servers}, {"env", s.Env}, {"toolsets", s.Toolsets}, {"bins", s.Bins}, {"any bins", s.AnyBins}} {
+			if len(kind.sp.Satisfied)+len(kind.sp.Missing) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-9s", kind.name+":")
+			if len(kind.sp.Satisfied) > 0 {
+				fmt.Fprintf(w, " ok %s", strings.Join(kind.sp.Satisfied, ", "))
+			}
+			if len(kind.sp.Missing) > 0 {
+				if len(kind.sp.Satisfied) > 0 {
+					fmt.Fprint(w, ";")
+				}
+				fmt.Fprintf(w, " missing %s", strings.Join(kind.sp.Missing, ", "))
+			}
+			fmt.Fprintln(w)
+		}
+		for _, e := range s.Errors {
+			fmt.Fprintf(w, "  error:    %s\n", e)
+		}
+		for _, e := range s.Warnings {
+			fmt.Fprintf(w, "  warning:  %s\n", e)
+		}
+		for _, e := range s.Notes {
+			fmt.Fprintf(w, "  note:     %s\n", e)
+		}
+	}
+	if len(r.Files) > 0 {
+		fmt.Fprintln(w, "\nfiles:")
+		for _, f := range r.Files {
+			fmt.Fprintf(w, "  %s: %s\n", f.Kind, f.String())
+		}
+	}
+}
