@@ -58,6 +58,10 @@ type ProbeError struct {
 	Budget time.Duration
 	// Status is the answer of a KindStatus error: the return value or exit code.
 	Status int64
+	// Reason is the reason the probe set before it answered a KindStatus
+	// error: a probe that raises on purpose (2, by the C SDK's convention)
+	// says why.
+	Reason string
 	// Stderr is the last line of the probe's output that explains a trap
 	// (a Go panic's "panic: ..." line), if any.
 	Stderr string
@@ -75,9 +79,14 @@ func (e *ProbeError) Error() string {
 	case KindCanceled:
 		fmt.Fprintf(&b, "canceled in %s: %v", e.Phase, e.Err)
 	case KindStatus:
-		if e.Phase == "_start" {
+		switch {
+		case e.Reason != "" && e.Status == 2:
+			fmt.Fprintf(&b, "raised: %s", e.Reason)
+		case e.Reason != "":
+			fmt.Fprintf(&b, "raised: %s (status %d)", e.Reason, e.Status)
+		case e.Phase == "_start":
 			fmt.Fprintf(&b, "exited with code %d (want 0 available or 1 unavailable)", e.Status)
-		} else {
+		default:
 			fmt.Fprintf(&b, "returned %d (want 0 available or 1 unavailable)", e.Status)
 		}
 	case KindABI:

@@ -126,7 +126,8 @@ func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duratio
 		case x.status == 1:
 			return Unavailable, nil
 		}
-		return Failed, &ProbeError{Probe: p.name, Kind: KindStatus, Phase: x.phase, Status: x.status}
+		reason, _ := call.Reason()
+		return Failed, &ProbeError{Probe: p.name, Kind: KindStatus, Phase: x.phase, Status: x.status, Reason: reason}
 	}
 	perr := &ProbeError{Probe: p.name, Phase: x.phase, Budget: p.budget, Err: x.err}
 	if intr == nil {
@@ -153,6 +154,7 @@ func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duratio
 			return Unavailable, nil
 		}
 		perr.Kind, perr.Status = KindStatus, int64(exit.ExitCode())
+		perr.Reason, _ = call.Reason()
 	case errors.As(x.err, &memErr):
 		perr.Kind, perr.Err = KindABI, memErr
 	default:
