@@ -207,8 +207,17 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		e.last = st
 	}
 	e.flight = nil
+	var change *Change
 	if r.entries[name] == e {
 		r.version.Add(1)
+		listed := int8(-1)
+		if st.Available() {
+			listed = 1
+		}
+		if e.listed != 0 && e.listed != listed {
+			change = &Change{Kind: r.cfg.kind, Name: name, Available: listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now}
+		}
+		e.listed = listed
 	}
 	f.status = st
 	r.mu.Unlock()
@@ -217,5 +226,56 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	if log != nil {
 		log()
 	}
+	// Subscribers hear of a flip before any reader gets an answer that
+	// shows it, so a host never sees the new list before the change.
+	if change != nil {
+		r.notify(*change)
+	}
 	close(f.done)
+}
+
+// Change is a tool (or server) whose availability flipped: it was listed
+// and now is not, or the other way round. A graced answer counts as
+// listed.
+type Change struct {
+	Kind      string // "tool" or "server"
+	Name      string
+	Available bool // listed now
+	State     State
+	Reason    string
+	Graced    bool
+	// At is the clock's time of the probe run that noticed.
+	At time.Time
+}
+
+// Subscribe calls fn for every Change from now on, in the order the
+// registry noticed them, one call at a time, from the goroutine that ran
+// the probe and before any reader gets an answer that shows the change;
+// so fn should be quick (hand the change to a channel if it is not), and
+// must not subscribe or unsubscribe. The first answer about a tool is not a
+// change: read ListAvailable or Status for the starting point. Changes are
+// noticed when a probe runs, that is when a read finds an answer stale.
+// The returned function unsubscribes.
+func (r *Registry) Subscribe(fn func(Change)) (unsubscribe func()) {
+	r.subsMu.Lock()
+	defer r.subsMu.Unlock()
+	if r.subs == nil {
+		r.subs = map[int]func(Change){}
+	}
+	id := r.nextSub
+	r.nextSub++
+	r.subs[id] = fn
+	return func() {
+		r.subsMu.Lock()
+		delete(r.subs, id)
+		r.subsMu.Unlock()
+	}
+}
+
+func (r *Registry) notify(c Change) {
+	r.subsMu.Lock()
+	defer r.subsMu.Unlock()
+	for _, fn := range r.subs {
+		fn(c)
+	}
 }

@@ -240,6 +240,15 @@ func (g *Gate) Servers() *Registry { return g.servers }
 // Manifest returns the manifest the Gate was opened from, or nil.
 func (g *Gate) Manifest() *manifest.Manifest { return g.manifest }
 
+// OnChange calls fn whenever a tool or server of the Gate flips (see
+// Registry.Subscribe): a host app rebuilds its tool list, or tells a
+// running model, at once. The returned function unsubscribes.
+func (g *Gate) OnChange(fn func(Change)) (unsubscribe func()) {
+	t := g.tools.Subscribe(fn)
+	s := g.servers.Subscribe(fn)
+	return func() { t(); s() }
+}
+
 // AvailableTools returns the tools a model may be offered now (see
 // Registry.ListAvailable).
 func (g *Gate) AvailableTools(ctx context.Context) []Tool {

@@ -92,6 +92,10 @@ type Registry struct {
 
 	version atomic.Uint64 // bumped whenever what ListAvailable returns may change
 	snap    atomic.Pointer[snapshot]
+
+	subsMu  sync.Mutex // orders deliveries; guards subs
+	subs    map[int]func(Change)
+	nextSub int
 }
 
 // entry is one registered tool and its availability state, guarded by
@@ -99,6 +103,7 @@ type Registry struct {
 type entry struct {
 	tool Tool
 
+	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
 	hasCache    bool
 	cacheOK     bool
 	cachedAt    time.Time

@@ -471,3 +471,29 @@ func TestNativeProbe(t *testing.T) {
 	close(release)
 	require.Eventually(t, func() bool { return stuck.Run(ctx).Outcome == Available }, time.Second, time.Millisecond)
 }
+
+// TestSubscribeSeesFlips: subscribers hear every flip, in order, and
+// nothing for answers that do not change what is listed.
+func TestSubscribeSeesFlips(t *testing.T) {
+	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(5 * time.Second))
+	p := script(ok, ok, raises, raises, no, ok)
+	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
+	var got []string
+	stop := h.Subscribe(func(c Change) {
+		got = append(got, fmt.Sprintf("%v %s %v graced=%v %s", c.At.Sub(h.clock.t0), c.Name, c.Available, c.Graced, c.Reason))
+	})
+	for _, at := range []time.Duration{0, 10, 20, 24, 25, 35, 45} {
+		h.clock.At(at * time.Second)
+		h.listed(t)
+	}
+	assert.Equal(t, []string{
+		// 0 ok (first answer: no change), 10 ok, 20 raises: graced (still listed: no change),
+		// 24 raises: graced, 25 raises... the script's next is "no" at 25: hidden
+		"25s flaky false graced=false SERP_API_KEY not set",
+		"35s flaky true graced=false ",
+	}, got)
+	stop()
+	h.clock.At(100 * time.Second)
+	h.listed(t)
+	assert.Len(t, got, 2, "no calls after unsubscribing")
+}
