@@ -98,5 +98,6 @@ func TestQuickstart(t *testing.T) {
 			assert.NotEmpty(t, e.Reason, "%s is hidden without a reason", e.Name)
 		}
 	}
-	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "terminal", "filesystem_read", "search_content"}, names)
+	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "terminal", "filesystem_read", "search_content",
+		"query_database", "docker_command", "cloud_deploy", "ml_inference", "gpu_inference", "network_tool"}, names)
 }
