@@ -290,12 +290,7 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("gatectl schema", schemaSynopsis, stderr)
 	m := fs.String("m", "", "the manifest")
 	formatFlag := fs.String("format", "openai", "openai, anthropic or mcp")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "gatectl schema: unexpected argument %q\n", pos[0])
+	if !parseNoArgs("gatectl schema", fs, args, stderr) {
 		return exitUsage
 	}
 	format, err := schema.ParseFormat(*formatFlag)

@@ -49,3 +49,16 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = rest[1:]
 	}
 }
+
+// parseNoArgs parses a command that takes flags only.
+func parseNoArgs(cmd string, fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return false
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", cmd, pos[0])
+		return false
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +18,15 @@ type skillsFlags struct {
 	manifest string
 	paths    listFlag
 	json     bool
+}
+
+// bind adds the flags every skills command shares.
+func (f *skillsFlags) bind(fs *flag.FlagSet, withJSON bool) {
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
+	if withJSON {
+		fs.BoolVar(&f.json, "json", false, "print JSON (shapes: docs/CLI.md)")
+	}
 }
 
 // openSkills opens the Gate whose skills a command looks at: the manifest
@@ -79,17 +89,8 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var f skillsFlags
 	fs := newFlagSet("gatectl skills", skillsSynopsis, stderr)
-	fs.StringVar(&f.manifest, "m", "", "the manifest")
-	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
-	if !prompt {
-		fs.BoolVar(&f.json, "json", false, "print the skills as JSON (shape: docs/CLI.md)")
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "gatectl skills: unexpected argument %q\n", pos[0])
+	f.bind(fs, !prompt)
+	if !parseNoArgs("gatectl skills", fs, args, stderr) {
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -199,17 +200,10 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	}
 	var f skillsFlags
 	fs := newFlagSet("gatectl doctor skills", doctorSynopsis, stderr)
-	fs.StringVar(&f.manifest, "m", "", "the manifest")
-	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON (shape: docs/CLI.md)")
+	f.bind(fs, true)
 	deep := fs.Bool("deep", false, "probe every tool and server again instead of reading cached answers")
 	requirements := fs.Bool("requirements", false, "show each skill's requirements and the files skipped or read leniently")
-	pos, err := parseInterleaved(fs, args[1:])
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "gatectl doctor skills: unexpected argument %q\n", pos[0])
+	if !parseNoArgs("gatectl doctor skills", fs, args[1:], stderr) {
 		return exitUsage
 	}
 	ctx := context.Background()
