@@ -1,0 +1,25 @@
+// Package server is gate's HTTP side: a read-only JSON API over a
+// runtime.Service for agents that cannot embed the Go library (Python,
+// TypeScript), a server-sent event stream of every change, and Prometheus
+// metrics. docs/HTTP.md documents every endpoint and shape.
+//
+// A request never runs a probe: the Service refreshes answers in the
+// background and every read serves the latest one. The one exception is a
+// request that arrives before the Service's first round of probes has
+// answered a tool: the registry probes what was never probed, so the
+// request still gets a real answer (within one probe budget) rather than
+// an empty list; /readyz tells a supervisor when that window is over.
+//
+// The lead wiring (gatectl serve) is:
+//
+//	metrics := server.NewMetrics()
+//	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().
+//		WithGate(runtime.NewGateConfig().WithRegistry(runtime.NewRegistryConfig().WithObserver(metrics))))
+//	stop := metrics.Watch(svc)
+//	defer stop()
+//	if err := server.CheckBind(addr, allowRemote, token); err != nil { ... }
+//	done := make(chan struct{})
+//	srv := &http.Server{Addr: addr, Handler: server.New(svc, metrics, server.Options{Token: token, Done: done})}
+//	srv.RegisterOnShutdown(func() { close(done) }) // ends the event streams, so Shutdown can finish
+//	go svc.Run(ctx)
+package server

@@ -1,0 +1,47 @@
+package server
+
+import "time"
+
+// Defaults of Options.
+const (
+	DefaultPingInterval = 15 * time.Second
+	DefaultStreamBuffer = 1024
+	DefaultWriteTimeout = 10 * time.Second
+)
+
+// Options configure New. The zero value serves without a token, with the
+// defaults above.
+type Options struct {
+	// Token, when not empty, is required as "Authorization: Bearer
+	// <token>" on every endpoint but /healthz.
+	Token string
+	// Done ends every event stream and the server's subscription to the
+	// service when closed: close it on shutdown (http.Server.Shutdown
+	// waits for handlers, and a stream never returns by itself). Nil: the
+	// streams end only when their clients go away.
+	Done <-chan struct{}
+	// PingInterval is how often an idle event stream gets a ": ping"
+	// comment, so that proxies and clients see the connection is alive.
+	PingInterval time.Duration
+	// StreamBuffer is how many events a stream may fall behind before it
+	// is closed with "event: overflow" (the client must resync). A reload
+	// can publish one event per tool at once, so it is generous.
+	StreamBuffer int
+	// WriteTimeout bounds each write to an event stream: a client that
+	// stops reading is disconnected after it, and holds nothing meanwhile
+	// but its own goroutine and buffer.
+	WriteTimeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.PingInterval <= 0 {
+		o.PingInterval = DefaultPingInterval
+	}
+	if o.StreamBuffer <= 0 {
+		o.StreamBuffer = DefaultStreamBuffer
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	return o
+}

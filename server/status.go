@@ -1,0 +1,144 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/runtime/manifest"
+)
+
+// statusAnswer is the shape of /v1/status.
+type statusAnswer struct {
+	Service    serviceJSON  `json:"service"`
+	Generation uint64       `json:"generation"`
+	Tools      []statusJSON `json:"tools"`
+	Servers    []statusJSON `json:"servers"`
+}
+
+type serviceJSON struct {
+	// Ready: the first round of probes has answered.
+	Ready    bool   `json:"ready"`
+	Manifest string `json:"manifest"`
+	// LastReload is when the manifest was last read successfully (or
+	// first opened).
+	LastReload time.Time `json:"last_reload"`
+	// ReloadError is why the last reload failed (the configuration read
+	// before keeps serving), null when it worked.
+	ReloadError *string `json:"reload_error"`
+}
+
+// statusJSON is one tool or server; the fields follow `gatectl check
+// --json` where they overlap.
+type statusJSON struct {
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason"`
+	Probe     string `json:"probe"`
+	Graced    bool   `json:"graced"`
+	Cached    bool   `json:"cached"`
+	// CheckedAt and AgeSeconds say when the probe run behind the answer
+	// started, and how long ago; null for a tool without a probe.
+	CheckedAt  *time.Time `json:"checked_at"`
+	AgeSeconds *float64   `json:"age_seconds"`
+	LatencyMS  float64    `json:"latency_ms"`
+	Error      *errorJSON `json:"error"`
+}
+
+// errorJSON is a probe's error, as gatectl check --json shows it.
+type errorJSON struct {
+	Kind    string `json:"kind"`
+	Phase   string `json:"phase"`
+	Message string `json:"message"`
+	Detail  string `json:"detail"`
+}
+
+// status answers every tool and server with its latest answer, and the
+// service's own state.
+func (s *server) status(w http.ResponseWriter, r *http.Request) {
+	gen := s.hub.generation()
+	g := s.svc.Gate()
+	reloaded, reloadErr := s.svc.LastReload()
+	out := statusAnswer{
+		Service:    serviceJSON{Ready: s.svc.Ready(), LastReload: reloaded.UTC()},
+		Generation: gen,
+		Tools:      []statusJSON{},
+		Servers:    []statusJSON{},
+	}
+	if reloadErr != nil {
+		msg := reloadErr.Error()
+		out.Service.ReloadError = &msg
+	}
+	probes := map[string]string{}
+	if m := g.Manifest(); m != nil {
+		out.Service.Manifest = m.Path
+		for _, t := range m.Tools {
+			probes["tool/"+t.Name] = describeProbe(t.Probe)
+		}
+		for _, sv := range m.Servers {
+			probes["server/"+sv.Name] = describeProbe(sv.Probe)
+		}
+	}
+	now := time.Now()
+	for _, part := range []struct {
+		kind string
+		reg  *runtime.Registry
+		out  *[]statusJSON
+	}{{"tool", g.Tools(), &out.Tools}, {"server", g.Servers(), &out.Servers}} {
+		sts, err := part.reg.Status(r.Context())
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		for _, st := range sts {
+			*part.out = append(*part.out, statusOf(st, probes[part.kind+"/"+st.Name], now))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
+	e := statusJSON{
+		Name:      st.Name,
+		State:     string(st.State),
+		Available: st.Available(),
+		Reason:    st.Reason,
+		Probe:     probe,
+		Graced:    st.Graced,
+		Cached:    st.Cached,
+		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
+	}
+	if !st.CheckedAt.IsZero() {
+		at := st.CheckedAt.UTC()
+		age := now.Sub(st.CheckedAt).Seconds()
+		e.CheckedAt, e.AgeSeconds = &at, &age
+	}
+	var perr *runtime.ProbeError
+	if errors.As(st.Err, &perr) {
+		e.Error = &errorJSON{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
+	} else if st.Err != nil {
+		e.Error = &errorJSON{Kind: "error", Message: st.Err.Error()}
+	}
+	return e
+}
+
+// describeProbe names a probe as gatectl check does: its shorthand, or its
+// module's path relative to the working directory.
+func describeProbe(p *manifest.Probe) string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Standard != "":
+		return p.Standard
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p.Module); err == nil {
+			return rel
+		}
+	}
+	return p.Module
+}
