@@ -51,10 +51,12 @@ func (s Status) Available() bool { return s.State == StateAvailable }
 func (r *Registry) ListAvailable(ctx context.Context) []Tool {
 	now := r.cfg.clock.Now()
 	if s := r.snap.Load(); s != nil && s.version == r.version.Load() && now.Before(s.validUntil) {
+		r.observeRead(0)
 		return s.tools
 	}
 	version := r.version.Load()
-	entries, statuses := r.resolve(ctx, now, nil, false)
+	entries, statuses, probed := r.resolve(ctx, now, nil, false)
+	r.observeRead(probed)
 	tools := make([]Tool, 0, len(entries))
 	validUntil := now.Add(100 * 365 * 24 * time.Hour) // nothing cached: valid until a change
 	reusable := ctx.Err() == nil
@@ -64,7 +66,9 @@ func (r *Registry) ListAvailable(ctx context.Context) []Tool {
 			tools = append(tools, e.tool)
 		}
 		switch {
-		case !st.HasProbe:
+		case !st.HasProbe, r.cfg.background:
+			// In the background the refresher bumps the version with every
+			// answer, so the list is good until then.
 		case st.Graced:
 			// Nothing was cached: the next read probes again, as the
 			// original does, so a recovery shows at once.
@@ -106,15 +110,62 @@ func (r *Registry) status(ctx context.Context, names []string, force bool) ([]St
 		}
 		r.mu.Unlock()
 	}
-	_, statuses := r.resolve(ctx, r.cfg.clock.Now(), names, force)
+	_, statuses, probed := r.resolve(ctx, r.cfg.clock.Now(), names, force)
+	r.observeRead(probed)
 	return statuses, nil
+}
+
+// RefreshDue probes, all at once, every tool whose answer is about to
+// expire, and waits for them; a service calls it every tick (see
+// WithBackgroundRefresh). A tool is due a fifth of its TTL before its
+// answer expires, less a jitter of up to a tenth of the TTL fixed per
+// tool, so that tools registered together are not probed together; a
+// tool served on its last good answer is due again by the end of its
+// grace window at the latest. It returns how many tools it probed.
+func (r *Registry) RefreshDue(ctx context.Context) int {
+	now := r.cfg.clock.Now()
+	r.mu.Lock()
+	var due []string
+	for _, e := range r.order {
+		if e.tool.Probe != nil && e.flight == nil && (!e.answered || !now.Before(r.nextProbe(e))) {
+			due = append(due, e.tool.Name)
+		}
+	}
+	r.mu.Unlock()
+	if len(due) > 0 {
+		r.resolve(ctx, now, due, true)
+	}
+	return len(due)
+}
+
+// nextProbe is when a refresher should probe e again.
+func (r *Registry) nextProbe(e *entry) time.Time {
+	ttl := r.cfg.ttl
+	margin := ttl/5 + time.Duration(uint64(ttl/10)*uint64(nameHash(e.tool.Name)%1024)/1024)
+	next := e.current.CheckedAt.Add(ttl - margin)
+	if e.current.Graced {
+		if end := e.lastSuccess.Add(ttl + r.cfg.grace); end.Before(next) {
+			next = end
+		}
+	}
+	return next
+}
+
+// nameHash is FNV-1a: a stable spread of names for the jitter.
+func nameHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
 }
 
 // resolve answers for the selected entries: tools without a probe are
 // available, fresh cached answers are reused, and every other tool is
 // probed, each by one flight that all callers share, all flights at once.
 // Probes run outside the lock.
-func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool) ([]*entry, []Status) {
+func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool) ([]*entry, []Status, int) {
 	r.mu.Lock()
 	var entries []*entry
 	if names == nil {
@@ -132,6 +183,10 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 		switch {
 		case e.tool.Probe == nil:
 			statuses[i] = Status{Name: e.tool.Name, State: StateAvailable}
+		case !force && r.cfg.background && e.answered:
+			st := e.current
+			st.Cached = true
+			statuses[i] = st
 		case !force && e.hasCache && now.Before(e.cachedAt.Add(r.cfg.ttl)):
 			st := e.last
 			st.Cached, st.Graced = true, false
@@ -146,10 +201,12 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 	}
 	r.mu.Unlock()
 
+	probed := 0
 	for i, f := range flights {
 		if f == nil {
 			continue
 		}
+		probed++
 		select {
 		case <-f.done:
 			statuses[i] = f.status
@@ -158,7 +215,15 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error()}
 		}
 	}
-	return entries, statuses
+	return entries, statuses, probed
+}
+
+// observeRead tells the observer about a read that had to wait for probed
+// probes (0: all answers from the cache).
+func (r *Registry) observeRead(probed int) {
+	if r.cfg.observer != nil {
+		r.cfg.observer.Read(r.cfg.kind, probed)
+	}
 }
 
 // probe runs e's probe once and applies the answer, following the
@@ -206,6 +271,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	if !st.Graced {
 		e.last = st
 	}
+	e.current, e.answered = st, true
 	e.flight = nil
 	var change *Change
 	if r.entries[name] == e {
@@ -225,6 +291,9 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	// slow), so that a reader's answer and its log line go together.
 	if log != nil {
 		log()
+	}
+	if r.cfg.observer != nil {
+		r.cfg.observer.Probed(r.cfg.kind, res, st)
 	}
 	// Subscribers hear of a flip before any reader gets an answer that
 	// shows it, so a host never sees the new list before the change.

@@ -45,6 +45,8 @@ type RegistryConfig struct {
 	clock      Clock
 	logger     *slog.Logger
 	kind       string
+	background bool
+	observer   Observer
 }
 
 // NewRegistryConfig returns the defaults: TTL and grace of 30 s, the system
@@ -73,6 +75,30 @@ func (c RegistryConfig) WithLogger(l *slog.Logger) RegistryConfig { c.logger = l
 
 // WithKind sets the noun in log messages and errors: "tool" or "server".
 func (c RegistryConfig) WithKind(kind string) RegistryConfig { c.kind = kind; return c }
+
+// WithBackgroundRefresh makes reads never wait for a probe once a tool
+// has an answer: they serve its latest answer (fresh or not), and
+// RefreshDue, called by a long-running service, re-probes each tool before
+// its answer expires. The availability rules are unchanged (TTL, grace,
+// negative caching); only who runs the probes is. Off by default: a
+// one-shot reader (gatectl check) probes what is stale itself.
+func (c RegistryConfig) WithBackgroundRefresh(on bool) RegistryConfig { c.background = on; return c }
+
+// WithObserver reports every probe run and every read, for metrics.
+func (c RegistryConfig) WithObserver(o Observer) RegistryConfig { c.observer = o; return c }
+
+// Observer is told what a registry does, for metrics. Its methods are
+// called synchronously (the registry's lock is not held) and must be
+// quick.
+type Observer interface {
+	// Probed reports one probe run: the outcome, and the answer the
+	// registry made of it (st.Graced when it served last-good).
+	Probed(kind string, res Result, st Status)
+	// Read reports one read (ListAvailable, Status): probed is how many
+	// probes it had to run or wait for, 0 when every answer came from the
+	// cache.
+	Read(kind string, probed int)
+}
 
 // Registry holds tools (or servers) and decides which are available now.
 // It caches every probe's answer for the TTL, serves a recent good answer
@@ -103,7 +129,9 @@ type Registry struct {
 type entry struct {
 	tool Tool
 
-	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
+	listed      int8   // 0 not yet answered, 1 available, -1 hidden: for Change
+	current     Status // the latest answer, graced ones included
+	answered    bool   // current is set
 	hasCache    bool
 	cacheOK     bool
 	cachedAt    time.Time

@@ -497,3 +497,82 @@ func TestSubscribeSeesFlips(t *testing.T) {
 	h.listed(t)
 	assert.Len(t, got, 2, "no calls after unsubscribing")
 }
+
+// TestBackgroundRefresh: with background refresh, reads never run a probe
+// once a tool has an answer; RefreshDue re-probes each tool before its
+// answer expires, spread by a per-tool jitter; the availability rules are
+// unchanged.
+func TestBackgroundRefresh(t *testing.T) {
+	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
+	p := script(ok, raises, raises, raises)
+	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
+	others := make([]*scripted, 50)
+	for i := range others {
+		others[i] = script(ok)
+		require.NoError(t, h.Register(Tool{Name: fmt.Sprint("t", i), Probe: others[i]}, false))
+	}
+	ctx := context.Background()
+
+	// The first read probes what was never probed; later reads never probe.
+	assert.Len(t, h.ListAvailable(ctx), 51)
+	assert.Equal(t, int32(1), p.runs.Load())
+	h.clock.At(time.Hour)
+	assert.Len(t, h.ListAvailable(ctx), 51, "a read serves the latest answer, however old")
+	st := h.status(t, "flaky")
+	assert.True(t, st.Cached)
+	assert.Equal(t, int32(1), p.runs.Load())
+
+	// RefreshDue: nothing is due before 10s - 2s - jitter (up to 1s).
+	h.clock.At(0)
+	h.Registry = rebuilt(t, h) // a fresh start at t=0
+	h.ListAvailable(ctx)
+	h.clock.At(6999 * time.Millisecond)
+	assert.Zero(t, h.RefreshDue(ctx))
+	h.clock.At(8 * time.Second)
+	assert.Equal(t, 51, h.RefreshDue(ctx), "everything is due 2 s (plus jitter) before it expires")
+	assert.Zero(t, h.RefreshDue(ctx), "and not again right after")
+
+	// The jitter spreads them: between 7 s and 8 s some are due, not all.
+	h.Registry = rebuilt(t, h)
+	h.clock.At(0)
+	h.ListAvailable(ctx)
+	h.clock.At(7500 * time.Millisecond)
+	n := h.RefreshDue(ctx)
+	assert.Greater(t, n, 0)
+	assert.Less(t, n, 51)
+}
+
+// TestBackgroundGrace: a failing probe is graced by the refresher as by a
+// reader, re-probed by the end of the window at the latest, then hidden.
+func TestBackgroundGrace(t *testing.T) {
+	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
+	p := script(ok, raises)
+	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
+	ctx := context.Background()
+	h.ListAvailable(ctx) // t=0: ok, last success 0
+	h.clock.At(8 * time.Second)
+	h.RefreshDue(ctx) // raises: graced until 0+10+10 = 20
+	st := h.status(t, "flaky")
+	assert.True(t, st.Graced)
+	assert.True(t, st.Available())
+	assert.Equal(t, []string{"DEBUG Availability check failed for tool 'flaky' but serving last-good within grace window: Network unreachable"}, h.logs.take())
+	h.clock.At(14 * time.Second)
+	assert.Zero(t, h.RefreshDue(ctx))
+	h.clock.At(16500 * time.Millisecond)
+	assert.Equal(t, 1, h.RefreshDue(ctx), "a graced answer is due after the TTL less the margin, like any other")
+	h.clock.At(20 * time.Second)
+	assert.Equal(t, 1, h.RefreshDue(ctx), "and at the end of the grace window at the latest")
+	assert.Equal(t, StateError, h.status(t, "flaky").State)
+	assert.Empty(t, h.ListAvailable(ctx))
+}
+
+// rebuilt returns a new background registry on h's clock and logger with
+// the same tools and fresh probes.
+func rebuilt(t *testing.T, h *harness) *Registry {
+	r := NewRegistry(h.cfg)
+	for _, tool := range h.List() {
+		tool.Probe = script(ok)
+		require.NoError(t, r.Register(tool, false))
+	}
+	return r
+}

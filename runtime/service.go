@@ -1,0 +1,399 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ServiceConfig configures a Service; immutable, like the other configs.
+type ServiceConfig struct {
+	gate   GateConfig
+	tick   time.Duration
+	watch  time.Duration
+	retire time.Duration
+}
+
+// NewServiceConfig returns the defaults: the GateConfig defaults, a
+// refresh tick of a tenth of the TTL (between 50 ms and 1 s), the manifest
+// looked at every second, and a replaced Gate closed 5 s after a reload.
+func NewServiceConfig() ServiceConfig {
+	return ServiceConfig{gate: NewGateConfig(), watch: time.Second, retire: 5 * time.Second}
+}
+
+// WithGate sets the configuration of the Gates the service opens (every
+// reload opens a new one); the service turns background refresh on.
+func (c ServiceConfig) WithGate(g GateConfig) ServiceConfig { c.gate = g; return c }
+
+// WithTick sets how often the service looks for answers about to expire;
+// 0 means a tenth of the TTL, between 50 ms and 1 s.
+func (c ServiceConfig) WithTick(d time.Duration) ServiceConfig { c.tick = d; return c }
+
+// WithWatchInterval sets how often the manifest file is looked at for
+// changes; 0 turns watching off (Reload still works).
+func (c ServiceConfig) WithWatchInterval(d time.Duration) ServiceConfig { c.watch = d; return c }
+
+// WithRetireDelay sets how long a Gate replaced by a reload keeps running
+// for requests that started on it before it is closed.
+func (c ServiceConfig) WithRetireDelay(d time.Duration) ServiceConfig { c.retire = d; return c }
+
+// Event is one change a service publishes: a tool, server or skill that
+// changed state, or a reload.
+type Event struct {
+	// Type is "tool", "server", "skill" or "reload".
+	Type string `json:"type"`
+	// Name is the tool, server or skill; the manifest path for a reload.
+	Name string `json:"name"`
+	// State: for tools and servers available, unavailable or error; for
+	// skills active, degraded or unavailable; for a reload ok or error.
+	State string `json:"state"`
+	// Available: a tool or server is listed, a skill is offered in the
+	// prompt.
+	Available bool      `json:"available"`
+	Reason    string    `json:"reason,omitempty"`
+	Graced    bool      `json:"graced,omitempty"`
+	At        time.Time `json:"at"`
+}
+
+// Service keeps a Gate fresh for a long-running process (gatectl serve,
+// an agent gateway): answers are re-probed in the background before they
+// expire, so a read never waits for a probe; the manifest is re-read when
+// it changes or on Reload, and a bad one is reported while the last good
+// configuration keeps serving; every change of a tool, server or skill is
+// published to subscribers. The availability rules (TTL, grace, negative
+// caching) are those of the Registry.
+type Service struct {
+	path string
+	cfg  ServiceConfig
+
+	gate  atomic.Pointer[Gate]
+	ready atomic.Bool
+
+	mu         sync.Mutex // one reload or refresh pass at a time
+	reloadedAt time.Time
+	reloadErr  error
+	stamp      fileStamp
+	skills     map[string]skillMark
+	unsub      func()
+
+	subsMu sync.Mutex
+	subs   map[int]func(Event)
+	nextID int
+}
+
+type skillMark struct {
+	state   string
+	offered bool
+}
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{size: -1}
+	}
+	return fileStamp{size: fi.Size(), mod: fi.ModTime()}
+}
+
+// OpenService opens the manifest at path. Nothing is probed until Run.
+func OpenService(ctx context.Context, path string, cfg ServiceConfig) (*Service, error) {
+	cfg.gate.registry = cfg.gate.registry.WithBackgroundRefresh(true)
+	s := &Service{path: path, cfg: cfg}
+	stamp := stampOf(path)
+	g, err := Open(ctx, path, cfg.gate)
+	if err != nil {
+		return nil, err
+	}
+	s.stamp = stamp
+	s.reloadedAt = time.Now()
+	s.install(g)
+	return s, nil
+}
+
+// Gate returns the Gate serving now; a reload replaces it.
+func (s *Service) Gate() *Gate { return s.gate.Load() }
+
+// Ready reports whether every tool and server has been probed once.
+func (s *Service) Ready() bool { return s.ready.Load() }
+
+// LastReload returns when the manifest was last read and, if the last
+// attempt failed, why (the configuration read before keeps serving).
+func (s *Service) LastReload() (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reloadedAt, s.reloadErr
+}
+
+// install makes g the serving Gate and forwards its flips.
+func (s *Service) install(g *Gate) {
+	if s.unsub != nil {
+		s.unsub()
+	}
+	s.gate.Store(g)
+	s.unsub = g.OnChange(func(c Change) {
+		s.publish(Event{Type: c.Kind, Name: c.Name, State: string(c.State), Available: c.Available, Reason: c.Reason, Graced: c.Graced, At: c.At})
+	})
+}
+
+// Run probes everything once (then Ready reports true), and until ctx is
+// done re-probes answers before they expire and watches the manifest. It
+// returns ctx's error.
+func (s *Service) Run(ctx context.Context) error {
+	s.firstRound(ctx, s.Gate())
+	s.ready.Store(true)
+
+	tick := time.NewTicker(s.tickInterval())
+	defer tick.Stop()
+	var watch <-chan time.Time
+	if s.cfg.watch > 0 {
+		w := time.NewTicker(s.cfg.watch)
+		defer w.Stop()
+		watch = w.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			s.refresh(ctx)
+		case <-watch:
+			if stampOf(s.path) != s.currentStamp() {
+				_ = s.Reload(ctx)
+			}
+		}
+	}
+}
+
+func (s *Service) currentStamp() fileStamp {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stamp
+}
+
+func (s *Service) tickInterval() time.Duration {
+	if s.cfg.tick > 0 {
+		return s.cfg.tick
+	}
+	return min(max(s.Gate().tools.cfg.ttl/10, 50*time.Millisecond), time.Second)
+}
+
+// firstRound probes every tool and server of g and records its skills'
+// states, without publishing them: they are the starting point.
+func (s *Service) firstRound(ctx context.Context, g *Gate) {
+	var wg sync.WaitGroup
+	for _, r := range []*Registry{g.tools, g.servers} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = r.Refresh(ctx)
+		}()
+	}
+	wg.Wait()
+	s.mu.Lock()
+	s.skills = s.skillMarks(ctx, g)
+	s.mu.Unlock()
+}
+
+// refresh is one tick: re-probe what is due, then publish skills whose
+// state or offer changed.
+func (s *Service) refresh(ctx context.Context) {
+	g := s.Gate()
+	var wg sync.WaitGroup
+	for _, r := range []*Registry{g.tools, g.servers} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.RefreshDue(ctx)
+		}()
+	}
+	wg.Wait()
+
+	s.mu.Lock()
+	if s.Gate() != g { // a reload replaced g meanwhile
+		s.mu.Unlock()
+		return
+	}
+	marks := s.skillMarks(ctx, g)
+	events := s.skillEvents(s.skills, marks)
+	s.skills = marks
+	s.mu.Unlock()
+	for _, e := range events {
+		s.publish(e)
+	}
+}
+
+func (s *Service) skillMarks(ctx context.Context, g *Gate) map[string]skillMark {
+	m := g.Skills(ctx)
+	if m == nil {
+		return nil
+	}
+	offered := map[string]bool{}
+	for _, sk := range m.Offered() {
+		offered[sk.Name] = true
+	}
+	marks := map[string]skillMark{}
+	for _, r := range m.Diagnostics() {
+		marks[r.SkillName] = skillMark{state: string(r.State), offered: offered[r.SkillName]}
+	}
+	return marks
+}
+
+func (s *Service) skillEvents(before, after map[string]skillMark) []Event {
+	now := s.Gate().tools.cfg.clock.Now()
+	var events []Event
+	for _, name := range sortedNames(after) {
+		if old, ok := before[name]; ok && old != after[name] {
+			events = append(events, Event{Type: "skill", Name: name, State: after[name].state, Available: after[name].offered, At: now})
+		}
+	}
+	return events
+}
+
+func sortedNames(m map[string]skillMark) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Reload reads the manifest again. On success the new configuration is
+// probed once, then replaces the old one (which is closed a few seconds
+// later, when requests that started on it are done), and tools, servers
+// and skills whose state differs are published. On failure the old
+// configuration keeps serving and the error is returned, published as a
+// "reload" event and kept for LastReload.
+func (s *Service) Reload(ctx context.Context) error {
+	s.mu.Lock()
+	stamp := stampOf(s.path)
+	s.mu.Unlock()
+
+	ng, err := Open(ctx, s.path, s.cfg.gate)
+	if err != nil {
+		s.mu.Lock()
+		s.stamp, s.reloadErr = stamp, err
+		s.mu.Unlock()
+		s.publish(Event{Type: "reload", Name: s.path, State: "error", Reason: err.Error(), At: time.Now()})
+		return fmt.Errorf("reload %s: %w (the previous configuration keeps serving)", s.path, err)
+	}
+	s.firstRound(ctx, ng)
+
+	s.mu.Lock()
+	old := s.Gate()
+	before, after := listed(ctx, old), listed(ctx, ng)
+	skillsBefore := s.skills
+	s.skills = s.skillMarks(ctx, ng)
+	skillEvents := s.skillEvents(skillsBefore, s.skills)
+	s.install(ng)
+	s.stamp, s.reloadErr, s.reloadedAt = stamp, nil, time.Now()
+	s.mu.Unlock()
+
+	for _, e := range flips(before, after, ng.tools.cfg.clock.Now()) {
+		s.publish(e)
+	}
+	for _, e := range skillEvents {
+		s.publish(e)
+	}
+	s.publish(Event{Type: "reload", Name: s.path, State: "ok", Available: true, At: time.Now()})
+	time.AfterFunc(s.cfg.retire, func() { old.Close(context.Background()) })
+	return nil
+}
+
+// listed is every tool and server of g with its current status, keyed by
+// "kind/name".
+func listed(ctx context.Context, g *Gate) map[string]Status {
+	out := map[string]Status{}
+	for kind, r := range map[string]*Registry{"tool": g.tools, "server": g.servers} {
+		sts, _ := r.Status(ctx)
+		for _, st := range sts {
+			out[kind+"/"+st.Name] = st
+		}
+	}
+	return out
+}
+
+// flips are the events that take a subscriber from before to after: what
+// changed availability, what appeared available and what went away.
+func flips(before, after map[string]Status, at time.Time) []Event {
+	var keys []string
+	for k := range before {
+		keys = append(keys, k)
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var events []Event
+	for _, k := range keys {
+		b, hadB := before[k]
+		a, hasA := after[k]
+		kind, name := splitKey(k)
+		switch {
+		case !hasA && hadB && b.Available():
+			events = append(events, Event{Type: kind, Name: name, State: "removed", At: at})
+		case hasA && (!hadB || b.Available() != a.Available()):
+			events = append(events, Event{Type: kind, Name: name, State: string(a.State), Available: a.Available(), Reason: a.Reason, Graced: a.Graced, At: at})
+		}
+	}
+	return events
+}
+
+func splitKey(k string) (kind, name string) {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '/' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return "", k
+}
+
+// Subscribe calls fn for every Event from now on, one at a time, in
+// order. fn must be quick (hand the event to a channel) and must not
+// subscribe or unsubscribe. The returned function unsubscribes.
+func (s *Service) Subscribe(fn func(Event)) (unsubscribe func()) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.subs == nil {
+		s.subs = map[int]func(Event){}
+	}
+	id := s.nextID
+	s.nextID++
+	s.subs[id] = fn
+	return func() {
+		s.subsMu.Lock()
+		delete(s.subs, id)
+		s.subsMu.Unlock()
+	}
+}
+
+func (s *Service) publish(e Event) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	for _, fn := range s.subs {
+		fn(e)
+	}
+}
+
+// Close closes the serving Gate.
+func (s *Service) Close(ctx context.Context) error {
+	if s.unsub != nil {
+		s.unsub()
+	}
+	g := s.Gate()
+	if g == nil {
+		return errors.New("service not open")
+	}
+	return g.Close(ctx)
+}
