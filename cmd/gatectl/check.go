@@ -50,15 +50,21 @@ func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io
 	}
 	g, err := runtime.Open(ctx, path, cfg)
 	if err != nil {
-		var errs manifest.Errors
-		if errors.As(err, &errs) {
-			fmt.Fprintf(stderr, "%s: %d problem(s) in %s:\n%+v\n", cmd, len(errs), path, errs)
-		} else {
-			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
-		}
+		reportManifestError(stderr, cmd, path, err)
 		return nil, false
 	}
 	return g, true
+}
+
+// reportManifestError prints every problem of a manifest that could not be
+// opened, each with its source line and a caret.
+func reportManifestError(stderr io.Writer, cmd, path string, err error) {
+	var errs manifest.Errors
+	if errors.As(err, &errs) {
+		fmt.Fprintf(stderr, "%s: %d problem(s) in %s:\n%+v\n", cmd, len(errs), path, errs)
+	} else {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+	}
 }
 
 // quietLogger drops log lines: the commands print what they found.

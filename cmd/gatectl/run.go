@@ -22,6 +22,8 @@ Usage:
                                        which tools and servers can run right now, and why not
   gatectl schema [-m gate.toml] [--format openai|anthropic|mcp]
                                        the tool schema a model would be offered
+  gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
+                                       keep answers fresh and serve them over HTTP (docs/HTTP.md)
   gatectl skills [-m gate.toml] [--path DIR]... [--json]
                                        skills, their state, and whether the model is offered each
   gatectl skills prompt [-m gate.toml] [--path DIR]...
@@ -53,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return check(args[1:], stdout, stderr)
 	case "schema":
 		return schemaCmd(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	case "skills":
 		return skillsCmd(args[1:], stdout, stderr)
 	case "doctor":
