@@ -158,3 +158,27 @@ func joinErrors(what string, errs []error) error {
 	}
 	return fmt.Errorf("%s: %w", what, errors.Join(errs...))
 }
+
+// ErrorInfo is a run's error as reports show it: the "error" object of
+// gatectl's --json outputs and of the HTTP API.
+type ErrorInfo struct {
+	// Kind is the ErrorKind ("trap", "overrun", ...), or "error" for an
+	// error that is not a *ProbeError (a native probe's).
+	Kind    string `json:"kind"`
+	Phase   string `json:"phase"`
+	Message string `json:"message"`
+	// Detail is the full cause, with wazero's wasm stack trace.
+	Detail string `json:"detail"`
+}
+
+// NewErrorInfo describes err; nil for nil.
+func NewErrorInfo(err error) *ErrorInfo {
+	var perr *ProbeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &perr):
+		return &ErrorInfo{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
+	}
+	return &ErrorInfo{Kind: "error", Message: err.Error()}
+}

@@ -1,14 +1,10 @@
 package server
 
 import (
-	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // statusAnswer is the shape of /v1/status.
@@ -43,18 +39,10 @@ type statusJSON struct {
 	Cached    bool   `json:"cached"`
 	// CheckedAt and AgeSeconds say when the probe run behind the answer
 	// started, and how long ago; null for a tool without a probe.
-	CheckedAt  *time.Time `json:"checked_at"`
-	AgeSeconds *float64   `json:"age_seconds"`
-	LatencyMS  float64    `json:"latency_ms"`
-	Error      *errorJSON `json:"error"`
-}
-
-// errorJSON is a probe's error, as gatectl check --json shows it.
-type errorJSON struct {
-	Kind    string `json:"kind"`
-	Phase   string `json:"phase"`
-	Message string `json:"message"`
-	Detail  string `json:"detail"`
+	CheckedAt  *time.Time         `json:"checked_at"`
+	AgeSeconds *float64           `json:"age_seconds"`
+	LatencyMS  float64            `json:"latency_ms"`
+	Error      *runtime.ErrorInfo `json:"error"`
 }
 
 // status answers every tool and server with its latest answer, and the
@@ -77,10 +65,10 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 	if m := g.Manifest(); m != nil {
 		out.Service.Manifest = m.Path
 		for _, t := range m.Tools {
-			probes["tool/"+t.Name] = describeProbe(t.Probe)
+			probes["tool/"+t.Name] = t.Probe.Label()
 		}
 		for _, sv := range m.Servers {
-			probes["server/"+sv.Name] = describeProbe(sv.Probe)
+			probes["server/"+sv.Name] = sv.Probe.Label()
 		}
 	}
 	now := time.Now()
@@ -117,28 +105,6 @@ func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
 		age := now.Sub(st.CheckedAt).Seconds()
 		e.CheckedAt, e.AgeSeconds = &at, &age
 	}
-	var perr *runtime.ProbeError
-	if errors.As(st.Err, &perr) {
-		e.Error = &errorJSON{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
-	} else if st.Err != nil {
-		e.Error = &errorJSON{Kind: "error", Message: st.Err.Error()}
-	}
+	e.Error = runtime.NewErrorInfo(st.Err)
 	return e
-}
-
-// describeProbe names a probe as gatectl check does: its shorthand, or its
-// module's path relative to the working directory.
-func describeProbe(p *manifest.Probe) string {
-	switch {
-	case p == nil:
-		return ""
-	case p.Standard != "":
-		return p.Standard
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p.Module); err == nil {
-			return rel
-		}
-	}
-	return p.Module
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -141,14 +140,14 @@ type checkReport struct {
 }
 
 type checkEntry struct {
-	Name      string     `json:"name"`
-	State     string     `json:"state"` // available | unavailable | error
-	Available bool       `json:"available"`
-	Reason    string     `json:"reason"`
-	Probe     string     `json:"probe"`  // the standard shorthand, the module path, or "" for none
-	Source    string     `json:"source"` // probed | cached | graced | none
-	LatencyMS float64    `json:"latency_ms"`
-	Error     *errorJSON `json:"error"`
+	Name      string             `json:"name"`
+	State     string             `json:"state"` // available | unavailable | error
+	Available bool               `json:"available"`
+	Reason    string             `json:"reason"`
+	Probe     string             `json:"probe"`  // the standard shorthand, the module path, or "" for none
+	Source    string             `json:"source"` // probed | cached | graced | none
+	LatencyMS float64            `json:"latency_ms"`
+	Error     *runtime.ErrorInfo `json:"error"`
 }
 
 type checkSummary struct {
@@ -162,10 +161,10 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	probeOf := map[string]string{}
 	if m := g.Manifest(); m != nil {
 		for _, t := range m.Tools {
-			probeOf["tool:"+t.Name] = describeProbe(t.Probe)
+			probeOf["tool:"+t.Name] = t.Probe.Label()
 		}
 		for _, s := range m.Servers {
-			probeOf["server:"+s.Name] = describeProbe(s.Probe)
+			probeOf["server:"+s.Name] = s.Probe.Label()
 		}
 	}
 	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}}
@@ -186,24 +185,6 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	return r
 }
 
-// describeProbe names a tool's probe for people: its shorthand, or its
-// module's path relative to where gatectl runs (the manifest stores it
-// absolute).
-func describeProbe(p *manifest.Probe) string {
-	switch {
-	case p == nil:
-		return ""
-	case p.Standard != "":
-		return p.Standard
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p.Module); err == nil {
-			return rel
-		}
-	}
-	return p.Module
-}
-
 func entryOf(st runtime.Status, probe string) checkEntry {
 	e := checkEntry{
 		Name:      st.Name,
@@ -222,12 +203,7 @@ func entryOf(st runtime.Status, probe string) checkEntry {
 	case st.Cached:
 		e.Source = "cached"
 	}
-	var perr *runtime.ProbeError
-	if errors.As(st.Err, &perr) {
-		e.Error = &errorJSON{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
-	} else if st.Err != nil {
-		e.Error = &errorJSON{Kind: "error", Message: st.Err.Error()}
-	}
+	e.Error = runtime.NewErrorInfo(st.Err)
 	return e
 }
 

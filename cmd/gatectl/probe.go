@@ -217,28 +217,21 @@ func roundDuration(d time.Duration) time.Duration {
 
 // probeResultJSON is the stable shape of `gatectl probe run --json`.
 type probeResultJSON struct {
-	Probe       string     `json:"probe"`
-	Module      string     `json:"module"`
-	SHA256      string     `json:"sha256"`
-	Outcome     string     `json:"outcome"` // available | unavailable | error
-	Reason      string     `json:"reason"`
-	ElapsedMS   float64    `json:"elapsed_ms"`
-	QueuedMS    float64    `json:"queued_ms"`
-	Fresh       bool       `json:"fresh"`
-	Error       *errorJSON `json:"error"`
-	Denials     []string   `json:"denials"`
-	Notes       []string   `json:"notes"`
-	Logs        []logJSON  `json:"logs"`
-	LogsDropped int        `json:"logs_dropped"`
-	Output      string     `json:"output"`
-	Grants      grantsJSON `json:"grants"`
-}
-
-type errorJSON struct {
-	Kind    string `json:"kind"`
-	Phase   string `json:"phase"`
-	Message string `json:"message"`
-	Detail  string `json:"detail"`
+	Probe       string             `json:"probe"`
+	Module      string             `json:"module"`
+	SHA256      string             `json:"sha256"`
+	Outcome     string             `json:"outcome"` // available | unavailable | error
+	Reason      string             `json:"reason"`
+	ElapsedMS   float64            `json:"elapsed_ms"`
+	QueuedMS    float64            `json:"queued_ms"`
+	Fresh       bool               `json:"fresh"`
+	Error       *runtime.ErrorInfo `json:"error"`
+	Denials     []string           `json:"denials"`
+	Notes       []string           `json:"notes"`
+	Logs        []logJSON          `json:"logs"`
+	LogsDropped int                `json:"logs_dropped"`
+	Output      string             `json:"output"`
+	Grants      grantsJSON         `json:"grants"`
 }
 
 type logJSON struct {
@@ -273,10 +266,7 @@ func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJS
 	for _, l := range res.Logs {
 		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
 	}
-	var perr *runtime.ProbeError
-	if errors.As(res.Err, &perr) {
-		out.Error = &errorJSON{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
-	}
+	out.Error = runtime.NewErrorInfo(res.Err)
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gate-dev/gate/internal/pathfmt"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/skills"
 )
@@ -106,7 +107,7 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	list := newSkillsList(m)
+	list := skills.NewList(m, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, list)
 		return exitOK
@@ -126,61 +127,6 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\n%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).\n",
 		sum.TotalSkills, sum.Active, sum.Degraded, sum.Unavailable, list.Offered, sum.EnforcementLevel)
 	return exitOK
-}
-
-// skillsList is the stable shape of `gatectl skills --json`.
-type skillsList struct {
-	EnforcementLevel string       `json:"enforcement_level"`
-	Offered          int          `json:"offered"`
-	Skills           []skillEntry `json:"skills"`
-}
-
-type skillEntry struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Location    string   `json:"location"`
-	State       string   `json:"state"`
-	Offered     bool     `json:"offered"`
-	Warnings    []string `json:"warnings"`
-	Errors      []string `json:"errors"`
-}
-
-func newSkillsList(m *skills.Manager) skillsList {
-	offered := map[string]bool{}
-	for _, s := range m.Offered() {
-		offered[s.Name] = true
-	}
-	list := skillsList{EnforcementLevel: m.Level().String(), Skills: []skillEntry{}, Offered: len(offered)}
-	results := resultsByName(m)
-	for _, s := range m.Catalog().Skills {
-		r := results[s.Name]
-		list.Skills = append(list.Skills, skillEntry{
-			Name: s.Name, Description: s.Description, Location: relPath(s.Path), State: string(r.State),
-			Offered: offered[s.Name], Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors),
-		})
-	}
-	return list
-}
-
-func resultsByName(m *skills.Manager) map[string]skills.Result {
-	out := map[string]skills.Result{}
-	for _, r := range m.Diagnostics() {
-		out[r.SkillName] = r
-	}
-	return out
-}
-
-// relPath shows a path relative to the working directory when it is below
-// it, as people wrote it.
-func relPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, ok := strings.CutPrefix(p, wd+string(os.PathSeparator)); ok {
-		return rel
-	}
-	return p
 }
 
 const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
@@ -219,11 +165,11 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		m = g.Skills(ctx)
 	}
 
-	report := newDoctorReport(m, *requirements)
+	report := skills.NewDoctor(m, *requirements, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
-		report.print(stdout)
+		printDoctor(stdout, report)
 	}
 	if m.Level() == skills.LevelStrict && report.Unavailable > 0 {
 		return exitUnavailable
@@ -231,67 +177,8 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// doctorReport is the stable shape of `gatectl doctor skills --json`: the
-// original's summary keys, plus, with --requirements, every skill and the
-// files discovery had something to say about.
-type doctorReport struct {
-	skills.Summary
-	Skills []skillRequirements `json:"skills,omitempty"`
-	Files  []skills.Report     `json:"files,omitempty"`
-}
-
-type skillRequirements struct {
-	Name     string   `json:"name"`
-	Location string   `json:"location"`
-	State    string   `json:"state"`
-	Tools    split    `json:"tools"`
-	Servers  split    `json:"servers"`
-	Env      split    `json:"env"`
-	Toolsets split    `json:"toolsets"`
-	Bins     split    `json:"bins"`
-	AnyBins  split    `json:"any_bins"`
-	Warnings []string `json:"warnings"`
-	Errors   []string `json:"errors"`
-	Notes    []string `json:"notes"`
-}
-
-// split is what of one kind of requirement is met and what is missing.
-type split struct {
-	Satisfied []string `json:"satisfied"`
-	Missing   []string `json:"missing"`
-}
-
-func newSplit(sat, miss []string) split { return split{Satisfied: nonNil(sat), Missing: nonNil(miss)} }
-
-func newDoctorReport(m *skills.Manager, requirements bool) doctorReport {
-	r := doctorReport{Summary: m.Summary()}
-	if !requirements {
-		return r
-	}
-	results := resultsByName(m)
-	r.Skills = []skillRequirements{}
-	for _, s := range m.Catalog().Skills {
-		res := results[s.Name]
-		r.Skills = append(r.Skills, skillRequirements{
-			Name: s.Name, Location: relPath(s.Path), State: string(res.State),
-			Tools:    newSplit(res.SatisfiedTools, res.MissingTools),
-			Servers:  newSplit(res.SatisfiedServers, res.MissingServers),
-			Env:      newSplit(res.SatisfiedEnvVars, res.MissingEnvVars),
-			Toolsets: newSplit(res.SatisfiedToolsets, res.MissingToolsets),
-			Bins:     newSplit(res.SatisfiedBins, res.MissingBins),
-			AnyBins:  newSplit(res.SatisfiedAnyBins, res.MissingAnyBins),
-			Warnings: nonNil(res.Warnings), Errors: nonNil(res.Errors), Notes: nonNil(res.Notes),
-		})
-	}
-	r.Files = []skills.Report{}
-	for _, rep := range m.Reports() {
-		rep.Path, rep.Kept = relPath(rep.Path), relPath(rep.Kept)
-		r.Files = append(r.Files, rep)
-	}
-	return r
-}
-
-func (r doctorReport) print(w io.Writer) {
+// printDoctor prints a doctor report for people.
+func printDoctor(w io.Writer, r skills.Doctor) {
 	fmt.Fprintf(w, "%d skills: %d active, %d degraded, %d unavailable (enforcement: %s)\n",
 		r.TotalSkills, r.Active, r.Degraded, r.Unavailable, r.EnforcementLevel)
 	if len(r.SampleIssues) > 0 {
@@ -304,7 +191,7 @@ func (r doctorReport) print(w io.Writer) {
 		fmt.Fprintf(w, "\n%s  %s  %s\n", s.Name, s.State, s.Location)
 		for _, kind := range []struct {
 			name string
-			sp   split
+			sp   skills.Split
 		}{{"tools", s.Tools}, {"servers", s.Servers}, {"env", s.Env}, {"toolsets", s.Toolsets}, {"bins", s.Bins}, {"any bins", s.AnyBins}} {
 			if len(kind.sp.Satisfied)+len(kind.sp.Missing) == 0 {
 				continue

@@ -1,0 +1,119 @@
+package skills
+
+// The JSON shapes of `gatectl skills --json` (List), `gatectl doctor skills
+// --json [--requirements]` (Doctor) and their HTTP twins /v1/skills and
+// /v1/diagnostics, built in one place so that a client can move between
+// the CLI and the service without noticing.
+
+// List is every skill with its state and whether the prompt offers it.
+type List struct {
+	EnforcementLevel string      `json:"enforcement_level"`
+	Offered          int         `json:"offered"`
+	Skills           []ListEntry `json:"skills"`
+}
+
+// ListEntry is one skill of a List.
+type ListEntry struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Location    string   `json:"location"`
+	State       string   `json:"state"`
+	Offered     bool     `json:"offered"`
+	Warnings    []string `json:"warnings"`
+	Errors      []string `json:"errors"`
+}
+
+// Doctor is the original's summary, plus, with requirements, every
+// skill's requirements and what discovery had to say about files.
+type Doctor struct {
+	Summary
+	Skills []Requirement `json:"skills,omitempty"`
+	Files  []Report      `json:"files,omitempty"`
+}
+
+// Requirement is one skill's requirements, kind by kind.
+type Requirement struct {
+	Name     string   `json:"name"`
+	Location string   `json:"location"`
+	State    string   `json:"state"`
+	Tools    Split    `json:"tools"`
+	Servers  Split    `json:"servers"`
+	Env      Split    `json:"env"`
+	Toolsets Split    `json:"toolsets"`
+	Bins     Split    `json:"bins"`
+	AnyBins  Split    `json:"any_bins"`
+	Warnings []string `json:"warnings"`
+	Errors   []string `json:"errors"`
+	Notes    []string `json:"notes"`
+}
+
+// Split is what of one kind of requirement is met and what is missing.
+type Split struct {
+	Satisfied []string `json:"satisfied"`
+	Missing   []string `json:"missing"`
+}
+
+// NewList lists m's skills; location presents a SKILL.md path (the CLI
+// and the service show it relative to their working directory).
+func NewList(m *Manager, location func(string) string) List {
+	offered := map[string]bool{}
+	for _, s := range m.Offered() {
+		offered[s.Name] = true
+	}
+	list := List{EnforcementLevel: m.Level().String(), Offered: len(offered), Skills: []ListEntry{}}
+	results := m.resultsByName()
+	for _, s := range m.Catalog().Skills {
+		r := results[s.Name]
+		list.Skills = append(list.Skills, ListEntry{
+			Name: s.Name, Description: s.Description, Location: location(s.Path), State: string(r.State),
+			Offered: offered[s.Name], Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors),
+		})
+	}
+	return list
+}
+
+// NewDoctor builds m's doctor report; with requirements it lists every
+// skill's requirements and the files skipped or read leniently.
+func NewDoctor(m *Manager, requirements bool, location func(string) string) Doctor {
+	d := Doctor{Summary: m.Summary()}
+	if !requirements {
+		return d
+	}
+	d.Skills, d.Files = []Requirement{}, []Report{}
+	results := m.resultsByName()
+	for _, s := range m.Catalog().Skills {
+		r := results[s.Name]
+		d.Skills = append(d.Skills, Requirement{
+			Name: s.Name, Location: location(s.Path), State: string(r.State),
+			Tools:    newSplit(r.SatisfiedTools, r.MissingTools),
+			Servers:  newSplit(r.SatisfiedServers, r.MissingServers),
+			Env:      newSplit(r.SatisfiedEnvVars, r.MissingEnvVars),
+			Toolsets: newSplit(r.SatisfiedToolsets, r.MissingToolsets),
+			Bins:     newSplit(r.SatisfiedBins, r.MissingBins),
+			AnyBins:  newSplit(r.SatisfiedAnyBins, r.MissingAnyBins),
+			Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors), Notes: nonNil(r.Notes),
+		})
+	}
+	for _, rep := range m.Reports() {
+		rep.Path, rep.Kept = location(rep.Path), location(rep.Kept)
+		d.Files = append(d.Files, rep)
+	}
+	return d
+}
+
+func (m *Manager) resultsByName() map[string]Result {
+	out := map[string]Result{}
+	for _, r := range m.Diagnostics() {
+		out[r.SkillName] = r
+	}
+	return out
+}
+
+func newSplit(sat, miss []string) Split { return Split{Satisfied: nonNil(sat), Missing: nonNil(miss)} }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
