@@ -386,17 +386,23 @@ func (p *pyResolver) findIn(ctx context.Context, info *pyInfo, locs []pyLoc, top
 		}
 	}
 	var portions []pyLoc
+	// inZip looks in one archive location: a namespace portion is kept
+	// (PEP 420: it counts only if nothing else is found), anything else
+	// found ends the search.
+	inZip := func(zl pyLoc) (pyKind, []pyLoc, bool) {
+		kind, next := p.findInZip(info, zl, tail)
+		if kind == pyNamespace {
+			portions = append(portions, next...)
+			return pyMissing, nil, false
+		}
+		return kind, next, kind != pyMissing
+	}
 	for _, loc := range locs {
 		if err := ctx.Err(); err != nil {
 			return pyMissing, nil, err
 		}
 		if loc.dir == "" {
-			kind, next := p.findInZip(info, loc, tail)
-			if kind == pyNamespace {
-				portions = append(portions, next...)
-				continue
-			}
-			if kind != pyMissing {
+			if kind, next, found := inZip(loc); found {
 				return kind, next, nil
 			}
 			continue
@@ -408,17 +414,10 @@ func (p *pyResolver) findIn(ctx context.Context, info *pyInfo, locs []pyLoc, top
 			if !top {
 				continue
 			}
-			zl, ok := pyZipEntry(loc.dir, fi, err)
-			if !ok {
-				continue
-			}
-			kind, next := p.findInZip(info, zl, tail)
-			if kind == pyNamespace {
-				portions = append(portions, next...)
-				continue
-			}
-			if kind != pyMissing {
-				return kind, next, nil
+			if zl, ok := pyZipEntry(loc.dir, fi, err); ok {
+				if kind, next, found := inZip(zl); found {
+					return kind, next, nil
+				}
 			}
 			continue
 		}
