@@ -71,18 +71,6 @@ type Violation struct {
 
 func (v Violation) Error() string { return v.Msg }
 
-// Err returns the violations as one error, or nil.
-func (i *Inspection) Err() error {
-	if len(i.Violations) == 0 {
-		return nil
-	}
-	errs := make([]error, len(i.Violations))
-	for k, v := range i.Violations {
-		errs[k] = v
-	}
-	return &LoadError{Module: "(inspected)", Errs: errs}
-}
-
 // Inspect decodes a module and checks it against ABI v1 without running
 // it: one exported memory; one entry point of the right type; imports only
 // from "gate" (with ABI v1's names and signatures) and
