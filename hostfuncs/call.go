@@ -2,7 +2,9 @@ package hostfuncs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -88,7 +90,19 @@ type Call struct {
 	// Reserve is kept back from the network and lookup waits that a probe
 	// asks for, so that a dial which times out still leaves the probe time
 	// to say "unavailable: timed out" instead of being cut off mid-answer.
+	// It is also the answer allowance: when such a wait ends with less than
+	// Reserve left (the machine was slow to run the probe again), the
+	// deadline moves to Reserve after the probe is back on a CPU, once per
+	// run, so that a loaded host does not turn an honest "timed out" into
+	// an overrun.
 	Reserve time.Duration
+	// Stop, when set, ends the run at its next check or wait once it is
+	// done (the engine or the probe is being closed): the guest is stopped
+	// with an *Interrupt whose Err is ErrStopped.
+	Stop context.Context
+	// Output receives what the probe writes to stdout and stderr (WASI
+	// file descriptors 1 and 2); nil discards it.
+	Output io.Writer
 
 	reason       string
 	reasonSet    bool
@@ -97,8 +111,13 @@ type Call struct {
 	denials      []string
 	notes        []string
 	cpuReleased  bool
+	extended     bool
 	interruption *Interrupt
 }
+
+// ErrStopped is the cause of an interruption because the engine or the
+// probe was closed while the probe ran.
+var ErrStopped = errors.New("stopped: the probe engine is closing")
 
 type callKey struct{}
 
@@ -211,6 +230,13 @@ func (c *Call) Check(ctx context.Context, where string) {
 	if err := ctx.Err(); err != nil {
 		c.interrupt(where, err)
 	}
+	if c.Stop != nil {
+		select {
+		case <-c.Stop.Done():
+			c.interrupt(where, ErrStopped)
+		default:
+		}
+	}
 }
 
 func (c *Call) interrupt(where string, err error) {
@@ -219,26 +245,66 @@ func (c *Call) interrupt(where string, err error) {
 }
 
 // wait runs fn, which blocks without using the CPU, with the run's CPU slot
-// released, and takes the slot back before returning. If the slot cannot
-// be had before the deadline the run is interrupted.
-func (c *Call) wait(ctx context.Context, where string, fn func()) {
+// released, and takes the slot back before returning. fn gets a context
+// that ends with ctx or Stop. If the slot cannot be had in time the run is
+// interrupted.
+//
+// With answer set (a wait the probe asked for, clipped to waitLimit), a
+// wait that leaves less than Reserve of the budget gives the probe Reserve
+// from now instead, once per run: on a loaded machine the wake-up itself
+// can come late by more than the Reserve, and the probe must still get to
+// give its own answer ("timed out") rather than be cut off for the
+// machine's delay. Sleeps do not get it: a probe that sleeps to its
+// deadline has spent its budget itself.
+func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx context.Context)) {
+	wctx := ctx
+	if c.Stop != nil {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithCancel(ctx)
+		defer context.AfterFunc(c.Stop, cancel)()
+		defer cancel()
+	}
+	grant := answer && !c.extended
 	if c.CPU == nil {
-		fn()
+		fn(wctx)
+		if grant {
+			c.extend()
+		}
 		return
 	}
 	c.CPU.Release()
 	c.cpuReleased = true
-	fn()
-	actx, cancel := c.budgetContext(ctx)
+	fn(wctx)
+	if grant {
+		c.extend() // so that the wait for a slot below has the allowance too
+	}
+	actx, cancel := c.budgetContext(wctx)
 	err := c.CPU.Acquire(actx)
 	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			err = ctx.Err()
+		if wctx.Err() != nil {
+			if err = ctx.Err(); err == nil {
+				err = ErrStopped
+			}
 		}
 		c.interrupt(where, err)
 	}
 	c.cpuReleased = false
+	if grant {
+		c.extend() // counted from when the probe holds a CPU again
+	}
+}
+
+// extend moves a deadline that is less than Reserve away to Reserve from
+// now (see wait).
+func (c *Call) extend() {
+	if c.Deadline.IsZero() {
+		return
+	}
+	if now := time.Now(); c.Deadline.Sub(now) < c.Reserve {
+		c.Deadline = now.Add(c.Reserve)
+		c.extended = true
+	}
 }
 
 // budgetContext returns ctx bounded by the deadline, for waits in the host.
@@ -267,7 +333,7 @@ func (c *Call) Sleep(ctx context.Context, d time.Duration) {
 	if rem := c.Remaining(); d > rem {
 		d = rem
 	}
-	c.wait(ctx, "sleep", func() {
+	c.wait(ctx, "sleep", false, func(ctx context.Context) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {

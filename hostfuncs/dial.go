@@ -44,7 +44,7 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 		timeout = limit
 	}
 	var status int32
-	c.wait(ctx, "gate.dial", func() {
+	c.wait(ctx, "gate.dial", true, func(ctx context.Context) {
 		d := net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, network, target)
 		if err == nil {

@@ -30,7 +30,7 @@ func (c *Call) importSpec(ctx context.Context, spec string) int32 {
 	}
 	var found bool
 	var err error
-	c.wait(ctx, "gate.import", func() {
+	c.wait(ctx, "gate.import", true, func(ctx context.Context) {
 		rctx, cancel := context.WithTimeout(ctx, max(c.waitLimit(), 0))
 		defer cancel()
 		found, err = c.Resolvers.Resolve(rctx, spec)
