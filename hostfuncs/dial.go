@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -29,11 +27,11 @@ func hostDial(ctx context.Context, m api.Module, stack []uint64) {
 }
 
 func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int32 {
-	network, target, ok := splitDialAddr(addr)
-	if !ok {
+	network, target, verdict := c.Policy.checkDial(addr)
+	switch verdict {
+	case StatusBadRequest:
 		return StatusBadRequest
-	}
-	if !c.Policy.AllowDial(addr) {
+	case StatusDenied:
 		return c.deny("dial", addr)
 	}
 	limit := c.waitLimit()
@@ -58,22 +56,6 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 		}
 	})
 	return status
-}
-
-// splitDialAddr checks an ABI address: "unix:/path" or "host:port" with a
-// numeric port; anything else is a bad address (-6).
-func splitDialAddr(addr string) (network, target string, ok bool) {
-	if path, isUnix := strings.CutPrefix(addr, "unix:"); isUnix {
-		return "unix", path, path != ""
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || host == "" {
-		return "", "", false
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return "", "", false
-	}
-	return "tcp", addr, true
 }
 
 // dialStatus maps a dial error to the ABI's codes. Permission denied on a

@@ -2,7 +2,6 @@ package hostfuncs
 
 import (
 	"fmt"
-	"net"
 	"sort"
 	"strings"
 )
@@ -11,22 +10,25 @@ import (
 // name is denied: a probe with zero Grants can read its own config, set a
 // reason and log, and nothing else.
 //
-// Each entry is an exact name or a pattern in which "*" matches any run of
-// characters (including none); there are no other metacharacters. Matching
-// is case-sensitive, except that the host part of a dial address is compared
-// in lower case, as DNS names are.
+// Each entry is an exact name or a pattern in which "*" matches a run of
+// characters (including none); there are no other metacharacters. What a
+// "*" may cover depends on the kind, so that a pattern never reaches
+// further than it reads: in env names anything, in import names and unix
+// socket paths anything but "/", in host names part of one label (and in
+// an IPv4 pattern one whole octet). docs/ABI.md ("Grants") states the
+// rules with examples.
 type Grants struct {
 	// Env names environment variables the probe may read: "SERP_API_KEY",
-	// "AWS_*".
+	// "AWS_*". Names are case-sensitive.
 	Env []string
 
 	// Dial names addresses the probe may connect to: "localhost:5432",
-	// "127.0.0.1:*", "unix:/var/run/docker.sock". An IPv6 host is written in
-	// brackets: "[::1]:6379".
+	// "*.internal.example:443", "127.0.0.1:*", "10.0.0.0/24:5432",
+	// "[fd00::/8]:*", "unix:/var/run/docker.sock" (see grants_dial.go).
 	Dial []string
 
 	// Import names dependency specs the probe may look up: "py:psycopg2",
-	// "bin:*", "lib:libpq.so.5".
+	// "bin:*", "lib:/opt/cuda/lib64/*" (see grants_import.go).
 	Import []string
 }
 
@@ -62,22 +64,33 @@ func union(a, b []string) []string {
 
 // Policy is a compiled, immutable form of Grants, safe for concurrent use.
 type Policy struct {
-	env, dial, imp matcher
+	env  envMatcher
+	dial dialMatcher
+	imp  importMatcher
 }
 
-// Compile checks g and returns its Policy. An error names the kind and the
-// entry that is malformed.
+// Compile checks g and returns its Policy. An error names the kind, the
+// entry and what is wrong with it.
 func (g Grants) Compile() (*Policy, error) {
-	p := &Policy{}
-	var err error
-	if p.env, err = compileMatcher("env", g.Env, checkEnvGrant, nil); err != nil {
-		return nil, err
+	p := &Policy{
+		env:  envMatcher{exact: map[string]bool{}},
+		dial: dialMatcher{raw: map[string]bool{}, exact: map[dialAddr]bool{}},
+		imp:  importMatcher{exact: map[string]bool{}},
 	}
-	if p.dial, err = compileMatcher("dial", g.Dial, checkDialGrant, normalizeAddr); err != nil {
-		return nil, err
+	for _, e := range g.Env {
+		if err := p.env.add(e); err != nil {
+			return nil, fmt.Errorf("env grant %q: %w", e, err)
+		}
 	}
-	if p.imp, err = compileMatcher("import", g.Import, checkImportGrant, nil); err != nil {
-		return nil, err
+	for _, e := range g.Dial {
+		if err := p.dial.add(e); err != nil {
+			return nil, fmt.Errorf("dial grant %q: %w", e, err)
+		}
+	}
+	for _, e := range g.Import {
+		if err := p.imp.add(e); err != nil {
+			return nil, fmt.Errorf("import grant %q: %w", e, err)
+		}
 	}
 	return p, nil
 }
@@ -85,29 +98,22 @@ func (g Grants) Compile() (*Policy, error) {
 // AllowEnv reports whether the variable name is granted.
 func (p *Policy) AllowEnv(name string) bool { return p != nil && p.env.match(name) }
 
-// AllowDial reports whether the address is granted.
-func (p *Policy) AllowDial(addr string) bool { return p != nil && p.dial.match(normalizeAddr(addr)) }
-
-// AllowImport reports whether the spec is granted.
-func (p *Policy) AllowImport(spec string) bool { return p != nil && p.imp.match(spec) }
-
-// ImportSchemes returns the schemes that the import grants can reach, with
-// "*" standing for "any scheme". The engine prepares those resolvers when
-// a probe is loaded, so their one-time setup stays out of the budget.
-func (p *Policy) ImportSchemes() []string {
+// AllowDial reports whether the address is granted. An address that is
+// not well formed (see parseDialAddr) is never granted.
+func (p *Policy) AllowDial(addr string) bool {
 	if p == nil {
-		return nil
+		return false
 	}
-	set := map[string]bool{}
-	for _, pat := range append(keys(p.imp.exact), p.imp.globs...) {
-		scheme, _, ok := strings.Cut(pat, ":")
-		if !ok || strings.Contains(scheme, "*") {
-			scheme = "*"
-		}
-		set[scheme] = true
+	if p.dial.raw[addr] {
+		return true
 	}
-	return keys(set)
+	a, err := parseDialAddr(addr)
+	return err == nil && p.dial.match(a)
 }
+
+// AllowImport reports whether the spec is granted. A spec that is not well
+// formed (see checkSpecName) is never granted.
+func (p *Policy) AllowImport(spec string) bool { return p != nil && p.imp.match(spec) }
 
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
@@ -118,15 +124,27 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// matcher answers exact names with one map lookup and falls back to the
+// envMatcher answers exact names with one map lookup and falls back to the
 // patterns, so the common case (a handful of exact grants) costs no
 // allocation and no scan.
-type matcher struct {
+type envMatcher struct {
 	exact map[string]bool
 	globs []string
 }
 
-func (m matcher) match(s string) bool {
+func (m *envMatcher) add(e string) error {
+	if err := checkEnvGrant(e); err != nil {
+		return err
+	}
+	if strings.Contains(e, "*") {
+		m.globs = append(m.globs, e)
+	} else {
+		m.exact[e] = true
+	}
+	return nil
+}
+
+func (m *envMatcher) match(s string) bool {
 	if m.exact[s] {
 		return true
 	}
@@ -136,52 +154,6 @@ func (m matcher) match(s string) bool {
 		}
 	}
 	return false
-}
-
-func compileMatcher(kind string, entries []string, check func(string) error, norm func(string) string) (matcher, error) {
-	m := matcher{exact: map[string]bool{}}
-	for _, e := range entries {
-		if err := check(e); err != nil {
-			return matcher{}, fmt.Errorf("%s grant %q: %w", kind, e, err)
-		}
-		if norm != nil {
-			e = norm(e)
-		}
-		if strings.Contains(e, "*") {
-			m.globs = append(m.globs, e)
-		} else {
-			m.exact[e] = true
-		}
-	}
-	return m, nil
-}
-
-// globMatch reports whether s matches pattern, in which '*' matches any run
-// of bytes. It is iterative with one backtrack point, so it runs in
-// O(len(pattern)*len(s)) at worst and never recurses.
-func globMatch(pattern, s string) bool {
-	p, i := 0, 0
-	star, mark := -1, 0
-	for i < len(s) {
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, mark = p, i
-			p++
-		case p < len(pattern) && pattern[p] == s[i]:
-			p++
-			i++
-		case star >= 0:
-			p = star + 1
-			mark++
-			i = mark
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
 }
 
 func checkEnvGrant(e string) error {
@@ -196,54 +168,39 @@ func checkEnvGrant(e string) error {
 	return nil
 }
 
-func checkDialGrant(e string) error {
-	if e == "" {
-		return fmt.Errorf("empty address")
-	}
-	if path, ok := strings.CutPrefix(e, "unix:"); ok {
-		if path == "" {
-			return fmt.Errorf("unix: needs a socket path")
+// globMatch reports whether s matches pattern, in which '*' matches any run
+// of bytes.
+func globMatch(pattern, s string) bool { return globMatchStop(pattern, s, -1) }
+
+// globMatchStop is globMatch with a '*' that never covers the byte stop
+// (pass -1 for none): with stop '/', "/run/*.sock" stays in /run.
+//
+// It is iterative with one backtrack point, so it runs in
+// O(len(pattern)*len(s)) at worst and never recurses. One point is enough
+// even with a stop byte: a literal stop in the pattern can only meet the
+// first stop in s after the '*' before it, so an earlier '*' never has a
+// better choice to go back to.
+func globMatchStop(pattern, s string, stop int) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, i
+			p++
+		case p < len(pattern) && pattern[p] == s[i]:
+			p++
+			i++
+		case star >= 0 && int(s[mark]) != stop:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
 		}
-		return nil
 	}
-	host, port, err := net.SplitHostPort(e)
-	if err != nil {
-		return fmt.Errorf("want host:port or unix:/path")
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
 	}
-	if host == "" {
-		return fmt.Errorf("empty host (write \"*:%s\" to allow any host)", port)
-	}
-	if port == "" {
-		return fmt.Errorf("empty port (write %q to allow any port)", net.JoinHostPort(host, "*"))
-	}
-	return nil
-}
-
-func checkImportGrant(e string) error {
-	scheme, name, ok := strings.Cut(e, ":")
-	if e == "*" {
-		return nil
-	}
-	if !ok || scheme == "" || name == "" {
-		return fmt.Errorf("want scheme:name, like py:psycopg2 or bin:*")
-	}
-	return nil
-}
-
-// normalizeAddr lower-cases the host of a host:port address so that
-// "LocalHost:80" and "localhost:80" are the same grant. Anything that does
-// not parse is returned unchanged and simply fails to match.
-func normalizeAddr(a string) string {
-	if strings.HasPrefix(a, "unix:") {
-		return a
-	}
-	host, port, err := net.SplitHostPort(a)
-	if err != nil {
-		return a
-	}
-	lower := strings.ToLower(host)
-	if lower == host {
-		return a
-	}
-	return net.JoinHostPort(lower, port)
+	return p == len(pattern)
 }

@@ -9,7 +9,9 @@ import (
 
 // hostImport is gate.import(spec_ptr, spec_len) -> i32. Resolution touches
 // the file system (and, once per Python, a process), so it runs with the
-// run's CPU slot released, like a dial.
+// run's CPU slot released, like a dial. It answers by the deadline whatever
+// the resolver does: Resolvers.Resolve stops waiting for a resolver that
+// ignores ctx, and the probe is told "not found", with a note saying why.
 func hostImport(ctx context.Context, m api.Module, stack []uint64) {
 	c := callFrom(ctx, "gate.import")
 	spec, ok := name(m, "gate.import", "spec", api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
@@ -22,6 +24,11 @@ func hostImport(ctx context.Context, m api.Module, stack []uint64) {
 }
 
 func (c *Call) importSpec(ctx context.Context, spec string) int32 {
+	// A malformed spec ("..", an unclean path) is refused before the grants
+	// see it, so that no pattern has to be written to survive one.
+	if _, _, err := resolverSplitSpec(spec); err != nil {
+		return StatusBadRequest
+	}
 	if !c.Policy.AllowImport(spec) {
 		return c.deny("import", spec)
 	}

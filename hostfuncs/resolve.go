@@ -13,8 +13,16 @@ import (
 // A Resolver answers whether one kind of dependency is present on this host.
 //
 // Resolvers run inside a probe's time budget, so implementations must not
-// start a process per call and must return ctx.Err() promptly once ctx is
-// done.
+// start a process per call and should return ctx.Err() promptly once ctx is
+// done. One that does not is not waited for: Resolvers.Resolve returns at
+// the deadline, leaves the call to finish in the background, and asks that
+// resolver nothing more until it has (see Resolvers.Resolve).
+//
+// Files a resolver reads are chosen by configuration that a probe may
+// influence (a path in the spec, a directory on sys.path), so the built-in
+// ones stat before they open, open only regular files, without blocking,
+// and read a bounded amount; a host app's resolver that touches files
+// should do the same.
 type Resolver interface {
 	// Resolve reports whether name (the spec without its "scheme:" prefix)
 	// is present. An error means the question could not be answered (for
@@ -45,8 +53,9 @@ type Preparer interface {
 var ErrUnknownScheme = errors.New("unknown import scheme")
 
 // ErrBadSpec is wrapped by errors for specs that are malformed: no
-// "scheme:" prefix, an empty name, or a name the scheme's resolver rejects
-// (a relative path for bin: or lib:, an invalid module name for py:).
+// "scheme:" prefix, an empty name, ".." anywhere in the name, a path name
+// that is not clean, or a name the scheme's resolver rejects (a relative
+// path for bin: or lib:, an invalid module name for py:).
 var ErrBadSpec = errors.New("bad import spec")
 
 // ResolverOptions configures NewResolvers. The zero value is valid and
@@ -68,7 +77,7 @@ type ResolverOptions struct {
 // use, and Register may be called while other goroutines resolve.
 type Resolvers struct {
 	mu    sync.RWMutex
-	byKey map[string]Resolver
+	byKey map[string]*resolverEntry
 }
 
 // NewResolvers returns Resolvers with the built-in schemes registered:
@@ -80,10 +89,10 @@ func NewResolvers(opts ResolverOptions) *Resolvers {
 	if pathEnv == "" {
 		pathEnv = os.Getenv("PATH")
 	}
-	return &Resolvers{byKey: map[string]Resolver{
-		"bin": NewBinResolver(pathEnv),
-		"py":  NewPythonResolver(opts.Python),
-		"lib": NewLibResolver(),
+	return &Resolvers{byKey: map[string]*resolverEntry{
+		"bin": {scheme: "bin", res: NewBinResolver(pathEnv)},
+		"py":  {scheme: "py", res: NewPythonResolver(opts.Python)},
+		"lib": {scheme: "lib", res: NewLibResolver()},
 	}}
 }
 
@@ -102,9 +111,9 @@ func (r *Resolvers) Register(scheme string, res Resolver) error {
 	}
 	r.mu.Lock()
 	if r.byKey == nil {
-		r.byKey = map[string]Resolver{} // spare a zero Resolvers a panic
+		r.byKey = map[string]*resolverEntry{} // spare a zero Resolvers a panic
 	}
-	r.byKey[scheme] = res
+	r.byKey[scheme] = &resolverEntry{scheme: scheme, res: res}
 	r.mu.Unlock()
 	return nil
 }
@@ -114,6 +123,13 @@ func (r *Resolvers) Register(scheme string, res Resolver) error {
 // scheme, or with an empty name yields an error wrapping ErrBadSpec; a scheme
 // with no resolver yields one wrapping ErrUnknownScheme. Errors from the
 // resolver are returned prefixed with the spec unless they already name it.
+//
+// When ctx has a deadline or can be cancelled, Resolve returns once it is
+// done whether or not the resolver has: the resolver's call is then left
+// to finish on its own, and until it returns every spec of that scheme is
+// answered with an error wrapping ErrResolverBusy instead of another call
+// that would pile up behind it. A panic in a resolver is returned as an
+// error.
 func (r *Resolvers) Resolve(ctx context.Context, spec string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -123,12 +139,12 @@ func (r *Resolvers) Resolve(ctx context.Context, spec string) (bool, error) {
 		return false, err
 	}
 	r.mu.RLock()
-	res, ok := r.byKey[scheme]
+	e, ok := r.byKey[scheme]
 	r.mu.RUnlock()
 	if !ok {
 		return false, fmt.Errorf("import %q: %w %q", spec, ErrUnknownScheme, scheme)
 	}
-	found, err := res.Resolve(ctx, name)
+	found, err := e.resolve(ctx, name)
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), spec+":") {
 			err = fmt.Errorf("%s: %w", spec, err)
@@ -154,12 +170,12 @@ func (r *Resolvers) Prepare(ctx context.Context, schemes ...string) error {
 	todo := make([]Resolver, 0, len(schemes))
 	var errs []error
 	for _, s := range schemes {
-		res, ok := r.byKey[s]
+		e, ok := r.byKey[s]
 		if !ok {
 			errs = append(errs, fmt.Errorf("prepare %q: %w %q", s, ErrUnknownScheme, s))
 			continue
 		}
-		todo = append(todo, res)
+		todo = append(todo, e.res)
 	}
 	r.mu.RUnlock()
 	for _, res := range todo {
@@ -189,7 +205,8 @@ func (r *Resolvers) Schemes() []string {
 }
 
 // resolverSplitSpec splits "scheme:name" at the first colon, so names may
-// themselves contain colons.
+// themselves contain colons, and checks the name as the grants do
+// (checkSpecName), so that no resolver sees a spec no grant could match.
 func resolverSplitSpec(spec string) (scheme, name string, err error) {
 	scheme, name, ok := strings.Cut(spec, ":")
 	switch {
@@ -199,6 +216,9 @@ func resolverSplitSpec(spec string) (scheme, name string, err error) {
 		return "", "", fmt.Errorf("import %q: %w: scheme must match [a-z][a-z0-9+.-]*", spec, ErrBadSpec)
 	case name == "":
 		return "", "", fmt.Errorf("import %q: %w: empty name", spec, ErrBadSpec)
+	}
+	if err := checkSpecName(name); err != nil {
+		return "", "", fmt.Errorf("import %q: %w: %w", spec, ErrBadSpec, err)
 	}
 	return scheme, name, nil
 }
@@ -217,10 +237,10 @@ func resolverValidScheme(s string) bool {
 	return true
 }
 
-// resolverCheckPathName validates a bin: or lib: name: an absolute path or
-// a bare file name. Relative paths with a slash are rejected because their
-// meaning would depend on the gate process's working directory, not the
-// tool's.
+// resolverCheckPathName validates a bin: or lib: name: an absolute, clean
+// path without ".." or a bare file name. Relative paths with a slash are
+// rejected because their meaning would depend on the gate process's
+// working directory, not the tool's.
 func resolverCheckPathName(scheme, name string) error {
 	switch {
 	case name == "":
@@ -228,6 +248,9 @@ func resolverCheckPathName(scheme, name string) error {
 	case strings.IndexByte(name, 0) >= 0:
 		return fmt.Errorf("%s:%q: %w: NUL in name", scheme, name, ErrBadSpec)
 	case strings.HasPrefix(name, "/"):
+		if err := checkSpecName(name); err != nil {
+			return fmt.Errorf("%s:%s: %w: %w", scheme, name, ErrBadSpec, err)
+		}
 		return nil
 	case strings.Contains(name, "/"):
 		return fmt.Errorf("%s:%s: %w: a path must be absolute", scheme, name, ErrBadSpec)

@@ -1,7 +1,6 @@
 package hostfuncs
 
 import (
-	"bufio"
 	"context"
 	"debug/elf"
 	"encoding/binary"
@@ -11,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // NewLibResolver returns the resolver for "lib:" specs: whether the dynamic
@@ -40,6 +41,11 @@ import (
 // library, glibc-hwcaps subdirectories, and $ORIGIN-style tokens. Empty and
 // relative LD_LIBRARY_PATH entries are ignored, for the reason given at
 // NewBinResolver.
+//
+// Reading is bounded (see resolve_file.go): configuration files that are
+// not regular files or exceed libMaxConfBytes are skipped, as are includes
+// past libMaxConfFiles files or libMaxGlobEntries directory entries, and
+// at most libMaxDirs directories are searched.
 func NewLibResolver() Resolver {
 	return newLibResolver(os.Getenv("LD_LIBRARY_PATH"), "/etc/ld.so.conf")
 }
@@ -55,7 +61,7 @@ func newLibResolver(ldLibraryPath, ldSoConf string) *libResolver {
 			}
 		}
 		dirs = append(dirs, libParseConf(ldSoConf, 0, map[string]bool{})...)
-		dirs = append(dirs, libDefaultDirs(runtime.GOARCH)...)
+		dirs = append(dirs[:min(len(dirs), libMaxDirs)], libDefaultDirs(runtime.GOARCH)...)
 		return libDedupe(dirs)
 	})
 	return l
@@ -95,23 +101,38 @@ func (l *libResolver) Resolve(ctx context.Context, name string) (bool, error) {
 	return false, nil
 }
 
+// Bounds on reading the linker configuration. Real systems use a few
+// files of a few lines; the bounds only stop a configuration that would
+// otherwise hold a resolver (and the probe waiting on it) for good.
+const (
+	libMaxConfBytes   = 1 << 20 // per file
+	libMaxConfFiles   = 256     // ld.so.conf and everything it includes
+	libMaxGlobEntries = 16384   // directory entries read to expand includes
+	libMaxDirs        = 256     // configured directories searched per lookup
+)
+
 // libParseConf returns the directories listed in an ld.so.conf-style file,
-// expanding "include" lines. seen guards against include cycles; depth
-// against pathological nesting.
+// expanding "include" lines. seen guards against include cycles and, by
+// its size, against too many files; depth against pathological nesting.
 func libParseConf(path string, depth int, seen map[string]bool) []string {
-	if depth > 16 || seen[path] {
+	budget := libMaxGlobEntries
+	return libParseConfBounded(path, depth, seen, &budget)
+}
+
+func libParseConfBounded(path string, depth int, seen map[string]bool, globBudget *int) []string {
+	if depth > 16 || seen[path] || len(seen) >= libMaxConfFiles {
 		return nil
 	}
 	seen[path] = true
-	f, err := os.Open(path)
+	// A missing ld.so.conf is normal on musl and in containers; a FIFO, a
+	// device or a huge file is skipped as if it were missing.
+	content, err := safefile.Read(path, libMaxConfBytes)
 	if err != nil {
-		return nil // a missing ld.so.conf is normal on musl and in containers
+		return nil
 	}
-	defer f.Close()
 	var dirs []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for line := range strings.Lines(string(content)) {
+		line = strings.TrimRight(line, "\r\n")
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -125,9 +146,8 @@ func libParseConf(path string, depth int, seen map[string]bool) []string {
 				if !filepath.IsAbs(pat) {
 					pat = filepath.Join(filepath.Dir(path), pat)
 				}
-				matches, _ := filepath.Glob(pat) // sorted, as ldconfig's glob(3)
-				for _, m := range matches {
-					dirs = append(dirs, libParseConf(m, depth+1, seen)...)
+				for _, m := range boundedGlob(pat, globBudget) { // sorted, as ldconfig's glob(3)
+					dirs = append(dirs, libParseConfBounded(m, depth+1, seen, globBudget)...)
 				}
 			}
 		case "hwcap":
@@ -210,18 +230,15 @@ var libMachines = map[string]struct {
 
 // libIsLoadable reports whether path is a regular file that starts with
 // an ELF header of a shared object for the running architecture. Reading
-// 20 bytes costs one open and one read, far below the probe budget, and
-// spares us calling a linker script or a 32-bit library present.
+// 20 bytes costs one stat, one open and one read, far below the probe
+// budget, and spares us calling a linker script or a 32-bit library
+// present. Anything but a regular file is never opened (safefile.Open).
 func libIsLoadable(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
 	var hdr [20]byte
 	if _, err := io.ReadFull(f, hdr[:]); err != nil {
 		return false

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -17,6 +18,8 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // NewPythonResolver returns the resolver for "py:" specs: whether a module
@@ -42,6 +45,12 @@ import (
 // this resolver exists to avoid. Make a new resolver once the environment
 // is fixed. A start cut short by ctx is killed and not remembered; the next
 // call retries.
+//
+// Reading is bounded (see resolve_file.go): nothing but directories and
+// regular files is opened, a directory with more than pyMaxListing entries
+// is not listed but probed name by name, an archive whose index takes more
+// than pyMaxZipIndex bytes counts as no archive, and at most pyMaxCached
+// listings and indexes are kept.
 //
 // Not seen: finders on sys.meta_path beyond the builtin, frozen and path
 // ones (editable installs through setuptools' __editable__ finders, six.moves
@@ -78,6 +87,15 @@ const pyStartTimeout = 30 * time.Second
 // git uses for its index).
 const pyRacyWindow = 2 * time.Second
 
+// Bounds on what one lookup reads and what the caches keep. A directory
+// on sys.path may be anything a user made it (a million files, a symlink
+// to /), and a zip archive's index may claim anything.
+var (
+	pyMaxListing  = 1 << 16  // entries of one directory listed; beyond, stat per name
+	pyMaxZipIndex = 16 << 20 // bytes read to index one archive
+	pyMaxCached   = 4096     // directory listings and archive indexes cached
+)
+
 type pyResolver struct {
 	python  string
 	env     []string
@@ -88,8 +106,21 @@ type pyResolver struct {
 	err    error         // remembered failure of a completed start
 	flight chan struct{} // non-nil while a start runs; closed when it ends
 
-	dirs sync.Map // directory -> *pyDirListing
-	zips sync.Map // archive path -> *pyZipIndex
+	dirs   sync.Map // directory -> *pyDirListing
+	zips   sync.Map // archive path -> *pyZipIndex
+	cached atomic.Int32
+}
+
+// cache stores v under key in m unless the caches are full; an entry
+// replacing one of the same key does not count again.
+func (p *pyResolver) cache(m *sync.Map, key string, v any) {
+	if _, loaded := m.Swap(key, v); loaded {
+		return
+	}
+	if p.cached.Add(1) > int32(pyMaxCached) {
+		m.Delete(key)
+		p.cached.Add(-1)
+	}
 }
 
 // pyInfo is what the one Python run reports.
@@ -495,11 +526,13 @@ func pyZipEntry(entry string, fi fs.FileInfo, statErr error) (pyLoc, bool) {
 }
 
 // pyDirListing is one directory's entries with their type bits, as read
-// by readdir, and the modification time it was read at.
+// by readdir, and the modification time it was read at. A partial listing
+// (a directory too big to list) has no names: each lookup stats instead.
 type pyDirListing struct {
-	mtime  time.Time
-	readAt time.Time
-	names  map[string]fs.FileMode
+	mtime   time.Time
+	readAt  time.Time
+	names   map[string]fs.FileMode
+	partial bool
 }
 
 // listDir returns the listing of dir, from cache while dir's mtime is
@@ -519,25 +552,27 @@ func (p *pyResolver) listDir(dir string) (*pyDirListing, fs.FileInfo, error) {
 		}
 	}
 	readAt := time.Now()
-	f, err := os.Open(dir)
+	ents, complete, err := readDirNames(dir, pyMaxListing)
 	if err != nil {
 		return nil, fi, err
 	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return nil, fi, err
+	l := &pyDirListing{mtime: fi.ModTime(), readAt: readAt, partial: !complete}
+	if complete {
+		l.names = make(map[string]fs.FileMode, len(ents))
+		for _, e := range ents {
+			l.names[e.Name()] = e.Type()
+		}
 	}
-	l := &pyDirListing{mtime: fi.ModTime(), readAt: readAt, names: make(map[string]fs.FileMode, len(ents))}
-	for _, e := range ents {
-		l.names[e.Name()] = e.Type()
-	}
-	p.dirs.Store(dir, l)
+	p.cache(&p.dirs, dir, l)
 	return l, fi, nil
 }
 
 // isDir reports whether name in dir is a directory, following a symlink.
 func (l *pyDirListing) isDir(dir, name string) bool {
+	if l.partial {
+		fi, err := os.Stat(dir + "/" + name)
+		return err == nil && fi.IsDir()
+	}
 	t, ok := l.names[name]
 	switch {
 	case !ok:
@@ -554,6 +589,10 @@ func (l *pyDirListing) isDir(dir, name string) bool {
 // isFile reports whether name in dir is a regular file, following a
 // symlink, as importlib's _path_isfile does.
 func (l *pyDirListing) isFile(dir, name string) bool {
+	if l.partial {
+		fi, err := os.Stat(dir + "/" + name)
+		return err == nil && fi.Mode().IsRegular()
+	}
 	t, ok := l.names[name]
 	switch {
 	case !ok:
@@ -590,11 +629,17 @@ func (p *pyResolver) zipIndex(path string) *pyZipIndex {
 		}
 	}
 	readAt := time.Now()
-	r, err := zip.OpenReader(path)
+	f, fi, err := safefile.Open(path)
 	if err != nil {
 		return nil
 	}
-	defer r.Close()
+	defer f.Close()
+	// zip.NewReader reads the end record and the central directory, not
+	// the members, so capping what it reads caps the index it builds.
+	r, err := zip.NewReader(&pyCappedReaderAt{r: f, left: int64(pyMaxZipIndex)}, fi.Size())
+	if err != nil {
+		return nil
+	}
 	z := &pyZipIndex{
 		mtime: fi.ModTime(), size: fi.Size(), readAt: readAt,
 		files: make(map[string]bool, len(r.File)), implicitDirs: map[string]bool{},
@@ -610,6 +655,23 @@ func (p *pyResolver) zipIndex(path string) *pyZipIndex {
 			i += j + 1
 		}
 	}
-	p.zips.Store(path, z)
+	p.cache(&p.zips, path, z)
 	return z
+}
+
+// pyCappedReaderAt fails once it has read left bytes. It is used by one
+// goroutine at a time, as zip.NewReader is.
+type pyCappedReaderAt struct {
+	r    io.ReaderAt
+	left int64
+}
+
+var errZipIndexTooBig = errors.New("zip index too big")
+
+func (c *pyCappedReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	if int64(len(b)) > c.left {
+		return 0, errZipIndexTooBig
+	}
+	c.left -= int64(len(b))
+	return c.r.ReadAt(b, off)
 }

@@ -51,7 +51,7 @@ func TestResolversBadSpecs(t *testing.T) {
 		{"Py:json", ErrBadSpec, ""},
 		{"", ErrBadSpec, ""},
 		{"k8s:pod", ErrUnknownScheme, `import "k8s:pod": unknown import scheme "k8s"`},
-		{"py:a..b", ErrBadSpec, "py:a..b: bad import spec"},
+		{"py:a..b", ErrBadSpec, `import "py:a..b": bad import spec: ".." is not allowed`},
 		{"bin:./x", ErrBadSpec, "bin:./x: bad import spec"},
 		{"lib:a/b.so", ErrBadSpec, "lib:a/b.so: bad import spec"},
 	}
