@@ -21,12 +21,24 @@ const MaxBudget = 100 * time.Millisecond
 // once from taking the host down.
 const DefaultMemoryLimit = 32 << 20
 
-// MaxCallDepth is how deeply a probe's calls may nest. wazero's compiler
-// grows its native stack by doubling, up to 50 MB, in Go code no deadline
-// can interrupt; a probe that recursed without end took longer than its
-// budget to hit that ceiling and cost 100+ MB on the way. Go's own
-// runtime needs a few hundred; real probes far fewer.
-const MaxCallDepth = 10000
+// MaxStack bounds the stack a probe's nested calls may take: 2 MiB,
+// counted by the rewrite in 8-byte slots (see meter.Options.MaxStackSlots)
+// from each function's parameters, locals and highest operand stack, plus
+// a fixed overhead per call. A call that would go past it traps with "call
+// stack too deep".
+//
+// It bounds bytes rather than calls because wazero's compiler grows its
+// native stack by doubling and copying, in Go code no deadline can
+// interrupt, up to a ~100 MB ceiling: under the 10,000-call limit this
+// replaces, a function with 2,000 values live in each frame reached that
+// ceiling after 3,400 calls, in 70-120 ms and 100 MB. At 2 MiB, endless
+// recursions with tiny frames or with 2,000 locals or operands a frame
+// trap in 1-13 ms with under 6 MB of transient memory. A Go probe's
+// runtime needs about 680 slots (5 KiB) at its deepest, 28 nested calls;
+// tiny C or WAT frames may nest about 13,000 deep, more than the old limit
+// allowed. The count estimates wazero's frames rather than bounding them
+// (see docs/RATIONALE.md).
+const MaxStack = 2 << 20
 
 // MaxTableElements caps the tables of a probe: table.grow past it returns
 // -1, and a module declaring more is refused. A Go-built probe's function

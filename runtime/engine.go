@@ -119,19 +119,19 @@ func refuel(ctx context.Context, _ api.Module, stack []uint64) {
 }
 
 // trap is the metering import a guest calls when it reaches a limit the
-// rewrite enforces (today: MaxCallDepth nested calls). It stops the guest
-// with an error that says which.
+// rewrite enforces (today: MaxStack, the stack its nested calls take). It
+// stops the guest with an error that says which.
 func trap(_ context.Context, _ api.Module, stack []uint64) {
 	code := api.DecodeI32(stack[0])
 	msg := meter.TrapReason(code)
-	if code == meter.TrapCallDepth {
-		msg = fmt.Sprintf("call stack too deep: more than %d nested calls", MaxCallDepth)
+	if code == meter.TrapCallStack {
+		msg = "call stack too deep: over the " + bytesText(MaxStack) + " stack limit"
 	}
 	panic(&LimitError{Msg: msg})
 }
 
 // LimitError is the cause of a trap that the engine raised because the
-// guest reached one of its limits (see MaxCallDepth).
+// guest reached one of its limits (see MaxStack).
 type LimitError struct{ Msg string }
 
 func (e *LimitError) Error() string { return e.Msg }

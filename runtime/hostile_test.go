@@ -70,7 +70,7 @@ func TestHostileProbes(t *testing.T) {
 		{module: "sleep", outcome: Failed, kind: KindOverrun, phase: "sleep",
 			reason: "ran past its 100ms budget in sleep"},
 		{module: "recursion", outcome: Failed, kind: KindTrap, phase: "probe",
-			reason: `probe "recursion" trapped in probe: call stack too deep: more than 10000 nested calls`},
+			reason: `probe "recursion" trapped in probe: call stack too deep: over the 2 MiB stack limit`},
 		{module: "touch_pages", outcome: Failed, kind: KindOverrun, phase: "probe",
 			reason: "ran past its 100ms budget in probe"},
 		{module: "unreachable", outcome: Failed, kind: KindTrap, phase: "probe",

@@ -103,7 +103,7 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 	}
 	metered, err := meter.Instrument(wasm, meter.Options{
 		MaxMemoryPages:   e.pages,
-		MaxCallDepth:     MaxCallDepth,
+		MaxStackSlots:    MaxStack / meter.SlotBytes,
 		MaxTableElements: MaxTableElements,
 	})
 	if err != nil {

@@ -64,7 +64,7 @@ func BenchmarkSpin(b *testing.B) {
 }
 
 // BenchmarkGoSHA256 hashes 1 MiB in the Go guest, before and after
-// instrumentation: metering only, and with the engine's options (call depth
+// instrumentation: metering only, and with the engine's options (stack
 // count, table and memory caps).
 func BenchmarkGoSHA256(b *testing.B) {
 	orig := buildGoProbe(b)

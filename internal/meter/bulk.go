@@ -16,7 +16,8 @@ import "github.com/gate-dev/gate/internal/wasm"
 // Both are defined functions appended after the module's own (so no existing
 // index moves), only when used, and named in the name section. They are
 // emitted here directly, not instrumented like the module's functions: they
-// call nothing but refuel, and do not count towards the call depth.
+// call nothing but refuel, and do not count towards the stack limit (their
+// frames are small and fixed, and they are always the innermost).
 //
 // Semantics, as the specification has them: if dst+n (or src+n) exceeds the
 // memory size, trap before writing anything; otherwise fill, or copy as if

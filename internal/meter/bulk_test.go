@@ -243,7 +243,7 @@ func TestBulkOpsWithoutAMemoryAreLeftAlone(t *testing.T) {
 
 // TestHelpersAreNamed: the helpers get names, in a function name subsection
 // added if the name section has none; names of functions that do not exist
-// are dropped.
+// are dropped, and so are local names.
 func TestHelpersAreNamed(t *testing.T) {
 	typ := sec(wasm.SectionType, 1, 0x60, 0, 0)
 	fn := sec(wasm.SectionFunction, 1, 0)
@@ -262,9 +262,9 @@ func TestHelpersAreNamed(t *testing.T) {
 		in   []byte
 		ids  []byte
 	}{
-		{"function names", mod(typ, fn, memory, code, names(moduleName, funcNames, localNames)), []byte{0, 1, 2}},
-		{"no function names", mod(typ, fn, memory, code, names(moduleName, localNames)), []byte{0, 1, 2}},
-		{"only local names", mod(typ, fn, memory, code, names(localNames)), []byte{1, 2}},
+		{"function names", mod(typ, fn, memory, code, names(moduleName, funcNames, localNames)), []byte{0, 1}},
+		{"no function names", mod(typ, fn, memory, code, names(moduleName, localNames)), []byte{0, 1}},
+		{"only local names", mod(typ, fn, memory, code, names(localNames)), []byte{1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,16 +37,20 @@ func (rw *rewriter) codeContent() ([]byte, error) {
 // checkpoint at entry, a checkpoint after each loop header, a length charge
 // before each bulk operation charged inline, memory.fill and memory.copy
 // replaced by calls to the helpers, calls and ref.funcs renumbered, and with
-// MaxCallDepth the depth count around the body.
+// MaxStackSlots the stack count around the body.
 func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 	funcIndex := rw.importedFuncs + i
-	costs, needScratch, err := scopeCosts(c, rw.chargedInline)
+	stack := rw.stackLimit > 0
+	var walker *wasm.StackWalker
+	if stack {
+		walker = rw.m.NewStackWalker(int(i))
+	}
+	costs, needScratch, err := scopeCosts(c, rw.chargedInline, walker)
 	if err != nil {
 		return nil, err
 	}
-	depth := rw.opts.MaxCallDepth > 0
 	var ft wasm.FuncType
-	if needScratch || depth {
+	if needScratch || stack {
 		var ok bool
 		if ft, ok = rw.m.FuncType(funcIndex); !ok {
 			return nil, &refusal{ErrInvalid, fmt.Sprintf("function %d: type index out of range", funcIndex)}
@@ -72,8 +76,10 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 	}
 
 	dst = rw.checkpoint(dst, costs[0])
-	if depth {
-		dst = rw.depthEnter(dst)
+	var weight uint32
+	if stack {
+		weight = rw.frameWeight(ft, c, needScratch, walker.Height())
+		dst = rw.stackEnter(dst, weight)
 		dst = append(dst, wasm.OpBlock)
 		dst = append(dst, rw.wrapperBlockType(funcIndex, ft)...)
 	}
@@ -101,16 +107,16 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 				open--
 				break
 			}
-			// The function's own end. With the depth count, the input's
+			// The function's own end. With the stack count, the input's
 			// end closes the wrapper block, then the count goes down.
-			if depth {
+			if stack {
 				dst = append(dst, wasm.OpEnd)
-				dst = rw.depthExit(dst)
+				dst = rw.stackExit(dst, weight)
 			}
 		case wasm.OpReturn:
-			if depth {
+			if stack {
 				// Leave through the wrapper block instead, so that
-				// depthExit runs: it is label `open` from here.
+				// stackExit runs: it is label `open` from here.
 				dst = append(dst, wasm.OpBr)
 				dst = wasm.AppendU32(dst, open)
 				continue
@@ -150,8 +156,9 @@ func (rw *rewriter) body(dst []byte, i uint32, c wasm.Code) ([]byte, error) {
 // scopeCosts computes the charge of every checkpoint of a body: index 0 for
 // function entry, then one per loop in the order the loops start. It also
 // reports whether the body has an instruction that inline says is charged
-// inline (and so needs the scratch local).
-func scopeCosts(c wasm.Code, inline func(wasm.Instr) (int32, bool)) (costs []int32, scratch bool, err error) {
+// inline (and so needs the scratch local), and feeds every instruction to
+// walker, if not nil, so that the body is decoded once for both.
+func scopeCosts(c wasm.Code, inline func(wasm.Instr) (int32, bool), walker *wasm.StackWalker) (costs []int32, scratch bool, err error) {
 	sums := []uint64{0}
 	// scopes has one entry per open block: the index in sums of the
 	// checkpoint that pays for instructions directly inside it. Blocks and
@@ -176,6 +183,9 @@ func scopeCosts(c wasm.Code, inline func(wasm.Instr) (int32, bool)) (costs []int
 		}
 		if _, ok := inline(in); ok {
 			scratch = true
+		}
+		if walker != nil {
+			walker.Step(in)
 		}
 	}
 	costs = make([]int32, len(sums))
@@ -235,41 +245,47 @@ func (rw *rewriter) fuelTest(dst []byte) []byte {
 	return append(dst, wasm.OpEnd)
 }
 
-// depthEnter appends, at function entry after the checkpoint,
+// stackEnter appends, at function entry after the checkpoint,
 //
-//	global.get $depth; i32.const 1; i32.add; global.set $depth
-//	global.get $depth; i32.const MaxCallDepth; i32.gt_u
-//	if; i32.const TrapCallDepth; call $trap; unreachable; end
+//	global.get $stack; i32.const weight; i32.add; global.set $stack
+//	global.get $stack; i32.const limit; i32.gt_u
+//	if; i32.const TrapCallStack; call $trap; unreachable; end
 //
-// The comparison is unsigned, so a MaxCallDepth of 2^32-1 never trips.
-func (rw *rewriter) depthEnter(dst []byte) []byte {
+// The comparison is unsigned. Before the add the count is at most the limit
+// (a larger total traps), the limit is below 1<<31 and the weight at most
+// the limit+1 (see frameWeight), so the sum cannot wrap.
+func (rw *rewriter) stackEnter(dst []byte, weight uint32) []byte {
 	dst = append(dst, wasm.OpGlobalGet)
-	dst = wasm.AppendU32(dst, rw.depthGlobal)
-	dst = append(dst, wasm.OpI32Const, 1, wasm.OpI32Add, wasm.OpGlobalSet)
-	dst = wasm.AppendU32(dst, rw.depthGlobal)
-	dst = append(dst, wasm.OpGlobalGet)
-	dst = wasm.AppendU32(dst, rw.depthGlobal)
+	dst = wasm.AppendU32(dst, rw.stackGlobal)
 	dst = append(dst, wasm.OpI32Const)
-	dst = wasm.AppendS32(dst, int32(rw.opts.MaxCallDepth))
+	dst = wasm.AppendS32(dst, int32(weight))
+	dst = append(dst, wasm.OpI32Add, wasm.OpGlobalSet)
+	dst = wasm.AppendU32(dst, rw.stackGlobal)
+	dst = append(dst, wasm.OpGlobalGet)
+	dst = wasm.AppendU32(dst, rw.stackGlobal)
+	dst = append(dst, wasm.OpI32Const)
+	dst = wasm.AppendS32(dst, int32(rw.stackLimit))
 	dst = append(dst, wasm.OpI32GtU, wasm.OpIf, wasm.BlockEmpty, wasm.OpI32Const)
-	dst = wasm.AppendS32(dst, TrapCallDepth)
+	dst = wasm.AppendS32(dst, TrapCallStack)
 	dst = append(dst, wasm.OpCall)
 	dst = wasm.AppendU32(dst, rw.trapFunc)
 	return append(dst, wasm.OpUnreachable, wasm.OpEnd)
 }
 
-// depthExit appends, after the wrapper block,
+// stackExit appends, after the wrapper block,
 //
-//	global.get $depth; i32.const 1; i32.sub; global.set $depth
-func (rw *rewriter) depthExit(dst []byte) []byte {
+//	global.get $stack; i32.const weight; i32.sub; global.set $stack
+func (rw *rewriter) stackExit(dst []byte, weight uint32) []byte {
 	dst = append(dst, wasm.OpGlobalGet)
-	dst = wasm.AppendU32(dst, rw.depthGlobal)
-	dst = append(dst, wasm.OpI32Const, 1, wasm.OpI32Sub, wasm.OpGlobalSet)
-	return wasm.AppendU32(dst, rw.depthGlobal)
+	dst = wasm.AppendU32(dst, rw.stackGlobal)
+	dst = append(dst, wasm.OpI32Const)
+	dst = wasm.AppendS32(dst, int32(weight))
+	dst = append(dst, wasm.OpI32Sub, wasm.OpGlobalSet)
+	return wasm.AppendU32(dst, rw.stackGlobal)
 }
 
 // wrapperBlockType returns the encoded block type of the block that wraps a
-// body for the depth count: () -> (the function's results). Several results
+// body for the stack count: () -> (the function's results). Several results
 // need a type index: an existing standalone () -> results type, or a new one.
 func (rw *rewriter) wrapperBlockType(funcIndex uint32, ft wasm.FuncType) []byte {
 	switch len(ft.Results) {

@@ -1,6 +1,7 @@
 package meter
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -36,11 +37,12 @@ func bodyModule(body []byte) []byte {
 }
 
 // FuzzInstrumentBody fuzzes a single function body, instrumented with the
-// engine's options (so with the call depth count and the bulk helpers).
-// Besides FuzzInstrument's promises it checks that metering is sound:
-// whenever wazero compiles the body, the instrumented function, run with a
-// refuel that panics on its second call, stops by that panic, a trap or by
-// returning — never by running into the (generous) backstop deadline.
+// engine's options (so with the stack count and the bulk helpers).
+// Besides FuzzInstrument's promises (the stack walk included) it checks
+// that metering is sound: whenever wazero compiles the body, the
+// instrumented function, run with a refuel that panics on its second call,
+// stops by that panic, a trap or by returning — never by running into the
+// (generous) backstop deadline.
 func FuzzInstrumentBody(f *testing.F) {
 	for _, pattern := range []string{"testdata/*.wasm", "../wasm/testdata/*.wasm"} {
 		files, _ := filepath.Glob(pattern)
@@ -65,6 +67,12 @@ func FuzzInstrumentBody(f *testing.F) {
 	f.Add([]byte{0, 0x02, 0x40, 0x03, 0x40, 0x0f, 0x0b, 0x0b, 0x0b})                   // return from a loop in a block
 	f.Add([]byte{0, 0x02, 0x40, 0x0c, 0x01, 0x0b, 0x0b})                               // br to the function label
 	f.Add([]byte{0, 0x41, 0, 0x41, 1, 0x41, 0x80, 0x80, 0x08, 0xfc, 0x0a, 0, 0, 0x0b}) // memory.copy of 128 KiB, in chunks
+	v128 := append([]byte{0xfd, 0x0c}, make([]byte, 16)...)
+	f.Add(cat([]byte{0}, v128, v128, []byte{0x41, 0, 0x1b, 0x1a, 0x0b})) // select of two v128
+	f.Add([]byte{0, 0x41, 1, 0x41, 2, 0x02, 2, 0x0b, 0x1a, 0x1a, 0x0b})  // block with params, (i32 i32) -> (i32 i32)
+	// Infinite recursion with 100 values waiting on the stack: the stack
+	// limit stops it.
+	f.Add(cat([]byte{0}, bytes.Repeat([]byte{0x41, 7}, 100), []byte{0x10, 0}, bytes.Repeat([]byte{0x1a}, 100), []byte{0x0b}))
 
 	var c compiler
 	defer c.close()
@@ -83,6 +91,7 @@ func FuzzInstrumentBody(f *testing.F) {
 		if err := c.compile(out); err != nil {
 			t.Fatalf("wazero compiles the input but not the instrumented output: %v", err)
 		}
+		checkStackHeights(t, m, out)
 		if err := r.run(out); err != nil {
 			t.Fatal(err)
 		}

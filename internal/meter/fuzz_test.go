@@ -16,6 +16,8 @@ import (
 // for a documented reason (ErrReservedImport, and with caps ErrMemoryCap
 // and ErrTableCap), in which case wazero must compile its output too. Each
 // input is instrumented with metering only and with the engine's options.
+// For a module wazero compiles, it also checks the stack walk the weights
+// rest on (see checkStackHeights).
 //
 // Seeds: the testdata modules of this package and of internal/wasm, plus
 // testdata/fuzz/FuzzInstrument.
@@ -71,8 +73,36 @@ func FuzzInstrument(f *testing.F) {
 			if err := c.compile(out); err != nil {
 				t.Fatalf("wazero compiles the input but not the instrumented output: %v", err)
 			}
+			checkStackHeights(t, m, out)
 		}
 	})
+}
+
+// checkStackHeights checks, for a module m that wazero compiles and its
+// instrumented output, that the stack walk of every body is exact (so its
+// effect table agrees with wazero on every instruction the body uses), in
+// the input and in the output, and that the rewrite's own code adds at
+// most the three slots FrameOverhead allows for to any body's highest
+// point.
+func checkStackHeights(t *testing.T, m *wasm.Module, out []byte) {
+	t.Helper()
+	mo, err := wasm.Decode(out)
+	if err != nil {
+		t.Fatalf("output does not decode: %v", err)
+	}
+	for i := range m.Code {
+		in, err := m.MaxStackHeight(i)
+		if err != nil || !in.Exact {
+			t.Fatalf("function body %d: stack walk of a body wazero compiles: %+v, %v", i, in, err)
+		}
+		got, err := mo.MaxStackHeight(i)
+		if err != nil || !got.Exact {
+			t.Fatalf("function body %d: stack walk of its instrumented version: %+v, %v", i, got, err)
+		}
+		if got.Max > in.Max+3 {
+			t.Fatalf("function body %d: the rewrite takes the stack from %d to %d slots", i, in.Max, got.Max)
+		}
+	}
 }
 
 // compiler compiles modules with the runtime configuration gate uses,

@@ -16,8 +16,8 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 
 // TestGolden compares the text format of instrumented testdata modules with
 // testdata/golden, which is there to be read: it shows exactly what the
-// rewrite does, with metering only (name.instrumented.wat), with the call
-// depth limit (depth) and with the options gate's engine uses
+// rewrite does, with metering only (name.instrumented.wat), with the stack
+// limit (depth, stack) and with the options gate's engine uses
 // (tables.engine). Needs wasm2wat (wabt); go test -run TestGolden -update
 // regenerates the files.
 func TestGolden(t *testing.T) {
@@ -33,7 +33,8 @@ func TestGolden(t *testing.T) {
 		{"tables", "tables", Options{}},
 		{"bulk", "bulk", Options{}},
 		{"names", "names", Options{}},
-		{"depth", "depth", Options{MaxCallDepth: 10000}},
+		{"depth", "depth", Options{MaxStackSlots: 1 << 18}},
+		{"stack", "stack", Options{MaxStackSlots: 1 << 18}},
 		{"tables.engine", "tables", engineOptions},
 	}
 	for _, tc := range tests {

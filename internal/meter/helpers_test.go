@@ -39,7 +39,7 @@ func (e trapError) Error() string { return "probe stopped: " + TrapReason(e.code
 
 // engineOptions are the options gate's engine passes (its memory cap
 // depends on its configuration; 32 MiB here).
-var engineOptions = Options{MaxMemoryPages: 512, MaxCallDepth: 10000, MaxTableElements: 1 << 20}
+var engineOptions = Options{MaxMemoryPages: 512, MaxStackSlots: 1 << 18, MaxTableElements: 1 << 20}
 
 // host is the host side of a test run: gate.internal.refuel, counting its
 // calls and optionally panicking on the stopAt'th, gate.internal.trap,

@@ -19,10 +19,11 @@
 //     (slow to fault in) meets the deadline partway;
 //   - the other operations whose cost depends on an operand (memory.init and
 //     the table operations) are charged in proportion to it first;
-//   - with Options.MaxCallDepth, every function counts its activations in a
-//     second injected global and calls gate.internal.trap past the limit,
-//     before wazero grows its native stack (in Go code, up to hundreds of MB)
-//     far enough to take noticeable time;
+//   - with Options.MaxStackSlots, every function adds the stack its frame
+//     may take (see FrameOverhead) to a second injected global on entry, takes
+//     it off on the way out, and calls gate.internal.trap past the limit,
+//     before wazero grows its native stack (by copying, in Go code, up to
+//     100 MB) far enough to take noticeable time or memory;
 //   - Options.MaxMemoryPages and Options.MaxTableElements cap what memory.grow
 //     and table.grow can allocate.
 //
@@ -56,7 +57,7 @@ const (
 
 // TrapName is the second injected import, of type (i32) -> (), imported
 // from ImportModule right after ImportName when a module needs it (today:
-// when Options.MaxCallDepth is set). The guest calls it with a reason code,
+// when Options.MaxStackSlots is set). The guest calls it with a reason code,
 // one of the Trap constants, when it must stop.
 //
 // The host must provide it (providing it when no module imports it is
@@ -68,16 +69,17 @@ const TrapName = "trap"
 
 // Reason codes passed to TrapName.
 const (
-	// TrapCallDepth: a call would nest deeper than Options.MaxCallDepth.
-	TrapCallDepth int32 = 1
+	// TrapCallStack: a call would take the stack past
+	// Options.MaxStackSlots.
+	TrapCallStack int32 = 1
 )
 
 // TrapReason describes a reason code passed to TrapName, for the host's
 // error message.
 func TrapReason(code int32) string {
 	switch code {
-	case TrapCallDepth:
-		return "call stack too deep: more nested calls than the probe limit"
+	case TrapCallStack:
+		return "call stack too deep: over the probe's stack limit"
 	}
 	return "unknown trap reason " + strconv.Itoa(int(code))
 }
@@ -88,18 +90,25 @@ type Options struct {
 	// lowered to it, and a declared (or imported) minimum above it is an
 	// error. 0 means no cap.
 	MaxMemoryPages uint32
-	// MaxCallDepth bounds how deeply calls between the module's own
-	// functions may nest: the guest traps (through TrapName, with
-	// TrapCallDepth) on entering a function that would be the
-	// MaxCallDepth+1st activation on the stack. A call from the host counts
-	// as the first. 0 means no limit.
+	// MaxStackSlots bounds the stack that nested calls between the
+	// module's own functions may take, in slots of SlotBytes: the guest
+	// traps (through TrapName, with TrapCallStack) on entering a function
+	// whose frame would take the total past it. Each activation of a
+	// defined function counts its frame's weight (see FrameOverhead), the
+	// one the host calls included. 0 means no limit; a limit of 1<<31
+	// slots or more (16 GiB, far past wazero's own ceiling) acts as
+	// 1<<31-1, which keeps the guest's i32 arithmetic from wrapping.
 	//
-	// The count lives in an injected global that each function increments
-	// on entry and decrements on every way out except a trap. A trap
-	// (including one raised by a host function, such as refuel past the
-	// deadline) leaves it too high, so an instance must not be called again
-	// after a trap; gate never reuses a trapped instance.
-	MaxCallDepth uint32
+	// Slots, not calls, because the cost of a call is its frame: a
+	// function with 2,000 values live across a call takes 16 KB of native
+	// stack per activation, one with a handful under 100 bytes.
+	//
+	// The total lives in an injected global that each function adds its
+	// weight to on entry and takes it off on every way out except a trap.
+	// A trap (including one raised by a host function, such as refuel past
+	// the deadline) leaves it too high, so an instance must not be called
+	// again after a trap; gate never reuses a trapped instance.
+	MaxStackSlots uint32
 	// MaxTableElements caps every table the module defines: a declared max
 	// above it (or no max) is lowered to it, so table.grow fails (returns
 	// -1) past it, and a declared (or imported) minimum above it is an
@@ -123,7 +132,7 @@ var (
 	// rewrite. Chiefly: it refers to a global, local or function that does
 	// not exist, at an index the rewrite fills (the injected globals, the
 	// scratch local, the injected functions); instrumenting it would make
-	// it valid, with the guest in control of its own fuel or call depth.
+	// it valid, with the guest in control of its own fuel or stack count.
 	ErrInvalid = errors.New("invalid module")
 )
 
@@ -157,7 +166,7 @@ func Instrument(wasmBytes []byte, opts Options) ([]byte, error) {
 // injected imports (refuel, then trap if needed), the input's defined
 // functions, then the injected helpers (gate.fill, gate.copy, those that are
 // used, in order of first use). Its global index space is the input's
-// globals, then fuel, then depth if needed.
+// globals, then fuel, then the stack count if needed.
 type rewriter struct {
 	in   []byte
 	m    *wasm.Module
@@ -175,9 +184,11 @@ type rewriter struct {
 	// newTypes are the types appended to the type section, the first at
 	// index len(m.Types).
 	newTypes []wasm.FuncType
-	// fuelGlobal and depthGlobal are the indices of the injected globals
-	// (depthGlobal is meaningful only if opts.MaxCallDepth is set).
-	fuelGlobal, depthGlobal uint32
+	// fuelGlobal and stackGlobal are the indices of the injected globals
+	// (stackGlobal is meaningful only if opts.MaxStackSlots is set).
+	fuelGlobal, stackGlobal uint32
+	// stackLimit is opts.MaxStackSlots, at most 1<<31-1.
+	stackLimit uint32
 	// memory0 holds the new limits of a defined memory 0 lowered to the cap.
 	memory0 *wasm.Limits
 	// tables holds the new limits of defined tables lowered to the cap, by
@@ -191,7 +202,7 @@ type rewriter struct {
 	helpers    []helper
 	helperType uint32
 	// blockTypes caches, by function type index, the encoded block type of
-	// the wrapper block of MaxCallDepth.
+	// the wrapper block of the stack count.
 	blockTypes map[uint32][]byte
 	// code is the content of the output code section, rendered up front
 	// (it decides which helpers exist).
@@ -215,7 +226,8 @@ func newRewriter(in []byte, m *wasm.Module, opts Options) (*rewriter, error) {
 	rw.refuelFunc = rw.importedFuncs
 	rw.imports = append(rw.imports, wasm.Import{Module: ImportModule, Name: ImportName, Kind: wasm.Func,
 		Type: rw.typeIndex(wasm.FuncType{Results: []wasm.ValType{wasm.I32}})})
-	if opts.MaxCallDepth > 0 {
+	rw.stackLimit = min(opts.MaxStackSlots, math.MaxInt32)
+	if rw.stackLimit > 0 {
 		rw.trapFunc = rw.importedFuncs + uint32(len(rw.imports))
 		rw.imports = append(rw.imports, wasm.Import{Module: ImportModule, Name: TrapName, Kind: wasm.Func,
 			Type: rw.typeIndex(wasm.FuncType{Params: []wasm.ValType{wasm.I32}})})
@@ -226,7 +238,7 @@ func newRewriter(in []byte, m *wasm.Module, opts Options) (*rewriter, error) {
 		return nil, &refusal{ErrInvalid, "too many globals"}
 	}
 	rw.fuelGlobal = uint32(globals)
-	rw.depthGlobal = rw.fuelGlobal + 1
+	rw.stackGlobal = rw.fuelGlobal + 1
 	_, rw.hasMemory, _ = m.Memory()
 
 	if err := rw.checkRefs(); err != nil {

@@ -1,68 +1,129 @@
 package meter
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/gate-dev/gate/internal/wasm"
 )
 
-// nameSection writes the "name" custom section with function indices
-// renumbered in the function names (subsection 1) and local names
-// (subsection 2), and the helpers named in subsection 1 (which is added if
-// the input has none); other subsections are kept byte for byte. Names of
-// functions that do not exist are dropped: renumbered, they could name an
-// injected function. A name section that does not parse is dropped: names
-// are debugging aid, not a reason to refuse a probe.
+// MaxNameBytes bounds each name the rewrite keeps in the name section.
+// wazero writes the module name and a function's name into every frame of
+// a trap's stack trace (up to 30 frames), which gate hands on as the error
+// detail of a run, in HTTP responses and logs: a 1 MiB function name made
+// a 31 MB error, and 4 MiB names a run that overran its budget and used
+// 516 MB. 128 bytes keep every real name (a Go symbol, a C++ mangled
+// name's useful start) readable.
+const MaxNameBytes = 128
+
+// nameSection writes the "name" custom section that wazero reads for stack
+// traces: the module name (subsection 0) and the function names
+// (subsection 1), each made safe by traceName, with function indices
+// renumbered and the helpers named (a function name subsection is added
+// for them if the input has none). Names of functions that do not exist
+// are dropped: renumbered, they could name an injected function. Every
+// other subsection (local names, and the extended name section's labels,
+// types and so on) is dropped too: gate reads none of them, and wazero
+// would only keep them in memory for every compiled module. A name section
+// that does not parse is dropped whole: names are a debugging aid, not a
+// reason to refuse a probe. So is one left with nothing in it.
 func (rw *rewriter) nameSection(out []byte, s wasm.Section) []byte {
 	ns, err := wasm.DecodeNameSection(s.Content, s.ContentOffset)
 	if err != nil {
 		return out
 	}
-	subs := ns.Subsections
-	if len(rw.helpers) > 0 && !hasFunctionNames(subs) {
-		// Subsections come in order of id: 1 goes after 0, before the rest.
-		at := 0
-		for at < len(subs) && subs[at].ID < 1 {
-			at++
-		}
-		subs = append(subs[:at:at], append([]wasm.NameSubsection{{ID: 1}}, subs[at:]...)...)
-	}
 	var payload, content []byte
-	for _, sub := range subs {
+	haveFuncs := false
+	for _, sub := range ns.Subsections {
 		content = content[:0]
 		switch sub.ID {
+		case 0:
+			content = wasm.AppendName(content, traceName(sub.ModuleName))
 		case 1:
-			names := make([]wasm.NameAssoc, 0, len(sub.Functions)+len(rw.helpers))
-			for _, a := range sub.Functions {
-				if a.Index < rw.numFuncs {
-					names = append(names, wasm.NameAssoc{Index: rw.shift(a.Index), Name: a.Name})
-				}
-			}
-			for _, h := range rw.helpers {
-				names = append(names, wasm.NameAssoc{Index: h.index, Name: h.kind.name()})
-			}
-			content = wasm.AppendNameMap(content, names)
-		case 2:
-			locals := make([]wasm.IndirectNameAssoc, 0, len(sub.Locals))
-			for _, a := range sub.Locals {
-				if a.Index < rw.numFuncs {
-					locals = append(locals, wasm.IndirectNameAssoc{Index: rw.shift(a.Index), Names: a.Names})
-				}
-			}
-			content = wasm.AppendIndirectNameMap(content, locals)
+			haveFuncs = true
+			content = rw.funcNames(content, sub.Functions)
 		default:
-			content = append(content, sub.Content...)
+			continue
 		}
-		payload = append(payload, sub.ID)
-		payload = wasm.AppendU32(payload, uint32(len(content)))
-		payload = append(payload, content...)
+		payload = appendSubsection(payload, sub.ID, content)
+	}
+	if !haveFuncs && len(rw.helpers) > 0 {
+		// Subsections come in order of id: 1 goes after 0, which is all
+		// that can be there.
+		payload = appendSubsection(payload, 1, rw.funcNames(content[:0], nil))
+	}
+	if len(payload) == 0 {
+		return out
 	}
 	return wasm.AppendCustomSection(out, "name", payload)
 }
 
-func hasFunctionNames(subs []wasm.NameSubsection) bool {
-	for _, sub := range subs {
-		if sub.ID == 1 {
-			return true
+// funcNames appends the content of the output's function name subsection:
+// the input's names, made safe and renumbered, then the helpers'.
+func (rw *rewriter) funcNames(dst []byte, in []wasm.NameAssoc) []byte {
+	names := make([]wasm.NameAssoc, 0, len(in)+len(rw.helpers))
+	for _, a := range in {
+		if a.Index < rw.numFuncs {
+			names = append(names, wasm.NameAssoc{Index: rw.shift(a.Index), Name: traceName(a.Name)})
 		}
 	}
-	return false
+	for _, h := range rw.helpers {
+		names = append(names, wasm.NameAssoc{Index: h.index, Name: h.kind.name()})
+	}
+	return wasm.AppendNameMap(dst, names)
+}
+
+func appendSubsection(dst []byte, id byte, content []byte) []byte {
+	dst = append(dst, id)
+	dst = wasm.AppendU32(dst, uint32(len(content)))
+	return append(dst, content...)
+}
+
+// ellipsis marks where traceName cut a name.
+const ellipsis = "…"
+
+// traceName makes a name safe to print in a stack trace: valid UTF-8 (each
+// invalid byte becomes U+FFFD), with every character that could change how
+// the text around it reads replaced by U+FFFD, and at most MaxNameBytes
+// long, cut at a character boundary with an ellipsis marking the cut.
+// Replaced are the C0 and C1 controls (newlines and terminal escapes could
+// forge lines of a trace or of a log it lands in), the Unicode bidi
+// controls and marks (they reorder what follows them on screen, the
+// "Trojan Source" trick) and the line and paragraph separators. Only the
+// first bytes of a long name are read.
+func traceName(s string) string {
+	var b strings.Builder
+	// fits is the length of the longest prefix written so far that leaves
+	// room for the ellipsis.
+	fits := 0
+	for _, r := range s {
+		if !printable(r) {
+			r = utf8.RuneError
+		}
+		n := utf8.RuneLen(r)
+		if b.Len()+n > MaxNameBytes {
+			return b.String()[:fits] + ellipsis
+		}
+		b.WriteRune(r)
+		if b.Len() <= MaxNameBytes-len(ellipsis) {
+			fits = b.Len()
+		}
+	}
+	return b.String()
+}
+
+// printable reports whether r may appear in a trace as it is.
+func printable(r rune) bool {
+	if unicode.IsControl(r) { // C0, DEL and C1
+		return false
+	}
+	switch r {
+	case 0x061c, 0x200e, 0x200f, // ALM, LRM, RLM
+		0x202a, 0x202b, 0x202c, 0x202d, 0x202e, // LRE, RLE, PDF, LRO, RLO
+		0x2066, 0x2067, 0x2068, 0x2069, // LRI, RLI, FSI, PDI
+		0x2028, 0x2029: // line and paragraph separators
+		return false
+	}
+	return true
 }

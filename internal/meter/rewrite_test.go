@@ -152,7 +152,7 @@ func TestScopeCosts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			costs, bulk, err := scopeCosts(tc.code, bulkShift)
+			costs, bulk, err := scopeCosts(tc.code, bulkShift, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, costs)
 			assert.Equal(t, tc.bulk, bulk)
@@ -401,73 +401,69 @@ func TestMemoryCap(t *testing.T) {
 	assert.Equal(t, []uint64{1}, got) // memory.grow failed, size stays 1
 }
 
-// TestNameSection checks rule 3 for the name section and that one that does
-// not parse is dropped.
+// TestNameSection: the module name and the function names survive, the
+// latter renumbered, and nothing else does (names.wasm has local names
+// too); a name section that does not parse is dropped.
 func TestNameSection(t *testing.T) {
-	names := func(b []byte) *wasm.NameSection {
-		for _, s := range decodeOut(t, b).Sections {
-			if s.Name == "name" {
-				ns, err := wasm.DecodeNameSection(s.Content, s.ContentOffset)
-				require.NoError(t, err)
-				return ns
-			}
-		}
-		return nil
-	}
 	orig := readTestdata(t, "names.wasm")
-	before, after := names(orig), names(mustInstrument(t, orig))
+	before, after := nameSectionOf(t, orig), nameSectionOf(t, mustInstrument(t, orig))
 	require.NotNil(t, after)
-	require.Len(t, after.Subsections, len(before.Subsections))
-	for i, sub := range before.Subsections {
-		a := after.Subsections[i]
-		assert.Equal(t, sub.ID, a.ID)
-		switch sub.ID {
-		case 1:
-			require.Len(t, a.Functions, len(sub.Functions))
-			for j, f := range sub.Functions {
-				want := f.Index
-				if want >= 1 { // one imported function
-					want++
-				}
-				assert.Equal(t, wasm.NameAssoc{Index: want, Name: f.Name}, a.Functions[j])
-			}
-		case 2:
-			require.Len(t, a.Locals, len(sub.Locals))
-			for j, l := range sub.Locals {
-				want := l.Index
-				if want >= 1 {
-					want++
-				}
-				assert.Equal(t, want, a.Locals[j].Index)
-				assert.Equal(t, l.Names, a.Locals[j].Names)
-			}
-		default:
-			assert.Equal(t, sub.Content, a.Content)
-		}
+	var ids []byte
+	for _, sub := range before.Subsections {
+		ids = append(ids, sub.ID)
 	}
+	require.Equal(t, []byte{0, 1, 2}, ids, "names.wasm")
+	require.Len(t, after.Subsections, 2)
+	assert.Equal(t, byte(0), after.Subsections[0].ID)
+	assert.Equal(t, "names", after.Subsections[0].ModuleName)
+	assert.Equal(t, byte(1), after.Subsections[1].ID)
+	var want []wasm.NameAssoc
+	for _, f := range before.Subsections[1].Functions {
+		if f.Index >= 1 { // one imported function
+			f.Index++
+		}
+		want = append(want, f)
+	}
+	assert.Equal(t, want, after.Subsections[1].Functions)
 
 	// A malformed name section (a function name subsection that overruns)
 	// is dropped, and the module still compiles.
 	bad := mod(sec(wasm.SectionType, 1, 0x60, 0, 0), sec(wasm.SectionFunction, 1, 0), codeSec([]byte{0, 0x0b}),
 		wasm.AppendCustomSection(nil, "name", []byte{1, 9, 1, 0, 1, 'f'}))
 	out := mustInstrument(t, bad)
-	assert.Nil(t, names(out))
+	assert.Nil(t, nameSectionOf(t, out))
 	rt := wazero.NewRuntimeWithConfig(ctx, runtimeConfig())
 	defer rt.Close(ctx)
 	_, err := rt.CompileModule(ctx, out)
 	assert.NoError(t, err)
 }
 
+// nameSectionOf decodes the name section of a module; nil if it has none.
+func nameSectionOf(t *testing.T, b []byte) *wasm.NameSection {
+	for _, s := range decodeOut(t, b).Sections {
+		if s.Name == "name" {
+			ns, err := wasm.DecodeNameSection(s.Content, s.ContentOffset)
+			require.NoError(t, err)
+			return ns
+		}
+	}
+	return nil
+}
+
+// TestCustomSectionsAreKept: custom sections other than the name section
+// stay byte for byte, except DWARF, whose addresses the rewrite moves.
 func TestCustomSectionsAreKept(t *testing.T) {
 	in := mod(wasm.AppendCustomSection(nil, "producers", []byte("clang 14")), sec(wasm.SectionType, 0),
-		wasm.AppendCustomSection(nil, ".debug_info", []byte{0, 1, 2, 0xff}))
+		wasm.AppendCustomSection(nil, ".debug_info", []byte{0, 1, 2, 0xff}),
+		wasm.AppendCustomSection(nil, ".debug_line", []byte{0, 1, 2, 0xff}),
+		wasm.AppendCustomSection(nil, "target_features", []byte{0, 0xff}))
 	var got []string
 	for _, s := range decodeOut(t, mustInstrument(t, in)).Sections {
 		if s.ID == wasm.SectionCustom {
 			got = append(got, s.Name+"="+string(s.Content))
 		}
 	}
-	assert.Equal(t, []string{"producers=clang 14", ".debug_info=\x00\x01\x02\xff"}, got)
+	assert.Equal(t, []string{"producers=clang 14", "target_features=\x00\xff"}, got)
 }
 
 func TestDeterministic(t *testing.T) {
@@ -513,7 +509,7 @@ func TestIndicesTheRewriteFillsAreRefused(t *testing.T) {
 			"meter: at offset 0x1d: global 1 does not exist"},
 		{"scratch local", mod(typ, fn, sec(wasm.SectionTable, 1, 0x70, 0, 1), codeSec([]byte{0, 0xd0, 0x70, 0x20, 1, 0xfc, 0x0f, 0, 0x1a, 0x0b})),
 			"meter: at offset 0x20: function 0: local 1 does not exist"},
-		{"depth global", mod(typ, fn, global, codeSec([]byte{0, 0x23, 2, 0x1a, 0x0b})),
+		{"stack global", mod(typ, fn, global, codeSec([]byte{0, 0x23, 2, 0x1a, 0x0b})),
 			"meter: at offset 0x20: global 2 does not exist"},
 		{"call of the first helper index", mod(typ, fn, mem, codeSec([]byte{0, 0x41, 0, 0x10, 1, 0x0b})),
 			"meter: at offset 0x1f: function 1 does not exist"},

@@ -2,6 +2,7 @@ package meter
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/gate-dev/gate/internal/wasm"
 )
@@ -93,13 +94,13 @@ func (rw *rewriter) importItems() (uint32, []byte) {
 }
 
 // globalItems encodes the injected globals: (global $fuel (mut i32)
-// (i32.const Quantum)) and, with MaxCallDepth, (global $depth (mut i32)
+// (i32.const Quantum)) and, with MaxStackSlots, (global $stack (mut i32)
 // (i32.const 0)).
 func (rw *rewriter) globalItems() (uint32, []byte) {
 	b := append([]byte(nil), byte(wasm.I32), 1, wasm.OpI32Const)
 	b = wasm.AppendS32(b, Quantum)
 	b = append(b, wasm.OpEnd)
-	if rw.opts.MaxCallDepth == 0 {
+	if rw.stackLimit == 0 {
 		return 1, b
 	}
 	return 2, append(b, byte(wasm.I32), 1, wasm.OpI32Const, 0, wasm.OpEnd)
@@ -122,6 +123,16 @@ func (rw *rewriter) section(out []byte, s wasm.Section) ([]byte, error) {
 	case wasm.SectionCustom:
 		if s.Name == "name" {
 			return rw.nameSection(out, s), nil
+		}
+		if strings.HasPrefix(s.Name, ".debug_") {
+			// DWARF. Its addresses are offsets into the input's code,
+			// which the rewrite moves, so wazero would attach wrong source
+			// lines to a trap's frames, or the lines the module's author
+			// chose for the rewritten code: file names of any length and
+			// content, in every frame of the trace. And wazero looks a
+			// line up for every frame on the stack, not only the 30 it
+			// prints, when a trap unwinds it.
+			return out, nil
 		}
 		return append(out, rw.in[s.Offset:s.End]...), nil
 

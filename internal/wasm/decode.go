@@ -22,6 +22,10 @@ func Decode(b []byte) (*Module, error) {
 	if d.r.err != nil {
 		return nil, d.r.err
 	}
+	d.m.widths = make([][2][]uint8, len(d.m.Types))
+	for i, ft := range d.m.Types {
+		d.m.widths[i] = [2][]uint8{widthsOf(ft.Params), widthsOf(ft.Results)}
+	}
 	return d.m, nil
 }
 

@@ -159,6 +159,7 @@ func (d *decoder) imports(n uint32) {
 		}
 		if r.ok() {
 			d.m.numImports[imp.Kind]++
+			d.m.importAt[imp.Kind] = append(d.m.importAt[imp.Kind], uint32(len(d.m.Imports)))
 			d.m.Imports = append(d.m.Imports, imp)
 		}
 	}

@@ -8,7 +8,9 @@
 // This is a reader, not a validator: it checks that every byte can be
 // decoded, that sections come in order and fit the input, and that every
 // function body is a well-nested instruction sequence, but it does not type
-// check. wazero validates later.
+// check. wazero validates later. The one typed analysis, StackWalker, which
+// bounds a body's operand stack, tracks each value's width, not its type,
+// and reports whether its account stayed consistent rather than failing.
 //
 // Where wazero's own decoder is more lenient than the specification (for
 // example it reads a SIMD sub-opcode as one byte, and it accepts reference

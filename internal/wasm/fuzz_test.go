@@ -30,18 +30,23 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		// Decoded modules can be walked again and their helpers called
-		// with any index.
-		for _, c := range m.Code {
+		// Decoded modules can be walked again (by the stack walk too,
+		// whatever the body's types) and their helpers called with any
+		// index.
+		for i, c := range m.Code {
 			ir := NewInstrReader(c.Body, c.BodyOffset)
 			for !ir.Done() {
 				if _, err := ir.Next(); err != nil {
 					t.Fatalf("body decoded by Decode fails on re-walk: %v", err)
 				}
 			}
+			if _, err := m.MaxStackHeight(i); err != nil {
+				t.Fatalf("body decoded by Decode fails the stack walk: %v", err)
+			}
 		}
 		for i := uint32(0); i < 4; i++ {
 			m.FuncType(i)
+			m.GlobalType(i)
 		}
 		m.Memory()
 		for _, s := range m.Sections {

@@ -70,6 +70,11 @@ type Instr struct {
 	// br and br_if, the local, global, table, data or element segment of the
 	// instructions that name one.
 	Index uint32
+	// BlockType is the block type of block, loop and if, as the s33 it is
+	// encoded as: BlockEmpty as -0x40, a value type as its negative code
+	// (so -0x01 is i32), a reference type with a heap type as its prefix
+	// (-0x1d or -0x1c), or a non-negative type index.
+	BlockType int64
 }
 
 // InstrReader walks the instructions of one function body, checking that
@@ -108,11 +113,13 @@ func (ir *InstrReader) Next() (Instr, error) {
 	}
 	start := r.pos
 	op := r.byte()
-	sub, index := ir.immediates(op, start)
+	in := Instr{Op: op, Offset: r.base + start}
+	ir.immediates(&in, start)
 	if r.err != nil {
 		return Instr{}, r.err
 	}
-	return Instr{Op: op, Sub: sub, Index: index, Offset: r.base + start, Raw: r.b[start:r.pos]}, nil
+	in.Raw = r.b[start:r.pos]
+	return in, nil
 }
 
 // Kinds of immediates, by opcode (see immKinds).
@@ -171,14 +178,15 @@ var immKinds = func() (k [256]byte) {
 	return k
 }()
 
-// immediates reads the immediates of op, which started at start, and returns
-// the sub-opcode and index immediate if there are any.
-func (ir *InstrReader) immediates(op byte, start int) (sub, index uint32) {
+// immediates reads the immediates of in.Op, which started at start, into
+// in's Sub, Index and BlockType.
+func (ir *InstrReader) immediates(in *Instr, start int) {
 	r := ir.r
+	op := in.Op
 	switch immKinds[op] {
 	case immNone:
 	case immBlock:
-		ir.blockType()
+		in.BlockType = ir.blockType()
 		if op == OpIf {
 			ir.frames = append(ir.frames, 'i')
 		} else {
@@ -199,15 +207,15 @@ func (ir *InstrReader) immediates(op byte, start int) (sub, index uint32) {
 			}
 		}
 	case immIndex:
-		index = r.u32()
+		in.Index = r.u32()
 	case immBrTable:
 		n := r.count(1)
 		for i := uint32(0); i <= n && r.ok(); i++ { // n labels and the default
 			r.u32()
 		}
 	case immCallIndirect:
-		index = r.u32() // type
-		r.u32()         // table
+		in.Index = r.u32() // type
+		r.u32()            // table
 	case immSelectT:
 		if n := r.byte(); n != 1 && r.ok() {
 			r.failAt(start, "unsupported instruction: select with %d types", n)
@@ -240,13 +248,12 @@ func (ir *InstrReader) immediates(op byte, start int) (sub, index uint32) {
 			}
 		}
 	case immMisc:
-		return ir.misc(start)
+		in.Sub, in.Index = ir.misc(start)
 	case immSIMD:
-		return ir.simd(), 0
+		in.Sub = ir.simd()
 	default:
 		ir.unsupported(op, start)
 	}
-	return sub, index
 }
 
 // unsupported reports an opcode wazero does not accept by default, naming
@@ -284,11 +291,12 @@ func (ir *InstrReader) unsupported(op byte, start int) {
 
 // blockType reads a block type as wazero's DecodeBlockType does: an s33 that
 // is 0x40 (empty), a value type code, 0x63/0x64 followed by a heap type, or a
-// non-negative type index.
-func (ir *InstrReader) blockType() {
+// non-negative type index. It returns the s33 (see Instr.BlockType).
+func (ir *InstrReader) blockType() int64 {
 	r := ir.r
 	at := r.pos
-	switch v := r.s33(); v {
+	v := r.s33()
+	switch v {
 	case -0x40, -0x01, -0x02, -0x03, -0x04, -0x05, -0x10, -0x11, -0x17:
 		// empty, i32, i64, f32, f64, v128, funcref, externref, exnref
 	case -0x1d, -0x1c: // 0x63, 0x64: (ref null ht), (ref ht)
@@ -301,6 +309,7 @@ func (ir *InstrReader) blockType() {
 			r.failAt(at, "invalid block type %d", v)
 		}
 	}
+	return v
 }
 
 // memArg reads align and offset, with a memory index between them when bit 6

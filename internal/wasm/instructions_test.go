@@ -109,6 +109,31 @@ func TestInstrImmediates(t *testing.T) {
 	}
 }
 
+// TestInstrBlockType: block, loop and if report their block type as the
+// s33 it is encoded as.
+func TestInstrBlockType(t *testing.T) {
+	tests := []struct {
+		name string
+		code []byte
+		bt   int64
+	}{
+		{"empty", []byte{OpBlock, 0x40}, -0x40},
+		{"i32", []byte{OpLoop, 0x7f}, -0x01},
+		{"v128", []byte{OpBlock, 0x7b}, -0x05},
+		{"exnref", []byte{OpIf, 0x69}, -0x17},
+		{"(ref null func)", []byte{OpBlock, 0x63, 0x70}, -0x1d},
+		{"type index 0", []byte{OpBlock, 0x00}, 0},
+		{"type index 128", []byte{OpIf, 0x80, 0x01}, 128},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := NewInstrReader(append(append([]byte(nil), tc.code...), OpEnd, OpEnd), 0).Next()
+			require.NoError(t, err)
+			assert.Equal(t, tc.bt, in.BlockType)
+		})
+	}
+}
+
 func TestInstrReaderStopsAtFinalEnd(t *testing.T) {
 	ir := NewInstrReader([]byte{0x02, 0x40, 0x0b, 0x0b}, 0)
 	var ops []byte

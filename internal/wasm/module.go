@@ -53,6 +53,13 @@ type Module struct {
 	Data      []Data
 
 	numImports [4]uint32 // per ExternKind
+	// importAt holds, per ExternKind, the index in Imports of each import
+	// of that kind, so that looking one up by its index in the kind's
+	// index space does not scan the imports.
+	importAt [4][]uint32
+	// widths holds, per type, the stack widths (Slots) of its params and
+	// results, for StackWalker.
+	widths [][2][]uint8
 }
 
 // Import is an entry of the import section.
@@ -173,17 +180,7 @@ func (m *Module) NumImportedGlobals() uint32 { return m.numImports[Global] }
 // FuncTypeIndex returns the type index of a function (imported or defined).
 func (m *Module) FuncTypeIndex(funcIndex uint32) (uint32, bool) {
 	if funcIndex < m.numImports[Func] {
-		n := uint32(0)
-		for _, imp := range m.Imports {
-			if imp.Kind != Func {
-				continue
-			}
-			if n == funcIndex {
-				return imp.Type, true
-			}
-			n++
-		}
-		return 0, false
+		return m.Imports[m.importAt[Func][funcIndex]].Type, true
 	}
 	i := uint64(funcIndex) - uint64(m.numImports[Func])
 	if i >= uint64(len(m.Functions)) {
@@ -200,6 +197,19 @@ func (m *Module) FuncType(funcIndex uint32) (FuncType, bool) {
 		return FuncType{}, false
 	}
 	return m.Types[ti], true
+}
+
+// GlobalType returns the type of a global (imported or defined); false if
+// there is no such global.
+func (m *Module) GlobalType(index uint32) (GlobalType, bool) {
+	if index < m.numImports[Global] {
+		return m.Imports[m.importAt[Global][index]].Global, true
+	}
+	i := uint64(index) - uint64(m.numImports[Global])
+	if i >= uint64(len(m.Globals)) {
+		return GlobalType{}, false
+	}
+	return m.Globals[i].Type, true
 }
 
 // ExportedFunc returns the signature of the function exported as name.

@@ -1,8 +1,8 @@
 package wasm
 
 // NameSection is a decoded "name" custom section: its subsections in order,
-// with the function names (subsection 1) and local names (subsection 2)
-// parsed and every other subsection kept raw.
+// with the module name (subsection 0), function names (subsection 1) and
+// local names (subsection 2) parsed and every other subsection kept raw.
 type NameSection struct {
 	Subsections []NameSubsection
 }
@@ -11,6 +11,8 @@ type NameSection struct {
 type NameSubsection struct {
 	ID      byte
 	Content []byte // raw content (after the id and size)
+	// ModuleName is the name of subsection 0.
+	ModuleName string
 	// Functions is the name map of subsection 1.
 	Functions []NameAssoc
 	// Locals is the indirect name map of subsection 2.
@@ -53,7 +55,7 @@ func DecodeNameSection(payload []byte, offset int) (*NameSection, error) {
 		r.pos -= len(content)
 		switch sub.ID {
 		case 0:
-			r.name()
+			sub.ModuleName = r.name()
 		case 1:
 			sub.Functions = nameMap(r)
 		case 2:

@@ -1,4 +1,4 @@
-;; Function exits for Options.MaxCallDepth: return from nested blocks, loops
+;; Function exits for Options.MaxStackSlots: return from nested blocks, loops
 ;; and ifs, multi-value results, branches to the function's own label, and
 ;; recursion.
 (module

@@ -23,11 +23,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 21
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -109,7 +109,7 @@
       i32.add
     end
     global.get 1
-    i32.const 1
+    i32.const 21
     i32.sub
     global.set 1)
   (func (;3;) (type 2) (param i32) (result i32 i64)
@@ -125,11 +125,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -175,7 +175,7 @@
       i64.extend_i32_u
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 1)
   (func (;4;) (type 3) (param i32) (result i64)
@@ -192,11 +192,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -214,7 +214,7 @@
       i64.add
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 1)
   (func (;5;) (type 4) (param i32) (result i64 i32 f64)
@@ -230,11 +230,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -254,7 +254,7 @@
       f64.const 0x1.ap+2 (;=6.5;)
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 1)
   (func (;6;) (type 1) (param i32) (result i32)
@@ -270,11 +270,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 22
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -322,7 +322,7 @@
       i32.add
     end
     global.get 1
-    i32.const 1
+    i32.const 22
     i32.sub
     global.set 1)
   (func (;7;) (type 2) (param i32) (result i32 i64)
@@ -338,11 +338,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -362,7 +362,7 @@
       end
     end
     global.get 1
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 1)
   (func (;8;) (type 1) (param i32) (result i32)
@@ -378,11 +378,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -404,7 +404,7 @@
       end
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 1)
   (func (;9;) (type 1) (param i32) (result i32)
@@ -420,11 +420,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -447,7 +447,7 @@
       i32.add
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 1)
   (func (;10;) (type 1) (param i32) (result i32)
@@ -463,11 +463,11 @@
       global.set 0
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 1
     global.get 1
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -483,7 +483,7 @@
       i32.add
     end
     global.get 1
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 1)
   (table (;0;) 1 funcref)

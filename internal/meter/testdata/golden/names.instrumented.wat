@@ -4,7 +4,7 @@
   (type (;2;) (func (result i32)))
   (import "env" "add" (func $add (type 0)))
   (import "gate.internal" "refuel" (func (;1;) (type 2)))
-  (func $boom (type 1) (param $x i32) (result i32)
+  (func $boom (type 1) (param i32) (result i32)
     global.get 0
     i32.const 2
     i32.sub
@@ -17,7 +17,7 @@
       global.set 0
     end
     unreachable)
-  (func $middle (type 1) (param $y i32) (result i32)
+  (func $middle (type 1) (param i32) (result i32)
     global.get 0
     i32.const 3
     i32.sub
@@ -29,7 +29,7 @@
       call 1
       global.set 0
     end
-    local.get $y
+    local.get 0
     call $boom)
   (func $outer (type 2) (result i32)
     global.get 0

@@ -20,11 +20,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -37,7 +37,7 @@
       i32.mul
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (func (;4;) (type 0) (param i32) (result i32)
@@ -53,11 +53,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -70,7 +70,7 @@
       i32.mul
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (func (;5;) (type 0) (param i32) (result i32)
@@ -86,11 +86,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -103,7 +103,7 @@
       i32.sub
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (func (;6;) (type 0) (param i32) (result i32)
@@ -119,11 +119,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -136,7 +136,7 @@
       call 0
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (func (;7;) (type 0) (param i32) (result i32)
@@ -152,11 +152,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -169,7 +169,7 @@
       i32.sub
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (func (;8;) (type 2)
@@ -186,11 +186,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -244,7 +244,7 @@
       global.set 1
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 3)
   (func (;9;) (type 3) (result i32)
@@ -260,11 +260,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 17
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -275,7 +275,7 @@
       global.get 1
     end
     global.get 3
-    i32.const 1
+    i32.const 17
     i32.sub
     global.set 3)
   (func (;10;) (type 1) (param i32 i32) (result i32)
@@ -291,11 +291,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -308,7 +308,7 @@
       call_indirect (type 0)
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 3)
   (func (;11;) (type 1) (param i32 i32) (result i32)
@@ -324,11 +324,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -341,7 +341,7 @@
       call_indirect 1 (type 0)
     end
     global.get 3
-    i32.const 1
+    i32.const 20
     i32.sub
     global.set 3)
   (func (;12;) (type 0) (param i32) (result i32)
@@ -357,11 +357,11 @@
       global.set 2
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.add
     global.set 3
     global.get 3
-    i32.const 10000
+    i32.const 262144
     i32.gt_u
     if  ;; label = @1
       i32.const 1
@@ -377,7 +377,7 @@
       i32.eq
     end
     global.get 3
-    i32.const 1
+    i32.const 19
     i32.sub
     global.set 3)
   (table (;0;) 8 1048576 funcref)
