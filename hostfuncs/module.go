@@ -1,8 +1,9 @@
 // Package hostfuncs is the host side of the probe ABI: the "gate" host
 // module whose functions a probe imports (env, dial, import, config, reason,
-// log), the grants that decide what each probe may ask (deny by default),
-// and the resolvers that answer gate.import for "bin:", "py:", "lib:" and
-// schemes a host app registers.
+// log), gate's own WASI (wasi_snapshot_preview1, with nothing of the host
+// behind it and every call bounded by the budget), the grants that decide
+// what each probe may ask (deny by default), and the resolvers that answer
+// gate.import for "bin:", "py:", "lib:" and schemes a host app registers.
 //
 // The functions read their per-run state (grants, config, deadline) from
 // the Call in the context, write what the probe leaves behind (reason, logs,

@@ -10,7 +10,6 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
@@ -87,7 +86,10 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 }
 
 func (e *Engine) instantiateHostModules(ctx context.Context) error {
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
+	// gate's own WASI, not wazero's: wazero's never checks the deadline and
+	// works in one go on guest-given sizes (32 MiB of random_get, 4M
+	// iovecs), so a probe could loop past its budget through it.
+	if _, err := hostfuncs.InstantiateWASI(ctx, e.rt); err != nil {
 		return fmt.Errorf("instantiate WASI: %w", err)
 	}
 	if _, err := hostfuncs.Instantiate(ctx, e.rt); err != nil {

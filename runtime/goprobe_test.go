@@ -52,8 +52,9 @@ func buildGoWasm(t testing.TB, pkg string) []byte {
 }
 
 // TestGoGuest runs a real Go-built probe: its runtime initialises in
-// _initialize (outside the run, by the warm-up), and a panic, a sleep, a
-// busy loop and a memory bomb are each contained and explained.
+// _initialize (outside the run, by the warm-up) and sleeps on gate's WASI,
+// and a panic, a sleep, a busy loop, a memory bomb and a crypto/rand loop
+// are each contained and explained.
 func TestGoGuest(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"GOPROBE_VAR": "x"})))
@@ -77,6 +78,8 @@ func TestGoGuest(t *testing.T) {
 		// memory", a trap) unless faulting in the pages takes longer than
 		// the budget first; both are contained.
 		{"alloc", Failed, []ErrorKind{KindTrap, KindOverrun}, ""},
+		// crypto/rand is WASI random_get, which checks the budget.
+		{"rand", Failed, []ErrorKind{KindOverrun}, "ran past its 100ms budget in "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

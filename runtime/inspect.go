@@ -1,16 +1,12 @@
 package runtime
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"sync"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
@@ -198,15 +194,15 @@ func checkImport(it Item, bad func(rule, format string, args ...any)) {
 		if want := signature(f.Params, f.Results); it.Type != want {
 			bad("import", "imports gate.%s as %s, want %s", it.Name, it.Type, want)
 		}
-	case wasi_snapshot_preview1.ModuleName:
+	case hostfuncs.WASIModuleName:
 		if it.Kind != "func" {
 			bad("import", "imports %s %s.%s: WASI provides only functions", it.Kind, it.Module, it.Name)
 			return
 		}
-		want, ok := wasiFuncs()[it.Name]
+		f, ok := hostfuncs.LookupWASI(it.Name)
 		if !ok {
-			bad("import", "imports %s.%s, which wazero's WASI does not provide", it.Module, it.Name)
-		} else if it.Type != want {
+			bad("import", "imports %s.%s, which gate does not provide", it.Module, it.Name)
+		} else if want := signature(f.Params, f.Results); it.Type != want {
 			bad("import", "imports %s.%s as %s, want %s", it.Module, it.Name, it.Type, want)
 		}
 	case meter.ImportModule:
@@ -237,20 +233,3 @@ func signature(params, results []api.ValueType) string {
 	}
 	return wasm.FuncType{Params: conv(params), Results: conv(results)}.String()
 }
-
-var wasiFuncs = sync.OnceValue(func() map[string]string {
-	// wazero knows exactly what its WASI provides; ask it once, through a
-	// throwaway interpreter runtime that compiles nothing.
-	ctx := context.Background()
-	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
-	defer r.Close(ctx)
-	cm, err := wasi_snapshot_preview1.NewBuilder(r).Compile(ctx)
-	if err != nil {
-		return map[string]string{}
-	}
-	out := map[string]string{}
-	for name, def := range cm.ExportedFunctions() {
-		out[name] = signature(def.ParamTypes(), def.ResultTypes())
-	}
-	return out
-})

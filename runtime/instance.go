@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
-	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -18,19 +17,14 @@ type instance struct {
 	entry api.Function // the reactor's "probe"; nil for a command
 	stack [1]uint64
 	out   *outputBuffer
-
-	// The current run, for the WASI sleep hook, which wazero calls without
-	// a context.
-	ctx  context.Context
-	call *hostfuncs.Call
 }
 
-func (inst *instance) begin(ctx context.Context, call *hostfuncs.Call) {
-	inst.ctx, inst.call = ctx, call
+// begin hands the instance to a run: gate's WASI writes fds 1 and 2 to
+// the run's Call.Output, which is where Result.Output reads them from.
+func (inst *instance) begin(call *hostfuncs.Call) {
+	call.Output = inst.out
 	inst.out.Reset()
 }
-
-func (inst *instance) end() { inst.ctx, inst.call = nil, nil }
 
 func (inst *instance) close(ctx context.Context) {
 	if inst.mod != nil {
@@ -38,28 +32,15 @@ func (inst *instance) close(ctx context.Context) {
 	}
 }
 
-// sleep is the instance's WASI clock sleep (poll_oneoff with a clock
-// subscription, which is what a Go guest's time.Sleep becomes).
-func (inst *instance) sleep(ns int64) {
-	if inst.call == nil {
-		return
-	}
-	inst.call.Sleep(inst.ctx, time.Duration(ns))
-}
-
 // instantiate makes a fresh instance inside the run (so the budget covers
-// instantiation and start functions). The module sees no file system, no
-// args and no environ; real clocks (a probe may time itself) but a sleep
-// that ends at the deadline; stdout and stderr go to a bounded buffer.
-// For a command module this runs the whole probe (_start).
+// instantiation and start functions). Through gate's WASI the module sees
+// no file system, no args and no environ; real clocks (a probe may time
+// itself) but a sleep that ends at the deadline; stdout and stderr go to a
+// bounded buffer. For a command module this runs the whole probe (_start).
 func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instance, error) {
 	inst := &instance{out: newOutputBuffer()}
-	inst.begin(ctx, call)
-	cfg := p.module.config.
-		WithStdout(inst.out).
-		WithStderr(inst.out).
-		WithNanosleep(inst.sleep)
-	mod, err := p.engine.rt.InstantiateModule(withAllocator(ctx), p.module.compiled, cfg)
+	inst.begin(call)
+	mod, err := p.engine.rt.InstantiateModule(withAllocator(ctx), p.module.compiled, p.module.config)
 	inst.mod = mod
 	if err != nil {
 		return inst, err
@@ -70,16 +51,15 @@ func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instanc
 	return inst, nil
 }
 
-// moduleConfig is what every instance of a module shares; instantiate
-// adds the per-instance output buffer and sleep.
+// moduleConfig is the configuration of every instance of a module. It sets
+// none of wazero's system context (clocks, sleep, stdio), which gate's WASI
+// does not read.
 func moduleConfig(entry Entry, hasInitialize bool) wazero.ModuleConfig {
 	cfg := wazero.NewModuleConfig().
 		WithName("").
-		WithSysWalltime().
-		WithSysNanotime().
-		// wazero's default seeds a fresh math/rand source per instance,
-		// which was an eighth of a fresh C probe's cost; nothing in a probe
-		// needs determinism from random_get.
+		// wazero still builds a system context per instance, and without a
+		// source it seeds a fresh math/rand generator for it, which was an
+		// eighth of a fresh C probe's cost; this one costs nothing to set.
 		WithRandSource(rand.Reader)
 	switch {
 	case entry == Command:

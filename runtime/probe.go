@@ -103,7 +103,6 @@ func (p *Probe) warm(ctx context.Context) {
 	if call.Holding() {
 		e.cpu.Release()
 	}
-	inst.end()
 	if err != nil || call.Interrupted() != nil {
 		inst.close(ctx)
 		return

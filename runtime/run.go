@@ -70,7 +70,7 @@ type execution struct {
 func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution) {
 	inst := p.takeIdle()
 	if inst != nil {
-		inst.begin(ctx, call)
+		inst.begin(call)
 	} else {
 		x.fresh = true
 		x.phase = p.startPhase()
@@ -87,7 +87,6 @@ func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution)
 	x.err = inst.entry.CallWithStack(ctx, inst.stack[:])
 	x.status = int64(int32(inst.stack[0]))
 	x.output = inst.out.String()
-	inst.end()
 	healthy := x.err == nil && (x.status == 0 || x.status == 1) &&
 		call.Interrupted() == nil && call.Remaining() > 0
 	if healthy {

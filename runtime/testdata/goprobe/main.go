@@ -3,10 +3,12 @@
 // Command goprobe is a Go-built probe whose behaviour its config "mode"
 // picks, so the engine's tests can show how it treats a real Go guest:
 // its runtime's _initialize, a panic (whose text only reaches stderr), a
-// time.Sleep, a busy loop, an allocation past the memory cap.
+// time.Sleep, a busy loop, an allocation past the memory cap, a loop on
+// crypto/rand (WASI random_get).
 package main
 
 import (
+	"crypto/rand"
 	"time"
 
 	"github.com/gate-dev/gate/probes/sdk"
@@ -42,6 +44,11 @@ func probe() int32 {
 	case "alloc":
 		for {
 			sink = append(sink, make([]byte, 1<<20))
+		}
+	case "rand":
+		buf := make([]byte, 1<<20)
+		for {
+			rand.Read(buf)
 		}
 	}
 	sdk.Reason("unknown mode " + mode)
