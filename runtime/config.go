@@ -58,13 +58,17 @@ type EngineConfig struct {
 	warmup      bool
 	lookupEnv   func(string) (string, bool)
 	resolvers   map[string]hostfuncs.Resolver
+	idleMemory  uint64
+	maxModule   int
+	maxFunction int
 }
 
 // NewEngineConfig returns the defaults: a 100 ms budget, 32 MiB of memory
-// per instance, no on-disk compilation cache, as many probes executing at
-// once as GOMAXPROCS, "python3" from PATH for "py:" imports, the host's
-// real environment, reactor probes warmed up when created, and wazero's
-// compiler where it is supported.
+// per instance and 256 MiB kept by idle instances in all, modules of up to
+// 16 MiB with function bodies of up to 512 KiB, no on-disk compilation
+// cache, as many probes executing at once as GOMAXPROCS, "python3" from
+// PATH for "py:" imports, the host's real environment, reactor probes
+// warmed up when created, and wazero's compiler where it is supported.
 func NewEngineConfig() EngineConfig {
 	return EngineConfig{
 		budget:      MaxBudget,
@@ -72,7 +76,26 @@ func NewEngineConfig() EngineConfig {
 		concurrency: goruntime.GOMAXPROCS(0),
 		python:      "python3",
 		warmup:      true,
+		idleMemory:  DefaultIdleMemoryLimit,
+		maxModule:   DefaultMaxModuleSize,
+		maxFunction: DefaultMaxFunctionSize,
 	}
+}
+
+// DefaultIdleMemoryLimit caps the linear memory that idle instances of all
+// of an engine's probes keep between runs. A C or WAT probe's instance
+// holds 64 KiB and a Go probe's about 2.5 MiB, so at 256 MiB an engine
+// keeps 4,000 C instances or 100 Go ones warm; past it, runs instantiate
+// fresh (microseconds for a C probe, a few milliseconds for a Go one).
+const DefaultIdleMemoryLimit = 256 << 20
+
+// WithIdleMemoryLimit caps the linear memory, in bytes, that idle reactor
+// instances of all the engine's probes may keep between runs (see
+// DefaultIdleMemoryLimit). An instance that would go over it is closed
+// after its run instead of being kept. 0 keeps no instance at all.
+func (c EngineConfig) WithIdleMemoryLimit(bytes uint64) EngineConfig {
+	c.idleMemory = bytes
+	return c
 }
 
 // WithBudget sets the per-run budget; it must be positive and at most
@@ -172,9 +195,13 @@ func (c EngineConfig) validate() error {
 	if c.memoryLimit < pageSize || c.memoryLimit > 4<<30 {
 		errs = append(errs, fmt.Errorf("memory limit %d bytes: want at least 64 KiB (one page) and at most 4 GiB", c.memoryLimit))
 	}
+	if c.idleMemory > 1<<40 {
+		errs = append(errs, fmt.Errorf("idle memory limit %d bytes: want at most 1 TiB", c.idleMemory))
+	}
 	if c.concurrency < 1 {
 		errs = append(errs, fmt.Errorf("concurrency %d: want at least 1", c.concurrency))
 	}
+	errs = append(errs, c.validateLimits()...)
 	for scheme, r := range c.resolvers {
 		if r == nil {
 			errs = append(errs, fmt.Errorf("resolver for %q is nil", scheme))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -28,6 +29,15 @@ type Engine struct {
 
 	mu      sync.Mutex
 	modules map[[sha256.Size]byte]*moduleEntry
+
+	// life tracks runs, warm-ups and compiles, which use the runtime that
+	// Close frees.
+	life        *lifetime
+	releaseOnce sync.Once
+	releaseErr  error
+	// idleBytes is the linear memory held by idle instances of all the
+	// engine's probes, kept under cfg.idleMemory (see putIdle).
+	idleBytes atomic.Int64
 }
 
 // moduleEntry lets concurrent Compile calls of the same bytes share one
@@ -49,6 +59,8 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 		cpu:     make(cpuSlots, cfg.concurrency),
 		pages:   cfg.memoryPages(),
 		modules: map[[sha256.Size]byte]*moduleEntry{},
+		// Not ctx: the engine outlives the call that made it.
+		life: newLifetime(context.Background()),
 	}
 	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python})
 	for scheme, r := range cfg.resolvers {
@@ -145,18 +157,36 @@ func (e *Engine) Config() EngineConfig { return e.cfg }
 // a scheme after start (Register is safe while probes run).
 func (e *Engine) Resolvers() *hostfuncs.Resolvers { return e.resolvers }
 
-// Close releases every module, instance and the compilation cache.
+// Close stops every run, warm-up and compile of the engine, waits for them
+// and then releases every module, instance and the compilation cache. A
+// guest is stopped at its next metering check or host call (well under a
+// millisecond of its work); its run answers Failed with an error that
+// matches ErrClosed. Runs that start after Close answer the same way at
+// once.
+//
+// Nothing is freed while a guest still runs in it. If ctx ends before the
+// engine's operations have stopped (a compile cannot be interrupted, and
+// takes up to a few seconds for a module at the size limits), Close
+// returns ctx's error and the release happens in the background as soon
+// as they have. Close may be called more than once.
 func (e *Engine) Close(ctx context.Context) error {
-	var err error
-	if e.rt != nil {
-		err = e.rt.Close(ctx)
-	}
-	if e.cache != nil {
-		if cerr := e.cache.Close(ctx); err == nil {
-			err = cerr
+	return afterDrain(ctx, e.life.close(), e.release)
+}
+
+func (e *Engine) release() error {
+	e.releaseOnce.Do(func() {
+		// The operations are over; nothing here waits on the caller.
+		ctx := context.Background()
+		if e.rt != nil {
+			e.releaseErr = e.rt.Close(ctx)
 		}
-	}
-	return err
+		if e.cache != nil {
+			if err := e.cache.Close(ctx); e.releaseErr == nil {
+				e.releaseErr = err
+			}
+		}
+	})
+	return e.releaseErr
 }
 
 // compileContext spreads a large module's compilation over two workers;
@@ -168,7 +198,11 @@ func compileContext(ctx context.Context) context.Context {
 // cpuSlots is a counting semaphore of execution slots.
 type cpuSlots chan struct{}
 
-func (s cpuSlots) Acquire(ctx context.Context) error {
+func (s cpuSlots) Acquire(ctx context.Context) error { return s.acquire(ctx, nil) }
+
+// acquire waits for a slot until ctx is done or stop is closed (the probe
+// is being closed: its queued runs must not hold up Close).
+func (s cpuSlots) acquire(ctx context.Context, stop <-chan struct{}) error {
 	select {
 	case s <- struct{}{}:
 		return nil
@@ -179,6 +213,8 @@ func (s cpuSlots) Acquire(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-stop:
+		return ErrClosed
 	}
 }
 

@@ -54,6 +54,9 @@ type ProbeError struct {
 	// Phase is where it happened: "instantiate", "_initialize", "probe" or
 	// "_start", or a host function such as "gate.dial" for an overrun.
 	Phase string
+	// During is the start phase ("instantiate", "_initialize", "_start")
+	// that was running when Phase names a host function; "" in "probe".
+	During string
 	// Budget is the budget the run had, for overrun messages.
 	Budget time.Duration
 	// Status is the answer of a KindStatus error: the return value or exit code.
@@ -76,8 +79,15 @@ func (e *ProbeError) Error() string {
 	switch e.Kind {
 	case KindOverrun:
 		fmt.Fprintf(&b, "ran past its %v budget in %s", e.Budget, e.Phase)
+		if e.During != "" {
+			fmt.Fprintf(&b, " during %s", e.During)
+		}
 	case KindCanceled:
-		fmt.Fprintf(&b, "canceled in %s: %v", e.Phase, e.Err)
+		fmt.Fprintf(&b, "canceled in %s", e.Phase)
+		if e.During != "" {
+			fmt.Fprintf(&b, " during %s", e.During)
+		}
+		fmt.Fprintf(&b, ": %v", e.Err)
 	case KindStatus:
 		switch {
 		case e.Reason != "" && e.Status == 2:
@@ -110,13 +120,31 @@ func (e *ProbeError) Is(target error) bool {
 	return e.Kind == KindOverrun && target == context.DeadlineExceeded
 }
 
-// Detail is the full cause, with wazero's wasm stack trace when it has one.
+// Detail is the full cause, with wazero's wasm stack trace when it has
+// one, at most MaxDetail bytes of it, with control characters replaced:
+// it reaches terminals, JSON reports and HTTP responses. The host's own Go
+// stack, which wazero appends for a Go runtime error, is left out.
 func (e *ProbeError) Detail() string {
 	if e.Err == nil {
 		return ""
 	}
-	return e.Err.Error()
+	s := e.Err.Error()
+	if i := strings.Index(s, goStackMarker); i >= 0 {
+		s = strings.TrimRight(s[:i], "\n")
+	}
+	if len(s) > MaxDetail {
+		s = clip(s, MaxDetail) + "\n... (cut)"
+	}
+	return printable(s, true)
 }
+
+// MaxDetail bounds ProbeError.Detail. wazero's traces show at most 30
+// frames, and the engine cuts every function name in them to 128 bytes.
+const MaxDetail = 8 << 10
+
+// goStackMarker begins the host stack trace that wazero adds to the error
+// of a host function that hit a Go runtime error.
+const goStackMarker = "Go runtime stack trace:"
 
 func firstLine(err error) string {
 	if err == nil {
@@ -126,7 +154,36 @@ func firstLine(err error) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimSuffix(s, " (recovered by wazero)")
+	s = strings.TrimSuffix(s, " (recovered by wazero)")
+	if len(s) > 512 {
+		s = clip(s, 512) + "…"
+	}
+	return printable(s, false)
+}
+
+// printable makes s valid UTF-8 with every C0 and C1 control and every
+// bidirectional formatting character replaced by U+FFFD (newlines and tabs
+// kept if multiline), so that text a probe controls cannot move a
+// terminal's cursor or reorder what a reader sees.
+func printable(s string, multiline bool) string {
+	clean := func(r rune) rune {
+		switch {
+		case multiline && (r == '\n' || r == '\t'):
+			return r
+		case r < 0x20, r >= 0x7f && r < 0xa0, isBidiControl(r):
+			return '\uFFFD'
+		}
+		return r
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexFunc(s, func(r rune) bool { return clean(r) != r }) < 0 {
+		return s
+	}
+	return strings.Map(clean, s)
+}
+
+func isBidiControl(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // LoadError is why a probe module could not be loaded: the file is not
@@ -164,8 +221,11 @@ func joinErrors(what string, errs []error) error {
 type ErrorInfo struct {
 	// Kind is the ErrorKind ("trap", "overrun", ...), or "error" for an
 	// error that is not a *ProbeError (a native probe's).
-	Kind    string `json:"kind"`
-	Phase   string `json:"phase"`
+	Kind  string `json:"kind"`
+	Phase string `json:"phase"`
+	// During is the start phase when Phase is a host function called
+	// from it.
+	During  string `json:"during,omitempty"`
 	Message string `json:"message"`
 	// Detail is the full cause, with wazero's wasm stack trace.
 	Detail string `json:"detail"`
@@ -178,7 +238,7 @@ func NewErrorInfo(err error) *ErrorInfo {
 	case err == nil:
 		return nil
 	case errors.As(err, &perr):
-		return &ErrorInfo{Kind: perr.Kind.String(), Phase: perr.Phase, Message: perr.Error(), Detail: perr.Detail()}
+		return &ErrorInfo{Kind: perr.Kind.String(), Phase: perr.Phase, During: perr.During, Message: perr.Error(), Detail: perr.Detail()}
 	}
 	return &ErrorInfo{Kind: "error", Message: err.Error()}
 }

@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 	"github.com/gate-dev/gate/skills"
@@ -210,7 +210,7 @@ func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Pr
 	if p.Standard != "" {
 		return g.engine.StandardProbe(ctx, name, p.Standard, cfg)
 	}
-	wasm, err := os.ReadFile(p.Module)
+	wasm, err := safefile.Read(p.Module, int64(g.engine.cfg.maxModule))
 	if err != nil {
 		return nil, err
 	}

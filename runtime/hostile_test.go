@@ -87,7 +87,7 @@ func TestHostileProbes(t *testing.T) {
 		}},
 		{module: "log_flood", outcome: Available, check: func(t *testing.T, res Result) {
 			assert.Len(t, res.Logs, hostfuncs.MaxLogs)
-			assert.Equal(t, 100000-hostfuncs.MaxLogs, res.LogsDropped)
+			assert.Equal(t, 10000-hostfuncs.MaxLogs, res.LogsDropped)
 			assert.Equal(t, hostfuncs.LogEntry{Level: hostfuncs.LevelWarn, Message: "flood"}, res.Logs[0])
 		}},
 		{module: "stdout_flood", outcome: Available, check: func(t *testing.T, res Result) {
@@ -126,7 +126,10 @@ func TestHostileProbes(t *testing.T) {
 			start := time.Now()
 			res := p.Run(context.Background())
 			took := time.Since(start)
-			assertAnsweredInTime(t, took, budget, stop())
+			noise := stop()
+			assertAnsweredInTime(t, res.Elapsed, budget, noise)
+			// A first run waits for the probe's warm-up, which is bounded too.
+			assertAnsweredInTime(t, took, WarmupBudget+budget, noise, "counting the warm-up it waited for")
 
 			assert.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
 			assert.Contains(t, res.Reason, tt.reason)

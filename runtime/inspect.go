@@ -68,25 +68,30 @@ type Violation struct {
 func (v Violation) Error() string { return v.Msg }
 
 // Inspect decodes a module and checks it against ABI v1 without running
-// it: one exported memory; one entry point of the right type; imports only
-// from "gate" (with ABI v1's names and signatures) and
-// "wasi_snapshot_preview1" (what wazero provides); a minimum memory within
-// memoryLimit bytes (0 means DefaultMemoryLimit). It reports every
+// it, as an engine with cfg would load it: one exported memory; one entry
+// point of the right type; imports only from "gate" (with ABI v1's names
+// and signatures) and "wasi_snapshot_preview1"; a minimum memory within
+// cfg's memory limit; a size, function bodies and per-instance setup
+// within the load limits (see DefaultMaxModuleSize). It reports every
 // violation at once. The error is for a file that is not WebAssembly at
 // all (a *wasm.FormatError with the offset).
-func Inspect(b []byte, memoryLimit uint64) (*Inspection, error) {
-	if memoryLimit == 0 {
-		memoryLimit = DefaultMemoryLimit
-	}
-	m, err := wasm.Decode(b)
-	if err != nil {
-		return nil, err
-	}
+func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 	sum := sha256.Sum256(b)
 	info := &Inspection{Size: len(b), SHA256: hex.EncodeToString(sum[:])}
 	bad := func(rule, format string, args ...any) {
 		info.Violations = append(info.Violations, Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
 	}
+	if len(b) > cfg.maxModule {
+		// Not decoded at all: decoding is work in proportion to the size.
+		bad("limits", "module is %d bytes, over the limit of %s", len(b), bytesText(uint64(cfg.maxModule)))
+		return info, nil
+	}
+	memoryLimit := cfg.memoryLimit
+	m, err := wasm.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	checkLoadLimits(m, cfg, bad)
 
 	for _, im := range m.Imports {
 		it := Item{Module: im.Module, Name: im.Name, Kind: im.Kind.String()}
@@ -134,13 +139,21 @@ func bytesText(n uint64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// entryOf decides reactor or command. A Go command build may also export
-// "probe" (go:wasmexport), but its _start runs main and exits, so it is a
-// command; _initialize marks a reactor.
+// entryOf decides reactor or command. A module that exports _start
+// together with probe or _initialize is refused: a Go probe built without
+// -buildmode=c-shared exports both _start and probe, and run as a command
+// its empty main answered "available" for every input.
 func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry {
 	exports := map[string]Item{}
 	for _, ex := range info.Exports {
 		exports[ex.Name] = ex
+	}
+	_, hasProbe := exports["probe"]
+	if _, hasStart := exports["_start"]; hasStart && hasProbe {
+		bad("entry", `exports both _start (a command's entry) and probe (a reactor's), so it is not clear which one answers; `+
+			`a Go probe must be built with -buildmode=c-shared (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared), `+
+			`which exports _initialize and probe`)
+		return ""
 	}
 	want := func(name, sig string) bool {
 		ex, ok := exports[name]
@@ -156,7 +169,10 @@ func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry
 	_, hasInit := exports["_initialize"]
 	_, hasStart := exports["_start"]
 	switch {
-	case hasStart && !hasInit:
+	case hasStart && hasInit:
+		bad("entry", `exports both _start (a command's entry) and _initialize (a reactor's): export _start alone for a command, or _initialize and probe for a reactor`)
+		return ""
+	case hasStart:
 		if want("_start", "() -> ()") {
 			return Command
 		}

@@ -17,6 +17,9 @@ type instance struct {
 	entry api.Function // the reactor's "probe"; nil for a command
 	stack [1]uint64
 	out   *outputBuffer
+	// idleBytes is the memory this instance counts against the engine's
+	// idle memory limit while it waits for a run (see Probe.putIdle).
+	idleBytes int64
 }
 
 // begin hands the instance to a run: gate's WASI writes fds 1 and 2 to

@@ -10,20 +10,16 @@ import (
 // probeAllocator backs each probe instance's linear memory.
 //
 // A one-page memory (a C or WAT probe) is a plain 64 KiB buffer, recycled
-// between instances. Anything bigger lives in a region reserved for the
-// whole cap (mapRegion: pages are supplied only as the guest touches them,
-// in 2 MiB huge pages where the kernel allows), and a memory that starts
-// at one page moves there at its first memory.grow. Two costs that no
-// deadline can interrupt are thereby bounded:
-//
-//   - growing: wazero's default appends each grow to a Go slice, so a
-//     probe growing one page at a time towards a 32 MiB cap copies
-//     gigabytes (measured: 1.2 s for 512 one-page grows); in the region a
-//     grow copies nothing;
-//   - touching fresh memory: on this class of VM a 4 KiB page fault costs
-//     ~11 µs, so a loop that writes one byte per page of a 32 MiB memory
-//     spent ~90 ms in faults between two metering checks; with huge pages
-//     the same writes take ~2 ms.
+// between instances; the instance that used it is closed, and so can no
+// longer run, before it goes back (see Engine.Close). Anything bigger
+// lives in a region reserved for the whole cap (mapRegion: pages are
+// supplied only as the guest touches them), and a memory that starts at
+// one page moves there at its first memory.grow. Growing thereby costs
+// nothing that no deadline can interrupt: wazero's default appends each
+// grow to a Go slice, so a probe growing one page at a time towards a
+// 32 MiB cap copied gigabytes (1.2 s for 512 one-page grows); in the
+// region a grow copies nothing. Touching fresh pages is the kernel's work
+// between two metering checks: 12-18 ms for all of a 32 MiB memory here.
 type probeAllocator struct{}
 
 func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
@@ -91,4 +87,21 @@ func (m *probeMemory) Free() {
 // withAllocator is the context under which instances are created.
 func withAllocator(ctx context.Context) context.Context {
 	return experimental.WithMemoryAllocator(ctx, probeAllocator{})
+}
+
+// memorySize is the instance's linear memory in bytes, as it counts
+// against the engine's idle memory limit: its size, which is what the
+// guest may have touched (a region's untouched pages cost nothing, but
+// the engine cannot tell which were touched without a system call per
+// page).
+func (inst *instance) memorySize() int64 {
+	if inst.mod == nil {
+		return 0
+	}
+	// ExportedMemory, not Memory: wazero's Memory returns a typed nil for
+	// a module without one. The ABI requires "memory" to be exported.
+	if mem := inst.mod.ExportedMemory("memory"); mem != nil {
+		return int64(mem.Size())
+	}
+	return 0
 }

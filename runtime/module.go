@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 
 	"github.com/tetratelabs/wazero"
 
 	"github.com/gate-dev/gate/internal/meter"
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // Module is a compiled probe module: checked against ABI v1, rewritten so
@@ -43,9 +43,11 @@ func (m *Module) Entry() Entry { return m.entry }
 func (m *Module) Inspection() *Inspection { return m.info }
 
 // CompileFile loads a probe module from a file. The error is a *LoadError
-// naming the file.
+// naming the file. The path must name a regular file of at most the
+// module size limit; anything else (a FIFO, a device, a directory) is
+// refused without blocking or reading it whole.
 func (e *Engine) CompileFile(ctx context.Context, path string) (*Module, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(path, int64(e.cfg.maxModule))
 	if err != nil {
 		return nil, &LoadError{Module: path, Errs: []error{err}}
 	}
@@ -90,7 +92,7 @@ func (e *Engine) Compile(ctx context.Context, name string, wasm []byte) (*Module
 }
 
 func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha256.Size]byte) (*Module, error) {
-	info, err := Inspect(wasm, uint64(e.pages)*pageSize)
+	info, err := Inspect(wasm, e.cfg)
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}
 	}
@@ -109,7 +111,7 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}
 	}
-	compiled, err := e.rt.CompileModule(compileContext(ctx), metered)
+	compiled, err := e.compileModule(ctx, metered)
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{fmt.Errorf("compile: %w", err)}}
 	}
@@ -131,4 +133,41 @@ func relabel(err error, name string) error {
 		return &LoadError{Module: name, Errs: le.Errs}
 	}
 	return err
+}
+
+// compileModule compiles with wazero, which cannot be interrupted: if ctx
+// ends first, the caller gets ctx's error at once and the compile finishes
+// in the background, bounded by the load limits, its result dropped.
+// Close waits for it before it frees the runtime.
+func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.CompiledModule, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !e.life.enter() {
+		return nil, ErrClosed
+	}
+	type compiled struct {
+		cm  wazero.CompiledModule
+		err error
+	}
+	handoff := make(chan compiled)
+	go func() {
+		defer e.life.leave()
+		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
+		select {
+		case handoff <- compiled{cm, err}:
+		case <-ctx.Done():
+			// The caller has gone (it selects on ctx too); drop the result
+			// before leaving, so that it is not freed after the runtime.
+			if cm != nil {
+				_ = cm.Close(context.Background())
+			}
+		}
+	}()
+	select {
+	case c := <-handoff:
+		return c.cm, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

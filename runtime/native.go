@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,19 +23,21 @@ type Prober interface {
 // The function should honour ctx, whose deadline is the budget. If it
 // does not, the run still answers at the budget (as an overrun) and the
 // function is left to finish on its own; until it has, further runs of
-// the same NativeProbe answer at once with an error rather than start a
-// second copy, so a hung check costs one goroutine, not one per caller.
+// the same NativeProbe answer at once with ErrStillRunning rather than
+// start another copy, so a hung check costs one goroutine, not one per
+// caller. Runs that answer in time may overlap (one NativeProbe registered
+// under two names runs for both), so fn must be safe for concurrent use.
 type NativeProbe struct {
 	fn     func(ctx context.Context) (available bool, reason string, err error)
 	budget time.Duration
 
-	mu      sync.Mutex
-	running bool
+	// stragglers counts runs that answered at the budget while fn went on.
+	stragglers atomic.Int32
 }
 
-// ErrStillRunning is the error of a native probe run that found its
-// previous run, which overran, still going.
-var ErrStillRunning = errors.New("the previous run is still going")
+// ErrStillRunning is the error of a native probe run that found an earlier
+// run, which overran, still going.
+var ErrStillRunning = errors.New("the previous run overran and is still going")
 
 // NewNativeProbe wraps fn, which answers (true, "") when available, (false,
 // reason) when not, or an error when it could not tell (the probe
@@ -46,55 +49,77 @@ func NewNativeProbe(budget time.Duration, fn func(ctx context.Context) (availabl
 	return &NativeProbe{fn: fn, budget: budget}
 }
 
+// nativeAnswer is what fn returned.
+type nativeAnswer struct {
+	ok     bool
+	reason string
+	err    error
+}
+
+// nativeRun is the hand-over between a run and the goroutine calling fn:
+// whichever of "fn returned" and "the run gave up" comes second settles
+// the straggler count.
+type nativeRun struct {
+	mu        sync.Mutex
+	finished  bool
+	abandoned bool
+}
+
 // Run calls the function under the budget.
 func (n *NativeProbe) Run(ctx context.Context) Result {
-	n.mu.Lock()
-	if n.running {
-		n.mu.Unlock()
+	if n.stragglers.Load() > 0 {
 		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error()}
 	}
-	n.running = true
-	n.mu.Unlock()
-
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, n.budget)
 	defer cancel()
-	type answer struct {
-		ok     bool
-		reason string
-		err    error
-	}
-	done := make(chan answer, 1)
+	run := &nativeRun{}
+	done := make(chan nativeAnswer, 1)
 	go func() {
-		defer func() {
-			n.mu.Lock()
-			n.running = false
-			n.mu.Unlock()
-		}()
+		var a nativeAnswer
 		defer func() {
 			if r := recover(); r != nil {
-				done <- answer{err: panicError{r}}
+				a = nativeAnswer{err: panicError{r}}
 			}
+			run.mu.Lock()
+			run.finished = true
+			if run.abandoned {
+				n.stragglers.Add(-1)
+			}
+			run.mu.Unlock()
+			done <- a
 		}()
-		ok, reason, err := n.fn(ctx)
-		done <- answer{ok, reason, err}
+		a.ok, a.reason, a.err = n.fn(ctx)
 	}()
 	select {
 	case a := <-done:
-		res := Result{Elapsed: time.Since(start), Reason: a.reason}
-		switch {
-		case a.err != nil:
-			res.Outcome, res.Err, res.Reason = Failed, a.err, a.err.Error()
-		case a.ok:
-			res.Outcome = Available
-		default:
-			res.Outcome = Unavailable
-		}
-		return res
+		return a.result(time.Since(start))
 	case <-ctx.Done():
+		run.mu.Lock()
+		if run.finished {
+			// fn returned just as the budget ended: its answer counts.
+			run.mu.Unlock()
+			return (<-done).result(time.Since(start))
+		}
+		run.abandoned = true
+		n.stragglers.Add(1)
+		run.mu.Unlock()
 		err := ctx.Err()
 		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start)}
 	}
+}
+
+func (a nativeAnswer) result(elapsed time.Duration) Result {
+	res := Result{Elapsed: elapsed, Reason: a.reason}
+	switch {
+	case a.err != nil:
+		res.Outcome, res.Err, res.Reason = Failed, a.err, a.err.Error()
+	case a.ok:
+		res.Outcome = Available
+	default:
+		res.Outcome = Unavailable
+	}
+	return res
 }
 
 type panicError struct{ v any }

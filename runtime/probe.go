@@ -26,7 +26,8 @@ type ProbeConfig struct {
 // Probe is a module with its grants and config: the thing that answers
 // "is this tool available right now". It is safe for concurrent use; each
 // run gets an instance of its own. Live reactor instances are kept for
-// reuse (a run on one costs microseconds), except after a run that failed.
+// reuse (a run on one costs microseconds), except after a run that failed,
+// and within the engine's idle memory limit.
 type Probe struct {
 	name   string
 	engine *Engine
@@ -35,6 +36,13 @@ type Probe struct {
 	config map[string]string
 	grants hostfuncs.Grants
 	budget time.Duration
+
+	// life tracks the probe's runs and warm-up, which Close stops and
+	// waits for before it frees the idle instances.
+	life *lifetime
+	// warming is closed when the warm-up has finished (at once without
+	// one); a run waits for it, as it would wait for a CPU slot.
+	warming chan struct{}
 
 	mu   sync.Mutex
 	idle []*instance
@@ -67,34 +75,56 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		// as a note; the probe itself is fine.
 		_ = e.resolvers.Prepare(ctx, schemes...)
 	}
+	if e.life.closed() {
+		return nil, fmt.Errorf("probe %q: %w", name, ErrClosed)
+	}
 	p := &Probe{
-		name:   name,
-		engine: e,
-		module: m,
-		policy: policy,
-		config: maps.Clone(cfg.Config),
-		grants: cfg.Grants,
-		budget: budget,
+		name:    name,
+		engine:  e,
+		module:  m,
+		policy:  policy,
+		config:  maps.Clone(cfg.Config),
+		grants:  cfg.Grants,
+		budget:  budget,
+		life:    newLifetime(e.life.ctx),
+		warming: make(chan struct{}),
 	}
 	if e.cfg.warmup && m.entry == Reactor {
-		p.warm(ctx)
+		go p.warm()
+	} else {
+		close(p.warming)
 	}
 	return p, nil
 }
 
-// WarmupBudget bounds the instance a reactor probe prepares when it is
-// created, outside any run.
-const WarmupBudget = time.Second
+// WarmupBudget bounds a reactor's warm-up: its instantiation and
+// _initialize, outside any run. It is MaxBudget whatever the probe's own
+// budget, because it pays for the toolchain's start (a Go runtime's), not
+// for the probe's answer: a Go-built probe's first instance in a fresh
+// process took 3-22 ms on a 2-core machine, idle or with four busy loops
+// on its cores (docs/BENCHMARKS.md).
+const WarmupBudget = MaxBudget
 
 // warm instantiates a reactor (running _initialize) ahead of its first
-// run and keeps the instance for it. A Go-built probe spends about 3 ms
-// there, and 20-80 ms on the first instance of a fresh process; on a busy
-// machine that alone can eat the 100 ms budget of a run that has not asked
-// anything yet. The warm-up is bounded by WarmupBudget and metered like a
-// run; if it fails, it leaves nothing behind and the first run instantiates
-// (and fails) inside its own budget, where the failure is reported.
-func (p *Probe) warm(ctx context.Context) {
+// run and keeps the instance for it, so that a Go probe's runtime start
+// is not paid inside the budget of a run that has not asked anything yet.
+// It runs in the background, concurrently with other probes' warm-ups
+// (within the engine's execution slots), bounded by WarmupBudget and
+// metered like a run; Close stops it. An instance that did not finish
+// in time, trapped or was stopped is never kept: the first run then
+// instantiates inside its own budget, where a failure is reported.
+func (p *Probe) warm() {
+	defer close(p.warming)
 	e := p.engine
+	if !e.life.enter() {
+		return
+	}
+	defer e.life.leave()
+	if !p.life.enter() {
+		return
+	}
+	defer p.life.leave()
+	ctx := p.life.ctx
 	if err := e.cpu.Acquire(ctx); err != nil {
 		return
 	}
@@ -103,11 +133,11 @@ func (p *Probe) warm(ctx context.Context) {
 	if call.Holding() {
 		e.cpu.Release()
 	}
-	if err != nil || call.Interrupted() != nil {
-		inst.close(ctx)
+	if err != nil || call.Interrupted() != nil || time.Now().After(call.Deadline) {
+		inst.close(context.Background())
 		return
 	}
-	p.putIdle(ctx, inst)
+	p.putIdle(inst)
 }
 
 // newCall is the host functions' view of one execution of the probe.
@@ -122,6 +152,7 @@ func (p *Probe) newCall(deadline time.Time) *hostfuncs.Call {
 		Deadline:  deadline,
 		CPU:       e.cpu,
 		Reserve:   p.budget / 20,
+		Stop:      p.life.ctx,
 	}
 }
 
@@ -146,33 +177,55 @@ func (p *Probe) takeIdle() *instance {
 	if n := len(p.idle); n > 0 {
 		inst := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		p.engine.idleBytes.Add(-inst.idleBytes)
+		inst.idleBytes = 0
 		return inst
 	}
 	return nil
 }
 
 // putIdle keeps a healthy instance for the next run, up to one per
-// execution slot; more could never be used at once.
-func (p *Probe) putIdle(ctx context.Context, inst *instance) {
-	p.mu.Lock()
-	if len(p.idle) < cap(p.engine.cpu) {
-		p.idle = append(p.idle, inst)
-		inst = nil
+// execution slot (more could never be used at once) and while the idle
+// instances of all the engine's probes hold less linear memory than its
+// idle memory limit; otherwise the instance is closed and its memory goes
+// back at once. An instance's memory never shrinks, and a probe that
+// touched a byte every 2 MiB of a 32 MiB memory keeps all of it resident:
+// without the limit, a thousand such tools held 32 GiB between runs.
+func (p *Probe) putIdle(inst *instance) {
+	e := p.engine
+	size := inst.memorySize()
+	keep := e.idleBytes.Add(size) <= int64(e.cfg.idleMemory)
+	if keep {
+		p.mu.Lock()
+		// A closing probe keeps nothing: Close frees what is idle once the
+		// runs have left, and this run has not left yet.
+		if keep = len(p.idle) < cap(e.cpu) && !p.life.closed(); keep {
+			inst.idleBytes = size
+			p.idle = append(p.idle, inst)
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
-	if inst != nil {
-		inst.close(ctx)
+	if !keep {
+		e.idleBytes.Add(-size)
+		inst.close(context.Background())
 	}
 }
 
-// Close releases the probe's live instances. A closed probe can still run;
-// it then starts fresh instances.
-func (p *Probe) Close(ctx context.Context) {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle = nil
-	p.mu.Unlock()
-	for _, inst := range idle {
-		inst.close(ctx)
-	}
+// Close stops the probe's runs and warm-up, waits for them and releases
+// its live instances. Runs that start afterwards answer Failed with an
+// error matching ErrClosed. If ctx ends first, Close returns its error and
+// the instances are released in the background once the runs have
+// stopped. Closing the engine closes its probes too.
+func (p *Probe) Close(ctx context.Context) error {
+	return afterDrain(ctx, p.life.close(), func() error {
+		p.mu.Lock()
+		idle := p.idle
+		p.idle = nil
+		p.mu.Unlock()
+		for _, inst := range idle {
+			p.engine.idleBytes.Add(-inst.idleBytes)
+			inst.close(context.Background())
+		}
+		return nil
+	})
 }

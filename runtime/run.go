@@ -14,25 +14,42 @@ import (
 // than the budget plus a small slack after the probe started running,
 // whatever the guest does: busy loops, loop-free call trees and sleeps are
 // stopped by metering and by host functions that honour the deadline. A run
-// waits for an execution slot first (see EngineConfig.WithConcurrency); ctx
-// bounds that wait and the run.
+// waits for an execution slot first (see EngineConfig.WithConcurrency), and
+// for the probe's warm-up if it is still going; ctx bounds those waits and
+// the run. After Close (of the probe or its engine) a run answers Failed
+// with an error matching ErrClosed.
 func (p *Probe) Run(ctx context.Context) Result {
 	e := p.engine
 	queuedAt := time.Now()
-	if err := e.cpu.Acquire(ctx); err != nil {
-		perr := &ProbeError{Probe: p.name, Kind: KindCanceled, Phase: "queue", Err: err}
-		return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt)}
+	if !e.life.enter() {
+		return p.refused(queuedAt, ErrClosed)
+	}
+	defer e.life.leave()
+	if !p.life.enter() {
+		return p.refused(queuedAt, ErrClosed)
+	}
+	defer p.life.leave()
+	select {
+	case <-p.warming:
+	default:
+		select {
+		case <-p.warming:
+		case <-ctx.Done():
+			return p.refused(queuedAt, ctx.Err())
+		}
+	}
+	if err := e.cpu.acquire(ctx, p.life.ctx.Done()); err != nil {
+		return p.refused(queuedAt, err)
 	}
 	start := time.Now()
 	call := p.newCall(start.Add(p.budget))
 	x := p.execute(hostfuncs.WithCall(ctx, call), call)
-	elapsed := time.Since(start)
 	if call.Holding() {
 		e.cpu.Release()
 	}
 
 	res := Result{
-		Elapsed:     elapsed,
+		Elapsed:     x.end.Sub(start),
 		Queued:      start.Sub(queuedAt),
 		Fresh:       x.fresh,
 		Denials:     call.Denials(),
@@ -41,7 +58,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		LogsDropped: call.LogsDropped(),
 		Output:      x.output,
 	}
-	outcome, perr := p.classify(call, x, elapsed)
+	outcome, perr := p.classify(call, x)
 	res.Outcome = outcome
 	reason, _ := call.Reason()
 	switch {
@@ -58,6 +75,13 @@ func (p *Probe) Run(ctx context.Context) Result {
 	return res
 }
 
+// refused is the answer of a run that never got to start: the caller gave
+// up waiting, or the probe or its engine is closed.
+func (p *Probe) refused(queuedAt time.Time, err error) Result {
+	perr := &ProbeError{Probe: p.name, Kind: KindCanceled, Phase: "queue", Err: err}
+	return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt)}
+}
+
 // execution is what execute saw, before it is judged.
 type execution struct {
 	phase  string
@@ -65,6 +89,12 @@ type execution struct {
 	err    error
 	fresh  bool
 	output string
+	// end is when the guest returned, before its instance is kept or
+	// closed; late says that was past the deadline as the run left it (a
+	// dial that timed out on a loaded machine moves it: see
+	// hostfuncs.Call.Reserve).
+	end  time.Time
+	late bool
 }
 
 func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution) {
@@ -76,7 +106,12 @@ func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution)
 		x.phase = p.startPhase()
 		var err error
 		inst, err = p.instantiate(ctx, call)
-		if err != nil || p.module.entry == Command {
+		x.end = time.Now()
+		x.late = x.end.After(call.Deadline)
+		if err != nil || p.module.entry == Command || x.late {
+			// An instantiation that ended past the deadline without
+			// reaching a check (a long element segment, say) is an overrun
+			// of the start phase, not of a probe call that never began.
 			x.err = err
 			x.output = inst.out.String()
 			inst.close(ctx)
@@ -85,12 +120,14 @@ func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution)
 	}
 	x.phase = "probe"
 	x.err = inst.entry.CallWithStack(ctx, inst.stack[:])
+	x.end = time.Now()
+	x.late = x.end.After(call.Deadline)
 	x.status = int64(int32(inst.stack[0]))
 	x.output = inst.out.String()
 	healthy := x.err == nil && (x.status == 0 || x.status == 1) &&
-		call.Interrupted() == nil && call.Remaining() > 0
+		call.Interrupted() == nil && !x.late
 	if healthy {
-		p.putIdle(ctx, inst)
+		p.putIdle(inst)
 	} else {
 		// Never reuse an instance that trapped, overran or answered
 		// nonsense: its memory and any Go runtime state in it are suspect.
@@ -113,9 +150,9 @@ func (p *Probe) startPhase() string {
 // failed one. The order matters: an interruption is reported as such even
 // though wazero wraps it as a trap, and a run that came back after its
 // deadline is an overrun however it ended.
-func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duration) (Outcome, *ProbeError) {
+func (p *Probe) classify(call *hostfuncs.Call, x execution) (Outcome, *ProbeError) {
 	intr := call.Interrupted()
-	if x.err == nil && intr == nil && elapsed <= p.budget {
+	if x.err == nil && intr == nil && !x.late {
 		// The common case, kept free of allocation.
 		switch {
 		case x.phase == "_start":
@@ -141,9 +178,12 @@ func (p *Probe) classify(call *hostfuncs.Call, x execution, elapsed time.Duratio
 			perr.Kind = KindOverrun
 		}
 		if intr.Where != "running" {
+			if x.phase != "probe" {
+				perr.During = x.phase
+			}
 			perr.Phase = intr.Where
 		}
-	case elapsed > p.budget:
+	case x.late:
 		perr.Kind, perr.Err = KindOverrun, context.DeadlineExceeded
 	case errors.As(x.err, &exit):
 		switch exit.ExitCode() {

@@ -80,6 +80,9 @@ type Service struct {
 	stamp      fileStamp
 	skills     map[string]skillMark
 	unsub      func()
+	// retiring are Gates replaced by a reload and not closed yet, each
+	// with the timer that will close it; Close closes them at once.
+	retiring map[*Gate]*time.Timer
 
 	subsMu sync.Mutex
 	subs   map[int]func(Event)
@@ -287,6 +290,12 @@ func (s *Service) Reload(ctx context.Context) error {
 		return fmt.Errorf("reload %s: %w (the previous configuration keeps serving)", s.path, err)
 	}
 	s.firstRound(ctx, ng)
+	if err := ctx.Err(); err != nil {
+		// Stopped midway (the process is shutting down): the new Gate may
+		// not have an answer for everything, and nobody will serve it.
+		_ = ng.Close(context.WithoutCancel(ctx))
+		return fmt.Errorf("reload %s: %w", s.path, err)
+	}
 
 	s.mu.Lock()
 	old := s.Gate()
@@ -305,8 +314,26 @@ func (s *Service) Reload(ctx context.Context) error {
 		s.publish(e)
 	}
 	s.publish(Event{Type: "reload", Name: s.path, State: "ok", Available: true, At: time.Now()})
-	time.AfterFunc(s.cfg.retire, func() { old.Close(context.Background()) })
+	s.retire(old)
 	return nil
+}
+
+// retire closes a replaced Gate after the retire delay, when requests that
+// started on it are done. Closing it stops its probes that still run and
+// waits for them before anything is freed, so the delay is a courtesy to
+// those requests, not what keeps memory safe.
+func (s *Service) retire(old *Gate) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retiring == nil {
+		s.retiring = map[*Gate]*time.Timer{}
+	}
+	s.retiring[old] = time.AfterFunc(s.cfg.retire, func() {
+		s.mu.Lock()
+		delete(s.retiring, old)
+		s.mu.Unlock()
+		_ = old.Close(context.Background())
+	})
 }
 
 // listed is every tool and server of g with its current status, keyed by
@@ -386,14 +413,34 @@ func (s *Service) publish(e Event) {
 	}
 }
 
-// Close closes the serving Gate.
+// Close closes the serving Gate and those replaced by reloads that are
+// not closed yet; each stops its running probes and waits for them first
+// (see Engine.Close).
 func (s *Service) Close(ctx context.Context) error {
+	s.mu.Lock()
 	if s.unsub != nil {
 		s.unsub()
 	}
-	g := s.Gate()
-	if g == nil {
+	gates := []*Gate{s.Gate()}
+	for old, timer := range s.retiring {
+		if timer.Stop() {
+			gates = append(gates, old)
+		}
+	}
+	s.retiring = nil
+	s.mu.Unlock()
+	if gates[0] == nil {
 		return errors.New("service not open")
 	}
-	return g.Close(ctx)
+	errs := make([]error, len(gates))
+	var wg sync.WaitGroup
+	for i, g := range gates {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = g.Close(ctx)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/runtime"
 )
 
@@ -307,12 +307,16 @@ func probeInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatectl probe inspect: --memory: %v\n", err)
 		return exitUsage
 	}
-	b, err := os.ReadFile(pos[0])
+	cfg := runtime.NewEngineConfig().WithMemoryLimit(memory)
+	b, err := safefile.Read(pos[0], int64(cfg.MaxModuleSize()))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe inspect: %v\n", err)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return exitUnavailable // a module, but one gate refuses to load
+		}
 		return exitUsage
 	}
-	info, err := runtime.Inspect(b, memory)
+	info, err := runtime.Inspect(b, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe inspect: %s: %v\n", pos[0], err)
 		return exitUsage

@@ -31,6 +31,12 @@ var ErrTooLarge = errors.New("file too large")
 func Open(path string) (*os.File, os.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		// The caller asked to open the file; say so ("open x: no such
+		// file"), not which call found out.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open"
+		}
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {

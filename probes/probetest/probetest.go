@@ -103,7 +103,7 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	if opts.Budget > 0 {
 		cfg = cfg.WithBudget(opts.Budget)
 	}
-	info, err := runtime.Inspect(wasm, cfg.MemoryLimit())
+	info, err := runtime.Inspect(wasm, cfg)
 	if err != nil {
 		add("", "format", "not a WebAssembly module: %v", err)
 		return out

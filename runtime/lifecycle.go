@@ -1,0 +1,94 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gate-dev/gate/hostfuncs"
+)
+
+// ErrClosed is the cause of a run, compile or warm-up refused because its
+// engine or probe was closed, and of one stopped midway by a Close. It is
+// hostfuncs.ErrStopped, so errors.Is matches whichever layer noticed.
+var ErrClosed = hostfuncs.ErrStopped
+
+// lifetime tracks the operations that use something a Close frees (the
+// wazero runtime of an engine, the instances of a probe), so that Close can
+// stop them and wait for them first. Freeing a linear memory while a guest
+// still runs in it crashed the process (an unmapped region) or handed one
+// probe's memory, secrets included, to the next instance (a recycled page).
+//
+// enter and leave are two atomic adds on the hot path; the mutex and the
+// channel are touched only once closing has begun.
+type lifetime struct {
+	// ctx ends when closing begins; every run's hostfuncs.Call.Stop, so a
+	// guest is interrupted at its next check or wait.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	active  atomic.Int64
+	closing atomic.Bool
+
+	once    sync.Once
+	drained chan struct{} // closed when closing and nothing is active
+}
+
+func newLifetime(parent context.Context) *lifetime {
+	l := &lifetime{drained: make(chan struct{})}
+	l.ctx, l.cancel = context.WithCancel(parent)
+	return l
+}
+
+// enter registers an operation; it reports false, and registers nothing,
+// once closing has begun. The add comes before the check: a Close that
+// finds nothing active can then be sure that whatever enters later sees
+// it closing.
+func (l *lifetime) enter() bool {
+	l.active.Add(1)
+	if l.closing.Load() {
+		l.leave()
+		return false
+	}
+	return true
+}
+
+// leave ends an operation that entered.
+func (l *lifetime) leave() {
+	if l.active.Add(-1) == 0 && l.closing.Load() {
+		l.once.Do(func() { close(l.drained) })
+	}
+}
+
+// close begins closing: new operations are refused, running ones are told
+// to stop. It returns a channel closed once the last one has left.
+func (l *lifetime) close() <-chan struct{} {
+	l.closing.Store(true)
+	l.cancel()
+	if l.active.Load() == 0 {
+		l.once.Do(func() { close(l.drained) })
+	}
+	return l.drained
+}
+
+// closed reports whether closing has begun.
+func (l *lifetime) closed() bool { return l.closing.Load() }
+
+// afterDrain runs release once every operation has left, and waits for it
+// as long as ctx allows. If ctx ends first, release still runs, later, in
+// the background: memory is never freed under a running guest, whatever
+// the caller's patience.
+func afterDrain(ctx context.Context, drained <-chan struct{}, release func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		<-drained
+		done <- release()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errors.Join(ctx.Err(), errors.New("closing goes on in the background once the running probes have stopped"))
+	}
+}

@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/gate-dev/gate/internal/wasm"
+)
+
+// What loading a module may cost. Compiling and instantiating are wazero's
+// work, which no deadline interrupts, so their inputs are bounded before
+// either starts; a module over a limit is refused with a message that
+// names the limit.
+const (
+	// DefaultMaxModuleSize caps a probe module's size. wazero's compiler
+	// takes about 0.2 s per MB of ordinary code with two workers (a Go
+	// probe linking net/http, encoding/json and text/template is 6.6 MB
+	// and compiles in 1.2 s), so 16 MiB bounds a load at a few seconds.
+	DefaultMaxModuleSize = 16 << 20
+
+	// DefaultMaxFunctionSize caps one function body. Compiling a function
+	// costs about 115 bytes of memory per byte of body (a 14 MB function
+	// took 1.6 GB and 3.4-6.5 s); the largest function of that Go probe is
+	// 50 KB, so 512 KiB leaves ten times that and bounds a compile at
+	// about 60 MB.
+	DefaultMaxFunctionSize = 512 << 10
+
+	// MaxFunctions caps how many functions a module defines: compiling
+	// costs about 10 µs per function however small (100,000 empty ones
+	// took 0.96 s). That Go probe defines 3,761.
+	MaxFunctions = 1 << 17
+
+	// MaxInstantiationWork caps the work every new instance repeats,
+	// counted at load: element segment entries, data segments, globals,
+	// imports and exports, each about 50-90 ns to set up. A command probe
+	// pays it inside every run's budget; at the cap it is 15-25 ms on a
+	// 2-core machine (eight 1M-entry element segments took 0.8-1 s a
+	// run). That Go probe has 66,098 data segments and 3,761 element
+	// entries.
+	MaxInstantiationWork = 1 << 18
+
+	// MaxTables caps how many tables a module has: each may hold up to
+	// MaxTableElements references, allocated per instance. Real toolchains
+	// emit one.
+	MaxTables = 4
+)
+
+// WithMaxModuleSize caps the size of a probe module in bytes (see
+// DefaultMaxModuleSize); a larger one is refused at load, before it is
+// read whole.
+func (c EngineConfig) WithMaxModuleSize(bytes int) EngineConfig {
+	c.maxModule = bytes
+	return c
+}
+
+// WithMaxFunctionSize caps the size of each function body of a probe
+// module in bytes (see DefaultMaxFunctionSize).
+func (c EngineConfig) WithMaxFunctionSize(bytes int) EngineConfig {
+	c.maxFunction = bytes
+	return c
+}
+
+// MaxModuleSize returns the configured module size limit in bytes.
+func (c EngineConfig) MaxModuleSize() int { return c.maxModule }
+
+// checkLoadLimits reports, through bad, every way m would cost more to
+// compile or instantiate than the limits allow.
+func checkLoadLimits(m *wasm.Module, cfg EngineConfig, bad func(rule, format string, args ...any)) {
+	if n := len(m.Code); n > MaxFunctions {
+		bad("limits", "defines %d functions, over the limit of %d (compiling costs about 10 µs each)", n, MaxFunctions)
+	}
+	biggest, at := 0, 0
+	for i, c := range m.Code {
+		if len(c.Body) > biggest {
+			biggest, at = len(c.Body), i
+		}
+	}
+	if biggest > cfg.maxFunction {
+		bad("limits", "function %d's body is %d bytes, over the limit of %s (compiling it would take about %d MB of memory)",
+			m.NumImportedFuncs()+uint32(at), biggest, bytesText(uint64(cfg.maxFunction)), biggest*115/1e6)
+	}
+	work := uint64(len(m.Data)) + uint64(len(m.Globals)) + uint64(len(m.Imports)) + uint64(len(m.Exports))
+	for _, e := range m.Elements {
+		work += uint64(len(e.Funcs)) + uint64(len(e.Exprs))
+	}
+	if work > MaxInstantiationWork {
+		bad("limits", "needs %d element entries, data segments, globals, imports and exports set up per instance, over the limit of %d (every instance would spend tens of milliseconds of its budget on them)",
+			work, MaxInstantiationWork)
+	}
+	tables := int(m.NumImported(wasm.Table)) + len(m.Tables)
+	if tables > MaxTables {
+		bad("limits", "has %d tables, over the limit of %d", tables, MaxTables)
+	}
+}
+
+func (c EngineConfig) validateLimits() []error {
+	var errs []error
+	if c.maxModule < 8 || c.maxModule > 1<<30 {
+		errs = append(errs, fmt.Errorf("module size limit %d bytes: want at least 8 and at most 1 GiB", c.maxModule))
+	}
+	if c.maxFunction < 1 || c.maxFunction > 1<<30 {
+		errs = append(errs, fmt.Errorf("function size limit %d bytes: want at least 1 and at most 1 GiB", c.maxFunction))
+	}
+	return errs
+}
