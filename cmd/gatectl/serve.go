@@ -103,6 +103,22 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		listening(l.Addr().String())
 	}
 
+	// Reloads run off the signal loop, one at a time, coalesced: a reload
+	// compiles modules (seconds for a large one) and must never keep
+	// SIGTERM waiting; cancelRun ends one midway.
+	reloads := make(chan struct{}, 1)
+	reloaded := make(chan struct{})
+	go func() {
+		defer close(reloaded)
+		for range reloads {
+			if err := svc.Reload(runCtx); err != nil {
+				fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
+			} else {
+				fmt.Fprintf(stderr, "gatectl serve: reloaded %s\n", path)
+			}
+		}
+	}()
+
 	code := exitOK
 loop:
 	for {
@@ -110,10 +126,9 @@ loop:
 		case <-ctx.Done():
 			break loop
 		case <-reload:
-			if err := svc.Reload(runCtx); err != nil {
-				fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
-			} else {
-				fmt.Fprintf(stderr, "gatectl serve: reloaded %s\n", path)
+			select {
+			case reloads <- struct{}{}:
+			default: // one is pending already; it will read the latest file
 			}
 		case err := <-served:
 			fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
@@ -131,6 +146,8 @@ loop:
 		fmt.Fprintf(stderr, "gatectl serve: shutdown: %v\n", err)
 	}
 	cancelRun()
+	close(reloads)
+	<-reloaded
 	<-ran
 	fmt.Fprintln(stderr, "gatectl serve: stopped")
 	return code
