@@ -96,10 +96,12 @@ type Call struct {
 	// run, so that a loaded host does not turn an honest "timed out" into
 	// an overrun.
 	Reserve time.Duration
-	// Stop, when set, ends the run at its next check or wait once it is
-	// done (the engine or the probe is being closed): the guest is stopped
-	// with an *Interrupt whose Err is ErrStopped.
-	Stop context.Context
+	// Stop, when set, ends the run once it is closed (the engine or the
+	// probe is being closed): at the next check or sleep the guest is
+	// stopped with an *Interrupt whose Err is ErrStopped. A dial or lookup
+	// under way is not cut short (it ends within the budget anyway); the
+	// check after it stops the guest.
+	Stop <-chan struct{}
 	// Output receives what the probe writes to stdout and stderr (WASI
 	// file descriptors 1 and 2); nil discards it.
 	Output io.Writer
@@ -230,12 +232,10 @@ func (c *Call) Check(ctx context.Context, where string) {
 	if err := ctx.Err(); err != nil {
 		c.interrupt(where, err)
 	}
-	if c.Stop != nil {
-		select {
-		case <-c.Stop.Done():
-			c.interrupt(where, ErrStopped)
-		default:
-		}
+	select {
+	case <-c.Stop: // a nil channel is never ready
+		c.interrupt(where, ErrStopped)
+	default:
 	}
 }
 
@@ -245,9 +245,8 @@ func (c *Call) interrupt(where string, err error) {
 }
 
 // wait runs fn, which blocks without using the CPU, with the run's CPU slot
-// released, and takes the slot back before returning. fn gets a context
-// that ends with ctx or Stop. If the slot cannot be had in time the run is
-// interrupted.
+// released, and takes the slot back before returning. If the slot cannot
+// be had in time the run is interrupted.
 //
 // With answer set (a wait the probe asked for, clipped to waitLimit), a
 // wait that leaves less than Reserve of the budget gives the probe Reserve
@@ -257,16 +256,9 @@ func (c *Call) interrupt(where string, err error) {
 // machine's delay. Sleeps do not get it: a probe that sleeps to its
 // deadline has spent its budget itself.
 func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx context.Context)) {
-	wctx := ctx
-	if c.Stop != nil {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithCancel(ctx)
-		defer context.AfterFunc(c.Stop, cancel)()
-		defer cancel()
-	}
 	grant := answer && !c.extended
 	if c.CPU == nil {
-		fn(wctx)
+		fn(ctx)
 		if grant {
 			c.extend()
 		}
@@ -274,18 +266,16 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx 
 	}
 	c.CPU.Release()
 	c.cpuReleased = true
-	fn(wctx)
+	fn(ctx)
 	if grant {
 		c.extend() // so that the wait for a slot below has the allowance too
 	}
-	actx, cancel := c.budgetContext(wctx)
+	actx, cancel := c.budgetContext(ctx)
 	err := c.CPU.Acquire(actx)
 	cancel()
 	if err != nil {
-		if wctx.Err() != nil {
-			if err = ctx.Err(); err == nil {
-				err = ErrStopped
-			}
+		if ctx.Err() != nil {
+			err = ctx.Err()
 		}
 		c.interrupt(where, err)
 	}
@@ -339,6 +329,7 @@ func (c *Call) Sleep(ctx context.Context, d time.Duration) {
 		select {
 		case <-t.C:
 		case <-ctx.Done():
+		case <-c.Stop:
 		}
 	})
 	c.Check(ctx, "sleep")

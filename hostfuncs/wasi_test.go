@@ -553,8 +553,8 @@ func TestWASIHonoursCallerAndStop(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 
 	c := wasiCallState(t)
-	stop, stopNow := context.WithCancel(context.Background())
-	stopNow()
+	stop := make(chan struct{})
+	close(stop)
 	c.Stop = stop
 	_, err = g.call(c, "random_get", 0, 16)
 	assertInterrupted(t, err, "wasi.random_get", false)

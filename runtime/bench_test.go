@@ -38,11 +38,10 @@ func BenchmarkEnvCheck(b *testing.B) {
 		}
 	})
 	b.Run("wasm-fresh", func(b *testing.B) {
-		p := benchProbe(b, NewEngineConfig().WithWarmup(false))
+		// No idle memory: no instance is kept, so every run instantiates,
+		// runs _initialize-free C code, answers and closes.
+		p := benchProbe(b, NewEngineConfig().WithWarmup(false).WithIdleMemoryLimit(0))
 		for b.Loop() {
-			// Close drops the kept instance, so every run instantiates,
-			// runs _initialize-free C code, answers and closes.
-			p.Close(ctx)
 			if res := p.Run(ctx); res.Outcome != Available || !res.Fresh {
 				b.Fatalf("%v %v", res.Outcome, res.Fresh)
 			}

@@ -35,8 +35,9 @@ type Engine struct {
 	life        *lifetime
 	releaseOnce sync.Once
 	releaseErr  error
-	// idleBytes is the linear memory held by idle instances of all the
-	// engine's probes, kept under cfg.idleMemory (see putIdle).
+	// idleBytes is the linear memory of the instances that the engine's
+	// probes keep for reuse (idle, or running again), held under
+	// cfg.idleMemory (see Probe.putIdle).
 	idleBytes atomic.Int64
 }
 
@@ -200,13 +201,21 @@ type cpuSlots chan struct{}
 
 func (s cpuSlots) Acquire(ctx context.Context) error { return s.acquire(ctx, nil) }
 
+// tryAcquire takes a slot if one is free, without waiting.
+func (s cpuSlots) tryAcquire() bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 // acquire waits for a slot until ctx is done or stop is closed (the probe
 // is being closed: its queued runs must not hold up Close).
 func (s cpuSlots) acquire(ctx context.Context, stop <-chan struct{}) error {
-	select {
-	case s <- struct{}{}:
+	if s.tryAcquire() {
 		return nil
-	default:
 	}
 	select {
 	case s <- struct{}{}:

@@ -17,8 +17,12 @@ type instance struct {
 	entry api.Function // the reactor's "probe"; nil for a command
 	stack [1]uint64
 	out   *outputBuffer
+	// mem is the exported memory, looked up once (a reused instance is
+	// measured after every run; see memorySize).
+	mem api.Memory
 	// idleBytes is the memory this instance counts against the engine's
-	// idle memory limit while it waits for a run (see Probe.putIdle).
+	// idle memory limit, from when it is first kept to when it is closed
+	// (see Probe.putIdle).
 	idleBytes int64
 }
 
@@ -48,6 +52,9 @@ func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instanc
 	if err != nil {
 		return inst, err
 	}
+	// ExportedMemory, not Memory: wazero's Memory returns a typed nil for a
+	// module without one. The ABI requires "memory" to be exported.
+	inst.mem = mod.ExportedMemory("memory")
 	if p.module.entry == Reactor {
 		inst.entry = mod.ExportedFunction("probe")
 	}

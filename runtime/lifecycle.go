@@ -23,8 +23,8 @@ var ErrClosed = hostfuncs.ErrStopped
 // enter and leave are two atomic adds on the hot path; the mutex and the
 // channel are touched only once closing has begun.
 type lifetime struct {
-	// ctx ends when closing begins; every run's hostfuncs.Call.Stop, so a
-	// guest is interrupted at its next check or wait.
+	// ctx ends when closing begins; its Done channel is every run's
+	// hostfuncs.Call.Stop, so a guest is interrupted at its next check.
 	ctx    context.Context
 	cancel context.CancelFunc
 

@@ -95,13 +95,8 @@ func withAllocator(ctx context.Context) context.Context {
 // the engine cannot tell which were touched without a system call per
 // page).
 func (inst *instance) memorySize() int64 {
-	if inst.mod == nil {
+	if inst.mem == nil {
 		return 0
 	}
-	// ExportedMemory, not Memory: wazero's Memory returns a typed nil for
-	// a module without one. The ABI requires "memory" to be exported.
-	if mem := inst.mod.ExportedMemory("memory"); mem != nil {
-		return int64(mem.Size())
-	}
-	return 0
+	return int64(inst.mem.Size())
 }

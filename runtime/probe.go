@@ -38,8 +38,10 @@ type Probe struct {
 	budget time.Duration
 
 	// life tracks the probe's runs and warm-up, which Close stops and
-	// waits for before it frees the idle instances.
+	// waits for before it frees the idle instances; stop is life.ctx.Done(),
+	// every run's hostfuncs.Call.Stop.
 	life *lifetime
+	stop <-chan struct{}
 	// warming is closed when the warm-up has finished (at once without
 	// one); a run waits for it, as it would wait for a CPU slot.
 	warming chan struct{}
@@ -89,6 +91,7 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		life:    newLifetime(e.life.ctx),
 		warming: make(chan struct{}),
 	}
+	p.stop = p.life.ctx.Done()
 	if e.cfg.warmup && m.entry == Reactor {
 		go p.warm()
 	} else {
@@ -152,7 +155,7 @@ func (p *Probe) newCall(deadline time.Time) *hostfuncs.Call {
 		Deadline:  deadline,
 		CPU:       e.cpu,
 		Reserve:   p.budget / 20,
-		Stop:      p.life.ctx,
+		Stop:      p.stop,
 	}
 }
 
@@ -177,8 +180,8 @@ func (p *Probe) takeIdle() *instance {
 	if n := len(p.idle); n > 0 {
 		inst := p.idle[n-1]
 		p.idle = p.idle[:n-1]
-		p.engine.idleBytes.Add(-inst.idleBytes)
-		inst.idleBytes = 0
+		// Its memory stays counted while it runs: it is held all the same,
+		// and a reused instance that does not grow costs no accounting.
 		return inst
 	}
 	return nil
@@ -194,21 +197,30 @@ func (p *Probe) takeIdle() *instance {
 func (p *Probe) putIdle(inst *instance) {
 	e := p.engine
 	size := inst.memorySize()
-	keep := e.idleBytes.Add(size) <= int64(e.cfg.idleMemory)
+	keep := true
+	if grew := size - inst.idleBytes; grew != 0 {
+		keep = e.idleBytes.Add(grew) <= int64(e.cfg.idleMemory)
+		inst.idleBytes = size
+	}
 	if keep {
 		p.mu.Lock()
 		// A closing probe keeps nothing: Close frees what is idle once the
 		// runs have left, and this run has not left yet.
 		if keep = len(p.idle) < cap(e.cpu) && !p.life.closed(); keep {
-			inst.idleBytes = size
 			p.idle = append(p.idle, inst)
 		}
 		p.mu.Unlock()
 	}
 	if !keep {
-		e.idleBytes.Add(-size)
-		inst.close(context.Background())
+		p.drop(inst)
 	}
+}
+
+// drop closes an instance that counts against the idle memory limit.
+func (p *Probe) drop(inst *instance) {
+	p.engine.idleBytes.Add(-inst.idleBytes)
+	inst.idleBytes = 0
+	inst.close(context.Background())
 }
 
 // Close stops the probe's runs and warm-up, waits for them and releases
@@ -223,8 +235,7 @@ func (p *Probe) Close(ctx context.Context) error {
 		p.idle = nil
 		p.mu.Unlock()
 		for _, inst := range idle {
-			p.engine.idleBytes.Add(-inst.idleBytes)
-			inst.close(context.Background())
+			p.drop(inst)
 		}
 		return nil
 	})
