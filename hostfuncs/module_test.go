@@ -27,17 +27,24 @@ type guest struct {
 }
 
 func newGuest(t testing.TB) *guest {
+	return &guest{mod: instantiateTrampoline(t, Instantiate, "trampoline.wasm")}
+}
+
+// instantiateTrampoline instantiates a host module (the real one, with
+// host) and then the trampoline module testdata/file against it, in a
+// runtime of its own.
+func instantiateTrampoline(t testing.TB, host func(context.Context, wazero.Runtime) (api.Module, error), file string) api.Module {
 	t.Helper()
 	ctx := context.Background()
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 	t.Cleanup(func() { r.Close(ctx) })
-	_, err := Instantiate(ctx, r)
+	_, err := host(ctx, r)
 	require.NoError(t, err)
-	wasm, err := os.ReadFile(filepath.Join("testdata", "trampoline.wasm"))
+	wasm, err := os.ReadFile(filepath.Join("testdata", file))
 	require.NoError(t, err)
 	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithName(""))
 	require.NoError(t, err)
-	return &guest{mod: mod}
+	return mod
 }
 
 func (g *guest) call(c *Call, fn string, args ...uint32) (int32, error) {

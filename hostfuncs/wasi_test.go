@@ -88,17 +88,7 @@ type wasiGuest struct {
 const guestMemory = 4 << 16 // the trampoline's 4 pages
 
 func newWASIGuest(t testing.TB) *wasiGuest {
-	t.Helper()
-	ctx := context.Background()
-	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
-	t.Cleanup(func() { r.Close(ctx) })
-	_, err := InstantiateWASI(ctx, r)
-	require.NoError(t, err)
-	wasm, err := os.ReadFile(filepath.Join("testdata", "wasi_trampoline.wasm"))
-	require.NoError(t, err)
-	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithName(""))
-	require.NoError(t, err)
-	return &wasiGuest{mod: mod}
+	return &wasiGuest{mod: instantiateTrampoline(t, InstantiateWASI, "wasi_trampoline.wasm")}
 }
 
 // call calls fn with args (i64 parameters take the whole value) and

@@ -46,7 +46,6 @@ func TestHostileCorpusIsFresh(t *testing.T) {
 func TestHostileProbes(t *testing.T) {
 	blackHole := testnet.BlackHole(t)
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"SECRET_X": "s3cret"})))
-	budget := e.Config().Budget()
 
 	tests := []struct {
 		module  string
@@ -121,15 +120,7 @@ func TestHostileProbes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"], func(t *testing.T) {
-			p := hostileProbe(t, e, tt.module, tt.cfg)
-			stop := schedNoise(t)
-			start := time.Now()
-			res := p.Run(context.Background())
-			took := time.Since(start)
-			noise := stop()
-			assertAnsweredInTime(t, res.Elapsed, budget, noise)
-			// A first run waits for the probe's warm-up, which is bounded too.
-			assertAnsweredInTime(t, took, WarmupBudget+budget, noise, "counting the warm-up it waited for")
+			res := runTimed(t, hostileProbe(t, e, tt.module, tt.cfg))
 
 			assert.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
 			assert.Contains(t, res.Reason, tt.reason)

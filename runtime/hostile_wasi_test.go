@@ -17,7 +17,6 @@ import (
 // and leave the engine healthy.
 func TestHostileWASI(t *testing.T) {
 	e := newEngine(t, NewEngineConfig())
-	budget := e.Config().Budget()
 
 	tests := []struct {
 		module  string
@@ -33,15 +32,7 @@ func TestHostileWASI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
-			p := hostileProbe(t, e, tt.module, ProbeConfig{})
-			stop := schedNoise(t)
-			start := time.Now()
-			res := p.Run(context.Background())
-			took := time.Since(start)
-			noise := stop()
-			assertAnsweredInTime(t, res.Elapsed, budget, noise)
-			// A first run waits for the probe's warm-up, which is bounded too.
-			assertAnsweredInTime(t, took, WarmupBudget+budget, noise, "counting the warm-up it waited for")
+			res := runTimed(t, hostileProbe(t, e, tt.module, ProbeConfig{}))
 
 			require.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
 			if tt.outcome == Failed {

@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,4 +89,39 @@ func assertAnsweredInTime(t testing.TB, took, budget, noise time.Duration, msgAn
 	t.Helper()
 	require.LessOrEqual(t, took, budget+slack+noise,
 		append([]any{"answered %v after a %v budget (scheduling noise %v)", took, budget, noise}, msgAndArgs...)...)
+}
+
+// runTimed runs p once and checks the engine's bound two ways that a
+// loaded machine cannot fool:
+//
+//   - the thread the run executed on used at most the budget plus slack of
+//     CPU: a guest that escaped its budget keeps using CPU, loaded machine
+//     or not;
+//   - the answer came within the budget plus slack plus what the machine
+//     took away meanwhile: the canary's scheduling delay, or the time the
+//     run's own thread spent off the CPU, whichever is larger. The canary
+//     sleeps, and the kernel favours waking sleepers, so it sees little of
+//     the share a busy thread loses to four busy loops: a page-touching
+//     guest's last stretch before its check took 4-5 times as long then.
+//
+// A first run also waits for the warm-up, which is bounded too: the whole
+// call may take WarmupBudget more.
+func runTimed(t *testing.T, p *Probe) Result {
+	t.Helper()
+	goruntime.LockOSThread() // the run executes on the calling goroutine
+	defer goruntime.UnlockOSThread()
+	stop := schedNoise(t)
+	start := time.Now()
+	cpuBefore := threadCPU(t)
+	res := p.Run(context.Background())
+	cpu := threadCPU(t) - cpuBefore
+	took := time.Since(start)
+	noise := stop()
+	// The warm-up runs on another thread; this one only waits for it.
+	require.LessOrEqual(t, cpu, p.Budget()+slack,
+		"the run used %v of CPU: more than its budget allows (%v, answered after %v)", cpu, res.Outcome, res.Elapsed)
+	machine := max(noise, res.Elapsed-cpu)
+	assertAnsweredInTime(t, res.Elapsed, p.Budget(), machine)
+	assertAnsweredInTime(t, took, WarmupBudget+p.Budget(), machine, "counting the warm-up it waited for")
+	return res
 }
