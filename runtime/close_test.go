@@ -299,3 +299,22 @@ probe = { module = %q, grants = { env = ["SECRET_TOKEN"] } }
 	<-ran
 	waitOrFail(t, &readers, 10*time.Second, "readers still waiting after Close")
 }
+
+// TestServiceReloadAfterClose: a reload that finishes after Close (a
+// manifest watcher firing during shutdown) installs nothing and leaves
+// nothing open: its new Gate is closed at once.
+func TestServiceReloadAfterClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gate.toml")
+	require.NoError(t, os.WriteFile(path, []byte("[[tools]]\nname = \"echo\"\nprobe = \"env:HOME\"\n"), 0o644))
+	ctx := context.Background()
+	svc, err := OpenService(ctx, path, NewServiceConfig().WithWatchInterval(0))
+	require.NoError(t, err)
+	served := svc.Gate()
+	require.NoError(t, svc.Close(ctx))
+	err = svc.Reload(ctx)
+	require.ErrorIs(t, err, ErrClosed)
+	assert.Same(t, served, svc.Gate(), "nothing installed")
+	sts, err := served.Tools().Refresh(ctx)
+	require.NoError(t, err)
+	assert.ErrorIs(t, sts[0].Err, ErrClosed, "the served Gate is closed")
+}

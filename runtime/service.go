@@ -83,6 +83,9 @@ type Service struct {
 	// retiring are Gates replaced by a reload and not closed yet, each
 	// with the timer that will close it; Close closes them at once.
 	retiring map[*Gate]*time.Timer
+	// closed: Close has run, and a reload that finishes after it installs
+	// nothing (its Gate would never be closed).
+	closed bool
 
 	subsMu sync.Mutex
 	subs   map[int]func(Event)
@@ -298,6 +301,11 @@ func (s *Service) Reload(ctx context.Context) error {
 	}
 
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = ng.Close(context.WithoutCancel(ctx))
+		return fmt.Errorf("reload %s: %w", s.path, ErrClosed)
+	}
 	old := s.Gate()
 	before, after := listed(ctx, old), listed(ctx, ng)
 	skillsBefore := s.skills
@@ -324,16 +332,23 @@ func (s *Service) Reload(ctx context.Context) error {
 // those requests, not what keeps memory safe.
 func (s *Service) retire(old *Gate) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.retiring == nil {
-		s.retiring = map[*Gate]*time.Timer{}
+	closed := s.closed
+	if !closed {
+		if s.retiring == nil {
+			s.retiring = map[*Gate]*time.Timer{}
+		}
+		s.retiring[old] = time.AfterFunc(s.cfg.retire, func() {
+			s.mu.Lock()
+			delete(s.retiring, old)
+			s.mu.Unlock()
+			_ = old.Close(context.Background())
+		})
 	}
-	s.retiring[old] = time.AfterFunc(s.cfg.retire, func() {
-		s.mu.Lock()
-		delete(s.retiring, old)
-		s.mu.Unlock()
+	s.mu.Unlock()
+	if closed {
+		// Close has come and gone: nothing would close old later.
 		_ = old.Close(context.Background())
-	})
+	}
 }
 
 // listed is every tool and server of g with its current status, keyed by
@@ -418,6 +433,7 @@ func (s *Service) publish(e Event) {
 // (see Engine.Close).
 func (s *Service) Close(ctx context.Context) error {
 	s.mu.Lock()
+	s.closed = true
 	if s.unsub != nil {
 		s.unsub()
 	}
