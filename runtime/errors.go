@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // ErrorKind says how a probe run failed. Every kind is an *error* outcome
@@ -135,7 +137,7 @@ func (e *ProbeError) Detail() string {
 	if len(s) > MaxDetail {
 		s = clip(s, MaxDetail) + "\n... (cut)"
 	}
-	return printable(s, true)
+	return safetext.Clean(s, true)
 }
 
 // MaxDetail bounds ProbeError.Detail. wazero's traces show at most 30
@@ -158,32 +160,7 @@ func firstLine(err error) string {
 	if len(s) > 512 {
 		s = clip(s, 512) + "…"
 	}
-	return printable(s, false)
-}
-
-// printable makes s valid UTF-8 with every C0 and C1 control and every
-// bidirectional formatting character replaced by U+FFFD (newlines and tabs
-// kept if multiline), so that text a probe controls cannot move a
-// terminal's cursor or reorder what a reader sees.
-func printable(s string, multiline bool) string {
-	clean := func(r rune) rune {
-		switch {
-		case multiline && (r == '\n' || r == '\t'):
-			return r
-		case r < 0x20, r >= 0x7f && r < 0xa0, isBidiControl(r):
-			return '\uFFFD'
-		}
-		return r
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if strings.IndexFunc(s, func(r rune) bool { return clean(r) != r }) < 0 {
-		return s
-	}
-	return strings.Map(clean, s)
-}
-
-func isBidiControl(r rune) bool {
-	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+	return safetext.Clean(s, false)
 }
 
 // LoadError is why a probe module could not be loaded: the file is not

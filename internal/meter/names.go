@@ -2,9 +2,9 @@ package meter
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/wasm"
 )
 
@@ -98,7 +98,7 @@ func traceName(s string) string {
 	// room for the ellipsis.
 	fits := 0
 	for _, r := range s {
-		if !printable(r) {
+		if !safetext.Allowed(r) {
 			r = utf8.RuneError
 		}
 		n := utf8.RuneLen(r)
@@ -111,19 +111,4 @@ func traceName(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// printable reports whether r may appear in a trace as it is.
-func printable(r rune) bool {
-	if unicode.IsControl(r) { // C0, DEL and C1
-		return false
-	}
-	switch r {
-	case 0x061c, 0x200e, 0x200f, // ALM, LRM, RLM
-		0x202a, 0x202b, 0x202c, 0x202d, 0x202e, // LRE, RLE, PDF, LRO, RLO
-		0x2066, 0x2067, 0x2068, 0x2069, // LRI, RLI, FSI, PDI
-		0x2028, 0x2029: // line and paragraph separators
-		return false
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/wasm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,7 +96,7 @@ func TestNamesInTracesAreBounded(t *testing.T) {
 			assert.Contains(t, msg, traceName(moduleName)+"."+traceName(funcName)+"(i32)")
 			for _, line := range strings.Split(msg, "\n") {
 				for _, r := range strings.TrimPrefix(line, "\t") {
-					assert.True(t, printable(r), "%q in %q", r, line)
+					assert.True(t, safetext.Allowed(r), "%q in %q", r, line)
 				}
 			}
 			assert.NotContains(t, msg, "\r")

@@ -6,8 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // Error is one problem in a manifest, at a position.
@@ -130,16 +131,9 @@ func (es Errors) Format(f fmt.State, verb rune) {
 }
 
 // printable replaces what would garble a terminal (control characters
-// other than tab, invalid UTF-8) with U+FFFD, so that the caret line
-// still lines up with the source line.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\t' && unicode.IsControl(r) {
-			return utf8.RuneError
-		}
-		return r
-	}, s)
-}
+// other than tab, bidi controls, invalid UTF-8) with U+FFFD, so that the
+// caret line still lines up with the source line.
+func printable(s string) string { return safetext.Clean(s, true) }
 
 // ErrorAt reports a problem that is found after parsing, at a position the
 // manifest gave (a probe module that is missing, that does not match its
