@@ -18,6 +18,7 @@ type checker struct {
 	src    []byte
 	starts []int // byte offset of each line's start
 	ix     *index
+	lim    Limits // resolved
 	errs   Errors
 	misses []string // paths the index did not know (a bug; see tests)
 

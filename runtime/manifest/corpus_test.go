@@ -82,7 +82,13 @@ func TestInvalidCorpus(t *testing.T) {
 						"not in file order: %v after %v", e.Pos, prev)
 				}
 			}
-			golden(t, strings.TrimSuffix(file, ".toml")+".err", []byte(fmt.Sprintf("%+v\n", err)))
+			// Every problem, not just the MaxShown that the string forms
+			// show.
+			var all strings.Builder
+			for _, e := range errs {
+				fmt.Fprintf(&all, "%+v\n", e)
+			}
+			golden(t, strings.TrimSuffix(file, ".toml")+".err", []byte(all.String()))
 		})
 	}
 }

@@ -99,15 +99,40 @@ func (e *Error) Format(f fmt.State, verb rune) {
 // Errors is every problem found in a manifest, in file order. Load and
 // Parse return it, as their error, whenever there is at least one, so
 // that errors.As(err, &errs) always works on their errors.
+//
+// Its string forms (Error, and %v, %s and %+v) show the first MaxShown
+// problems and then how many more there are, so that a log line or a
+// reload status stays readable when a generated manifest has thousands;
+// range over the slice for all of them.
 type Errors []*Error
 
-// Error returns one line per problem.
+// MaxShown is how many problems the string forms of Errors show: enough
+// to fix a hand-written manifest in one pass, few enough to read.
+const MaxShown = 20
+
+// Error returns one line per problem, for the first MaxShown problems,
+// then "... and N more problems" when there are more.
 func (es Errors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
+	shown := es[:min(len(es), MaxShown)]
+	lines := make([]string, len(shown), len(shown)+1)
+	for i, e := range shown {
 		lines[i] = e.Error()
 	}
+	if more := es.more(); more != "" {
+		lines = append(lines, more)
+	}
 	return strings.Join(lines, "\n")
+}
+
+// more is the line that says how many problems are not shown, or "".
+func (es Errors) more() string {
+	switch n := len(es) - MaxShown; {
+	case n == 1:
+		return "... and 1 more problem"
+	case n > 1:
+		return fmt.Sprintf("... and %d more problems", n)
+	}
+	return ""
 }
 
 // Unwrap returns the problems, for errors.Is and errors.As.
@@ -120,13 +145,17 @@ func (es Errors) Unwrap() []error {
 }
 
 // Format implements fmt.Formatter: %v and %s give Error(), %+v gives each
-// problem with its source line and caret.
+// of the first MaxShown problems with its source line and caret, then
+// how many more there are.
 func (es Errors) Format(f fmt.State, verb rune) {
-	for i, e := range es {
+	for i, e := range es[:min(len(es), MaxShown)] {
 		if i > 0 {
 			_, _ = io.WriteString(f, "\n")
 		}
 		e.Format(f, verb)
+	}
+	if more := es.more(); more != "" {
+		_, _ = io.WriteString(f, "\n"+more)
 	}
 }
 

@@ -170,3 +170,37 @@ func TestPositionString(t *testing.T) {
 	assert.True(t, Position{Line: 1, Col: 1}.IsValid())
 	assert.False(t, Position{File: "x"}.IsValid())
 }
+
+// TestErrorsShowTheFirstFew checks that the string forms of Errors stop
+// after MaxShown problems and say how many more there are, while the
+// slice keeps them all.
+func TestErrorsShowTheFirstFew(t *testing.T) {
+	_, err := Load("testdata/manifests/invalid/many.toml")
+	var errs Errors
+	require.ErrorAs(t, err, &errs)
+	require.Len(t, errs, 29, "ranging gives every problem")
+
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, MaxShown+1)
+	assert.Equal(t, errs[MaxShown-1].Error(), lines[MaxShown-1])
+	assert.Equal(t, "... and 9 more problems", lines[MaxShown])
+	assert.Equal(t, err.Error(), fmt.Sprintf("%v", err))
+	assert.Equal(t, err.Error(), fmt.Sprint(err))
+
+	detailed := fmt.Sprintf("%+v", err)
+	assert.True(t, strings.HasSuffix(detailed, "\n... and 9 more problems"), detailed)
+	assert.Contains(t, detailed, errs[MaxShown-1].Detail())
+	assert.NotContains(t, detailed, errs[MaxShown].Error())
+
+	for _, tc := range []struct {
+		n    int
+		last string
+	}{
+		{MaxShown, errs[MaxShown-1].Error()},
+		{MaxShown + 1, "... and 1 more problem"},
+		{1, errs[0].Error()},
+	} {
+		lines := strings.Split(errs[:tc.n].Error(), "\n")
+		assert.Equal(t, tc.last, lines[len(lines)-1], tc.n)
+	}
+}

@@ -10,38 +10,76 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// Load reads and parses the manifest at path (see Parse). A file that
-// cannot be read is reported as one *Error, in Errors, positioned at the
-// file alone and wrapping the cause, so errors.Is(err, fs.ErrNotExist)
-// works.
+// Load reads and parses the manifest at path (see Parse), within the
+// default limits (DefaultLimits). A file that cannot be read is reported
+// as one *Error, in Errors, positioned at the file alone and wrapping the
+// cause, so errors.Is(err, fs.ErrNotExist) works.
 func Load(path string) (*Manifest, error) {
-	src, err := os.ReadFile(path)
+	return LoadWithLimits(path, Limits{})
+}
+
+// LoadWithLimits is Load within lim (zero fields: the defaults): ReadFile,
+// then ParseWithLimits.
+func LoadWithLimits(path string, lim Limits) (*Manifest, error) {
+	src, err := ReadFile(path, lim)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWithLimits(path, src, lim)
+}
+
+// ReadFile reads the manifest at path as LoadWithLimits does, for a
+// caller that must keep the bytes it parses (a watcher that compares
+// contents). Only a regular file is read, without blocking and at most
+// lim.MaxBytes of it: a FIFO, a device, a directory or a larger file is
+// refused with Errors that name the file and say why, and wrap
+// safefile's ErrNotRegular or ErrTooLarge (or fs.ErrNotExist).
+func ReadFile(path string, lim Limits) ([]byte, error) {
+	lim = lim.resolved()
+	src, err := safefile.Read(path, lim.MaxBytes)
 	if err != nil {
 		cause := err
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			cause = pe.Err // the path is already in the position
 		}
-		return nil, Errors{{Pos: Position{File: path}, Msg: "cannot read manifest: " + cause.Error(), err: err}}
+		msg := "cannot read manifest: " + cause.Error()
+		if errors.Is(err, safefile.ErrTooLarge) {
+			msg = "cannot read manifest: " + tooLarge(lim.MaxBytes)
+		}
+		return nil, Errors{{Pos: Position{File: path}, Msg: msg, err: err}}
 	}
-	return Parse(path, src)
+	return src, nil
 }
 
-// Parse parses and checks a manifest. path names the file in messages
-// (as given, so relative paths stay short) and anchors the manifest's
-// relative paths, which are resolved against its directory; "" means the
-// current directory and messages without a file name.
+// tooLarge says that a manifest is over max bytes.
+func tooLarge(max int64) string {
+	return fmt.Sprintf("larger than %s: no manifest needs that much (manifest.Limits.MaxBytes)", formatSize(uint64(max)))
+}
+
+// Parse parses and checks a manifest, within the default limits
+// (DefaultLimits). path names the file in messages (as given, so
+// relative paths stay short) and anchors the manifest's relative paths,
+// which are resolved against its directory; "" means the current
+// directory and messages without a file name.
 //
 // On any problem Parse returns a nil Manifest and Errors listing every
 // problem in file order: unknown keys, wrong types and bad values alike.
 // A document that is not valid TOML has one problem, its syntax error,
-// since nothing after it can be trusted.
+// since nothing after it can be trusted; so does one over a limit, at the
+// first thing over it, found before the document is decoded.
 func Parse(path string, src []byte) (*Manifest, error) {
-	m, errs, _ := parse(path, src)
+	return ParseWithLimits(path, src, Limits{})
+}
+
+// ParseWithLimits is Parse within lim (zero fields: the defaults).
+func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
+	m, errs, _ := parseWith(path, src, lim)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -55,12 +93,23 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 // parse is Parse, also returning the paths the position index did not
 // know, for tests.
 func parse(path string, src []byte) (*Manifest, Errors, []string) {
+	return parseWith(path, src, Limits{})
+}
+
+// parseWith is ParseWithLimits, also returning the paths the position
+// index did not know.
+func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string) {
+	lim = lim.resolved()
+	if int64(len(src)) > lim.MaxBytes {
+		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil
+	}
 	if bytes.HasPrefix(src, utf8BOM) {
 		// Blank it out rather than cut it, so that byte columns on the
 		// first line stay those of the file.
 		src = append([]byte("   "), src[len(utf8BOM):]...)
 	}
 	c := newChecker(path, src)
+	c.lim = lim
 	abs := ""
 	if path != "" {
 		var err error
@@ -98,7 +147,10 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 			doc, e = nil, c.errAt(span{}, "", "", fmt.Sprintf("cannot parse TOML: internal error: %v", r))
 		}
 	}()
-	ix, err := buildIndex(c.src)
+	if at := rawScan(c.src, c.lim.MaxValues); at >= 0 {
+		return nil, c.errAt(span{at, 1}, "", "", fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", c.lim.MaxValues))
+	}
+	ix, err := buildIndex(c.src, c.lim)
 	var perr *unstable.ParserError
 	if errors.As(err, &perr) {
 		return nil, c.errAt(c.highlight(perr.Highlight), "", "", "TOML syntax: "+perr.Message)
@@ -107,6 +159,9 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 	}
 	if ix.deep.len > 0 {
 		return nil, c.errAt(ix.deep, "", "", fmt.Sprintf("nested more than %d levels deep: no manifest needs that, and it would make loading slow", maxDepth))
+	}
+	if o := ix.over; o != nil {
+		return nil, c.errAt(o.at, o.key, o.where, o.msg)
 	}
 	c.ix = ix
 	if err := toml.Unmarshal(c.src, &doc); err != nil {

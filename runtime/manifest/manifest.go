@@ -139,6 +139,11 @@ type Skills struct {
 	// whose tool names differ from Claude's (allowed-tools lists Claude
 	// Code permissions such as "Bash(git add:*)").
 	AllowedToolsRequired *bool `json:"allowed_tools_required,omitempty"`
+	// FollowOutsideLinks lets discovery follow a symbolic link in a skills
+	// folder to a directory or SKILL.md outside it; false, the default,
+	// reports such a link and leaves it: a link to / once offered the
+	// model 52,487 SKILL.md files from all over the machine.
+	FollowOutsideLinks bool `json:"follow_outside_links,omitempty"`
 	// Pos is where the [skills] table starts; zero when there is none.
 	Pos Position `json:"pos"`
 }

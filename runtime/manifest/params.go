@@ -8,21 +8,26 @@ import (
 )
 
 // parameters checks a tool's JSON Schema and converts it to JSON values.
-// Only the top is checked (a table of type "object", which is what the
-// model APIs take); the rest is the model API's business, and it reports
-// schema errors better than a config loader could.
+// The top must be a table of type "object", which is what the model APIs
+// take; the whole must be a valid JSON Schema (see metaSchema), since a
+// client that gets an invalid one may refuse every tool, not just this
+// one. The meta-schema check runs only on values JSON can carry (the
+// others are reported already).
 func (c *checker) parameters(path string, v any) map[string]any {
 	t, ok := c.table(path, v, `a JSON Schema table, like { type = "object", properties = { ... } }`)
 	if !ok {
 		return nil
 	}
-	out, _ := c.jsonValue(path, t)
+	out, good := c.jsonValue(path, t)
 	if typ, has := t["type"]; !has {
 		c.missing(path, "type", `missing type: a tool's parameters are a JSON Schema with type = "object"`)
 	} else if typ != "object" {
 		c.valueErr(path+".type", `want "object" (a tool takes an object of named arguments), got %s`, describe(typ))
 	}
 	m, _ := out.(map[string]any)
+	if good && m != nil {
+		c.metaSchema(path, m)
+	}
 	return m
 }
 

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -48,6 +49,22 @@ type index struct {
 	depths map[string]int
 	// deep is the first thing nested deeper than maxDepth, if any.
 	deep span
+
+	// What the limits count, and the first limit exceeded, if any.
+	lim       Limits
+	keys      map[string]int // keys of each table, by its path
+	values    int            // paths recorded
+	pathBytes int            // their total length
+	maxPath   int            // the cap on pathBytes
+	cost      *keyCost
+	over      *limitErr
+}
+
+// limitErr is a limit a document exceeds, at the first thing over it.
+type limitErr struct {
+	at         span
+	key, where string
+	msg        string
 }
 
 // maxDepth bounds how deep a manifest may nest (path segments, array
@@ -60,12 +77,21 @@ const maxDepth = 100
 // buildIndex parses src and records every path. It returns the parser's
 // error for a document that is not TOML (go-toml's decoder reports the
 // same error, with the same position, so callers may use either).
-func buildIndex(src []byte) (*index, error) {
-	ix := &index{src: src, entries: map[string]entry{}, arrays: map[string]int{}, depths: map[string]int{}}
+//
+// It also counts what lim caps, in the same linear pass, and stops at the
+// first thing over a limit (ix.over), before go-toml's decoder, whose
+// cost would grow faster than the document, ever sees it.
+func buildIndex(src []byte, lim Limits) (*index, error) {
+	lim = lim.resolved()
+	ix := &index{
+		src: src, entries: map[string]entry{}, arrays: map[string]int{}, depths: map[string]int{},
+		lim: lim, keys: map[string]int{}, cost: newKeyCost(),
+		maxPath: maxPathBytes(len(src)),
+	}
 	var p unstable.Parser
 	p.Reset(src)
 	table := "" // the path of the table that key/values go into
-	for ix.deep.len == 0 && p.NextExpression() {
+	for ix.deep.len == 0 && ix.over == nil && p.NextExpression() {
 		expr := p.Expression()
 		switch expr.Kind {
 		case unstable.KeyValue:
@@ -75,8 +101,80 @@ func buildIndex(src []byte) (*index, error) {
 		case unstable.ArrayTable:
 			table = ix.header(expr, true)
 		}
+		if ix.over == nil {
+			ix.cost.expression(expr)
+			if ix.cost.work > lim.MaxKeyComparisons {
+				at := span{}
+				if parts := keyParts(expr); len(parts) > 0 {
+					at = rangeSpan(parts[0].Raw)
+				}
+				ix.exceed(at, "", "", fmt.Sprintf("too many keys to check for duplicates quickly: go-toml would compare keys more than %d times "+
+					"(large tables side by side, or many [[...]] entries after a large table, each of which rescans it) (manifest.Limits.MaxKeyComparisons)",
+					lim.MaxKeyComparisons))
+			}
+		}
+	}
+	if ix.over != nil {
+		return ix, nil
 	}
 	return ix, p.Error()
+}
+
+// maxPathBytes caps the total length of the paths the index records, for
+// a source of n bytes. Each path repeats its ancestors' keys, so a deep
+// table under long keys with many keys in it would make paths add up to
+// many times the file (10 levels of 1 KB keys over 1,000,000 small keys
+// is 10 GB from 17 MB); real manifests stay under 4 times their size.
+func maxPathBytes(n int) int {
+	return 16*n + 1<<20
+}
+
+// exceed notes the first limit exceeded.
+func (ix *index) exceed(at span, key, where, msg string) {
+	if ix.over == nil {
+		ix.over = &limitErr{at: at, key: key, where: where, msg: msg}
+	}
+}
+
+// addKey records e at path, a key of the table at parent, counting it
+// against the limits when it is new.
+func (ix *index) addKey(parent, path string, e entry) {
+	if _, ok := ix.entries[path]; !ok && ix.over == nil {
+		ix.keys[parent]++
+		if n := ix.keys[parent]; n > ix.lim.MaxKeysPerTable {
+			what := "table " + parent
+			if parent == "" {
+				what = "the top level"
+			}
+			ix.exceed(e.key, path, path, fmt.Sprintf("%s has more than %d keys: go-toml checks each new key against those before it, "+
+				"so loading slows with the square of their number (manifest.Limits.MaxKeysPerTable)", what, ix.lim.MaxKeysPerTable))
+			return
+		}
+	}
+	ix.add(path, e)
+}
+
+// addElem records e at path, element n (0-based) of the array at
+// parent, counting it against the limits.
+func (ix *index) addElem(parent string, n int, path string, e entry) {
+	if ix.over == nil {
+		max, what := ix.lim.MaxArrayLen, fmt.Sprintf("array %s has more than %%d elements (manifest.Limits.MaxArrayLen)", parent)
+		switch parent {
+		case "tools":
+			max, what = ix.lim.MaxTools, "more than %d tools (manifest.Limits.MaxTools)"
+		case "servers":
+			max, what = ix.lim.MaxServers, "more than %d servers (manifest.Limits.MaxServers)"
+		}
+		if n >= max {
+			at := e.key
+			if e.header.len > 0 {
+				at = e.header
+			}
+			ix.exceed(at, path, path, fmt.Sprintf(what, max))
+			return
+		}
+	}
+	ix.add(path, e)
 }
 
 // header records a [x.y] or [[x.y]] header and returns the path of the
@@ -100,24 +198,26 @@ func (ix *index) header(n *unstable.Node, array bool) string {
 		if deeper(part.Raw) {
 			return ""
 		}
+		parent := path
 		path = joinKey(path, string(part.Data))
 		last := i == len(parts)-1
 		switch {
 		case last && array:
-			ix.add(path, entry{key: rangeSpan(part.Raw), implicit: true})
+			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
 			if deeper(part.Raw) {
 				return ""
 			}
 			n := ix.arrays[path]
 			ix.arrays[path] = n + 1
-			path = joinIndex(path, n)
-			ix.add(path, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			elem := joinIndex(path, n)
+			ix.addElem(path, n, elem, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			path = elem
 			ix.depths[path] = depth
 		case last:
 			ix.depths[path] = depth
-			ix.add(path, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
 		default:
-			ix.add(path, entry{key: rangeSpan(part.Raw), implicit: true})
+			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
 			// A header that goes through an array of tables goes into its
 			// latest element, as TOML says.
 			if n := ix.arrays[path]; n > 0 {
@@ -146,17 +246,20 @@ func (ix *index) keyValue(base string, depth int, n *unstable.Node) {
 		ix.tooDeep(rangeSpan(parts[0].Raw))
 		return
 	}
-	path := base
+	path, parent := base, base
 	for i, part := range parts {
+		parent = path
 		path = joinKey(path, string(part.Data))
 		if i < len(parts)-1 {
-			ix.add(path, entry{key: rangeSpan(part.Raw), implicit: true})
+			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
 		}
 	}
 	last := rangeSpan(parts[len(parts)-1].Raw)
 	vs := ix.valueSpan(value, ix.afterEquals(last))
-	ix.add(path, entry{key: last, value: vs})
-	ix.value(path, depth, value, vs)
+	ix.addKey(parent, path, entry{key: last, value: vs})
+	if ix.over == nil {
+		ix.value(path, depth, value, vs)
+	}
 }
 
 // value records what is inside a value at path, depth segments deep:
@@ -165,7 +268,7 @@ func (ix *index) value(path string, depth int, v *unstable.Node, at span) {
 	switch v.Kind {
 	case unstable.InlineTable:
 		it := v.Children()
-		for it.Next() {
+		for ix.over == nil && it.Next() {
 			if kv := it.Node(); kv.Kind == unstable.KeyValue {
 				ix.keyValue(path, depth, kv)
 			}
@@ -177,7 +280,7 @@ func (ix *index) value(path string, depth int, v *unstable.Node, at span) {
 		}
 		it := v.Children()
 		i := 0
-		for it.Next() {
+		for ix.over == nil && it.Next() {
 			el := it.Node()
 			if el.Kind == unstable.Comment {
 				continue
@@ -186,7 +289,7 @@ func (ix *index) value(path string, depth int, v *unstable.Node, at span) {
 			// first element, or failing that the enclosing array.
 			es := ix.valueSpan(el, firstSpan(el, at))
 			p := joinIndex(path, i)
-			ix.add(p, entry{key: es, value: es})
+			ix.addElem(path, i, p, entry{key: es, value: es})
 			ix.value(p, depth+1, el, es)
 			i++
 		}
@@ -205,7 +308,22 @@ func (ix *index) tooDeep(at span) {
 // definition replaces an implicit one, so that a table is shown where it
 // is written rather than where a dotted key first went through it.
 func (ix *index) add(path string, e entry) {
+	if ix.over != nil {
+		return
+	}
 	old, ok := ix.entries[path]
+	if !ok {
+		ix.values++
+		ix.pathBytes += len(path)
+		switch {
+		case ix.values > ix.lim.MaxValues:
+			ix.exceed(e.key, path, path, fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", ix.lim.MaxValues))
+			return
+		case ix.pathBytes > ix.maxPath:
+			ix.exceed(e.key, path, path, fmt.Sprintf("keys nested too deep under long names: the paths to the values add up to more than %d bytes (16 times the file, plus 1 MiB)", ix.maxPath))
+			return
+		}
+	}
 	if !ok || (old.implicit && !e.implicit) {
 		ix.entries[path] = e
 	}

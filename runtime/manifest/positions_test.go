@@ -23,7 +23,7 @@ y = [1, [2, 3], { z = 4 }]
 d.e.f = 3
 [[ g ]]
 `
-	ix, err := buildIndex([]byte(src))
+	ix, err := buildIndex([]byte(src), Limits{})
 	require.NoError(t, err)
 	want := []string{
 		`a`, `a[0]`, `a[0].b`, `a[0].b[0]`, `a[0].b[0].y`, `a[0].b[0].y[0]`, `a[0].b[0].y[1]`,
@@ -55,7 +55,7 @@ func TestIndexPrefersExplicitTables(t *testing.T) {
 	// [x.y] defines x implicitly; [x] later defines it for real, and a
 	// problem with x belongs there.
 	src := "[x.y]\nz = 1\n[x]\nw = 2\n"
-	ix, err := buildIndex([]byte(src))
+	ix, err := buildIndex([]byte(src), Limits{})
 	require.NoError(t, err)
 	h := ix.entries["x"].header
 	assert.Equal(t, "[x]", src[h.off:h.off+h.len])

@@ -12,7 +12,7 @@ import (
 var (
 	topKeys     = []string{"runtime", "skills", "tools", "servers"}
 	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency"}
-	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required"}
+	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required", "follow_outside_links"}
 	toolKeys    = []string{"name", "description", "parameters", "probe"}
 	serverKeys  = []string{"name", "description", "probe"}
 )
@@ -188,6 +188,13 @@ func (c *checker) skills(s *Skills, v any) {
 			c.valueErr("skills.allowed_tools_required", "want true or false, got %s", describe(v))
 		}
 	}
+	if v, ok := t["follow_outside_links"]; ok {
+		if b, isBool := v.(bool); isBool {
+			s.FollowOutsideLinks = b
+		} else {
+			c.valueErr("skills.follow_outside_links", "want true or false, got %s", describe(v))
+		}
+	}
 }
 
 // entryKind is what differs between tools and servers.
@@ -258,7 +265,14 @@ func (c *checker) entries(k entryKind, v any, add func(path string, t map[string
 			}
 		}
 		if v, ok := t["description"]; ok {
-			desc, _ = c.str(path+".description", v, "a string")
+			if s, ok := c.str(path+".description", v, "a string"); ok {
+				if len(s) > c.lim.MaxDescription {
+					c.valueErr(path+".description", "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
+						len(s), formatSize(uint64(c.lim.MaxDescription)))
+				} else {
+					desc = s
+				}
+			}
 		}
 		var probe *Probe
 		if v, ok := t["probe"]; ok {

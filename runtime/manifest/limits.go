@@ -1,0 +1,120 @@
+package manifest
+
+import "math"
+
+// Limits bounds what Load and Parse accept, so that a hostile or broken
+// manifest (a generated file gone wrong, /dev/zero, a million-key table)
+// is refused with a positioned error instead of taking the process's
+// memory or minutes of CPU. A zero field means the default of
+// DefaultLimits; a negative one means no limit (only for a host that
+// trusts its manifests: the caps are what keep loading linear).
+//
+// The defaults are far above any real manifest (a 10,000-tool manifest
+// with a description, a probe and a two-property parameters schema per
+// tool is 3.6 MB and 170,000 values, and parses in about 0.7 s and 300 MB
+// allocated; see docs/BENCHMARKS.md) and far below what hurts: at the
+// defaults, the worst manifest this package accepts loads in seconds.
+type Limits struct {
+	// MaxBytes caps the manifest file's size. Default 16 MiB: more than
+	// 4 times a 10,000-tool manifest with parameters.
+	MaxBytes int64
+	// MaxValues caps the keys plus array elements in the whole document,
+	// the tables and [[...]] entries included. Default 1,000,000, 6 times
+	// a 10,000-tool manifest; what loading allocates grows with it (about
+	// 2 KB each, meta-schema validation included), and go-toml's parser
+	// holds a whole array in memory (about 110 bytes an element), which
+	// is why this one is also checked on the raw bytes first.
+	MaxValues int
+	// MaxKeysPerTable caps the keys one table holds directly (its dotted
+	// keys' first parts, its sub-tables, an inline table's keys). Default
+	// 10,000. go-toml checks each new key against the keys before it by
+	// a linear search, so a table's cost grows with the square of its
+	// keys: 100,000 keys took 16 s.
+	MaxKeysPerTable int
+	// MaxArrayLen caps the elements of one array (an inline array, or an
+	// array of tables other than [[tools]] and [[servers]], which
+	// MaxTools and MaxServers cap). Default 100,000: an enum that long is
+	// already useless to a model.
+	MaxArrayLen int
+	// MaxTools and MaxServers cap the [[tools]] and [[servers]] entries.
+	// Default 10,000 each: model APIs take at most a few hundred tools
+	// per request, and a gateway choosing among 10,000 has room to
+	// spare; a 10,000-tool manifest loads in under a second.
+	MaxTools   int
+	MaxServers int
+	// MaxDescription caps a tool's or server's description, in bytes.
+	// Default 64 KiB, about 16,000 tokens: a description goes into every
+	// request that offers the tool, and one this long is a file pasted by
+	// mistake (model APIs refuse or truncate far shorter ones).
+	MaxDescription int
+	// MaxKeyComparisons caps the key comparisons go-toml's duplicate-key
+	// check would make, estimated beforehand in linear time. Default
+	// 250,000,000, a fraction of a second and a thousand times what a
+	// 10,000-tool manifest needs; it stops the shapes that the other caps
+	// let through (many large tables side by side, or many [[...]]
+	// headers after a large table, each of which rescans what is before
+	// it).
+	MaxKeyComparisons int64
+}
+
+// The defaults of DefaultLimits.
+const (
+	DefaultMaxBytes          = 16 << 20
+	DefaultMaxValues         = 1_000_000
+	DefaultMaxKeysPerTable   = 10_000
+	DefaultMaxArrayLen       = 100_000
+	DefaultMaxTools          = 10_000
+	DefaultMaxServers        = 10_000
+	DefaultMaxDescription    = 64 << 10
+	DefaultMaxKeyComparisons = 250_000_000
+)
+
+// DefaultLimits returns the limits Load and Parse apply.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:          DefaultMaxBytes,
+		MaxValues:         DefaultMaxValues,
+		MaxKeysPerTable:   DefaultMaxKeysPerTable,
+		MaxArrayLen:       DefaultMaxArrayLen,
+		MaxTools:          DefaultMaxTools,
+		MaxServers:        DefaultMaxServers,
+		MaxDescription:    DefaultMaxDescription,
+		MaxKeyComparisons: DefaultMaxKeyComparisons,
+	}
+}
+
+// resolved returns l with zero fields set to their defaults and negative
+// ones to "no limit" (the largest value of their type).
+func (l Limits) resolved() Limits {
+	d := DefaultLimits()
+	pick := func(v, def int) int {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return math.MaxInt
+		}
+		return v
+	}
+	pick64 := func(v, def int64) int64 {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			// One less, so that "max+1" (read one byte past the cap to
+			// notice a file that grew) does not overflow.
+			return math.MaxInt64 - 1
+		}
+		return v
+	}
+	return Limits{
+		MaxBytes:          pick64(l.MaxBytes, d.MaxBytes),
+		MaxValues:         pick(l.MaxValues, d.MaxValues),
+		MaxKeysPerTable:   pick(l.MaxKeysPerTable, d.MaxKeysPerTable),
+		MaxArrayLen:       pick(l.MaxArrayLen, d.MaxArrayLen),
+		MaxTools:          pick(l.MaxTools, d.MaxTools),
+		MaxServers:        pick(l.MaxServers, d.MaxServers),
+		MaxDescription:    pick(l.MaxDescription, d.MaxDescription),
+		MaxKeyComparisons: pick64(l.MaxKeyComparisons, d.MaxKeyComparisons),
+	}
+}
