@@ -23,7 +23,7 @@ import (
 
 // writeManifest writes a manifest and the probe modules it names into a
 // fresh directory; files maps a relative path to its content.
-func writeManifest(t *testing.T, toml string, files map[string][]byte) string {
+func writeManifest(t testing.TB, toml string, files map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, b := range files {
@@ -236,6 +236,8 @@ name = "terminal"
 
 	// An edit on disk is picked up.
 	require.NoError(t, os.WriteFile(notes, []byte("---\nname: notes\ndescription: Take notes.\nrequires_tools: [notion]\n---\n"), 0o644))
-	g.skills.lastRefresh = time.Time{} // as if a second had passed
-	assert.Equal(t, []string{"web-via-terminal"}, offered())
+	// As if a second had passed: the next call starts a rescan, in the
+	// background, and a later one sees what it found.
+	g.skills.rescanDue()
+	require.Eventually(t, func() bool { return strings.Join(offered(), ",") == "web-via-terminal" }, hangLimit, time.Millisecond)
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"os"
 	goruntime "runtime"
 	"strings"
@@ -12,10 +13,11 @@ import (
 	"github.com/gate-dev/gate/skills"
 )
 
-// skillFilesInterval is how often Gate.Skills looks again at the SKILL.md
-// files: a stat of each, and a re-parse of the ones that changed. A
-// thousand skills take a few milliseconds; this bounds that to once a
-// second however often the prompt is built.
+// skillFilesInterval is how long after one rescan of the SKILL.md files
+// ends the next may start (Gate.Skills starts it, in the background): a
+// stat of each, and a re-parse of the ones that changed. A thousand skills
+// take a few milliseconds; this bounds that to once a second however often
+// the prompt is built.
 const skillFilesInterval = time.Second
 
 // skillHost answers the skills validator's questions about this host with
@@ -41,14 +43,31 @@ func (h skillHost) HasBinary(name string) bool {
 
 func (h skillHost) OS() string { return goruntime.GOOS }
 
-// gateSkills is a Gate's skills: the manager and when its files were last
-// looked at.
+// gateSkills is a Gate's skills: the manager, and the rescans of its
+// files, which run in the background so that no reader waits for one.
 type gateSkills struct {
 	manager      *skills.Manager
 	levelWarning string
 
+	// rescan reads the skill files again, giving up when its context
+	// ends: the manager's RefreshContext; tests replace it.
+	rescan func(context.Context)
+	// ctx ends when the Gate closes, abandoning a rescan under way.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the rescan under way
+
 	mu          sync.Mutex
-	lastRefresh time.Time
+	lastRefresh time.Time // when the last rescan ended
+	running     bool      // a rescan is under way
+	closed      bool
+}
+
+func newGateSkills(m *skills.Manager, levelWarning string) *gateSkills {
+	s := &gateSkills{manager: m, levelWarning: levelWarning, lastRefresh: time.Now()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.rescan = func(ctx context.Context) { _, _ = m.RefreshContext(ctx) }
+	return s
 }
 
 // setupSkills discovers the skills of the paths (the manifest's, or the
@@ -71,38 +90,81 @@ func (g *Gate) setupSkills(cfg GateConfig, ms manifest.Skills) {
 		level, warning = *cfg.skillLevel, ""
 	}
 	cat := skills.Discover(paths, skills.DiscoverOptions{
-		ParseOptions: skills.ParseOptions{AllowedToolsRequired: ms.AllowedToolsRequired},
+		ParseOptions:       skills.ParseOptions{AllowedToolsRequired: ms.AllowedToolsRequired},
+		FollowOutsideLinks: ms.FollowOutsideLinks,
 	})
-	g.skills = &gateSkills{
-		manager: skills.NewManager(cat, skills.ManagerOptions{
-			Level:  level,
-			Host:   host,
-			Logger: cfg.registry.logger,
-		}),
-		levelWarning: warning,
-		lastRefresh:  time.Now(),
-	}
+	g.skills = newGateSkills(skills.NewManager(cat, skills.ManagerOptions{
+		Level:  level,
+		Host:   host,
+		Logger: cfg.registry.logger,
+	}), warning)
 }
 
 // Skills returns the Gate's skills, validated against the tools and
 // servers available now (tools count only when available, not merely
 // registered), or nil when the Gate has no skill paths. Only skills whose
-// tools or servers flipped since the last call are validated again, and
-// skill files that changed on disk are read again (at most once a second).
+// tools or servers flipped since the last call are validated again.
+//
+// Skill files that changed on disk are read again in the background: a
+// call made at least a second after the last rescan ended starts one,
+// unless one is under way, and returns at once with the skills as they
+// were; the next calls see what the rescan found. A slow or stuck file
+// system, or a large tree, so delays what the skills show, never the
+// caller (the HTTP handlers, the prompt of the next model call).
 func (g *Gate) Skills(ctx context.Context) *skills.Manager {
 	if g.skills == nil {
 		return nil
 	}
-	g.skills.mu.Lock()
-	if time.Since(g.skills.lastRefresh) >= skillFilesInterval {
-		g.skills.lastRefresh = time.Now()
-		g.skills.mu.Unlock()
-		g.skills.manager.Refresh()
-	} else {
-		g.skills.mu.Unlock()
-	}
+	g.skills.startRescan()
 	g.skills.manager.SetAvailable(toolNames(g.tools.ListAvailable(ctx)), toolNames(g.servers.ListAvailable(ctx)))
 	return g.skills.manager
+}
+
+// startRescan starts a rescan of the skill files if one is due and none is
+// under way, and the Gate is open.
+func (s *gateSkills) startRescan() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running || s.closed || time.Since(s.lastRefresh) < skillFilesInterval {
+		return
+	}
+	s.running = true
+	s.wg.Add(1) // under mu, so never after close's Wait began
+	go func() {
+		defer s.wg.Done()
+		s.rescan(s.ctx)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.running = false
+		// The interval runs from the end: a walk that takes longer than
+		// it is not started again back to back.
+		s.lastRefresh = time.Now()
+	}()
+}
+
+// closeSkills stops rescanning the skill files: a rescan under way is told
+// to give up and waited for, as long as ctx allows, so that none runs on
+// after the Gate is closed.
+func (g *Gate) closeSkills(ctx context.Context) error {
+	if g.skills == nil {
+		return nil
+	}
+	s := g.skills
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("closing the skills: a rescan of the skill files has not stopped yet: %w", ctx.Err())
+	}
 }
 
 // SkillsPrompt returns the <available_skills> block for the next model

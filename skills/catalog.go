@@ -39,6 +39,9 @@ type Report struct {
 	// Kept is, for ReportOverride and ReportDuplicate, the SKILL.md kept
 	// instead of Path.
 	Kept string `json:"kept,omitempty"`
+	// Target is, for ReportOutsideLink, where the symbolic link at Path
+	// leads (with every link resolved).
+	Target string `json:"target,omitempty"`
 	// Message says it in words.
 	Message string `json:"message"`
 }
@@ -78,7 +81,39 @@ const (
 	// ReportTooDeep: a directory not searched because it lies deeper than
 	// DiscoverOptions.MaxDepth.
 	ReportTooDeep ReportKind = "too-deep"
+	// ReportOutsideLink: a symbolic link not followed because it leads
+	// outside the discovery path it was found under (see
+	// DiscoverOptions.FollowOutsideLinks); Target is where it leads.
+	ReportOutsideLink ReportKind = "outside-link"
+	// ReportLimit: where the search stopped because it had entered
+	// DiscoverOptions.MaxDirs directories or found DiscoverOptions.MaxSkills
+	// skill files; there is at most one per discovery.
+	ReportLimit ReportKind = "limit"
+	// ReportWarning: a problem in a skill that loaded (one of
+	// Skill.Warnings), as Catalog.Warnings gives it; never in
+	// Catalog.Reports.
+	ReportWarning ReportKind = "warning"
 )
+
+// Warnings returns the warnings of the skills kept (Skill.Warnings: names
+// outside the agentskills rule, unreadable metadata, requirements of the
+// wrong shape, ...), each as a Report of kind ReportWarning with the
+// SKILL.md's path, the line, the Issue code and the skill's name, in
+// catalog order and, within a skill, in file order. Warnings of code
+// CodeLenient are left out: Reports holds each already, as a
+// ReportLenient.
+func (c *Catalog) Warnings() []Report {
+	var out []Report
+	for _, s := range c.Skills {
+		for _, w := range s.Warnings {
+			if w.Code == CodeLenient {
+				continue
+			}
+			out = append(out, Report{Kind: ReportWarning, Path: s.Path, Line: w.Line, Code: w.Code, Skill: s.Name, Message: w.Message})
+		}
+	}
+	return out
+}
 
 // Skill returns the skill of the given name.
 func (c *Catalog) Skill(name string) (*Skill, bool) {

@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // DefaultMaxDepth is how deep below a discovery path a skill folder may be
@@ -20,6 +23,19 @@ import (
 // suggests, deep enough for category folders, shallow enough that a path
 // pointed at a large tree by mistake stays cheap.
 const DefaultMaxDepth = 6
+
+// DefaultMaxDirs is how many directories one discovery enters by default,
+// over all its paths: 10,000. A skills directory holds tens or hundreds of
+// skill folders; a path pointed at a home directory or a source tree by
+// mistake holds far more, and a server walks its paths again every second,
+// so the walk stops there and says so (ReportLimit) rather than eat the
+// machine.
+const DefaultMaxDirs = 10_000
+
+// DefaultMaxSkills is how many skill files one discovery loads by default,
+// over all its paths: 10,000, far more than any model can be offered, and
+// few enough that reading them all stays well under a second.
+const DefaultMaxSkills = 10_000
 
 // DiscoverOptions tune Discover.
 type DiscoverOptions struct {
@@ -30,6 +46,26 @@ type DiscoverOptions struct {
 	// means DefaultMaxDepth; a negative value means the paths themselves
 	// only.
 	MaxDepth int
+	// MaxDirs is how many directories one discovery (or one Refresh)
+	// enters in all, skill folders included, over every path: 0 means
+	// DefaultMaxDirs (10,000); a negative value means no limit. When it is
+	// reached the search stops, with one ReportLimit.
+	MaxDirs int
+	// MaxSkills is how many skill files one discovery loads in all, over
+	// every path: 0 means DefaultMaxSkills (10,000); a negative value means
+	// no limit. When it is reached the search stops, with one ReportLimit.
+	MaxSkills int
+	// FollowOutsideLinks lets the search follow a symbolic link (to a
+	// directory or to a SKILL.md) whose target lies outside the discovery
+	// path it was found under. It is off by default: the search stays
+	// inside the paths it was given, because a link to / or to a home
+	// directory otherwise walks the whole file system, again at every
+	// Refresh, and offers the model every SKILL.md found there (one such
+	// link took 7.5 s and 851 MB, and offered 52,487 skills). A link not
+	// followed is a ReportOutsideLink naming it and its target. A discovery
+	// path that is itself a link is not affected: the search stays inside
+	// its target.
+	FollowOutsideLinks bool
 }
 
 func (o DiscoverOptions) maxDepth() int {
@@ -40,6 +76,18 @@ func (o DiscoverOptions) maxDepth() int {
 		return 0
 	}
 	return o.MaxDepth
+}
+
+// limit turns a MaxDirs or MaxSkills option into a count: def for 0, -1
+// (no limit) for a negative value.
+func limit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return -1
+	}
+	return v
 }
 
 // skillFiles are the names a skill's file may have, in order of preference.
@@ -59,16 +107,34 @@ var skillFiles = []string{"SKILL.md", "skill.md"}
 //   - does not look inside a skill folder for more skills: its subfolders
 //     are the skill's resources (scripts/, references/, assets/), and a
 //     SKILL.md there is a template or an example;
-//   - follows symbolic links to directories (skills are often linked into
-//     place), entering each real directory once;
+//   - follows symbolic links to directories and to SKILL.md files, entering
+//     each real directory once, as long as they stay inside the discovery
+//     path: a link leading out of it is reported and not followed, unless
+//     FollowOutsideLinks is set;
+//   - enters at most MaxDirs directories and loads at most MaxSkills skill
+//     files in all (DefaultMaxDirs, DefaultMaxSkills), reporting where it
+//     stopped;
 //   - reports a path that does not exist, and goes on.
+//
+// A SKILL.md that is not a regular file (a FIFO, a device, a directory, a
+// broken link) is reported, never opened in a way that could block or
+// read without end, and its folder is not searched further; only the
+// first MaxFrontmatterBytes of each file are read.
 //
 // Names decide which skill is kept: a later path overrides an earlier one
 // (project skills over user skills), and within one path the first of two
 // folders with the same skill name, by path, is kept; both are reported.
-// Only the first MaxFrontmatterBytes of each file are read.
 func Discover(paths []string, opts DiscoverOptions) *Catalog {
-	return discover(paths, opts, nil)
+	c, _ := discover(context.Background(), paths, opts, nil)
+	return c
+}
+
+// DiscoverContext is Discover that gives up when ctx ends: it looks at ctx
+// before entering each directory and before reading each file, and then
+// returns ctx's error and no catalog. A shutdown need not wait for a walk
+// of a large tree.
+func DiscoverContext(ctx context.Context, paths []string, opts DiscoverOptions) (*Catalog, error) {
+	return discover(ctx, paths, opts, nil)
 }
 
 // fileState is what discovery remembers of one SKILL.md, so that Refresh
@@ -88,22 +154,28 @@ func (f *fileState) sameStat(o *fileState) bool {
 }
 
 // discover is Discover reusing the parse of every file whose size and
-// modification time (or, when those changed, contents) match prev.
-func discover(paths []string, opts DiscoverOptions, prev map[string]*fileState) *Catalog {
+// modification time (or, when those changed, contents) match prev. It
+// returns ctx's error, and no catalog, when ctx ends first.
+func discover(ctx context.Context, paths []string, opts DiscoverOptions, prev map[string]*fileState) (*Catalog, error) {
 	c := &Catalog{opts: opts, byName: map[string]*Skill{}, files: map[string]*fileState{}}
 	report := func(r Report) { c.Reports = append(c.Reports, r) }
 
 	// Walk every root; a file reachable from two roots belongs to the first.
 	var found []*fileState
 	seenFiles := map[string]bool{}
+	b := &budget{dirs: limit(opts.MaxDirs, DefaultMaxDirs), skills: limit(opts.MaxSkills, DefaultMaxSkills)}
+	b.maxDirs, b.maxSkills = b.dirs, b.skills
 	for _, p := range paths {
 		root := p
 		if abs, err := filepath.Abs(p); err == nil {
 			root = abs
 		}
 		c.Roots = append(c.Roots, root)
-		w := walker{maxDepth: opts.maxDepth(), report: report, seen: map[string]bool{}}
+		w := walker{ctx: ctx, maxDepth: opts.maxDepth(), follow: opts.FollowOutsideLinks, budget: b, report: report, seen: map[string]bool{}}
 		w.root(root)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sort.Slice(w.files, func(a, b int) bool { return w.files[a].path < w.files[b].path })
 		for _, f := range w.files {
 			if seenFiles[f.real] {
@@ -114,7 +186,9 @@ func discover(paths []string, opts DiscoverOptions, prev map[string]*fileState) 
 		}
 	}
 
-	load(found, opts.ParseOptions, prev)
+	if err := load(ctx, found, opts.ParseOptions, prev); err != nil {
+		return nil, err
+	}
 
 	// Resolve names: first by path within a root, later roots override.
 	kept := map[string]*fileState{}
@@ -150,13 +224,14 @@ func discover(paths []string, opts DiscoverOptions, prev map[string]*fileState) 
 			c.byName[f.skill.Name] = f.skill
 		}
 	}
-	return c
+	return c, nil
 }
 
 // load reads and parses the files, reusing prev's parse where the file did
 // not change, several at a time: parsing is CPU-bound and files are
-// independent.
-func load(files []*fileState, opts ParseOptions, prev map[string]*fileState) {
+// independent. It stops handing out files when ctx ends, and then returns
+// ctx's error.
+func load(ctx context.Context, files []*fileState, opts ParseOptions, prev map[string]*fileState) error {
 	workers := min(runtime.GOMAXPROCS(0), 8, len(files))
 	next := make(chan *fileState)
 	var wg sync.WaitGroup
@@ -170,10 +245,14 @@ func load(files []*fileState, opts ParseOptions, prev map[string]*fileState) {
 		}()
 	}
 	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- f
 	}
 	close(next)
 	wg.Wait()
+	return ctx.Err()
 }
 
 // loadFile fills f from its file, or from old when nothing changed: f
@@ -186,7 +265,12 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 	fail := func(err error) {
 		f.report = &Report{Kind: ReportSkipped, Path: f.path, Code: CodeUnreadable, Message: "cannot read: " + errText(err)}
 	}
-	fh, err := os.Open(f.path)
+	// Not os.Open: the walk looked at the file a moment ago, but it may
+	// have been swapped since for a FIFO (whose open blocks until a writer
+	// comes, holding up every later Refresh) or a device (whose reads never
+	// end). safefile opens without blocking and refuses all but regular
+	// files, checking the descriptor it opened.
+	fh, _, err := safefile.Open(f.path)
 	if err != nil {
 		fail(err)
 		return
@@ -220,17 +304,51 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// budget is what one discovery may still do over all its roots: how many
+// directories it may enter and skill files it may take; -1 is no limit.
+// Once either runs out the search stops, and says so once.
+type budget struct {
+	dirs, skills       int
+	maxDirs, maxSkills int  // as given, for the report
+	spent              bool // the stop was reported
+}
+
+// take spends one from *n, reporting false when none is left.
+func take(n *int) bool {
+	switch {
+	case *n < 0:
+		return true
+	case *n == 0:
+		return false
+	}
+	*n--
+	return true
+}
+
+// testHookDir, when set (by tests only), is called with every directory
+// the walk is about to enter: a way to hold a walk still, since with
+// safefile nothing on a real file system blocks it for long.
+var testHookDir func(dir string)
+
 // walker collects the skill files under one root.
 type walker struct {
+	ctx      context.Context
 	maxDepth int
+	follow   bool // FollowOutsideLinks
+	budget   *budget
 	report   func(Report)
 	seen     map[string]bool // real directories entered
 	files    []foundFile
 	rootDir  string
+	rootReal string // rootDir with symbolic links resolved
+	stopped  bool   // ctx ended or the budget ran out
 }
 
 func (w *walker) root(root string) {
 	w.rootDir = root
+	if w.stopped = w.ctx.Err() != nil || w.budget.spent; w.stopped {
+		return
+	}
 	info, err := os.Stat(root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -243,26 +361,44 @@ func (w *walker) root(root string) {
 		base := filepath.Base(root)
 		for _, name := range skillFiles {
 			if base == name {
-				w.files = append(w.files, foundFile{root, realPath(root), info})
+				// Whatever it is (a FIFO, a device): loadFile opens it
+				// safely and reports what it is not.
+				w.add(root, realPath(root), info)
 				return
 			}
 		}
 		w.report(Report{Kind: ReportUnreadable, Path: root, Message: "not a directory or a SKILL.md: skipped"})
 		return
 	}
-	w.dir(root, realPath(root), 0)
+	w.rootReal = realPath(root)
+	w.dir(root, w.rootReal, 0)
 }
 
 // dir searches one directory; real is its path with symbolic links
 // resolved, which keys the cycle check.
 func (w *walker) dir(dir, real string, depth int) {
-	if w.seen[real] {
+	if w.stopped || w.seen[real] {
+		return
+	}
+	if testHookDir != nil {
+		testHookDir(dir)
+	}
+	if w.ctx.Err() != nil {
+		w.stopped = true
 		return
 	}
 	w.seen[real] = true
+	if !take(&w.budget.dirs) {
+		w.stop(Report{Kind: ReportLimit, Path: dir, Message: fmt.Sprintf(
+			"not searched, nor anything after it: discovery stops after entering %d directories (DiscoverOptions.MaxDirs); point the skill paths at skill folders rather than at a large tree",
+			w.budget.maxDirs)})
+		return
+	}
 	// A skill folder is recognised by its file alone, without listing it:
 	// most folders searched are skill folders, and a Refresh walks them
-	// all again.
+	// all again. The first name present decides, whatever it is: a
+	// SKILL.md that is a FIFO or a directory is reported as such (by
+	// loadFile) rather than passed over in silence.
 	for _, name := range skillFiles {
 		path := filepath.Join(dir, name)
 		info, err := os.Lstat(path)
@@ -271,15 +407,20 @@ func (w *walker) dir(dir, real string, depth int) {
 		}
 		fileReal := filepath.Join(real, name)
 		if info.Mode()&fs.ModeSymlink != 0 {
-			if info, err = os.Stat(path); err != nil {
-				continue
+			// A broken link stays as it is: loadFile reports it.
+			if r, err := filepath.EvalSymlinks(path); err == nil {
+				if !w.inside(r) {
+					w.outside(path, r)
+					return
+				}
+				fileReal = r
+				if st, err := os.Stat(path); err == nil {
+					info = st
+				}
 			}
-			fileReal = realPath(path)
 		}
-		if info.Mode().IsRegular() {
-			w.files = append(w.files, foundFile{path, fileReal, info})
-			return
-		}
+		w.add(path, fileReal, info)
+		return
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -287,6 +428,9 @@ func (w *walker) dir(dir, real string, depth int) {
 		return
 	}
 	for _, e := range entries {
+		if w.stopped {
+			return
+		}
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
@@ -304,6 +448,10 @@ func (w *walker) dir(dir, real string, depth int) {
 			if err != nil {
 				continue
 			}
+			if !w.inside(r) {
+				w.outside(sub, r)
+				continue
+			}
 			subReal = r
 		default:
 			continue
@@ -315,6 +463,51 @@ func (w *walker) dir(dir, real string, depth int) {
 		}
 		w.dir(sub, subReal, depth+1)
 	}
+}
+
+// add takes a skill file found, if the budget allows.
+func (w *walker) add(path, real string, info fs.FileInfo) {
+	if !take(&w.budget.skills) {
+		w.stop(Report{Kind: ReportLimit, Path: path, Message: fmt.Sprintf(
+			"not loaded, nor anything after it: discovery stops after %d skill files (DiscoverOptions.MaxSkills)", w.budget.maxSkills)})
+		return
+	}
+	w.files = append(w.files, foundFile{path, real, info})
+}
+
+// stop ends the search, this root's and every later one's, with r, the
+// first time only: one report says where it stopped.
+func (w *walker) stop(r Report) {
+	w.stopped = true
+	if !w.budget.spent {
+		w.budget.spent = true
+		w.report(r)
+	}
+}
+
+// inside reports whether real, a path with symbolic links resolved, lies
+// within the discovery path (or following links out of it is allowed).
+func (w *walker) inside(real string) bool {
+	return w.follow || within(real, w.rootReal)
+}
+
+// outside reports the link at path, to target, that inside refused.
+func (w *walker) outside(path, target string) {
+	w.report(Report{Kind: ReportOutsideLink, Path: path, Target: target, Message: fmt.Sprintf(
+		"not followed: a symbolic link to %s, outside %s (set follow_outside_links = true under [skills] in the manifest, or DiscoverOptions.FollowOutsideLinks, to follow links out of the skill paths)",
+		target, w.rootDir)})
+}
+
+// within reports whether path is dir or lies below it; both are clean and
+// absolute.
+func within(path, dir string) bool {
+	if path == dir {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, dir)
 }
 
 // foundFile is a skill file found by a walk, its path with symbolic links

@@ -21,7 +21,8 @@
 //   - A Manager (manager.go) holds a Catalog, caches Results, invalidates only
 //     what a change in available tools or servers can affect, re-reads changed
 //     files (refresh.go), and produces the Diagnostics, the Summary
-//     (summary.go) and the <available_skills> prompt (select.go, prompt.go).
+//     (summary.go), the skills' parse warnings (Manager.Warnings) and the
+//     <available_skills> prompt (select.go, prompt.go).
 //
 // The package knows nothing of WebAssembly or of the rest of gate: the
 // runtime hands it the available tools and servers as plain sets and answers
@@ -39,6 +40,21 @@
 //   - A folder holding a SKILL.md is a skill; discovery does not look inside
 //     it for further skills (its subfolders are the skill's resources, and a
 //     SKILL.md there is a template or an example).
+//   - A SKILL.md is opened through internal/safefile: one that is not a
+//     regular file (a FIFO, a device, a directory), or becomes one between
+//     the walk and the read, is reported and its folder not searched
+//     further; no open blocks and no read goes past MaxFrontmatterBytes+1.
+//   - Discovery stays inside its paths: a symbolic link leading out of the
+//     path it was found under is reported and not followed unless
+//     DiscoverOptions.FollowOutsideLinks is set, and a discovery enters at
+//     most DefaultMaxDirs directories and loads at most DefaultMaxSkills
+//     files. A Refresh repeats the walk (once a second in gatectl serve),
+//     so what one walk costs, every second costs.
+//   - The prompt is well-formed XML 1.0 in valid UTF-8 whatever the files
+//     and folder names hold: invalid UTF-8, characters XML forbids, C1
+//     controls and bidirectional formatting characters become U+FFFD, so
+//     that one skill can neither break the block for the model's client
+//     nor reorder what the model reads.
 //   - A skill whose frontmatter restricts it to other operating systems
 //     (OpenClaw os, Hermes platforms) is UNAVAILABLE at every level and never
 //     offered: no enforcement level can make it work on this host.

@@ -2,6 +2,9 @@ package skills
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,6 +141,68 @@ func FuzzNormalize(f *testing.F) {
 
 		if out := removeTrailingCommas(s); len(out) > len(s) {
 			t.Fatalf("removeTrailingCommas grew %q to %q", s, out)
+		}
+	})
+}
+
+// promptProblem says what is wrong with a prompt of n entries, or returns
+// nil: it must be valid UTF-8, parse as XML with encoding/xml in strict
+// mode (which refuses every character XML 1.0 forbids), hold n <skill>
+// elements, and show no character that could move a cursor or reorder
+// what a reader sees.
+func promptProblem(p string, n int) error {
+	if !utf8.ValidString(p) {
+		return fmt.Errorf("invalid UTF-8: %q", p)
+	}
+	if i := strings.IndexFunc(p, func(r rune) bool { return !promptRune(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(p[i:])
+		return fmt.Errorf("%U at byte %d of %q", r, i, p)
+	}
+	if n == 0 {
+		if p != "" {
+			return fmt.Errorf("no entries, yet %q", p)
+		}
+		return nil
+	}
+	d := xml.NewDecoder(strings.NewReader(p))
+	d.Strict = true
+	skills := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("not well-formed XML: %v\n%q", err, p)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "skill" {
+			skills++
+		}
+	}
+	if skills != n {
+		return fmt.Errorf("%d <skill> elements for %d entries: %q", skills, n, p)
+	}
+	return nil
+}
+
+// FuzzPrompt: whatever the names, descriptions and locations hold, the
+// prompt never panics, is valid UTF-8 and well-formed XML 1.0, with one
+// <skill> per entry.
+func FuzzPrompt(f *testing.F) {
+	for _, s := range [][3]string{
+		{"pdf", "Read PDFs", "/skills/pdf/SKILL.md"},
+		{"a\x07b", "esc \x1b[31mred\x1b[0m nul \x00", "/s/\xff\xfe/SKILL.md"},
+		{"\ufffe\uffff", "rlo \u202e txt \u2066 iso \u2069 lrm \u200e alm \u061c", "/s/\xed\xa0\x80/SKILL.md"},
+		{"c1 \u0085 \u009b", "cr \r\n lf \n tab \t ls \u2028", "/s/<&'\">/SKILL.md"},
+		{"", "", ""},
+		{"]]>", "<![CDATA[x]]>", "&#0;&#xFFFE;"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, name, desc, loc string) {
+		entries := []PromptEntry{{Name: name, Description: desc, Location: loc}, {Name: "ok", Description: "d", Location: "/l"}}
+		if err := promptProblem(FormatPrompt(entries), 2); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -30,7 +30,9 @@ type ManagerOptions struct {
 //     recomputed only for the skills that name a flipped tool or server
 //     (as a requirement or a fallback target), and rebuilt only if one of
 //     them changed sides;
-//   - Refresh re-reads the skill files that changed, appeared or vanished;
+//   - Refresh (or RefreshContext, which a shutdown can abandon) re-reads
+//     the skill files that changed, appeared or vanished, without holding
+//     the lock the readers take;
 //   - environment variables, binaries and the OS are read when a skill is
 //     validated: after changing those, call Clear.
 //
@@ -43,7 +45,10 @@ type ManagerOptions struct {
 type Manager struct {
 	validator Validator
 
-	refreshMu sync.Mutex // one Refresh at a time
+	// refresh holds a token while a Refresh runs: one at a time, and a
+	// channel rather than a mutex so that a RefreshContext waiting for
+	// another can give up when its context ends. Nothing else waits on it.
+	refresh chan struct{}
 
 	mu      sync.RWMutex
 	cat     *Catalog
@@ -77,7 +82,7 @@ func NewManager(cat *Catalog, opts ManagerOptions) *Manager {
 	if opts.Host == nil {
 		opts.Host = SystemHost()
 	}
-	m := &Manager{validator: Validator{Level: opts.Level, Host: opts.Host, Logger: opts.Logger}}
+	m := &Manager{validator: Validator{Level: opts.Level, Host: opts.Host, Logger: opts.Logger}, refresh: make(chan struct{}, 1)}
 	if cat == nil {
 		cat = NewCatalog()
 	}
@@ -160,6 +165,11 @@ func (m *Manager) Catalog() *Catalog {
 // Reports returns the current catalog's reports: the files skipped or read
 // leniently, overrides, duplicates and unsearchable paths.
 func (m *Manager) Reports() []Report { return m.Catalog().Reports }
+
+// Warnings returns the current catalog's skill warnings
+// (Catalog.Warnings): the problems in skills that loaded, which no state
+// or report shows otherwise.
+func (m *Manager) Warnings() []Report { return m.Catalog().Warnings() }
 
 // Skill returns the skill of the given name.
 func (m *Manager) Skill(name string) (*Skill, bool) { return m.Catalog().Skill(name) }

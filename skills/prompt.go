@@ -3,6 +3,9 @@ package skills
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // PromptDescriptionLimit is the longest description the prompt shows, in
@@ -40,7 +43,9 @@ func (s *Skill) Entry() PromptEntry {
 //
 // Lines are joined by "\n", with no final newline. Values are escaped as
 // Python's html.escape does (& < > " ' as &amp; &lt; &gt; &quot; &#x27;),
-// and descriptions are cut to PromptDescriptionLimit characters. With no
+// and descriptions are cut to PromptDescriptionLimit characters. Whatever
+// the names, descriptions and paths hold, the block is well-formed XML 1.0
+// in valid UTF-8: see promptText for what is replaced. With no
 // entries it returns "": the agentskills client guide says to omit the
 // block rather than show an empty one (the original printed the empty
 // wrapper).
@@ -60,11 +65,11 @@ func FormatPrompt(entries []PromptEntry) string {
 // writeEntry writes one <skill> element, each line preceded by "\n".
 func writeEntry(sb *strings.Builder, e PromptEntry) {
 	sb.WriteString("\n  <skill>\n    <name>")
-	sb.WriteString(escapeXML(e.Name))
+	sb.WriteString(escapeXML(promptText(e.Name)))
 	sb.WriteString("</name>\n    <description>")
-	sb.WriteString(escapeXML(truncateDescription(e.Description)))
+	sb.WriteString(escapeXML(truncateDescription(promptText(e.Description))))
 	sb.WriteString("</description>\n    <location>")
-	sb.WriteString(escapeXML(e.Location))
+	sb.WriteString(escapeXML(promptText(e.Location)))
 	sb.WriteString("</location>\n  </skill>")
 }
 
@@ -82,6 +87,46 @@ var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`
 // html.EscapeString writes &#34; and &#39;, which would change the prompt's
 // bytes from the original's.)
 func escapeXML(s string) string { return xmlEscaper.Replace(s) }
+
+// promptText is s as the prompt may show it. A skill's name and
+// description come from a file anyone may have written, and its location
+// from folder names, which on Linux may hold any byte but "/" and NUL; the
+// prompt must still parse as XML (expat and xmllint refuse the whole block
+// for one bad character) and must not let a skill change how the rest
+// reads. So invalid UTF-8 becomes U+FFFD, one per bad sequence, and so
+// does every character that XML 1.0 forbids (C0 controls, surrogates,
+// U+FFFE, U+FFFF) or that safetext refuses (DEL and C1 controls, which
+// terminals act on; bidirectional overrides, isolates and marks, which
+// reorder what follows; line and paragraph separators). Tab and newline
+// stay (descriptions span lines); a carriage return is dropped, as what is
+// left of a CRLF line end.
+func promptText(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !promptRune(r) }) < 0 {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return -1
+		case !promptRune(r):
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// promptRune reports whether r may stand as it is in the prompt: a Char of
+// XML 1.0 that safetext allows, or a tab or a newline.
+func promptRune(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n':
+		return true
+	case r < 0x20, r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff, r > utf8.MaxRune:
+		return false
+	}
+	return safetext.Allowed(r)
+}
 
 // truncateDescription cuts a description over PromptDescriptionLimit
 // characters (runes, as Python counts them) to one less, trims trailing

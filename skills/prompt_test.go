@@ -1,11 +1,14 @@
 package skills
 
 import (
+	"encoding/xml"
+	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Tests 48-55 of the original (test_prompt.py), with the fix that an empty
@@ -78,4 +81,71 @@ func TestSkillEntry(t *testing.T) {
 	s := mustParse(t, "x", skillText("x", "d"))
 	assert.Equal(t, PromptEntry{Name: "x", Description: "d", Location: s.Path}, s.Entry())
 	assert.True(t, strings.HasSuffix(s.Path, "SKILL.md"))
+}
+
+// promptDoc is the <available_skills> block as encoding/xml reads it.
+type promptDoc struct {
+	Skills []struct {
+		Name        string `xml:"name"`
+		Description string `xml:"description"`
+		Location    string `xml:"location"`
+	} `xml:"skill"`
+}
+
+// readPrompt checks p (promptProblem, and xmllint when there is one) and
+// returns what it says.
+func readPrompt(t *testing.T, p string, n int) promptDoc {
+	t.Helper()
+	require.NoError(t, promptProblem(p, n))
+	if xmllint, err := exec.LookPath("xmllint"); err == nil {
+		cmd := exec.Command(xmllint, "--noout", "-")
+		cmd.Stdin = strings.NewReader(p)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "xmllint: %s", out)
+	}
+	var doc promptDoc
+	require.NoError(t, xml.Unmarshal([]byte(p), &doc))
+	require.Len(t, doc.Skills, n)
+	return doc
+}
+
+// TestFormatPromptHostile: names, descriptions and locations holding what
+// XML 1.0 forbids, invalid UTF-8, or characters that move a cursor or
+// reorder text: the prompt is well-formed XML in valid UTF-8 all the same,
+// each such character shown as U+FFFD.
+func TestFormatPromptHostile(t *testing.T) {
+	const r = "\uFFFD"
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"plain", "pdf reader", "pdf reader"},
+		{"BEL", "a\x07b", "a" + r + "b"},
+		{"ESC sequence", "\x1b[31mred\x1b[0m", r + "[31mred" + r + "[0m"},
+		{"NUL", "a\x00b", "a" + r + "b"},
+		{"DEL", "a\x7fb", "a" + r + "b"},
+		{"U+FFFE and U+FFFF", "a\ufffeb\uffffc", "a" + r + "b" + r + "c"},
+		{"invalid UTF-8", "a\xff\xfeb", "a" + r + "b"},
+		{"an encoded surrogate", "a\xed\xa0\x80b", "a" + r + "b"},
+		{"a truncated sequence", "a\xe2\x82", "a" + r},
+		{"C1 controls", "a\u0085b\u009bc", "a" + r + "b" + r + "c"},
+		{"bidi override and isolates", "\u202eevil\u202c \u2066x\u2069", r + "evil" + r + " " + r + "x" + r},
+		{"bidi marks", "a\u200eb\u200fc\u061cd", "a" + r + "b" + r + "c" + r + "d"},
+		{"line and paragraph separators", "a\u2028b\u2029c", "a" + r + "b" + r + "c"},
+		{"tab and newline kept, CR dropped", "a\tb\r\nc", "a\tb\nc"},
+		{"markup escaped", `<x a="1">&'`, `<x a="1">&'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := FormatPrompt([]PromptEntry{{Name: tc.in, Description: tc.in, Location: "/skills/" + tc.in + "/SKILL.md"}})
+			doc := readPrompt(t, p, 1)
+			got := doc.Skills[0]
+			assert.Equal(t, tc.want, got.Name)
+			assert.Equal(t, tc.want, got.Description)
+			assert.Equal(t, "/skills/"+tc.want+"/SKILL.md", got.Location)
+		})
+	}
+	// The cut counts what is shown.
+	p := FormatPrompt([]PromptEntry{{Name: "x", Description: strings.Repeat("\x07", 1500), Location: "/l"}})
+	assert.Equal(t, strings.Repeat(r, 1023)+"…", readPrompt(t, p, 1).Skills[0].Description)
 }

@@ -1,5 +1,7 @@
 package skills
 
+import "context"
+
 // RefreshReport says what a Refresh changed, by skill name.
 type RefreshReport struct {
 	// Added are skills that appeared (a new file, or a name now kept).
@@ -25,16 +27,33 @@ func (r RefreshReport) Empty() bool {
 //
 // A catalog made by NewCatalog has no discovery paths: Refresh leaves it as
 // it is. The walk and the reading happen without holding the Manager's
-// lock; concurrent Refresh calls run one after the other.
+// lock, so readers (Prompt, Catalog, Offered, ...) never wait for them;
+// concurrent Refresh calls run one after the other.
 func (m *Manager) Refresh() RefreshReport {
-	m.refreshMu.Lock()
-	defer m.refreshMu.Unlock()
+	rep, _ := m.RefreshContext(context.Background())
+	return rep
+}
+
+// RefreshContext is Refresh that gives up when ctx ends, while waiting for
+// another Refresh or during its own walk (ctx is looked at before each
+// directory and each file): it then returns ctx's error and leaves the
+// catalog as it was, so that a shutdown need not wait for a walk.
+func (m *Manager) RefreshContext(ctx context.Context) (RefreshReport, error) {
+	select {
+	case m.refresh <- struct{}{}:
+	case <-ctx.Done():
+		return RefreshReport{}, ctx.Err()
+	}
+	defer func() { <-m.refresh }()
 
 	old := m.Catalog()
 	if len(old.Roots) == 0 {
-		return RefreshReport{}
+		return RefreshReport{}, nil
 	}
-	cat := discover(old.Roots, old.opts, old.files)
+	cat, err := discover(ctx, old.Roots, old.opts, old.files)
+	if err != nil {
+		return RefreshReport{}, err
+	}
 
 	var rep RefreshReport
 	for _, s := range cat.Skills {
@@ -59,8 +78,8 @@ func (m *Manager) Refresh() RefreshReport {
 		// parse), so entries and results stand; take the new file states
 		// and reports.
 		m.cat = cat
-		return rep
+		return rep, nil
 	}
 	m.install(cat, m.byName)
-	return rep
+	return rep, nil
 }

@@ -95,7 +95,7 @@ func NewDoctor(m *Manager, requirements bool, location func(string) string) Doct
 		})
 	}
 	for _, rep := range m.Reports() {
-		rep.Path, rep.Kept = location(rep.Path), location(rep.Kept)
+		rep.Path, rep.Kept, rep.Target = location(rep.Path), location(rep.Kept), location(rep.Target)
 		d.Files = append(d.Files, rep)
 	}
 	return d

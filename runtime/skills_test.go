@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hangLimit is how long a step that must not hang may take before a test
+// calls it hung: far more than any of them needs.
+const hangLimit = 20 * time.Second
+
+// noHang runs f and fails the test if it has not returned within
+// hangLimit.
+func noHang(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangLimit):
+		t.Fatalf("%s: still running after %v, so it hangs", what, hangLimit)
+	}
+}
+
+// writeSkillFile writes dir/name/SKILL.md.
+func writeSkillFile(t *testing.T, dir, name string) {
+	t.Helper()
+	path := filepath.Join(dir, name, "SKILL.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte("---\nname: "+name+"\ndescription: The "+name+" skill.\n---\n"), 0o644))
+}
+
+// rescanDue makes the next Gate.Skills start a rescan, as if a second had
+// passed since the last one.
+func (s *gateSkills) rescanDue() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastRefresh = time.Time{}
+}
+
+func skillsGate(t *testing.T, dir string) *Gate {
+	t.Helper()
+	g, err := New(context.Background(), NewGateConfig().WithSkillPaths(dir).
+		WithRegistry(NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	require.NoError(t, err)
+	return g
+}
+
+// TestSkillsRescanInBackground: Gate.Skills and SkillsPrompt never wait for
+// a rescan of the skill files, however long it takes (a slow disk, a large
+// tree); one at most runs at a time, and what it finds is seen once it
+// ends.
+func TestSkillsRescanInBackground(t *testing.T) {
+	dir := t.TempDir()
+	writeSkillFile(t, dir, "notes")
+	g := skillsGate(t, dir)
+	defer g.Close(context.Background())
+	ctx := context.Background()
+
+	var started atomic.Int64
+	first, release := make(chan struct{}), make(chan struct{})
+	real := g.skills.rescan
+	g.skills.rescan = func(ctx context.Context) {
+		if started.Add(1) == 1 {
+			close(first)
+		}
+		<-release // a walk held up
+		real(ctx)
+	}
+	writeSkillFile(t, dir, "added")
+	g.skills.rescanDue()
+
+	noHang(t, "reading the skills while a rescan is held up", func() {
+		g.Skills(ctx)
+		<-first
+		for range 5 {
+			m := g.Skills(ctx)
+			_, ok := m.Skill("added")
+			assert.False(t, ok, "the rescan has not ended")
+			assert.Contains(t, g.SkillsPrompt(ctx), "<name>notes</name>")
+		}
+	})
+	assert.Equal(t, int64(1), started.Load(), "one rescan at a time")
+
+	close(release)
+	require.Eventually(t, func() bool {
+		_, ok := g.Skills(ctx).Skill("added")
+		return ok
+	}, hangLimit, time.Millisecond, "the rescan's findings are seen once it ends")
+	assert.Contains(t, g.SkillsPrompt(ctx), "<name>added</name>")
+}
+
+// TestSkillsCloseStopsRescan: Close tells a rescan under way to give up
+// and waits for it, so that no goroutine of the Gate runs on after Close
+// returns; a closed Gate starts no rescan.
+func TestSkillsCloseStopsRescan(t *testing.T) {
+	dir := t.TempDir()
+	writeSkillFile(t, dir, "notes")
+	before := goruntime.NumGoroutine()
+	g := skillsGate(t, dir)
+
+	started := make(chan struct{})
+	var stopped atomic.Bool
+	g.skills.rescan = func(ctx context.Context) {
+		close(started)
+		<-ctx.Done() // a walk that only its context ends
+		stopped.Store(true)
+	}
+	g.skills.rescanDue()
+	g.Skills(context.Background())
+	noHang(t, "starting the rescan", func() { <-started })
+
+	noHang(t, "Close", func() { assert.NoError(t, g.Close(context.Background())) })
+	assert.True(t, stopped.Load(), "Close returned before the rescan stopped")
+
+	g.skills.rescanDue()
+	g.skills.startRescan()
+	g.skills.mu.Lock()
+	running := g.skills.running
+	g.skills.mu.Unlock()
+	assert.False(t, running, "a closed Gate starts no rescan")
+
+	// Goroutines end a little after they say so: look again for a while.
+	deadline := time.Now().Add(hangLimit)
+	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := goruntime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<20)
+		buf = buf[:goruntime.Stack(buf, true)]
+		t.Fatalf("%d goroutines before the Gate, %d after Close:\n%s", before, n, buf)
+	}
+}
