@@ -7,10 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
@@ -37,13 +41,23 @@ func openGate(ctx context.Context, cmd, path string, verbose bool, stderr io.Wri
 
 // openGateWith is openGate with a last word on the configuration.
 func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
+	return openGateObserved(ctx, cmd, path, verbose, stderr, nil, adjust)
+}
+
+// openGateObserved is openGateWith with an observer of every probe run
+// (nil for none).
+func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, obs runtime.Observer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
 	logger := quietLogger()
 	if verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	registry := runtime.NewRegistryConfig().WithLogger(logger)
+	if obs != nil {
+		registry = registry.WithObserver(obs)
+	}
 	cfg := runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger))
+		WithRegistry(registry)
 	if adjust != nil {
 		cfg = adjust(cfg)
 	}
@@ -58,11 +72,14 @@ func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io
 // reportManifestError prints every problem of a manifest that could not be
 // opened, each with its source line and a caret.
 func reportManifestError(stderr io.Writer, cmd, path string, err error) {
+	// manifest.Errors replace control characters themselves (with U+FFFD,
+	// keeping their source-line layout); any other error may quote a path
+	// or a module's words, so it is escaped here.
 	var errs manifest.Errors
 	if errors.As(err, &errs) {
-		fmt.Fprintf(stderr, "%s: %d problem(s) in %s:\n%+v\n", cmd, len(errs), path, errs)
+		fmt.Fprintf(stderr, "%s: %d problem(s) in %s:\n%+v\n", cmd, len(errs), safetext.Terminal(path), errs)
 	} else {
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.TerminalLines(err.Error()))
 	}
 }
 
@@ -77,17 +94,18 @@ The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
 Exit codes: 0 all available, 1 some not, 2 bad input.`
 
 func check(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gatectl check", checkSynopsis, stderr)
+	fs := newCommand("gatectl check", checkSynopsis, stdout, stderr)
 	m := fs.String("m", "", "the manifest")
 	asJSON := fs.Bool("json", false, "print the result as JSON (shape: docs/CLI.md)")
 	verbose := fs.Bool("v", false, "log each probe's failures and grace decisions to stderr")
-	names, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
+	names, code, done := fs.parse(args)
+	if done {
+		return code
 	}
 	ctx := context.Background()
 	path := manifestPath(*m)
-	g, ok := openGate(ctx, "gatectl check", path, *verbose, stderr)
+	denials := &denialRecorder{}
+	g, ok := openGateObserved(ctx, "gatectl check", path, *verbose, stderr, denials, nil)
 	if !ok {
 		return exitUsage
 	}
@@ -105,7 +123,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(names) == 0 || len(serverNames) > 0 {
 		servers, _ = g.Servers().Status(ctx, serverNames...)
 	}
-	report := newCheckReport(path, g, tools, servers)
+	report := newCheckReport(path, g, tools, servers, denials)
 	if *asJSON {
 		writeJSON(stdout, report)
 	} else {
@@ -148,6 +166,12 @@ type checkEntry struct {
 	Source    string             `json:"source"` // probed | cached | graced | none
 	LatencyMS float64            `json:"latency_ms"`
 	Error     *runtime.ErrorInfo `json:"error"`
+	// Denials are the requests of the probe run behind this answer that its
+	// grants refused; Denied counts them. A probe that was denied what it
+	// needs usually says something vaguer ("not configured"): this is what
+	// to grant, or why not.
+	Denials []denialJSON `json:"denials"`
+	Denied  int          `json:"denied"`
 }
 
 type checkSummary struct {
@@ -157,7 +181,7 @@ type checkSummary struct {
 	ServersAvailable int `json:"servers_available"`
 }
 
-func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status) checkReport {
+func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status, denied *denialRecorder) checkReport {
 	probeOf := map[string]string{}
 	if m := g.Manifest(); m != nil {
 		for _, t := range m.Tools {
@@ -169,14 +193,14 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	}
 	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}}
 	for _, st := range tools {
-		r.Tools = append(r.Tools, entryOf(st, probeOf["tool:"+st.Name]))
+		r.Tools = append(r.Tools, entryOf(st, probeOf["tool:"+st.Name], denied.of("tool", st.Name)))
 		r.Summary.Tools++
 		if st.Available() {
 			r.Summary.ToolsAvailable++
 		}
 	}
 	for _, st := range servers {
-		r.Servers = append(r.Servers, entryOf(st, probeOf["server:"+st.Name]))
+		r.Servers = append(r.Servers, entryOf(st, probeOf["server:"+st.Name], denied.of("server", st.Name)))
 		r.Summary.Servers++
 		if st.Available() {
 			r.Summary.ServersAvailable++
@@ -185,8 +209,10 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	return r
 }
 
-func entryOf(st runtime.Status, probe string) checkEntry {
+func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 	e := checkEntry{
+		Denials:   denials,
+		Denied:    len(denials),
 		Name:      st.Name,
 		State:     string(st.State),
 		Available: st.Available(),
@@ -223,11 +249,14 @@ func (r checkReport) print(w io.Writer) {
 			if e.Source != "none" {
 				latency = roundDuration(time.Duration(e.LatencyMS * float64(time.Millisecond))).String()
 			}
-			probe := e.Probe
+			probe := safetext.Terminal(e.Probe)
 			if probe == "" {
 				probe = "(none: always available)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, state, latency, probe, oneLine(e.Reason))
+			// Every column a manifest or a probe wrote is escaped before
+			// tabwriter measures it: a reason with "\r\x1b[2K" in it must
+			// not rewrite its row, nor a tab in it move the columns.
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Terminal(e.Name), state, latency, probe, reasonColumn(e))
 		}
 		tw.Flush()
 	}
@@ -247,9 +276,84 @@ func (r checkReport) print(w io.Writer) {
 	fmt.Fprintln(w, ".")
 }
 
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	return clipText(s, 120)
+// reasonColumn is an entry's reason, escaped and clipped, followed by what
+// its probe was denied when the reason does not already say it.
+func reasonColumn(e checkEntry) string {
+	reason := clipText(safetext.Terminal(strings.ReplaceAll(e.Reason, "\n", " ")), 120)
+	var more []string
+	for _, d := range e.Denials {
+		if d.Message != e.Reason {
+			more = append(more, safetext.Terminal(d.Kind+" "+strconv.Quote(d.Request)))
+		}
+	}
+	if len(more) == 0 {
+		return reason
+	}
+	denied := fmt.Sprintf("[denied %d: %s]", len(more), clipText(strings.Join(more, ", "), 80))
+	if reason == "" {
+		return denied
+	}
+	return reason + " " + denied
+}
+
+// denialJSON is one request a probe's grants refused.
+type denialJSON struct {
+	Kind    string `json:"kind"`    // env, dial or import
+	Request string `json:"request"` // the variable, address or import spec asked for
+	Message string `json:"message"` // the sentence, as in probe run's denials
+}
+
+// denialRecorder keeps what each probe run of a check was denied: a
+// Status carries the reason only, so the registries' observer hands over
+// each run's Result as it happens.
+type denialRecorder struct {
+	mu  sync.Mutex
+	got map[string][]denialJSON // kind + ":" + name
+}
+
+// Probed implements runtime.Observer; the latest run of a name wins.
+func (d *denialRecorder) Probed(kind string, res runtime.Result, st runtime.Status) {
+	list := []denialJSON{}
+	for _, msg := range res.Denials {
+		list = append(list, parseDenial(msg))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.got == nil {
+		d.got = map[string][]denialJSON{}
+	}
+	d.got[kind+":"+st.Name] = list
+}
+
+// Read implements runtime.Observer.
+func (d *denialRecorder) Read(string, int) {}
+
+func (d *denialRecorder) of(kind, name string) []denialJSON {
+	if d == nil {
+		return []denialJSON{}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if l, ok := d.got[kind+":"+name]; ok {
+		return l
+	}
+	return []denialJSON{}
+}
+
+// denialSentence is how hostfuncs words a denial:
+// env "AWS_SECRET" not granted to probe "cloud_deploy".
+var denialSentence = regexp.MustCompile(`^(\w+) ("(?:[^"\\]|\\.)*") not granted to probe `)
+
+// parseDenial reads the kind and the request back out of a denial
+// sentence; a sentence of another shape is kept whole as the message.
+func parseDenial(msg string) denialJSON {
+	d := denialJSON{Message: msg}
+	if m := denialSentence.FindStringSubmatch(msg); m != nil {
+		if req, err := strconv.Unquote(m[2]); err == nil {
+			d.Kind, d.Request = m[1], req
+		}
+	}
+	return d
 }
 
 func clipText(s string, n int) string {
@@ -269,11 +373,11 @@ model's API expects (probing what is not cached). Exit codes: 0 printed,
 2 bad input.`
 
 func schemaCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gatectl schema", schemaSynopsis, stderr)
+	fs := newCommand("gatectl schema", schemaSynopsis, stdout, stderr)
 	m := fs.String("m", "", "the manifest")
 	formatFlag := fs.String("format", "openai", "openai, anthropic or mcp")
-	if !parseNoArgs("gatectl schema", fs, args, stderr) {
-		return exitUsage
+	if code, done := fs.parseNoArgs(args); done {
+		return code
 	}
 	format, err := schema.ParseFormat(*formatFlag)
 	if err != nil {

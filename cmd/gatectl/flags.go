@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,15 +19,75 @@ func (l *listFlag) Set(s string) error {
 }
 
 // newFlagSet returns a FlagSet that reports errors instead of exiting and
-// prints its usage to w.
+// prints its usage to w. Commands use newCommand, which sends asked-for
+// help to stdout; this stays for callers that have only one writer.
 func newFlagSet(name, synopsis string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
-	fs.Usage = func() {
-		fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printUsage(fs, synopsis, w) }
 	return fs
+}
+
+// printUsage prints a command's synopsis and flags to w.
+func printUsage(fs *flag.FlagSet, synopsis string, w io.Writer) {
+	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", synopsis)
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+}
+
+// command is one command's flags. Help that was asked for (-h, -help,
+// --help) is an answer: it goes to stdout and the command exits 0. A
+// usage mistake is an error: the message and the usage go to stderr and
+// the command exits 2. The flag package alone sends both to one writer.
+type command struct {
+	*flag.FlagSet
+	synopsis       string
+	stdout, stderr io.Writer
+}
+
+func newCommand(name, synopsis string, stdout, stderr io.Writer) *command {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr) // the flag package's own error messages
+	fs.Usage = func() {} // parse prints it, knowing where to
+	return &command{FlagSet: fs, synopsis: synopsis, stdout: stdout, stderr: stderr}
+}
+
+// parse parses flags and positional arguments in any order. When done is
+// true the command is over and code is its exit code: help was printed
+// (exitOK) or the flags were wrong (exitUsage).
+func (c *command) parse(args []string) (positional []string, code int, done bool) {
+	pos, err := parseInterleaved(c.FlagSet, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(c.FlagSet, c.synopsis, c.stdout)
+		return nil, exitOK, true
+	case err != nil:
+		printUsage(c.FlagSet, c.synopsis, c.stderr)
+		return nil, exitUsage, true
+	}
+	return pos, exitOK, false
+}
+
+// parseNoArgs is parse for a command that takes flags only.
+func (c *command) parseNoArgs(args []string) (code int, done bool) {
+	pos, code, done := c.parse(args)
+	if done {
+		return code, true
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "%s: unexpected argument %q\n", c.Name(), pos[0])
+		return exitUsage, true
+	}
+	return exitOK, false
+}
+
+// set reports whether the flag called name was given.
+func (c *command) set(name string) bool {
+	found := false
+	c.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
 }
 
 // parseInterleaved parses flags that may come before, between or after

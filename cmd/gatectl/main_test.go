@@ -127,9 +127,15 @@ func golden(t *testing.T, name, got string) {
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 		return
 	}
-	want, err := os.ReadFile(path)
+	assert.Equal(t, readGolden(t, name), got)
+}
+
+// readGolden returns the golden file testdata/name.
+func readGolden(t *testing.T, name string) string {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err, "run go test ./cmd/gatectl -update to create it")
-	assert.Equal(t, string(want), got)
+	return string(want)
 }
 
 func writeFile(t *testing.T, path, content string) {

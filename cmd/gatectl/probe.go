@@ -12,14 +12,19 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/safefile"
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
 )
 
 const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]... [--config K=V]... [--json]
+       gatectl probe run --tool NAME [-m gate.toml] [--json] [-v] [--fresh]
 
 TARGET is FILE.wasm, or a standard probe: env:VAR[,VAR...], tcp:HOST:PORT,
 tcp:unix:/path, import:SPEC[,SPEC...]. A standard probe is granted what its
 target names; a module file is granted only what the flags name.
+--tool runs the probe of a manifest's tool (or server) exactly as gate
+does: its module or shorthand, grants, config and budget, under the
+manifest's [runtime]; it prints what the probe was denied and logged.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
 
 type probeRunFlags struct {
@@ -30,11 +35,12 @@ type probeRunFlags struct {
 	cacheDir                   string
 	python                     string
 	name                       string
+	tool, manifest             string
 }
 
 func probeRun(args []string, stdout, stderr io.Writer) int {
 	var f probeRunFlags
-	fs := newFlagSet("gatectl probe run", probeRunSynopsis, stderr)
+	fs := newCommand("gatectl probe run", probeRunSynopsis, stdout, stderr)
 	fs.Var(&f.env, "env", "grant reading the environment variable `NAME` (or pattern, AWS_*); repeatable")
 	fs.Var(&f.dial, "dial", "grant connecting to `ADDR` (host:port, unix:/path, or a pattern); repeatable")
 	fs.Var(&f.imports, "import", "grant looking up `SPEC` (py:psycopg2, bin:*, lib:...); repeatable")
@@ -47,8 +53,17 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "where compiled probes are kept (\"\" for none; env GATE_CACHE_DIR)")
 	fs.StringVar(&f.python, "python", "python3", "the Python whose import path answers py: specs")
 	fs.StringVar(&f.name, "name", "", "the probe's name in reasons and errors (default: TARGET)")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
+	fs.StringVar(&f.tool, "tool", "", "run the probe of the manifest's tool (or server) `NAME`, with its grants, config and budget")
+	fs.StringVar(&f.manifest, "m", "", "the manifest of --tool (default $GATE_MANIFEST, else ./gate.toml)")
+	pos, code, done := fs.parse(args)
+	if done {
+		return code
+	}
+	if f.tool != "" {
+		return probeRunTool(fs, &f, pos, stdout, stderr)
+	}
+	if fs.set("m") {
+		fmt.Fprintln(stderr, "gatectl probe run: -m goes with --tool NAME")
 		return exitUsage
 	}
 	if len(pos) != 1 {
@@ -107,8 +122,13 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	if f.json {
 		writeJSON(stdout, resultJSON(name, probe, res))
 	} else {
-		printResult(stdout, name, res, f.verbose)
+		printResult(stdout, name, res, f.verbose, f.verbose)
 	}
+	return outcomeCode(res)
+}
+
+// outcomeCode is probe run's exit code for a result.
+func outcomeCode(res runtime.Result) int {
 	switch res.Outcome {
 	case runtime.Available:
 		return exitOK
@@ -164,7 +184,11 @@ func parseSize(s string) (uint64, error) {
 	return n * mult, nil
 }
 
-func printResult(w io.Writer, name string, res runtime.Result, verbose bool) {
+// printResult prints a probe's answer for people; logs adds its log
+// entries, verbose its output and error detail too. Everything the probe
+// or its name controls is escaped (safetext.Terminal).
+func printResult(w io.Writer, name string, res runtime.Result, logs, verbose bool) {
+	name = safetext.Terminal(name)
 	how := "fresh instance"
 	if !res.Fresh {
 		how = "reused instance"
@@ -173,37 +197,41 @@ func printResult(w io.Writer, name string, res runtime.Result, verbose bool) {
 	case runtime.Available:
 		fmt.Fprintf(w, "%s: available (%s, %s)\n", name, roundDuration(res.Elapsed), how)
 	case runtime.Unavailable:
-		reason := res.Reason
+		reason := safetext.Terminal(res.Reason)
 		if reason == "" {
 			reason = "(the probe gave no reason)"
 		}
 		fmt.Fprintf(w, "%s: unavailable: %s (%s, %s)\n", name, reason, roundDuration(res.Elapsed), how)
 	default:
-		fmt.Fprintf(w, "%s: error: %s (%s)\n", name, res.Reason, roundDuration(res.Elapsed))
+		fmt.Fprintf(w, "%s: error: %s (%s)\n", name, safetext.Terminal(res.Reason), roundDuration(res.Elapsed))
 	}
 	for _, d := range res.Denials {
-		fmt.Fprintf(w, "  denied: %s\n", d)
+		fmt.Fprintf(w, "  denied: %s\n", safetext.Terminal(d))
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", safetext.Terminal(n))
+	}
+	if logs || verbose {
+		for _, l := range res.Logs {
+			fmt.Fprintf(w, "  log %s: %s\n", l.Level, safetext.Terminal(l.Message))
+		}
+		if res.LogsDropped > 0 {
+			fmt.Fprintf(w, "  log: %d more entries dropped\n", res.LogsDropped)
+		}
 	}
 	if !verbose {
 		return
 	}
-	for _, l := range res.Logs {
-		fmt.Fprintf(w, "  log %s: %s\n", l.Level, l.Message)
-	}
-	if res.LogsDropped > 0 {
-		fmt.Fprintf(w, "  log: %d more entries dropped\n", res.LogsDropped)
-	}
 	if res.Output != "" {
-		fmt.Fprintf(w, "  output:\n    %s\n", strings.ReplaceAll(strings.TrimRight(res.Output, "\n"), "\n", "\n    "))
+		fmt.Fprintf(w, "  output:\n    %s\n", indentLines(safetext.TerminalLines(strings.TrimRight(res.Output, "\n"))))
 	}
 	var perr *runtime.ProbeError
 	if errors.As(res.Err, &perr) && perr.Detail() != "" {
-		fmt.Fprintf(w, "  detail:\n    %s\n", strings.ReplaceAll(perr.Detail(), "\n", "\n    "))
+		fmt.Fprintf(w, "  detail:\n    %s\n", indentLines(safetext.TerminalLines(perr.Detail())))
 	}
 }
+
+func indentLines(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
 func roundDuration(d time.Duration) time.Duration {
 	switch {
@@ -245,12 +273,17 @@ type grantsJSON struct {
 	Import []string `json:"import"`
 }
 
+// resultJSON is a run's --json shape; p is nil for a tool without a probe.
 func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJSON {
-	g := p.Grants()
+	var g hostfuncs.Grants
+	var module, sha string
+	if p != nil {
+		g, module, sha = p.Grants(), p.Module().Name(), p.Module().SHA256()
+	}
 	out := probeResultJSON{
 		Probe:       name,
-		Module:      p.Module().Name(),
-		SHA256:      p.Module().SHA256(),
+		Module:      module,
+		SHA256:      sha,
 		Outcome:     res.Outcome.String(),
 		Reason:      res.Reason,
 		ElapsedMS:   float64(res.Elapsed.Microseconds()) / 1000,
@@ -291,12 +324,12 @@ breaks probe ABI v1. Exit codes: 0 conforms, 1 breaks the ABI, 2 unreadable
 or not WebAssembly.`
 
 func probeInspect(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gatectl probe inspect", probeInspectSynopsis, stderr)
+	fs := newCommand("gatectl probe inspect", probeInspectSynopsis, stdout, stderr)
 	asJSON := fs.Bool("json", false, "print the inspection as JSON")
 	memFlag := fs.String("memory", "32MiB", "the memory cap to check the module's minimum against")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code, done := fs.parse(args)
+	if done {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "gatectl probe inspect: want one FILE.wasm, got %d\n\nUsage: %s\n", len(pos), probeInspectSynopsis)
@@ -362,13 +395,16 @@ func inspectJSON(file string, info *runtime.Inspection) inspectionJSON {
 	return out
 }
 
+// printInspection prints an inspection for people. Import and export
+// names are the module's to choose, any bytes at all: they are escaped.
 func printInspection(w io.Writer, file string, info *runtime.Inspection) {
-	fmt.Fprintf(w, "%s: %d bytes, sha256 %s\n", file, info.Size, info.SHA256)
+	t := safetext.Terminal
+	fmt.Fprintf(w, "%s: %d bytes, sha256 %s\n", t(file), info.Size, info.SHA256)
 	entry := string(info.Entry)
 	if entry == "" {
 		entry = "none"
 	}
-	fmt.Fprintf(w, "entry:   %s\n", entry)
+	fmt.Fprintf(w, "entry:   %s\n", t(entry))
 	if m := info.Memory; m != nil {
 		max := "no max"
 		if m.HasMax {
@@ -380,11 +416,11 @@ func printInspection(w io.Writer, file string, info *runtime.Inspection) {
 	}
 	fmt.Fprintf(w, "imports: %d\n", len(info.Imports))
 	for _, it := range info.Imports {
-		fmt.Fprintf(w, "  %s.%s  %s\n", it.Module, it.Name, strings.TrimSpace(it.Kind+" "+it.Type))
+		fmt.Fprintf(w, "  %s.%s  %s\n", t(it.Module), t(it.Name), t(strings.TrimSpace(it.Kind+" "+it.Type)))
 	}
 	fmt.Fprintf(w, "exports: %d\n", len(info.Exports))
 	for _, it := range info.Exports {
-		fmt.Fprintf(w, "  %s  %s\n", it.Name, strings.TrimSpace(it.Kind+" "+it.Type))
+		fmt.Fprintf(w, "  %s  %s\n", t(it.Name), t(strings.TrimSpace(it.Kind+" "+it.Type)))
 	}
 	if len(info.Violations) == 0 {
 		fmt.Fprintln(w, "ABI v1:  conforms")
@@ -392,6 +428,6 @@ func printInspection(w io.Writer, file string, info *runtime.Inspection) {
 	}
 	fmt.Fprintf(w, "ABI v1:  %d violation(s)\n", len(info.Violations))
 	for _, v := range info.Violations {
-		fmt.Fprintf(w, "  - %s\n", v.Msg)
+		fmt.Fprintf(w, "  - %s\n", t(v.Msg))
 	}
 }

@@ -31,8 +31,11 @@ Usage:
   gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
                                        why skills are degraded or unavailable
   gatectl probe run TARGET [flags]     run one probe and print its answer
+  gatectl probe run --tool NAME [-m gate.toml]
+                                       run a manifest tool's probe with its grants, config and budget
   gatectl probe inspect FILE.wasm      show a module's imports, exports and ABI verdict
-  gatectl version
+  gatectl version                      also gatectl --version
+  gatectl help [COMMAND]               also gatectl COMMAND -h
 
 TARGET is a probe module (FILE.wasm) or a standard probe:
   env:VAR[,VAR...]          every variable set and non-empty
@@ -40,11 +43,15 @@ TARGET is a probe module (FILE.wasm) or a standard probe:
   import:SPEC[,SPEC...]     bin:NAME, py:MODULE, lib:LIBRARY are importable
 
 The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
-Run "gatectl COMMAND -h" for a command's flags.
+Run "gatectl help COMMAND" or "gatectl COMMAND -h" for a command's flags.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
 `
 
 // run is gatectl without the process around it, so tests drive it.
+//
+// Help that was asked for ("gatectl help [COMMAND]", "-h", "--help",
+// "COMMAND -h") goes to stdout with exit 0, since it is the answer; a
+// usage mistake goes to stderr with exit 2.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -56,6 +63,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "schema":
 		return schemaCmd(args[1:], stdout, stderr)
 	case "serve":
+		if len(args) == 2 && isHelp(args[1]) {
+			return serveHelp(stdout)
+		}
 		return serve(args[1:], stdout, stderr)
 	case "skills":
 		return skillsCmd(args[1:], stdout, stderr)
@@ -63,10 +73,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return doctor(args[1:], stdout, stderr)
 	case "probe":
 		return runProbe(args[1:], stdout, stderr)
-	case "version":
+	case "version", "--version", "-version":
+		if len(args) > 1 && !(len(args) == 2 && isHelp(args[1])) {
+			fmt.Fprintf(stderr, "gatectl version: unexpected argument %q\n", args[1])
+			return exitUsage
+		}
 		fmt.Fprintln(stdout, "gatectl", version())
 		return exitOK
-	case "help", "-h", "-help", "--help":
+	case "help":
+		if len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		// "gatectl help probe run" is "gatectl probe run -h".
+		if !isCommand(args[1]) {
+			fmt.Fprintf(stderr, "gatectl help: unknown command %q\n\n%s", args[1], usage)
+			return exitUsage
+		}
+		return run(append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
@@ -74,9 +99,42 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+func isCommand(name string) bool {
+	switch name {
+	case "check", "schema", "serve", "skills", "doctor", "probe", "version":
+		return true
+	}
+	return false
+}
+
+// serveHelp prints serve's usage to stdout. serve's flag set writes its
+// usage to the one writer serve has for errors, so it is given stdout.
+func serveHelp(stdout io.Writer) int {
+	serve([]string{"-h"}, stdout, stdout)
+	return exitOK
+}
+
+const probeUsage = `Usage:
+  gatectl probe run TARGET [flags]            run one probe and print its answer
+  gatectl probe run --tool NAME [-m gate.toml] [flags]
+                                              run a manifest's tool's probe with its grants and config
+  gatectl probe inspect FILE.wasm [flags]     show a module's imports, exports and ABI verdict
+
+Run "gatectl probe run -h" or "gatectl probe inspect -h" for the flags.
+`
+
 func runProbe(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintf(stderr, "gatectl probe: want a command\n\n%s", probeUsage)
 		return exitUsage
 	}
 	switch args[0] {
@@ -85,7 +143,14 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	case "inspect":
 		return probeInspect(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gatectl probe: unknown command %q (want run or inspect)\n", args[0])
+	if isHelp(args[0]) {
+		if len(args) > 1 { // "gatectl probe help run"
+			return runProbe(append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+		}
+		fmt.Fprint(stdout, probeUsage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "gatectl probe: unknown command %q (want run or inspect)\n\n%s", args[0], probeUsage)
 	return exitUsage
 }
 

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gate-dev/gate/internal/pathfmt"
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/skills"
 )
@@ -70,13 +71,13 @@ func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Write
 		return nil, nil, false
 	}
 	if w := g.SkillsLevelWarning(); w != "" {
-		fmt.Fprintf(stderr, "%s: %s\n", cmd, w)
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.Terminal(w))
 	}
 	return g, m, true
 }
 
 const skillsSynopsis = `gatectl skills [-m gate.toml] [--path DIR]... [--json]
-gatectl skills prompt [-m gate.toml] [--path DIR]...
+       gatectl skills prompt [-m gate.toml] [--path DIR]...
 
 Lists the skills, their state against the tools and servers available now,
 and whether the model would be offered each; "prompt" prints the
@@ -88,11 +89,14 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 	if prompt {
 		args = args[1:]
 	}
+	if len(args) > 0 && args[0] == "help" { // as "gatectl probe help" does
+		args = []string{"-h"}
+	}
 	var f skillsFlags
-	fs := newFlagSet("gatectl skills", skillsSynopsis, stderr)
-	f.bind(fs, !prompt)
-	if !parseNoArgs("gatectl skills", fs, args, stderr) {
-		return exitUsage
+	fs := newCommand("gatectl skills", skillsSynopsis, stdout, stderr)
+	f.bind(fs.FlagSet, !prompt)
+	if code, done := fs.parseNoArgs(args); done {
+		return code
 	}
 	ctx := context.Background()
 	g, m, ok := openSkills(ctx, "gatectl skills", &f, stderr)
@@ -119,8 +123,10 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 		if s.Offered {
 			offered = "yes"
 		}
+		// A skill's name and the issues that quote its frontmatter are
+		// whatever its author wrote: escaped before tabwriter measures them.
 		issues := strings.Join(append(append([]string{}, s.Errors...), s.Warnings...), "; ")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.State, offered, clipText(issues, 120))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Terminal(s.Name), s.State, offered, clipText(safetext.Terminal(issues), 120))
 	}
 	tw.Flush()
 	sum := m.Summary()
@@ -132,25 +138,31 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
 
 Checks every skill's requirements against the tools, servers, environment
-variables and binaries available now, and reports the counts by state
-and a sample of the issues. --requirements adds every skill's satisfied and
+variables and binaries available now, and reports the counts by state,
+a sample of the issues and the warnings of reading each SKILL.md (at its
+file and line). --requirements adds every skill's satisfied and
 missing requirements and the files that were skipped or read leniently;
 --deep probes every tool and server again instead of trusting cached
 answers. Exit codes: 0 fine, 1 some skill unavailable under strict
 enforcement, 2 bad input.`
 
 func doctor(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelp(args[0]) {
+		// "gatectl doctor -h" and "gatectl doctor help [skills]": the one
+		// doctor command's usage.
+		args = []string{"skills", "-h"}
+	}
 	if len(args) == 0 || args[0] != "skills" {
 		fmt.Fprintf(stderr, "gatectl doctor: want \"skills\"\n\nUsage: %s\n", doctorSynopsis)
 		return exitUsage
 	}
 	var f skillsFlags
-	fs := newFlagSet("gatectl doctor skills", doctorSynopsis, stderr)
-	f.bind(fs, true)
+	fs := newCommand("gatectl doctor skills", doctorSynopsis, stdout, stderr)
+	f.bind(fs.FlagSet, true)
 	deep := fs.Bool("deep", false, "probe every tool and server again instead of reading cached answers")
 	requirements := fs.Bool("requirements", false, "show each skill's requirements and the files skipped or read leniently")
-	if !parseNoArgs("gatectl doctor skills", fs, args[1:], stderr) {
-		return exitUsage
+	if code, done := fs.parseNoArgs(args[1:]); done {
+		return code
 	}
 	ctx := context.Background()
 	g, m, ok := openSkills(ctx, "gatectl doctor skills", &f, stderr)
@@ -165,7 +177,7 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		m = g.Skills(ctx)
 	}
 
-	report := skills.NewDoctor(m, *requirements, pathfmt.Rel)
+	report := doctorReport{Doctor: skills.NewDoctor(m, *requirements, pathfmt.Rel), ParseWarnings: parseWarnings(m)}
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -177,18 +189,64 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// printDoctor prints a doctor report for people.
-func printDoctor(w io.Writer, r skills.Doctor) {
+// doctorReport is skills.Doctor with what the skills' own files got wrong:
+// the warnings of parsing each SKILL.md (an agentskills name rule broken,
+// metadata that is not JSON, a platform nobody knows), which the skill
+// loaded despite and which no requirement check shows.
+type doctorReport struct {
+	skills.Doctor
+	ParseWarnings []parseWarning `json:"parse_warnings"`
+}
+
+// parseWarning is one skills.Issue of one skill, with its file.
+type parseWarning struct {
+	Skill   string `json:"skill"`
+	Path    string `json:"path"` // relative to the working directory when under it
+	Line    int    `json:"line,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (w parseWarning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s: %s", w.Path, w.Line, w.Skill, w.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", w.Path, w.Skill, w.Message)
+}
+
+// parseWarnings lists every loaded skill's parse warnings, skill by
+// skill in catalog order, each in file order.
+func parseWarnings(m *skills.Manager) []parseWarning {
+	out := []parseWarning{}
+	for _, s := range m.Catalog().Skills {
+		for _, w := range s.Warnings {
+			out = append(out, parseWarning{Skill: s.Name, Path: pathfmt.Rel(s.Path), Line: w.Line, Code: w.Code, Message: w.Message})
+		}
+	}
+	return out
+}
+
+// printDoctor prints a doctor report for people. Skill names, paths and
+// messages quote what skill authors wrote and the names of their folders:
+// every one is escaped (safetext.Terminal).
+func printDoctor(w io.Writer, r doctorReport) {
+	t := safetext.Terminal
 	fmt.Fprintf(w, "%d skills: %d active, %d degraded, %d unavailable (enforcement: %s)\n",
 		r.TotalSkills, r.Active, r.Degraded, r.Unavailable, r.EnforcementLevel)
 	if len(r.SampleIssues) > 0 {
 		fmt.Fprintln(w, "issues:")
 		for _, s := range r.SampleIssues {
-			fmt.Fprintf(w, "  %s\n", s)
+			fmt.Fprintf(w, "  %s\n", t(s))
+		}
+	}
+	if len(r.ParseWarnings) > 0 {
+		fmt.Fprintln(w, "warnings:")
+		for _, pw := range r.ParseWarnings {
+			fmt.Fprintf(w, "  %s\n", t(pw.String()))
 		}
 	}
 	for _, s := range r.Skills {
-		fmt.Fprintf(w, "\n%s  %s  %s\n", s.Name, s.State, s.Location)
+		fmt.Fprintf(w, "\n%s  %s  %s\n", t(s.Name), s.State, t(s.Location))
 		for _, kind := range []struct {
 			name string
 			sp   skills.Split
@@ -198,30 +256,30 @@ func printDoctor(w io.Writer, r skills.Doctor) {
 			}
 			fmt.Fprintf(w, "  %-9s", kind.name+":")
 			if len(kind.sp.Satisfied) > 0 {
-				fmt.Fprintf(w, " ok %s", strings.Join(kind.sp.Satisfied, ", "))
+				fmt.Fprintf(w, " ok %s", t(strings.Join(kind.sp.Satisfied, ", ")))
 			}
 			if len(kind.sp.Missing) > 0 {
 				if len(kind.sp.Satisfied) > 0 {
 					fmt.Fprint(w, ";")
 				}
-				fmt.Fprintf(w, " missing %s", strings.Join(kind.sp.Missing, ", "))
+				fmt.Fprintf(w, " missing %s", t(strings.Join(kind.sp.Missing, ", ")))
 			}
 			fmt.Fprintln(w)
 		}
 		for _, e := range s.Errors {
-			fmt.Fprintf(w, "  error:    %s\n", e)
+			fmt.Fprintf(w, "  error:    %s\n", t(e))
 		}
 		for _, e := range s.Warnings {
-			fmt.Fprintf(w, "  warning:  %s\n", e)
+			fmt.Fprintf(w, "  warning:  %s\n", t(e))
 		}
 		for _, e := range s.Notes {
-			fmt.Fprintf(w, "  note:     %s\n", e)
+			fmt.Fprintf(w, "  note:     %s\n", t(e))
 		}
 	}
 	if len(r.Files) > 0 {
 		fmt.Fprintln(w, "\nfiles:")
 		for _, f := range r.Files {
-			fmt.Fprintf(w, "  %s: %s\n", f.Kind, f.String())
+			fmt.Fprintf(w, "  %s: %s\n", f.Kind, t(f.String()))
 		}
 	}
 }

@@ -83,3 +83,17 @@ func TestSkillsBadInput(t *testing.T) {
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, stderr, "sorta")
 }
+
+// TestDoctorParseWarnings: the warnings of parsing each SKILL.md (a name
+// that breaks the agentskills rule, metadata that is not JSON, an unknown
+// platform) are shown, each at its file and line, in text and in JSON.
+func TestDoctorParseWarnings(t *testing.T) {
+	dir := filepath.Join("testdata", "skill_warnings")
+	code, stdout, stderr := gatectl(t, "doctor", "skills", "--path", dir)
+	assert.Equal(t, exitOK, code, stderr)
+	golden(t, "doctor_skill_warnings.txt", stdout)
+
+	code, stdout, _ = gatectl(t, "doctor", "skills", "--path", dir, "--json")
+	assert.Equal(t, exitOK, code)
+	golden(t, "doctor_skill_warnings.json", stdout)
+}

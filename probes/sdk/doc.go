@@ -7,6 +7,13 @@
 // wraps the host's "gate" imports (probe ABI version 1; see
 // probes/include/gate.h for the same ABI in C).
 //
+// Its functions (Env, Dial, Import, Reason, ...) build for GOOS=wasip1
+// GOARCH=wasm only: plain go doc shows the errors and levels and none of
+// them. Ask for that target:
+//
+//	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk
+//	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk Dial
+//
 // A complete probe (see also the example directory):
 //
 //	package main

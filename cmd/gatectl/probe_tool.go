@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/runtime/manifest"
+)
+
+// probeRunTool is `gatectl probe run --tool NAME`: the probe of one tool
+// (or server) of the manifest, run the way gate runs it, for the user who
+// wants to know why a tool is hidden. Only that probe is compiled, under
+// the manifest's [runtime] settings, so a slow module elsewhere in the
+// manifest does not make the answer wait.
+func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io.Writer) int {
+	const cmd = "gatectl probe run"
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "%s: --tool %s takes no TARGET, got %q\n", cmd, f.tool, pos[0])
+		return exitUsage
+	}
+	// The manifest decides what the probe gets; a flag that changed it
+	// would answer a question nobody asked.
+	for _, flag := range []string{"env", "dial", "import", "config", "budget", "memory", "python", "name"} {
+		if fs.set(flag) {
+			fmt.Fprintf(stderr, "%s: --%s does not go with --tool: the manifest says what the probe of %s gets\n", cmd, flag, f.tool)
+			return exitUsage
+		}
+	}
+	path := manifestPath(f.manifest)
+	m, err := manifest.Load(path)
+	if err != nil {
+		reportManifestError(stderr, cmd, path, err)
+		return exitUsage
+	}
+	one := *m
+	one.Skills, one.Tools, one.Servers = manifest.Skills{}, nil, nil
+	var probeSpec *manifest.Probe
+	for _, t := range m.Tools {
+		if t.Name == f.tool {
+			one.Tools, probeSpec = []manifest.Tool{t}, t.Probe
+		}
+	}
+	for _, s := range m.Servers {
+		if s.Name == f.tool && one.Tools == nil {
+			one.Servers, probeSpec = []manifest.Server{s}, s.Probe
+		}
+	}
+	if one.Tools == nil && one.Servers == nil {
+		fmt.Fprintf(stderr, "%s: %s has no tool or server named %q%s\n", cmd, path, f.tool, nearNames(f.tool, m))
+		return exitUsage
+	}
+
+	ctx := context.Background()
+	cfg := runtime.NewGateConfig().
+		WithEngine(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh)).
+		WithRegistry(runtime.NewRegistryConfig().WithLogger(quietLogger()))
+	g, err := runtime.OpenManifest(ctx, &one, cfg)
+	if err != nil {
+		reportManifestError(stderr, cmd, path, err)
+		return exitUsage
+	}
+	defer g.Close(ctx)
+	t, ok := g.Tools().Get(f.tool)
+	if !ok {
+		t, _ = g.Servers().Get(f.tool)
+	}
+	if t.Probe == nil {
+		res := runtime.Result{Outcome: runtime.Available}
+		if f.json {
+			out := resultJSON(f.tool, nil, res)
+			out.Module = "(none: always available)"
+			writeJSON(stdout, out)
+		} else {
+			fmt.Fprintf(stdout, "%s: available (no probe: always available)\n", f.tool)
+		}
+		return exitOK
+	}
+
+	res := t.Probe.Run(ctx)
+	probe, _ := t.Probe.(*runtime.Probe)
+	if f.json {
+		writeJSON(stdout, resultJSON(f.tool, probe, res))
+		return outcomeCode(res)
+	}
+	printResult(stdout, f.tool, res, true, f.verbose)
+	if probe != nil {
+		printProbeSetup(stdout, probeSpec.Label(), probe)
+	}
+	return outcomeCode(res)
+}
+
+// printProbeSetup says what the probe ran with, so a denial can be read
+// against the grants that caused it.
+func printProbeSetup(w io.Writer, label string, p *runtime.Probe) {
+	t := safetext.Terminal
+	list := func(l []string) string {
+		if len(l) == 0 {
+			return "-"
+		}
+		return t(strings.Join(l, ", "))
+	}
+	g := p.Grants()
+	fmt.Fprintf(w, "  probe: %s, budget %s\n", t(label), p.Budget().Round(time.Microsecond))
+	fmt.Fprintf(w, "  grants: env %s; dial %s; import %s\n", list(g.Env), list(g.Dial), list(g.Import))
+	if cfg := p.Config(); len(cfg) > 0 {
+		keys := make([]string, 0, len(cfg))
+		for k := range cfg {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for i, k := range keys {
+			v := cfg[k]
+			if v == "" || strings.ContainsAny(v, " \"") {
+				v = strconv.Quote(v) // a value with spaces stays one value
+			}
+			keys[i] = k + "=" + v
+		}
+		fmt.Fprintf(w, "  config: %s\n", t(strings.Join(keys, " ")))
+	}
+}
+
+// nearNames suggests the manifest's names closest to a mistyped one, or
+// lists them all when there are few and none is close.
+func nearNames(name string, m *manifest.Manifest) string {
+	var all []string
+	for _, t := range m.Tools {
+		all = append(all, t.Name)
+	}
+	for _, s := range m.Servers {
+		all = append(all, s.Name)
+	}
+	if len(all) == 0 {
+		return " (it has none)"
+	}
+	type scored struct {
+		name string
+		d    int
+	}
+	var near []scored
+	lower := strings.ToLower(name)
+	for _, n := range all {
+		d := editDistance(lower, strings.ToLower(n))
+		if d <= max(2, len(name)/3) || strings.Contains(strings.ToLower(n), lower) {
+			near = append(near, scored{n, d})
+		}
+	}
+	sort.SliceStable(near, func(i, j int) bool { return near[i].d < near[j].d })
+	if len(near) > 0 {
+		names := make([]string, 0, 5)
+		for i := 0; i < len(near) && i < 5; i++ {
+			names = append(names, near[i].name)
+		}
+		return "; did you mean " + strings.Join(names, ", ") + "?"
+	}
+	if len(all) <= 10 {
+		return "; it has " + strings.Join(all, ", ")
+	}
+	return fmt.Sprintf("; it has %s and %d more", strings.Join(all[:10], ", "), len(all)-10)
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes
+// (names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
