@@ -46,8 +46,10 @@ func bearer(h string) string {
 	return strings.TrimSpace(h[len(scheme):])
 }
 
-// unauthorized answers 401 with the fixed body and a bare challenge.
+// unauthorized answers 401 with the fixed body and a bare challenge, and
+// closes the connection (see writeError).
 func unauthorized(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
+	w.Header().Set("Connection", "close")
 	writeBody(w, http.StatusUnauthorized, "application/json", []byte(unauthorizedBody))
 }

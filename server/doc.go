@@ -18,8 +18,17 @@
 //	stop := metrics.Watch(svc)
 //	defer stop()
 //	if err := server.CheckBind(addr, allowRemote, token); err != nil { ... }
+//	var limits server.ServerOptions // the defaults: timeouts, header and connection caps
+//	l, err := server.Listen("tcp", addr, limits)
 //	done := make(chan struct{})
-//	srv := &http.Server{Addr: addr, Handler: server.New(svc, metrics, server.Options{Token: token, Done: done})}
+//	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done}), limits)
 //	srv.RegisterOnShutdown(func() { close(done) }) // ends the event streams, so Shutdown can finish
 //	go svc.Run(ctx)
+//	err = srv.Serve(l)
+//
+// Hostile clients are bounded (docs/HTTP.md, "Limits"): every timeout,
+// the header and connection caps, and every refusal closing its
+// connection; without a token, only requests to a loopback Host are
+// answered (DNS rebinding); reload errors are reported by their first
+// problems; large answers are rendered once and shared.
 package server

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -51,6 +52,9 @@ func (h *hub) generation() uint64 {
 
 // publish hands e to every stream, without waiting for any.
 func (h *hub) publish(e runtime.Event) {
+	// A reload's reason lists every problem of the manifest: it may be
+	// megabytes, and every stream would get it whole.
+	e.Reason = shortProblems(e.Reason)
 	data, err := json.Marshal(e)
 	if err != nil { // an Event has only strings, bools and a time
 		return
@@ -114,6 +118,16 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc := http.NewResponseController(w)
+	// A stream lasts for hours: no server deadline may end it. The read
+	// deadline (ServerOptions.ReadTimeout) would cancel the request's
+	// context when it passes; Go's server lifts it once a request without
+	// a body has been read, and lifting it here too keeps streams
+	// independent of that detail. The client goes away by closing the
+	// connection, which the server still notices. The write deadline
+	// (ServerOptions.WriteTimeout) is set anew before each write, below.
+	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return
+	}
 	s, gen := h.add()
 	defer h.remove(s)
 

@@ -300,7 +300,7 @@ func dialSlow(t *testing.T, url string) net.Conn {
 	conn, err := d.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
-	_, err = fmt.Fprintf(conn, "GET /v1/events HTTP/1.1\r\nHost: gate\r\n\r\n")
+	_, err = fmt.Fprintf(conn, "GET /v1/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
 	require.NoError(t, err)
 	return conn
 }

@@ -19,7 +19,14 @@ type server struct {
 	token   *tokenCheck
 	hub     *hub
 	schemas schemaCache
-	routes  map[string]http.HandlerFunc
+	list    toolsCache
+	// problems keeps the last reload error as /v1/status shows it.
+	problems problemCache
+	// testHook, when not nil, is told of steps of /v1/tools and
+	// /v1/schema: "enter" as a request starts, "encode" as it renders.
+	// Tests only; set before the first request.
+	testHook func(step string)
+	routes   map[string]http.HandlerFunc
 }
 
 // New returns the HTTP API over svc (docs/HTTP.md): read-only JSON under
@@ -48,14 +55,23 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 	return s
 }
 
-// ServeHTTP checks, in this order, the token (before anything else, so an
-// unauthenticated caller cannot tell an endpoint that exists from one that
-// does not, nor which methods it takes), the method, then routes.
+// ServeHTTP checks, in this order: without a token, that the Host is
+// loopback (on every path, /healthz included: a page reading the API
+// through DNS rebinding learns nothing, not even that gate runs); with
+// one, the token (before anything else, so an unauthenticated caller
+// cannot tell an endpoint that exists from one that does not, nor which
+// methods it takes); the method; that there is no body; then routes.
+// Every refusal closes the connection, so a refused client holds no
+// connection slot (Listen) once answered.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	// Every answer is about "now": no cache may keep one.
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if s.token == nil && !loopbackHost(r.Host) {
+		misdirected(w, r.Host)
+		return
+	}
 	if r.URL.Path != "/healthz" && !s.token.allows(r) {
 		unauthorized(w)
 		return
@@ -63,6 +79,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: the API is read-only (GET, HEAD)", r.Method))
+		return
+	}
+	// No endpoint reads a body. Refusing one (rather than letting the
+	// server skip it) means none is ever read: ContentLength is -1 for a
+	// chunked one.
+	if r.ContentLength != 0 {
+		writeError(w, http.StatusRequestEntityTooLarge, "a request body is not accepted: the API is read-only and takes none")
 		return
 	}
 	route, ok := s.routes[r.URL.Path]
@@ -73,19 +96,34 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route(w, r)
 }
 
+func (s *server) hook(step string) {
+	if s.testHook != nil {
+		s.testHook(step)
+	}
+}
+
 // writeJSON answers v as JSON, indented as gatectl's --json output (so
 // that /v1/diagnostics is byte for byte `gatectl doctor skills
 // --requirements --json`).
 func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := encodeJSON(v)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "encoding the answer: "+err.Error())
+		return
+	}
+	writeBody(w, code, "application/json", b)
+}
+
+// encodeJSON is the JSON of every answer (see writeJSON).
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the answer: "+err.Error())
-		return
+		return nil, err
 	}
-	writeBody(w, code, "application/json", b.Bytes())
+	return b.Bytes(), nil
 }
 
 // writeBody answers body with its length, so that HEAD tells it too.
@@ -102,6 +140,10 @@ type apiError struct {
 	Error string `json:"error"`
 }
 
+// writeError answers an error and closes the connection after it: a
+// refused client must not keep a connection slot on keep-alive, and one
+// that is merely wrong reconnects at little cost.
 func writeError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Connection", "close")
 	writeJSON(w, code, apiError{Error: msg})
 }

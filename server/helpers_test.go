@@ -110,14 +110,24 @@ type fixture struct {
 	shutdown func() // closes Options.Done; idempotent
 }
 
-// serve starts the API over svc on a loopback port; the streams end and
-// the server closes when the test ends.
+// serve starts the API over svc on a loopback port, as gatectl serve
+// does (NewHTTPServer, Listen) with the default limits; the streams end
+// and the server closes when the test ends.
 func serve(t testing.TB, svc *runtime.Service, metrics *Metrics, opts Options) *fixture {
+	t.Helper()
+	return serveWith(t, svc, metrics, opts, ServerOptions{})
+}
+
+// serveWith is serve with the given limits.
+func serveWith(t testing.TB, svc *runtime.Service, metrics *Metrics, opts Options, sopts ServerOptions) *fixture {
 	t.Helper()
 	done := make(chan struct{})
 	opts.Done = done
 	h := New(svc, metrics, opts)
-	ts := httptest.NewServer(h)
+	l, err := Listen("tcp", "127.0.0.1:0", sopts)
+	require.NoError(t, err)
+	ts := &httptest.Server{Listener: l, Config: NewHTTPServer(h, sopts)}
+	ts.Start()
 	f := &fixture{svc: svc, srv: h.(*server), url: ts.URL, client: ts.Client(), shutdown: sync.OnceFunc(func() { close(done) })}
 	t.Cleanup(func() {
 		f.shutdown()

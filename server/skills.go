@@ -31,7 +31,7 @@ func (s *server) diagnostics(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		// No skills: the counts are zero, and "skills" and "files" are
 		// left out, as gatectl leaves them out when they are empty.
-		writeJSON(w, http.StatusOK, skills.Doctor{Summary: skills.Summary{SampleIssues: []string{}}})
+		writeJSON(w, http.StatusOK, skills.Doctor{Summary: skills.Summary{SampleIssues: []string{}}, ParseWarnings: []skills.ParseWarning{}})
 		return
 	}
 	writeJSON(w, http.StatusOK, skills.NewDoctor(m, true, pathfmt.Rel))

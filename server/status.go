@@ -23,7 +23,8 @@ type serviceJSON struct {
 	// first opened).
 	LastReload time.Time `json:"last_reload"`
 	// ReloadError is why the last reload failed (the configuration read
-	// before keeps serving), null when it worked.
+	// before keeps serving), null when it worked; its first problems only
+	// (shortProblems).
 	ReloadError *string `json:"reload_error"`
 }
 
@@ -58,7 +59,7 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 		Servers:    []statusJSON{},
 	}
 	if reloadErr != nil {
-		msg := reloadErr.Error()
+		msg := s.problems.text(reloadErr)
 		out.Service.ReloadError = &msg
 	}
 	probes := map[string]string{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gate-dev/gate/runtime"
@@ -27,13 +28,22 @@ type toolJSON struct {
 
 // tools answers the tools a model may be offered now.
 func (s *server) tools(w http.ResponseWriter, r *http.Request) {
+	s.hook("enter")
 	gen := s.hub.generation() // before the list: the list is at least this new
 	list := s.svc.Gate().AvailableTools(r.Context())
-	out := toolsAnswer{Tools: make([]toolJSON, len(list)), Generation: gen}
-	for i, t := range list {
-		out.Tools[i] = toolJSON{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+	body, err := s.list.render(gen, list, func(st []schema.Tool) ([]byte, error) {
+		out := toolsAnswer{Tools: make([]toolJSON, len(st)), Generation: gen}
+		for i, t := range st {
+			out.Tools[i] = toolJSON{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+		}
+		s.hook("encode")
+		return encodeJSON(out)
+	})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "encoding the answer: "+err.Error())
+		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeBody(w, http.StatusOK, "application/json", body)
 }
 
 // schema answers the available tools in a model API's format, exactly as
@@ -48,7 +58,11 @@ func (s *server) schema(w http.ResponseWriter, r *http.Request) {
 		}
 		format = f
 	}
-	body, err := s.schemas.render(format, s.svc.Gate().AvailableTools(r.Context()))
+	s.hook("enter")
+	body, err := s.schemas[formatIndex(format)].render(0, s.svc.Gate().AvailableTools(r.Context()), func(st []schema.Tool) ([]byte, error) {
+		s.hook("encode")
+		return schema.JSON(format, st)
+	})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -56,17 +70,27 @@ func (s *server) schema(w http.ResponseWriter, r *http.Request) {
 	writeBody(w, http.StatusOK, "application/json", body)
 }
 
-// schemaCache keeps the last rendering of each format. Rendering a
+// schemaCache keeps the last rendering of each format (by formatIndex).
+type schemaCache [3]toolsCache
+
+// toolsCache keeps the last rendering of a tool list. Rendering a
 // thousand tools takes about a millisecond, far more than the rest of a
-// request; the list changes only when a tool flips, so the rendering is
-// reused while the tools are the same ones. The registry hands out a new
-// slice whenever any answer was refreshed, so tools are compared by
-// content, which costs little when the strings are the same ones.
-type schemaCache struct {
-	last [3]atomic.Pointer[rendered] // by format: openai, anthropic, mcp
+// request, and a rendering is as large as the tools' descriptions and
+// schemas (which may be megabytes): every reader of the same list gets
+// the same bytes, rendered once. The list changes only when a tool flips,
+// so the rendering is reused while the tools are the same ones. The
+// registry hands out a new slice whenever any answer was refreshed, so
+// tools are compared by content, which costs little when the strings are
+// the same ones.
+type toolsCache struct {
+	last atomic.Pointer[rendered]
+	// mu is held while rendering: readers that arrive meanwhile wait for
+	// that rendering instead of each making (and holding) their own.
+	mu sync.Mutex
 }
 
 type rendered struct {
+	gen   uint64        // the generation the body tells, if it does
 	tools []schema.Tool // what was rendered; holds no probe, so no Gate
 	body  []byte
 }
@@ -81,22 +105,26 @@ func formatIndex(f schema.Format) int {
 	return 0
 }
 
-// render returns tools in format f, rendered by schema.JSON (as
-// Gate.Schema does) or reused from the last call with the same tools.
-func (c *schemaCache) render(f schema.Format, tools []runtime.Tool) ([]byte, error) {
-	slot := &c.last[formatIndex(f)]
-	if last := slot.Load(); last != nil && sameTools(last.tools, tools) {
+// render returns encode(tools) for generation gen, reused from an
+// earlier call with the same gen and tools, or from one under way.
+func (c *toolsCache) render(gen uint64, tools []runtime.Tool, encode func([]schema.Tool) ([]byte, error)) ([]byte, error) {
+	if last := c.last.Load(); last != nil && last.gen == gen && sameTools(last.tools, tools) {
+		return last.body, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if last := c.last.Load(); last != nil && last.gen == gen && sameTools(last.tools, tools) {
 		return last.body, nil
 	}
 	st := make([]schema.Tool, len(tools))
 	for i, t := range tools {
 		st[i] = schema.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
 	}
-	body, err := schema.JSON(f, st)
+	body, err := encode(st)
 	if err != nil {
 		return nil, err
 	}
-	slot.Store(&rendered{tools: st, body: body})
+	c.last.Store(&rendered{gen: gen, tools: st, body: body})
 	return body, nil
 }
 

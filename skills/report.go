@@ -1,5 +1,7 @@
 package skills
 
+import "fmt"
+
 // The JSON shapes of `gatectl skills --json` (List), `gatectl doctor skills
 // --json [--requirements]` (Doctor) and their HTTP twins /v1/skills and
 // /v1/diagnostics, built in one place so that a client can move between
@@ -29,6 +31,26 @@ type Doctor struct {
 	Summary
 	Skills []Requirement `json:"skills,omitempty"`
 	Files  []Report      `json:"files,omitempty"`
+	// ParseWarnings are what the skills' own files got wrong and the skill
+	// was loaded despite (an agentskills name rule broken, metadata that
+	// is not JSON, an unknown platform): no requirement check shows them.
+	ParseWarnings []ParseWarning `json:"parse_warnings"`
+}
+
+// ParseWarning is one warning of parsing one kept skill's SKILL.md.
+type ParseWarning struct {
+	Skill   string `json:"skill"`
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (w ParseWarning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s: %s", w.Path, w.Line, w.Skill, w.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", w.Path, w.Skill, w.Message)
 }
 
 // Requirement is one skill's requirements, kind by kind.
@@ -75,7 +97,12 @@ func NewList(m *Manager, location func(string) string) List {
 // NewDoctor builds m's doctor report; with requirements it lists every
 // skill's requirements and the files skipped or read leniently.
 func NewDoctor(m *Manager, requirements bool, location func(string) string) Doctor {
-	d := Doctor{Summary: m.Summary()}
+	d := Doctor{Summary: m.Summary(), ParseWarnings: []ParseWarning{}}
+	for _, s := range m.Catalog().Skills {
+		for _, w := range s.Warnings {
+			d.ParseWarnings = append(d.ParseWarnings, ParseWarning{Skill: s.Name, Path: location(s.Path), Line: w.Line, Code: w.Code, Message: w.Message})
+		}
+	}
 	if !requirements {
 		return d
 	}

@@ -177,7 +177,7 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		m = g.Skills(ctx)
 	}
 
-	report := doctorReport{Doctor: skills.NewDoctor(m, *requirements, pathfmt.Rel), ParseWarnings: parseWarnings(m)}
+	report := skills.NewDoctor(m, *requirements, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -189,47 +189,10 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// doctorReport is skills.Doctor with what the skills' own files got wrong:
-// the warnings of parsing each SKILL.md (an agentskills name rule broken,
-// metadata that is not JSON, a platform nobody knows), which the skill
-// loaded despite and which no requirement check shows.
-type doctorReport struct {
-	skills.Doctor
-	ParseWarnings []parseWarning `json:"parse_warnings"`
-}
-
-// parseWarning is one skills.Issue of one skill, with its file.
-type parseWarning struct {
-	Skill   string `json:"skill"`
-	Path    string `json:"path"` // relative to the working directory when under it
-	Line    int    `json:"line,omitempty"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (w parseWarning) String() string {
-	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s: %s", w.Path, w.Line, w.Skill, w.Message)
-	}
-	return fmt.Sprintf("%s: %s: %s", w.Path, w.Skill, w.Message)
-}
-
-// parseWarnings lists every loaded skill's parse warnings, skill by
-// skill in catalog order, each in file order.
-func parseWarnings(m *skills.Manager) []parseWarning {
-	out := []parseWarning{}
-	for _, s := range m.Catalog().Skills {
-		for _, w := range s.Warnings {
-			out = append(out, parseWarning{Skill: s.Name, Path: pathfmt.Rel(s.Path), Line: w.Line, Code: w.Code, Message: w.Message})
-		}
-	}
-	return out
-}
-
 // printDoctor prints a doctor report for people. Skill names, paths and
 // messages quote what skill authors wrote and the names of their folders:
 // every one is escaped (safetext.Terminal).
-func printDoctor(w io.Writer, r doctorReport) {
+func printDoctor(w io.Writer, r skills.Doctor) {
 	t := safetext.Terminal
 	fmt.Fprintf(w, "%d skills: %d active, %d degraded, %d unavailable (enforcement: %s)\n",
 		r.TotalSkills, r.Active, r.Degraded, r.Unavailable, r.EnforcementLevel)

@@ -1,0 +1,164 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Defaults of ServerOptions (docs/HTTP.md, "Limits").
+const (
+	// DefaultReadHeaderTimeout bounds reading a request's headers: a
+	// client that trickles them is cut off.
+	DefaultReadHeaderTimeout = 5 * time.Second
+	// DefaultReadTimeout bounds reading a whole request, body included
+	// (the API takes none): a client that trickles one is cut off.
+	DefaultReadTimeout = 10 * time.Second
+	// DefaultServerWriteTimeout bounds writing a whole answer, from the end of
+	// the request's headers: a client that stops reading a large answer
+	// is cut off. The event stream is exempt: each of its writes has its
+	// own deadline (Options.WriteTimeout).
+	DefaultServerWriteTimeout = 30 * time.Second
+	// DefaultIdleTimeout is how long a keep-alive connection may wait
+	// for its next request.
+	DefaultIdleTimeout = 30 * time.Second
+	// DefaultMaxHeaderBytes bounds a request's headers (Go's server
+	// allows 4 KiB more): a bearer token needs far less; beyond it the
+	// answer is 431.
+	DefaultMaxHeaderBytes = 16 << 10
+	// MaxDefaultConns is the most connections a listener made by Listen
+	// keeps open by default; see ServerOptions.MaxConns.
+	MaxDefaultConns = 1024
+)
+
+// ServerOptions configure NewHTTPServer and Listen. The zero value gives
+// the defaults above; a field <= 0 takes its default.
+type ServerOptions struct {
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
+	// MaxConns caps the connections open at once. Beyond it, a new
+	// connection is accepted and closed at once (the client sees the
+	// connection closed without an answer and may retry), so that
+	// neither the process's file descriptors nor the kernel's accept
+	// queue fill up and the server keeps answering those it holds.
+	// Default: half the soft RLIMIT_NOFILE, at most MaxDefaultConns and
+	// at least 16 (1,024 where the limit is unknown); the other half is
+	// left for the manifest, probes, skills and the runtime.
+	MaxConns int
+}
+
+func (o ServerOptions) withDefaults() ServerOptions {
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = DefaultReadTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultServerWriteTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = defaultMaxConns()
+	}
+	return o
+}
+
+// defaultMaxConns is half the soft limit on open files, within
+// [16, MaxDefaultConns].
+func defaultMaxConns() int {
+	soft, ok := openFileLimit()
+	if !ok {
+		return MaxDefaultConns
+	}
+	return int(max(16, min(MaxDefaultConns, soft/2)))
+}
+
+// NewHTTPServer returns the http.Server for h (the handler of New) with
+// the timeouts and header cap of opts. Serve it on a listener from
+// Listen, which caps the connections. Every timeout is per request or per
+// connection, never per event stream: /v1/events lifts the read deadline
+// and sets its own write deadline before each write, so a stream lasts
+// for hours.
+func NewHTTPServer(h http.Handler, opts ServerOptions) *http.Server {
+	opts = opts.withDefaults()
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: opts.ReadHeaderTimeout,
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       opts.IdleTimeout,
+		MaxHeaderBytes:    opts.MaxHeaderBytes,
+	}
+}
+
+// Listen is net.Listen capped at opts.MaxConns open connections (see
+// ServerOptions.MaxConns).
+func Listen(network, addr string, opts ServerOptions) (net.Listener, error) {
+	l, err := net.Listen(network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return newLimitListener(l, opts.withDefaults().MaxConns), nil
+}
+
+// limitListener hands out at most cap(slots) connections at a time.
+// Unlike golang.org/x/net/netutil.LimitListener, which stops accepting
+// when full, it accepts and closes the excess: a listener that stops
+// accepting leaves new connections in the kernel's queue, where clients
+// wait for a timeout instead of learning at once that they must retry.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func newLimitListener(l net.Listener, n int) *limitListener {
+	return &limitListener{Listener: l, slots: make(chan struct{}, n)}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+		default:
+			_ = c.Close()
+		}
+	}
+}
+
+// limitConn gives its slot back when closed, once.
+type limitConn struct {
+	net.Conn
+	release func()
+	once    sync.Once
+}
+
+// CloseWrite half-closes a TCP connection: the server does it before it
+// closes one whose client may still be sending (a 431, a body too large),
+// so that the client reads the answer rather than a reset.
+func (c *limitConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
