@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -22,6 +23,7 @@ type GateConfig struct {
 	registry   RegistryConfig
 	skillPaths []string
 	skillLevel *skills.Level
+	limits     manifest.Limits
 }
 
 // NewGateConfig returns the defaults of NewEngineConfig and
@@ -52,6 +54,13 @@ func (c GateConfig) WithSkillLevel(level skills.Level) GateConfig {
 	c.skillLevel = &level
 	return c
 }
+
+// WithManifestLimits sets the caps a manifest must stay within (its
+// size, tools, keys, description lengths); zero fields keep the defaults
+// of manifest.DefaultLimits, which are far above any real manifest and
+// there so that a mistaken or hostile one is refused quickly, with the
+// limit named, instead of taking the process's memory and minutes.
+func (c GateConfig) WithManifestLimits(l manifest.Limits) GateConfig { c.limits = l; return c }
 
 // Gate is what a host app holds: the probe engine, the tools a model may
 // be offered and the servers skills may need, each gated by its probe.
@@ -94,7 +103,7 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 // comes from (manifest.Errors): a bad key, a missing probe module, a module
 // that does not match its sha256 pin or breaks the ABI.
 func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
-	m, err := manifest.Load(path)
+	m, err := manifest.LoadWithLimits(path, cfg.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +274,8 @@ func (g *Gate) Schema(ctx context.Context, format schema.Format) ([]byte, error)
 	return schema.JSON(format, out)
 }
 
-// Close releases the engine and every probe.
+// Close stops the rescan of the skill files, if one is under way, and
+// releases the engine and every probe.
 func (g *Gate) Close(ctx context.Context) error {
-	return g.engine.Close(ctx)
+	return errors.Join(g.closeSkills(ctx), g.engine.Close(ctx))
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"sync"
 
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -27,8 +26,10 @@ func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 		// Reuse a buffer from an instance that was closed: allocating 64
 		// KiB afresh for every fresh instance was a fifth of its cost,
 		// most of it in the GC.
-		if buf := onePage.Get(); buf != nil {
-			return &probeMemory{buf: (*buf.(*[pageSize]byte))[:0], max: max, pooled: true}
+		select {
+		case page := <-onePage:
+			return &probeMemory{buf: page[:0], max: max, pooled: true}
+		default:
 		}
 		return &probeMemory{buf: make([]byte, 0, pageSize), max: max, pooled: true}
 	}
@@ -38,9 +39,18 @@ func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 	return &probeMemory{buf: make([]byte, 0, capacity), max: max}
 }
 
+// maxPooledPages bounds onePage: 16 MiB, the one-page memories of 256
+// instances, enough that a Gate's fresh instances rarely allocate.
+const maxPooledPages = 256
+
 // onePage recycles one-page memories. A buffer is zeroed when it goes
 // back, so the next instance starts from the zeroed memory wasm promises.
-var onePage sync.Pool
+//
+// It is a bounded free list, not a sync.Pool: a sync.Pool keeps all it is
+// given until two garbage collections pass, and a reload storm (25
+// reloads of 1,000 tools in 5 s) gave it gigabytes, which stayed for
+// minutes in a process whose heap grows slowly between collections.
+var onePage = make(chan *[pageSize]byte, maxPooledPages)
 
 type probeMemory struct {
 	buf    []byte
@@ -79,7 +89,10 @@ func (m *probeMemory) Free() {
 	} else if m.pooled && cap(m.buf) == pageSize {
 		page := (*[pageSize]byte)(m.buf[:pageSize])
 		clear(page[:])
-		onePage.Put(page)
+		select {
+		case onePage <- page:
+		default: // full: the collector takes it
+		}
 	}
 	m.buf, m.region = nil, nil
 }

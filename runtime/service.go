@@ -2,13 +2,15 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // ServiceConfig configures a Service; immutable, like the other configs.
@@ -16,14 +18,28 @@ type ServiceConfig struct {
 	gate   GateConfig
 	tick   time.Duration
 	watch  time.Duration
+	settle time.Duration
 	retire time.Duration
 }
 
+// Defaults of NewServiceConfig.
+const (
+	// DefaultWatchInterval is how often the manifest is polled when the
+	// platform has no file events; with them it is polled ten times less
+	// often, as a safety net for events lost (network file systems).
+	DefaultWatchInterval = time.Second
+	// DefaultSettleDelay is how long a changed manifest must stay the
+	// same before it is loaded: editors write a file in well under that,
+	// and a half-written file must never be served.
+	DefaultSettleDelay = 200 * time.Millisecond
+)
+
 // NewServiceConfig returns the defaults: the GateConfig defaults, a
 // refresh tick of a tenth of the TTL (between 50 ms and 1 s), the manifest
-// looked at every second, and a replaced Gate closed 5 s after a reload.
+// watched (DefaultWatchInterval, DefaultSettleDelay), and a Gate replaced
+// by a reload closed at once (see WithRetireDelay).
 func NewServiceConfig() ServiceConfig {
-	return ServiceConfig{gate: NewGateConfig(), watch: time.Second, retire: 5 * time.Second}
+	return ServiceConfig{gate: NewGateConfig(), watch: DefaultWatchInterval, settle: DefaultSettleDelay}
 }
 
 // WithGate sets the configuration of the Gates the service opens (every
@@ -34,12 +50,21 @@ func (c ServiceConfig) WithGate(g GateConfig) ServiceConfig { c.gate = g; return
 // 0 means a tenth of the TTL, between 50 ms and 1 s.
 func (c ServiceConfig) WithTick(d time.Duration) ServiceConfig { c.tick = d; return c }
 
-// WithWatchInterval sets how often the manifest file is looked at for
-// changes; 0 turns watching off (Reload still works).
+// WithWatchInterval sets how often the manifest file is polled for
+// changes when there are no file events (ten times less often when there
+// are); 0 turns watching off (Reload still works).
 func (c ServiceConfig) WithWatchInterval(d time.Duration) ServiceConfig { c.watch = d; return c }
 
-// WithRetireDelay sets how long a Gate replaced by a reload keeps running
-// for requests that started on it before it is closed.
+// WithSettleDelay sets how long a changed manifest must stay unchanged
+// before the watcher loads it; 0 means DefaultSettleDelay.
+func (c ServiceConfig) WithSettleDelay(d time.Duration) ServiceConfig { c.settle = d; return c }
+
+// WithRetireDelay sets how long a Gate replaced by a reload is kept open
+// before it is closed; 0, the default, closes it at once. Closing is safe
+// for requests still reading it: they read answers already cached (the
+// service probes ahead, so reads never run probes), and Close waits for
+// the probes that still run before it frees anything. A reload storm must
+// not keep a Gate's worth of instances per reload alive meanwhile.
 func (c ServiceConfig) WithRetireDelay(d time.Duration) ServiceConfig { c.retire = d; return c }
 
 // Event is one change a service publishes: a tool, server or skill that
@@ -58,6 +83,9 @@ type Event struct {
 	Reason    string    `json:"reason,omitempty"`
 	Graced    bool      `json:"graced,omitempty"`
 	At        time.Time `json:"at"`
+	// Trigger, for a reload: "watch" when the watcher saw the manifest
+	// change, "reload" when Reload was called (SIGHUP in gatectl serve).
+	Trigger string `json:"trigger,omitempty"`
 }
 
 // Service keeps a Gate fresh for a long-running process (gatectl serve,
@@ -68,16 +96,23 @@ type Event struct {
 // published to subscribers. The availability rules (TTL, grace, negative
 // caching) are those of the Registry.
 type Service struct {
-	path string
-	cfg  ServiceConfig
+	path   string
+	cfg    ServiceConfig
+	limits manifest.Limits
 
-	gate  atomic.Pointer[Gate]
-	ready atomic.Bool
+	gate      atomic.Pointer[Gate]
+	ready     atomic.Bool
+	watchMode atomic.Value // string: WatchOff until the watcher starts
 
-	mu         sync.Mutex // one reload or refresh pass at a time
+	// reloadMu makes reloads (the watcher's, Reload's) one at a time, so
+	// that an older file never replaces a newer one. It is held across
+	// reading and compiling, which is why nothing else takes it.
+	reloadMu sync.Mutex
+
+	mu         sync.Mutex // guards what follows; never held across I/O
 	reloadedAt time.Time
 	reloadErr  error
-	stamp      fileStamp
+	sum        [sha256.Size]byte // of the content last loaded or refused
 	skills     map[string]skillMark
 	unsub      func()
 	// retiring are Gates replaced by a reload and not closed yet, each
@@ -97,32 +132,49 @@ type skillMark struct {
 	offered bool
 }
 
-type fileStamp struct {
-	size int64
-	mod  time.Time
-}
-
-func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{size: -1}
-	}
-	return fileStamp{size: fi.Size(), mod: fi.ModTime()}
-}
-
 // OpenService opens the manifest at path. Nothing is probed until Run.
 func OpenService(ctx context.Context, path string, cfg ServiceConfig) (*Service, error) {
 	cfg.gate.registry = cfg.gate.registry.WithBackgroundRefresh(true)
-	s := &Service{path: path, cfg: cfg}
-	stamp := stampOf(path)
-	g, err := Open(ctx, path, cfg.gate)
+	if cfg.settle <= 0 {
+		cfg.settle = DefaultSettleDelay
+	}
+	s := &Service{path: path, cfg: cfg, limits: cfg.gate.limits}
+	s.watchMode.Store(WatchOff)
+	snap := readManifest(path, s.limits)
+	g, err := s.open(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
-	s.stamp = stamp
+	s.sum = snap.sum
 	s.reloadedAt = time.Now()
 	s.install(g)
 	return s, nil
+}
+
+// open parses a manifestFile of the manifest and opens its Gate.
+func (s *Service) open(ctx context.Context, snap manifestFile) (*Gate, error) {
+	m, err := s.parse(snap)
+	if err != nil {
+		return nil, err
+	}
+	return OpenManifest(ctx, m, s.cfg.gate)
+}
+
+func (s *Service) parse(snap manifestFile) (*manifest.Manifest, error) {
+	if snap.err != nil {
+		return nil, snap.err
+	}
+	return manifest.ParseWithLimits(s.path, snap.src, s.limits)
+}
+
+// WatchMode says how the manifest is being watched: WatchInotify,
+// WatchPoll or WatchOff (before Run, or with a watch interval of 0).
+func (s *Service) WatchMode() string { return s.watchMode.Load().(string) }
+
+func (s *Service) lastSum() [sha256.Size]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sum
 }
 
 // Gate returns the Gate serving now; a reload replaces it.
@@ -151,38 +203,33 @@ func (s *Service) install(g *Gate) {
 }
 
 // Run probes everything once (then Ready reports true), and until ctx is
-// done re-probes answers before they expire and watches the manifest. It
-// returns ctx's error.
+// done re-probes answers before they expire and watches the manifest
+// (see WithWatchInterval: a change is loaded once the file has settled).
+// It returns ctx's error once the watcher and any reload it started have
+// stopped.
 func (s *Service) Run(ctx context.Context) error {
 	s.firstRound(ctx, s.Gate())
 	s.ready.Store(true)
 
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if s.cfg.watch > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.watch(ctx, func(snap manifestFile) { _ = s.reload(ctx, &snap, true) })
+		}()
+	}
 	tick := time.NewTicker(s.tickInterval())
 	defer tick.Stop()
-	var watch <-chan time.Time
-	if s.cfg.watch > 0 {
-		w := time.NewTicker(s.cfg.watch)
-		defer w.Stop()
-		watch = w.C
-	}
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
 			s.refresh(ctx)
-		case <-watch:
-			if stampOf(s.path) != s.currentStamp() {
-				_ = s.Reload(ctx)
-			}
 		}
 	}
-}
-
-func (s *Service) currentStamp() fileStamp {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stamp
 }
 
 func (s *Service) tickInterval() time.Duration {
@@ -223,12 +270,14 @@ func (s *Service) refresh(ctx context.Context) {
 	}
 	wg.Wait()
 
+	// The marks are computed before the lock is taken: the skills of a
+	// Gate are validated there, which must not keep a reload waiting.
+	marks := s.skillMarks(ctx, g)
 	s.mu.Lock()
 	if s.Gate() != g { // a reload replaced g meanwhile
 		s.mu.Unlock()
 		return
 	}
-	marks := s.skillMarks(ctx, g)
 	events := s.skillEvents(s.skills, marks)
 	s.skills = marks
 	s.mu.Unlock()
@@ -273,24 +322,47 @@ func sortedNames(m map[string]skillMark) []string {
 	return out
 }
 
-// Reload reads the manifest again. On success the new configuration is
-// probed once, then replaces the old one (which is closed a few seconds
-// later, when requests that started on it are done), and tools, servers
-// and skills whose state differs are published. On failure the old
-// configuration keeps serving and the error is returned, published as a
-// "reload" event and kept for LastReload.
+// Reload reads the manifest again, now. On success the new configuration
+// is probed once, then replaces the old one (which is closed once the
+// probes it still runs have stopped), and tools, servers and skills whose
+// state differs are published. On failure the old configuration keeps
+// serving and the error is returned, published as a "reload" event and
+// kept for LastReload. An edit that looks half-written (every tool gone,
+// a tool's probe gone) is refused: see ErrSuspectEdit.
 func (s *Service) Reload(ctx context.Context) error {
-	s.mu.Lock()
-	stamp := stampOf(s.path)
-	s.mu.Unlock()
+	return s.reload(ctx, nil, false)
+}
 
-	ng, err := Open(ctx, s.path, s.cfg.gate)
-	if err != nil {
+// reload loads the manifest: settled, the watcher's settled content (auto)
+// or, when nil, the file as it is once the reload's turn has come.
+func (s *Service) reload(ctx context.Context, settled *manifestFile, auto bool) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	snap := readManifest(s.path, s.limits)
+	if settled != nil && settled.sum != snap.sum {
+		// The file changed again while another reload ran: the watcher
+		// has seen that change too and will load it once it settles, and
+		// loading the older content now could replace a newer one.
+		return nil
+	}
+
+	fail := func(err error) error {
 		s.mu.Lock()
-		s.stamp, s.reloadErr = stamp, err
+		s.sum, s.reloadErr = snap.sum, err
 		s.mu.Unlock()
-		s.publish(Event{Type: "reload", Name: s.path, State: "error", Reason: err.Error(), At: time.Now()})
+		s.publish(Event{Type: "reload", Name: s.path, State: "error", Reason: err.Error(), At: time.Now(), Trigger: trigger(auto)})
 		return fmt.Errorf("reload %s: %w (the previous configuration keeps serving)", s.path, err)
+	}
+	m, err := s.parse(snap)
+	if err != nil {
+		return fail(err)
+	}
+	if err := suspectEdit(s.path, s.Gate().Manifest(), m); err != nil {
+		return fail(err)
+	}
+	ng, err := OpenManifest(ctx, m, s.cfg.gate)
+	if err != nil {
+		return fail(err)
 	}
 	s.firstRound(ctx, ng)
 	if err := ctx.Err(); err != nil {
@@ -300,19 +372,19 @@ func (s *Service) Reload(ctx context.Context) error {
 		return fmt.Errorf("reload %s: %w", s.path, err)
 	}
 
+	old := s.Gate()
+	before, after := listed(ctx, old), listed(ctx, ng)
+	marks := s.skillMarks(ctx, ng)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		_ = ng.Close(context.WithoutCancel(ctx))
 		return fmt.Errorf("reload %s: %w", s.path, ErrClosed)
 	}
-	old := s.Gate()
-	before, after := listed(ctx, old), listed(ctx, ng)
-	skillsBefore := s.skills
-	s.skills = s.skillMarks(ctx, ng)
-	skillEvents := s.skillEvents(skillsBefore, s.skills)
+	skillEvents := s.skillEvents(s.skills, marks)
+	s.skills = marks
 	s.install(ng)
-	s.stamp, s.reloadErr, s.reloadedAt = stamp, nil, time.Now()
+	s.sum, s.reloadErr, s.reloadedAt = snap.sum, nil, time.Now()
 	s.mu.Unlock()
 
 	for _, e := range flips(before, after, ng.tools.cfg.clock.Now()) {
@@ -321,9 +393,16 @@ func (s *Service) Reload(ctx context.Context) error {
 	for _, e := range skillEvents {
 		s.publish(e)
 	}
-	s.publish(Event{Type: "reload", Name: s.path, State: "ok", Available: true, At: time.Now()})
+	s.publish(Event{Type: "reload", Name: s.path, State: "ok", Available: true, At: time.Now(), Trigger: trigger(auto)})
 	s.retire(old)
 	return nil
+}
+
+func trigger(auto bool) string {
+	if auto {
+		return "watch"
+	}
+	return "reload"
 }
 
 // retire closes a replaced Gate after the retire delay, when requests that

@@ -65,6 +65,13 @@ func startService(t *testing.T, path string, obs Observer) (*Service, *events) {
 	if obs != nil {
 		cfg = cfg.WithGate(NewGateConfig().WithRegistry(NewRegistryConfig().WithObserver(obs)))
 	}
+	return startServiceWith(t, path, cfg)
+}
+
+// startServiceWith opens a service with cfg, runs it until the test ends,
+// and waits until it is ready.
+func startServiceWith(t *testing.T, path string, cfg ServiceConfig) (*Service, *events) {
+	t.Helper()
 	svc, err := OpenService(context.Background(), path, cfg)
 	require.NoError(t, err)
 	ev := &events{}

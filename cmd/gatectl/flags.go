@@ -18,16 +18,6 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
-// newFlagSet returns a FlagSet that reports errors instead of exiting and
-// prints its usage to w. Commands use newCommand, which sends asked-for
-// help to stdout; this stays for callers that have only one writer.
-func newFlagSet(name, synopsis string, w io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(w)
-	fs.Usage = func() { printUsage(fs, synopsis, w) }
-	return fs
-}
-
 // printUsage prints a command's synopsis and flags to w.
 func printUsage(fs *flag.FlagSet, synopsis string, w io.Writer) {
 	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", synopsis)
@@ -109,17 +99,4 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
-}
-
-// parseNoArgs parses a command that takes flags only.
-func parseNoArgs(cmd string, fs *flag.FlagSet, args []string, stderr io.Writer) bool {
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return false
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", cmd, pos[0])
-		return false
-	}
-	return true
 }

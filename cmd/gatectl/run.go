@@ -63,9 +63,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "schema":
 		return schemaCmd(args[1:], stdout, stderr)
 	case "serve":
-		if len(args) == 2 && isHelp(args[1]) {
-			return serveHelp(stdout)
-		}
 		return serve(args[1:], stdout, stderr)
 	case "skills":
 		return skillsCmd(args[1:], stdout, stderr)
@@ -114,13 +111,6 @@ func isCommand(name string) bool {
 		return true
 	}
 	return false
-}
-
-// serveHelp prints serve's usage to stdout. serve's flag set writes its
-// usage to the one writer serve has for errors, so it is given stdout.
-func serveHelp(stdout io.Writer) int {
-	serve([]string{"-h"}, stdout, stdout)
-	return exitOK
 }
 
 const probeUsage = `Usage:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gate-dev/gate/internal/safefile"
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/server"
 )
@@ -24,9 +25,11 @@ Runs gate as a long-lived service for agents that are not written in Go:
 answers are re-probed in the background before they expire, so a request
 never waits for a probe, and the HTTP API (docs/HTTP.md) serves the tools,
 their schema, skills, an event stream of changes, health and metrics.
-The manifest is re-read when it changes and on SIGHUP; a broken edit is
-reported and the last good configuration keeps serving. SIGTERM or SIGINT
-shut down gracefully.
+The manifest is re-read when it changes (once the file has settled) and
+on SIGHUP; a broken edit, or one that looks half-written (every tool gone,
+a tool's probe gone), is reported and the last good configuration keeps
+serving. Reloads and every flip of a tool, server or skill are logged on
+stderr. SIGTERM or SIGINT shut down gracefully, within seconds.
 
 Listening on anything but loopback needs --allow-remote and a bearer token,
 read from --token-file or $GATE_TOKEN (never from the command line, where
@@ -38,21 +41,21 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	return serveContext(ctx, args, hup, stderr, nil)
+	return serveContext(ctx, args, hup, stdout, stderr, nil)
 }
 
 // serveContext is serve with the process's signals made arguments: it
 // serves until ctx is done, reloads on every value from reload, and calls
 // listening with the address once it accepts connections (tests use it).
-func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, stderr io.Writer, listening func(addr string)) int {
-	fs := newFlagSet("gatectl serve", serveSynopsis, stderr)
+func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, stdout, stderr io.Writer, listening func(addr string)) int {
+	fs := newCommand("gatectl serve", serveSynopsis, stdout, stderr)
 	m := fs.String("m", "", "the manifest")
 	addr := fs.String("addr", "127.0.0.1:7311", "where to listen")
 	allowRemote := fs.Bool("allow-remote", false, "allow listening on an address other than loopback (needs a token)")
 	tokenFile := fs.String("token-file", "", "read the bearer token from `FILE` (else $GATE_TOKEN)")
-	verbose := fs.Bool("v", false, "log probe failures, grace decisions and reloads")
-	if !parseNoArgs("gatectl serve", fs, args, stderr) {
-		return exitUsage
+	verbose := fs.Bool("v", false, "also log every probe run that fails and every grace decision")
+	if code, done := fs.parseNoArgs(args); done {
+		return code
 	}
 	token, err := readToken(*tokenFile)
 	if err != nil {
@@ -64,7 +67,10 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Without -v the registry says nothing: its log has a line per probe
+	// run that fails (every few seconds for one tool that stays down);
+	// the event log below says when a tool flips, once.
+	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -79,17 +85,22 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}
 	defer svc.Close(context.Background())
 	defer metrics.Watch(svc)()
+	events := newEventLog(stderr)
+	defer events.close()
+	defer svc.Subscribe(events.add)()
 
-	l, err := net.Listen("tcp", *addr)
+	// The server's timeouts and caps (docs/HTTP.md, Limits) hold against
+	// clients that never send the token: a refusal closes the connection,
+	// an idle or trickling one is cut, and past the connection cap a new
+	// one is closed at once rather than queued.
+	var limits server.ServerOptions
+	l, err := server.Listen("tcp", *addr, limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
 		return exitUsage
 	}
 	done := make(chan struct{})
-	srv := &http.Server{
-		Handler:           server.New(svc, metrics, server.Options{Token: token, Done: done}),
-		ReadHeaderTimeout: 5 * time.Second,
-	}
+	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done}), limits)
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
@@ -98,7 +109,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	fmt.Fprintf(stderr, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), path)
+	fmt.Fprintf(stderr, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
 	if listening != nil {
 		listening(l.Addr().String())
 	}
@@ -111,11 +122,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	go func() {
 		defer close(reloaded)
 		for range reloads {
-			if err := svc.Reload(runCtx); err != nil {
-				fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
-			} else {
-				fmt.Fprintf(stderr, "gatectl serve: reloaded %s\n", path)
-			}
+			_ = svc.Reload(runCtx) // the event log says how it went
 		}
 	}()
 
@@ -153,12 +160,17 @@ loop:
 	return code
 }
 
+// maxTokenFile is far more than any bearer token; a token file is read
+// whole, so the cap is what keeps a mistake (--token-file /dev/zero, a
+// FIFO, a log) from hanging or exhausting the server at start.
+const maxTokenFile = 64 << 10
+
 // readToken reads the bearer token from the file, else $GATE_TOKEN; ""
 // when neither is set. A token given but empty is an error: it would
 // silently turn authentication off.
 func readToken(file string) (string, error) {
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := safefile.Read(file, maxTokenFile)
 		if err != nil {
 			return "", fmt.Errorf("--token-file: %w", err)
 		}

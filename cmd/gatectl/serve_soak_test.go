@@ -92,9 +92,9 @@ func TestServeSignalSoak(t *testing.T) {
 		s.stop(t, fmt.Sprintf("round %d", round))
 	}
 
-	// Leaks: reload every 100 ms for 3 s, let the replaced Gates retire
-	// (5 s after their reload), and compare with the state after the first
-	// reloads.
+	// Leaks: reload every 100 ms for 3 s, let the replaced Gates close
+	// (at once, once their probes stop), and compare with the state after
+	// the first reloads.
 	s := startServe(t, bin, manifest, env)
 	defer s.stop(t, "the leak round")
 	reload := func(n int) {
@@ -105,10 +105,10 @@ func TestServeSignalSoak(t *testing.T) {
 		}
 	}
 	reload(3)
-	time.Sleep(6 * time.Second)
+	time.Sleep(2 * time.Second)
 	before := s.quietest(t)
 	reload(30)
-	time.Sleep(6 * time.Second)
+	time.Sleep(2 * time.Second)
 	after := s.quietest(t)
 	t.Logf("after 3 reloads: %v; after 30 more: %v", before, after)
 	// Probes are re-probed every 50 ms, each run in a goroutine of its own,
@@ -124,13 +124,21 @@ func TestServeSignalSoak(t *testing.T) {
 type serveProcess struct {
 	cmd    *exec.Cmd
 	addr   string
+	token  string // sent with every metrics read, when set
 	stderr *syncBuffer
 	done   chan error
 }
 
 func startServe(t *testing.T, bin, manifest string, env []string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "-m", manifest, "--addr", "127.0.0.1:0")
+	return startServeArgs(t, bin, env, "-m", manifest, "--addr", "127.0.0.1:0")
+}
+
+// startServeArgs starts gatectl serve with args and waits until it
+// listens.
+func startServeArgs(t *testing.T, bin string, env []string, args ...string) *serveProcess {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Env = env
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -199,7 +207,12 @@ func (s *serveProcess) quietest(t *testing.T) map[string]float64 {
 // /metrics endpoint.
 func (s *serveProcess) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + s.addr + "/metrics")
+	req, err := http.NewRequest("GET", "http://"+s.addr+"/metrics", nil)
+	require.NoError(t, err)
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)

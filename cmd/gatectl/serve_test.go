@@ -3,16 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -64,7 +68,7 @@ func TestServe(t *testing.T) {
 	var stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- serveContext(ctx, []string{"-m", manifest, "--addr", "127.0.0.1:0", "--token-file", tokenFile}, reload, &stderr,
+		code <- serveContext(ctx, []string{"-m", manifest, "--addr", "127.0.0.1:0", "--token-file", tokenFile}, reload, io.Discard, &stderr,
 			func(addr string) { addrc <- addr })
 	}()
 	var base string
@@ -101,7 +105,7 @@ func TestServeRefusesUnsafeBinds(t *testing.T) {
 	writeFile(t, manifest, "")
 	run := func(args ...string) (int, string) {
 		var stderr bytes.Buffer
-		c := serveContext(context.Background(), append([]string{"-m", manifest}, args...), nil, &stderr, nil)
+		c := serveContext(context.Background(), append([]string{"-m", manifest}, args...), nil, io.Discard, &stderr, nil)
 		return c, stderr.String()
 	}
 	c, msg := run("--addr", "0.0.0.0:0")
@@ -114,4 +118,43 @@ func TestServeRefusesUnsafeBinds(t *testing.T) {
 	c, msg = run("--token-file", filepath.Join(t.TempDir(), "missing"))
 	assert.Equal(t, exitUsage, c)
 	assert.Contains(t, msg, "--token-file")
+}
+
+// TestServeLogsFlipsNotRuns: without -v, serve says when a tool flips, once,
+// and not every time a probe that keeps failing runs (the old log had a
+// WARN line per run, every few seconds for one broken tool); the line is
+// escaped for the terminal. A reload the watcher makes is logged too.
+func TestServeLogsFlipsNotRuns(t *testing.T) {
+	t.Setenv("GATE_CACHE_DIR", t.TempDir())
+	l := testnet.Listen(t, "tcp", "127.0.0.1:0")
+	spin, err := filepath.Abs(hostile("loop_probe"))
+	require.NoError(t, err)
+	manifest := filepath.Join(t.TempDir(), "gate.toml")
+	body := fmt.Sprintf("[runtime]\nttl = \"50ms\"\ngrace = \"0s\"\n\n[[tools]]\nname = \"spin\"\nprobe = { module = %q }\n\n[[tools]]\nname = \"cache\"\nprobe = \"tcp:%s\"\n", spin, l.Addr())
+	writeFile(t, manifest, body)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	addrc := make(chan string, 1)
+	code := make(chan int, 1)
+	go func() {
+		code <- serveContext(ctx, []string{"-m", manifest, "--addr", "127.0.0.1:0"}, nil, io.Discard, &stderr, func(a string) { addrc <- a })
+	}()
+	base := "http://" + <-addrc
+	require.Eventually(t, func() bool { s, _ := get(t, base+"/readyz", ""); return s == http.StatusOK }, 10*time.Second, 10*time.Millisecond)
+
+	l.Close()
+	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "tool cache unavailable") }, 10*time.Second, 10*time.Millisecond,
+		"the flip is logged:\n%s", stderr.String())
+	// spin times out on every run, every 50 ms; let it run a while.
+	time.Sleep(time.Second)
+	writeFile(t, manifest, body+"\n[[tools]]\nname = \"more\"\n")
+	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "reloaded") }, 10*time.Second, 10*time.Millisecond)
+	cancel()
+	require.Equal(t, exitOK, <-code)
+
+	out := stderr.String()
+	assert.Equal(t, 1, strings.Count(out, "tool cache unavailable"), out)
+	assert.NotContains(t, out, "spin", "a probe that keeps failing the same way is not logged on every run:\n%s", out)
+	assert.Contains(t, out, "after an edit", "the watcher's reload is logged")
 }
