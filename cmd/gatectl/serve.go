@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -88,6 +89,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	events := newEventLog(stderr)
 	defer events.close()
 	defer svc.Subscribe(events.add)()
+	defer svc.Subscribe(returnMemoryAfterReloads(ctx))()
 
 	// The server's timeouts and caps (docs/HTTP.md, Limits) hold against
 	// clients that never send the token: a refusal closes the connection,
@@ -188,4 +190,46 @@ func readToken(file string) (string, error) {
 		return t, nil
 	}
 	return "", nil
+}
+
+// returnMemoryAfterReloads returns a subscriber that, once reloads have
+// stopped for a second, gives the memory of the configurations they
+// replaced back to the system. Go returns freed heap to the system only
+// gradually: after a storm of 25 reloads of 1,000 tools the process kept
+// 330 MB for minutes, where it had started at 44 MB. A forced collection
+// costs a few milliseconds of one core per quiet period, which reloads
+// (each compiling and probing a whole manifest) dwarf.
+func returnMemoryAfterReloads(ctx context.Context) func(runtime.Event) {
+	reloaded := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-reloaded:
+			}
+			quiet := time.NewTimer(time.Second)
+		wait:
+			for {
+				select {
+				case <-ctx.Done():
+					quiet.Stop()
+					return
+				case <-reloaded:
+					quiet.Reset(time.Second)
+				case <-quiet.C:
+					break wait
+				}
+			}
+			debug.FreeOSMemory()
+		}
+	}()
+	return func(e runtime.Event) {
+		if e.Type == "reload" && e.State == "ok" {
+			select {
+			case reloaded <- struct{}{}:
+			default:
+			}
+		}
+	}
 }
