@@ -110,7 +110,7 @@ type Call struct {
 	reasonSet    bool
 	logs         []LogEntry
 	logsDropped  int
-	denials      []string
+	denials      []Denial
 	notes        []string
 	cpuReleased  bool
 	extended     bool
@@ -143,9 +143,35 @@ func (c *Call) Logs() []LogEntry { return c.logs }
 // LogsDropped is how many log entries were over MaxLogs.
 func (c *Call) LogsDropped() int { return c.logsDropped }
 
-// Denials returns one sentence per request that the grants refused, such as
-// `env "AWS_SECRET" not granted to probe "cloud_deploy"`, in order.
-func (c *Call) Denials() []string { return c.denials }
+// Denial is one request a probe's grants refused.
+type Denial struct {
+	// Kind is what was asked for: "env", "dial" or "import".
+	Kind string `json:"kind"`
+	// Request is the variable, address or import spec, as the probe
+	// wrote it.
+	Request string `json:"request"`
+	// Probe is the probe's name.
+	Probe string `json:"-"`
+}
+
+// String is the denial as a sentence, such as
+// `env "AWS_SECRET" not granted to probe "cloud_deploy"`.
+func (d Denial) String() string {
+	return fmt.Sprintf("%s %q not granted to probe %q", d.Kind, d.Request, d.Probe)
+}
+
+// Denials returns one sentence per request that the grants refused (see
+// Denial.String), in order.
+func (c *Call) Denials() []string {
+	out := make([]string, len(c.denials))
+	for i, d := range c.denials {
+		out[i] = d.String()
+	}
+	return out
+}
+
+// Denied returns the requests that the grants refused, in order.
+func (c *Call) Denied() []Denial { return c.denials }
 
 // Notes returns what the host learned while answering that the probe's
 // status codes cannot carry, such as why a dependency lookup failed.
@@ -181,14 +207,14 @@ func (c *Call) log(level Level, msg []byte) {
 func (c *Call) deny(kind, what string) int32 {
 	// A probe that asks for the same thing in a loop should not grow the
 	// list: keep each sentence once, and at most MaxLogs of them.
-	msg := fmt.Sprintf("%s %q not granted to probe %q", kind, what, c.Probe)
-	for _, d := range c.denials {
-		if d == msg {
+	d := Denial{Kind: kind, Request: what, Probe: c.Probe}
+	for _, old := range c.denials {
+		if old == d {
 			return StatusDenied
 		}
 	}
 	if len(c.denials) < MaxLogs {
-		c.denials = append(c.denials, msg)
+		c.denials = append(c.denials, d)
 	}
 	return StatusDenied
 }

@@ -274,8 +274,13 @@ func TestWarmupsRunConcurrently(t *testing.T) {
 	took := time.Since(start)
 	noise := stop()
 	assert.Less(t, created, WarmupBudget, "NewProbe waited for warm-ups")
-	// 8 warm-ups and 8 runs, two at a time: 4 warm-up budgets and 4 run budgets.
-	assertAnsweredInTime(t, took, 4*WarmupBudget+4*e.Config().Budget(), 4*noise)
+	// 8 warm-ups and 8 runs, two at a time: 4 warm-up budgets and 4 run
+	// budgets. Warm-ups one at a time would take 4 warm-up budgets more;
+	// the bound sits halfway, so that it fails when warm-ups are
+	// serialised, not when a loaded machine keeps the spinning guests off
+	// the CPU for a few milliseconds per phase (lateness the sleeping
+	// canary does not see: it is woken ahead of busy threads).
+	assertAnsweredInTime(t, took, 4*WarmupBudget+4*e.Config().Budget()+2*WarmupBudget, 4*noise)
 }
 
 // TestIdleMemoryIsBounded: a hundred healthy instances that each pin

@@ -50,8 +50,9 @@ type Result struct {
 	// reused a live instance.
 	Fresh bool
 	// Denials lists every request the grants refused, as sentences naming
-	// the probe.
+	// the probe; Denied lists the same requests, one field each.
 	Denials []string
+	Denied  []hostfuncs.Denial
 	// Notes are what the host learned answering that status codes cannot
 	// carry, e.g. "py: python \"python3\" not found on PATH".
 	Notes []string

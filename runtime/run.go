@@ -62,6 +62,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		Queued:      start.Sub(queuedAt),
 		Fresh:       x.fresh,
 		Denials:     call.Denials(),
+		Denied:      call.Denied(),
 		Notes:       call.Notes(),
 		Logs:        call.Logs(),
 		LogsDropped: call.LogsDropped(),

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -314,8 +313,8 @@ type denialRecorder struct {
 // Probed implements runtime.Observer; the latest run of a name wins.
 func (d *denialRecorder) Probed(kind string, res runtime.Result, st runtime.Status) {
 	list := []denialJSON{}
-	for _, msg := range res.Denials {
-		list = append(list, parseDenial(msg))
+	for _, dn := range res.Denied {
+		list = append(list, denialJSON{Kind: dn.Kind, Request: dn.Request, Message: dn.String()})
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -338,22 +337,6 @@ func (d *denialRecorder) of(kind, name string) []denialJSON {
 		return l
 	}
 	return []denialJSON{}
-}
-
-// denialSentence is how hostfuncs words a denial:
-// env "AWS_SECRET" not granted to probe "cloud_deploy".
-var denialSentence = regexp.MustCompile(`^(\w+) ("(?:[^"\\]|\\.)*") not granted to probe `)
-
-// parseDenial reads the kind and the request back out of a denial
-// sentence; a sentence of another shape is kept whole as the message.
-func parseDenial(msg string) denialJSON {
-	d := denialJSON{Message: msg}
-	if m := denialSentence.FindStringSubmatch(msg); m != nil {
-		if req, err := strconv.Unquote(m[2]); err == nil {
-			d.Kind, d.Request = m[1], req
-		}
-	}
-	return d
 }
 
 func clipText(s string, n int) string {
