@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/nohang"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
@@ -239,5 +240,5 @@ name = "terminal"
 	// As if a second had passed: the next call starts a rescan, in the
 	// background, and a later one sees what it found.
 	g.skills.rescanDue()
-	require.Eventually(t, func() bool { return strings.Join(offered(), ",") == "web-via-terminal" }, hangLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Join(offered(), ",") == "web-via-terminal" }, nohang.Limit, time.Millisecond)
 }

@@ -12,27 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/nohang"
 )
-
-// hangLimit is how long a step that must not hang may take before a test
-// calls it hung: far more than any of them needs.
-const hangLimit = 20 * time.Second
-
-// noHang runs f and fails the test if it has not returned within
-// hangLimit.
-func noHang(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangLimit):
-		t.Fatalf("%s: still running after %v, so it hangs", what, hangLimit)
-	}
-}
 
 // writeSkillFile writes dir/name/SKILL.md.
 func writeSkillFile(t *testing.T, dir, name string) {
@@ -82,7 +64,7 @@ func TestSkillsRescanInBackground(t *testing.T) {
 	writeSkillFile(t, dir, "added")
 	g.skills.rescanDue()
 
-	noHang(t, "reading the skills while a rescan is held up", func() {
+	nohang.Run(t, "reading the skills while a rescan is held up", func() {
 		g.Skills(ctx)
 		<-first
 		for range 5 {
@@ -98,7 +80,7 @@ func TestSkillsRescanInBackground(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, ok := g.Skills(ctx).Skill("added")
 		return ok
-	}, hangLimit, time.Millisecond, "the rescan's findings are seen once it ends")
+	}, nohang.Limit, time.Millisecond, "the rescan's findings are seen once it ends")
 	assert.Contains(t, g.SkillsPrompt(ctx), "<name>added</name>")
 }
 
@@ -120,9 +102,9 @@ func TestSkillsCloseStopsRescan(t *testing.T) {
 	}
 	g.skills.rescanDue()
 	g.Skills(context.Background())
-	noHang(t, "starting the rescan", func() { <-started })
+	nohang.Run(t, "starting the rescan", func() { <-started })
 
-	noHang(t, "Close", func() { assert.NoError(t, g.Close(context.Background())) })
+	nohang.Run(t, "Close", func() { assert.NoError(t, g.Close(context.Background())) })
 	assert.True(t, stopped.Load(), "Close returned before the rescan stopped")
 
 	g.skills.rescanDue()
@@ -133,7 +115,7 @@ func TestSkillsCloseStopsRescan(t *testing.T) {
 	assert.False(t, running, "a closed Gate starts no rescan")
 
 	// Goroutines end a little after they say so: look again for a while.
-	deadline := time.Now().Add(hangLimit)
+	deadline := time.Now().Add(nohang.Limit)
 	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

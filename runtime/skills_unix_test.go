@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/nohang"
 	"github.com/gate-dev/gate/skills"
 )
 
@@ -21,7 +22,7 @@ func TestSkillsFIFOPath(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "SKILL.md")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	var g *Gate
-	noHang(t, "opening a Gate whose skill path is a FIFO", func() { g = skillsGate(t, fifo) })
+	nohang.Run(t, "opening a Gate whose skill path is a FIFO", func() { g = skillsGate(t, fifo) })
 	defer g.Close(context.Background())
 	m := g.Skills(context.Background())
 	require.NotNil(t, m)

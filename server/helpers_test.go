@@ -161,6 +161,12 @@ func (f *fixture) doAuth(t testing.TB, method, path, authorization string) respo
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
+	return f.send(t, req)
+}
+
+// send sends req and reads the whole answer.
+func (f *fixture) send(t testing.TB, req *http.Request) response {
+	t.Helper()
 	resp, err := f.client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -266,12 +266,7 @@ func (f *fixture) doHost(t testing.TB, host string) response {
 	req, err := http.NewRequest(http.MethodGet, f.url+"/v1/tools", nil)
 	require.NoError(t, err)
 	req.Host = host
-	resp, err := f.client.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return response{code: resp.StatusCode, header: resp.Header, body: string(body)}
+	return f.send(t, req)
 }
 
 // TestLimitListener: beyond the cap, a connection is closed at once and

@@ -16,28 +16,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/nohang"
 )
-
-// hangLimit is how long a step that must not hang may take before the test
-// calls it hung: far more than any of them needs, so that only a real hang
-// (an open of a FIFO waiting for a writer, a read of /dev/zero) trips it.
-const hangLimit = 20 * time.Second
-
-// noHang runs f and fails the test if it has not returned within
-// hangLimit. A hung f is left behind: nothing can stop it.
-func noHang(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangLimit):
-		t.Fatalf("%s: still running after %v, so it hangs", what, hangLimit)
-	}
-}
 
 func mkfifo(t *testing.T, path string) {
 	t.Helper()
@@ -73,7 +54,7 @@ func TestLoadFileNotRegular(t *testing.T) {
 			tc.make(path)
 			// As the walk left it: it saw a regular file there.
 			f := &fileState{path: path, root: dir, size: 100, mtime: time.Now()}
-			noHang(t, "loading "+tc.name, func() { loadFile(f, ParseOptions{}, nil) })
+			nohang.Run(t, "loading "+tc.name, func() { loadFile(f, ParseOptions{}, nil) })
 			assert.Nil(t, f.skill)
 			require.NotNil(t, f.report)
 			assert.Equal(t, Report{Kind: ReportSkipped, Path: path, Code: CodeUnreadable, Message: tc.want}, *f.report)
@@ -119,7 +100,7 @@ func TestDiscoverNotRegular(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var cat *Catalog
-			noHang(t, "Discover", func() { cat = Discover(tc.paths, tc.opts) })
+			nohang.Run(t, "Discover", func() { cat = Discover(tc.paths, tc.opts) })
 			assert.Equal(t, tc.want, cat.Reports)
 			assert.Equal(t, tc.names, names(cat.Skills))
 		})
@@ -163,7 +144,7 @@ func TestRefreshFIFOSwappedIn(t *testing.T) {
 	}()
 
 	var fifos, skills int
-	noHang(t, "Refresh with a FIFO swapped in", func() {
+	nohang.Run(t, "Refresh with a FIFO swapped in", func() {
 		for range 500 {
 			m.Refresh()
 			if _, ok := m.Skill("flip"); ok {
@@ -322,7 +303,7 @@ func TestRefreshContext(t *testing.T) {
 	}()
 	<-first
 
-	noHang(t, "reading while a Refresh is under way", func() {
+	nohang.Run(t, "reading while a Refresh is under way", func() {
 		assert.Equal(t, before, m.Prompt())
 		assert.Len(t, m.Offered(), 20)
 		assert.Len(t, m.Diagnostics(), 20)
@@ -337,11 +318,11 @@ func TestRefreshContext(t *testing.T) {
 		waitErr <- err
 	}()
 	stopWaiting()
-	noHang(t, "a Refresh waiting for another, its context ended", func() { assert.ErrorIs(t, <-waitErr, context.Canceled) })
+	nohang.Run(t, "a Refresh waiting for another, its context ended", func() { assert.ErrorIs(t, <-waitErr, context.Canceled) })
 
 	cancel()
 	close(release)
-	noHang(t, "the abandoned Refresh", func() { assert.ErrorIs(t, <-errc, context.Canceled) })
+	nohang.Run(t, "the abandoned Refresh", func() { assert.ErrorIs(t, <-errc, context.Canceled) })
 	assert.Equal(t, int64(1), entered.Load(), "no directory entered after the context ended")
 	_, ok := m.Skill("new")
 	assert.False(t, ok, "an abandoned Refresh changes nothing")
