@@ -9,8 +9,9 @@ import (
 // Host answers what a skill's requirements ask of the machine. The runtime
 // implements it with its own resolvers; MapHost and SystemHost serve tests
 // and hosts without a runtime. Its methods may be called concurrently, and
-// with a Manager's lock held: they must be quick and must not call back
-// into the Manager.
+// LookupEnv and OS with a Manager's lock held: they must be quick and must
+// not call back into the Manager. A Manager calls HasBinary, which may
+// touch the file system, before it takes its lock.
 type Host interface {
 	// LookupEnv returns an environment variable's value and whether it is
 	// set; an empty value counts as missing, as in the original.

@@ -33,17 +33,20 @@ type ManagerOptions struct {
 //   - Refresh (or RefreshContext, which a shutdown can abandon) re-reads
 //     the skill files that changed, appeared or vanished, without holding
 //     the lock the readers take;
-//   - environment variables, binaries and the OS are read when a skill is
-//     validated: after changing those, call Clear.
+//   - environment variables and the OS are read when a skill is
+//     validated, binaries when the skills naming them arrive (NewManager,
+//     Refresh), outside the lock: after changing those, call Clear.
 //
 // Until the first SetAvailable no tool and no server is available.
 //
 // All methods are safe for concurrent use. They serialise on one lock, and
-// the Host is called with it held (its methods must be quick and must not
-// call back into the Manager); Prompt with nothing changed takes only a
-// read lock, and Refresh reads files without holding it.
+// the Host's LookupEnv and OS are called with it held (they must be quick
+// and must not call back into the Manager); its HasBinary, a walk of PATH,
+// is called before the lock is taken. Prompt with nothing changed takes
+// only a read lock, and Refresh reads files without holding it.
 type Manager struct {
-	validator Validator
+	validator Validator // its Host is bins, under mu
+	host      Host      // the Host given, which bins asks
 
 	// refresh holds a token while a Refresh runs: one at a time, and a
 	// channel rather than a mutex so that a RefreshContext waiting for
@@ -51,6 +54,7 @@ type Manager struct {
 	refresh chan struct{}
 
 	mu      sync.RWMutex
+	bins    *binCache // binary lookups made before mu is taken; replaced by Clear
 	cat     *Catalog
 	entries []*entry          // catalog order
 	byName  map[string]*entry //
@@ -82,10 +86,12 @@ func NewManager(cat *Catalog, opts ManagerOptions) *Manager {
 	if opts.Host == nil {
 		opts.Host = SystemHost()
 	}
-	m := &Manager{validator: Validator{Level: opts.Level, Host: opts.Host, Logger: opts.Logger}, refresh: make(chan struct{}, 1)}
 	if cat == nil {
 		cat = NewCatalog()
 	}
+	bins := newBinCache(opts.Host)
+	bins.prefetch(cat.Skills)
+	m := &Manager{validator: Validator{Level: opts.Level, Host: bins, Logger: opts.Logger}, host: opts.Host, bins: bins, refresh: make(chan struct{}, 1)}
 	m.install(cat, nil)
 	return m
 }
@@ -222,8 +228,15 @@ func (m *Manager) flip(old, next Set, deps map[string][]dep) {
 // (reading environment variables and binaries anew). Unlike the original's
 // clear(), the skills stay.
 func (m *Manager) Clear() {
+	// Binaries are looked up again before the lock is taken (see
+	// binCache); a Refresh meanwhile prefetches into the old cache, and
+	// the next validation of one of its skills looks up what this one
+	// missed.
+	bins := newBinCache(m.host)
+	bins.prefetch(m.Catalog().Skills)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.bins, m.validator.Host = bins, bins
 	for _, e := range m.entries {
 		e.result = nil
 	}

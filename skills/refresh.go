@@ -71,6 +71,13 @@ func (m *Manager) RefreshContext(ctx context.Context) (RefreshReport, error) {
 		}
 	}
 
+	// Binaries new skills name are looked up now, before the lock that
+	// validation holds (see binCache).
+	m.mu.RLock()
+	bins := m.bins
+	m.mu.RUnlock()
+	bins.prefetch(cat.Skills)
+
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if rep.Empty() {
