@@ -81,7 +81,10 @@ func New(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.setupSkills(cfg, manifest.Skills{})
+	if err := g.setupSkills(ctx, cfg, manifest.Skills{}); err != nil {
+		_ = g.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -118,7 +121,10 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		return nil, err
 	}
 	g.manifest = m
-	g.setupSkills(cfg, m.Skills)
+	if err := g.setupSkills(ctx, cfg, m.Skills); err != nil {
+		_ = g.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
 
 	// Compile and warm up every probe at once: a Go-built module takes
 	// most of a second to compile, and there may be many.

@@ -73,13 +73,14 @@ func newGateSkills(m *skills.Manager, levelWarning string) *gateSkills {
 // setupSkills discovers the skills of the paths (the manifest's, or the
 // GateConfig's, which win) at the enforcement level: the GateConfig's if
 // set, else SKILL_CAPABILITY_ENFORCEMENT, else the manifest's, else warn.
-func (g *Gate) setupSkills(cfg GateConfig, ms manifest.Skills) {
+// The walk gives up, and so does opening the Gate, when ctx ends.
+func (g *Gate) setupSkills(ctx context.Context, cfg GateConfig, ms manifest.Skills) error {
 	paths := ms.Paths
 	if cfg.skillPaths != nil {
 		paths = cfg.skillPaths
 	}
 	if len(paths) == 0 {
-		return
+		return nil
 	}
 	host := skillHost{engine: g.engine}
 	level, warning := skills.LevelFromEnv(host.LookupEnv)
@@ -89,15 +90,19 @@ func (g *Gate) setupSkills(cfg GateConfig, ms manifest.Skills) {
 	if cfg.skillLevel != nil {
 		level, warning = *cfg.skillLevel, ""
 	}
-	cat := skills.Discover(paths, skills.DiscoverOptions{
+	cat, err := skills.DiscoverContext(ctx, paths, skills.DiscoverOptions{
 		ParseOptions:       skills.ParseOptions{AllowedToolsRequired: ms.AllowedToolsRequired},
 		FollowOutsideLinks: ms.FollowOutsideLinks,
 	})
+	if err != nil {
+		return fmt.Errorf("discovering skills: %w", err)
+	}
 	g.skills = newGateSkills(skills.NewManager(cat, skills.ManagerOptions{
 		Level:  level,
 		Host:   host,
 		Logger: cfg.registry.logger,
 	}), warning)
+	return nil
 }
 
 // Skills returns the Gate's skills, validated against the tools and

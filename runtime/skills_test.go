@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -124,4 +125,27 @@ func TestSkillsCloseStopsRescan(t *testing.T) {
 		buf = buf[:goruntime.Stack(buf, true)]
 		t.Fatalf("%d goroutines before the Gate, %d after Close:\n%s", before, n, buf)
 	}
+}
+
+// TestOpenAbandonsSkillDiscovery: the first walk of the skill paths, at
+// Open, gives up when the caller's context ends (it used to run to the
+// end whatever the context said), and the Gate is not returned.
+func TestOpenAbandonsSkillDiscovery(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "one"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "one", "SKILL.md"), []byte("---\nname: one\ndescription: One.\n---\n"), 0o644))
+	path := writeManifest(t, fmt.Sprintf("[skills]\npaths = [%q]\n\n[[tools]]\nname = \"echo\"\n", root), nil)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, err := Open(ctx, path, NewGateConfig())
+	require.Error(t, err)
+	assert.Nil(t, g)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "discovering skills")
+
+	g, err = Open(context.Background(), path, NewGateConfig())
+	require.NoError(t, err)
+	defer g.Close(context.Background())
+	assert.Len(t, g.Skills(context.Background()).Catalog().Skills, 1)
 }
