@@ -30,7 +30,12 @@ func busyLoops(t *testing.T, n int) {
 // answers "unavailable: timed out" on an idle machine; with four busy
 // loops on the cores it used to answer "error: ran past its budget in
 // gate.dial" in 7 of 10 runs, because the probe got a CPU back only after
-// its deadline. It must keep its outcome in at least 99 of 100 runs.
+// its deadline. It must keep its outcome in at least 90 of 100 runs. The
+// allowance (Reserve, 5 ms once back on a CPU) cannot cover a machine that
+// keeps the probe off the CPU for longer than that right after: with four
+// more busy loops and the rest of the suite running beside this test, 4 of
+// 100 runs overran that way. The bound sits between that and the failure
+// it guards against (70 of 100).
 func TestDialTimeoutUnderLoad(t *testing.T) {
 	blackHole := testnet.BlackHole(t)
 	e := newEngine(t, NewEngineConfig())
@@ -60,5 +65,5 @@ func TestDialTimeoutUnderLoad(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.LessOrEqual(t, len(other), 1, "runs whose answer changed under load: %q", other)
+	assert.LessOrEqual(t, len(other), 10, "runs whose answer changed under load: %q", other)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -66,11 +67,14 @@ func (s *Service) watch(ctx context.Context, changed func(manifestFile)) {
 	var errs <-chan error
 	mode := WatchPoll
 	if w, err := fsnotify.NewWatcher(); err == nil {
-		if err := w.Add(filepath.Dir(s.path)); err == nil {
-			events, errs, mode = w.Events, w.Errors, WatchInotify
+		defer w.Close()
+		if names, dirs := watchedNames(s.path); w.Add(dirs[0]) == nil {
+			for _, d := range dirs[1:] {
+				_ = w.Add(d) // a symlink's target's folder; polling covers a failure
+			}
+			events, errs, mode = relevant(ctx, w.Events, names), w.Errors, WatchInotify
 			interval *= 10
 		}
-		defer w.Close()
 	}
 	s.watchMode.Store(mode)
 
@@ -106,6 +110,10 @@ func (s *Service) settle(ctx context.Context, events <-chan fsnotify.Event) (man
 	timer := time.NewTimer(s.cfg.settle)
 	defer timer.Stop()
 	for range maxSettleLooks {
+		// Wait for a settle delay without events, but not for ever: a
+		// file written without pause is read after ten delays anyway,
+		// and counts as a look.
+		giveUp := time.After(10 * s.cfg.settle)
 		quiet := false
 		for !quiet {
 			select {
@@ -119,6 +127,8 @@ func (s *Service) settle(ctx context.Context, events <-chan fsnotify.Event) (man
 				timer.Reset(s.cfg.settle)
 			case <-timer.C:
 				quiet = true
+			case <-giveUp:
+				quiet = true
 			}
 		}
 		cur := readManifest(s.path, s.limits)
@@ -129,4 +139,60 @@ func (s *Service) settle(ctx context.Context, events <-chan fsnotify.Event) (man
 		timer.Reset(s.cfg.settle)
 	}
 	return manifestFile{}, false
+}
+
+// watchedNames are the paths whose events concern the manifest (itself,
+// and the file a symlink leads to), and the folders to watch for them:
+// its own first, then its target's. Events for other files of the folder
+// (an editor's swap file, a log written beside the manifest) are not
+// changes, and a steady stream of them must not keep the watcher waiting
+// for quiet.
+func watchedNames(path string) (names map[string]bool, dirs []string) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	names = map[string]bool{abs: true}
+	dirs = []string{filepath.Dir(abs)}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		names[real] = true
+		if d := filepath.Dir(real); d != dirs[0] {
+			dirs = append(dirs, d)
+		}
+	}
+	return names, dirs
+}
+
+// relevant passes on the events about the manifest: its names, and the
+// entries Kubernetes swaps to update a mounted ConfigMap ("..data" and
+// its timestamped folders), which change what a symlinked manifest reads
+// without an event for its name.
+func relevant(ctx context.Context, in <-chan fsnotify.Event, names map[string]bool) <-chan fsnotify.Event {
+	out := make(chan fsnotify.Event)
+	go func() {
+		defer close(out)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-in:
+				if !ok {
+					return
+				}
+				name, err := filepath.Abs(ev.Name)
+				if err != nil {
+					name = ev.Name
+				}
+				if !names[name] && !strings.HasPrefix(filepath.Base(name), "..") {
+					continue
+				}
+				select {
+				case out <- ev:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,4 +185,69 @@ func TestReplacedGatesCloseAtOnce(t *testing.T) {
 		require.NoError(t, svc.Reload(ctx))
 		require.Eventually(t, old.Engine().life.closed, 3*time.Second, time.Millisecond, "the replaced Gate is closed at once, not after a delay")
 	}
+}
+
+// TestWatcherIgnoresItsNeighbours: a file written without pause beside the
+// manifest (a log, an editor's swap file) is not the manifest changing, and
+// must not keep the watcher waiting for quiet: an edit is loaded one settle
+// delay after it, not after the ten the watcher waits at most.
+func TestWatcherIgnoresItsNeighbours(t *testing.T) {
+	const settle = 500 * time.Millisecond
+	path := writeManifest(t, "[[tools]]\nname = \"one\"\n", nil)
+	svc, ev := startServiceWith(t, path, NewServiceConfig().WithWatchInterval(time.Hour).WithSettleDelay(settle))
+	require.Eventually(t, func() bool { return svc.WatchMode() == WatchInotify }, 5*time.Second, time.Millisecond)
+
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		log := filepath.Join(filepath.Dir(path), "serve.log")
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+				f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+				if err == nil {
+					_, _ = f.WriteString("a line\n")
+					_ = f.Close()
+				}
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+
+	require.NoError(t, os.WriteFile(path, []byte("[[tools]]\nname = \"two\"\n"), 0o644))
+	require.Eventually(t, func() bool {
+		for _, e := range ev.snapshot() {
+			if e.Type == "tool" && e.Name == "two" && e.Available {
+				return true
+			}
+		}
+		return false
+	}, 8*settle, 10*time.Millisecond, "the edit is loaded while the neighbour keeps writing")
+}
+
+// TestWatcherFollowsConfigMapSwaps: Kubernetes updates a mounted ConfigMap
+// by pointing the "..data" symlink at a new folder; the manifest, a symlink
+// through "..data", never gets an event of its own. The swap is seen by
+// file events alone (the poll is an hour away).
+func TestWatcherFollowsConfigMapSwaps(t *testing.T) {
+	dir := t.TempDir()
+	write := func(version, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, version), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, version, "gate.toml"), []byte(content), 0o644))
+	}
+	write("..v1", "[[tools]]\nname = \"one\"\n")
+	require.NoError(t, os.Symlink("..v1", filepath.Join(dir, "..data")))
+	path := filepath.Join(dir, "gate.toml")
+	require.NoError(t, os.Symlink(filepath.Join("..data", "gate.toml"), path))
+	svc, ev := startServiceWith(t, path, NewServiceConfig().WithWatchInterval(time.Hour).WithSettleDelay(20*time.Millisecond))
+	require.Eventually(t, func() bool { return svc.WatchMode() == WatchInotify }, 5*time.Second, time.Millisecond)
+
+	write("..v2", "[[tools]]\nname = \"two\"\n")
+	require.NoError(t, os.Symlink("..v2", filepath.Join(dir, "..data_tmp")))
+	require.NoError(t, os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")))
+	ev.wait(t, func(e Event) bool { return e.Type == "tool" && e.Name == "two" && e.Available }, "the swapped ConfigMap is loaded")
+	assert.Equal(t, []string{"two"}, names(svc.Gate().AvailableTools(context.Background())))
 }
