@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -118,7 +119,8 @@ func Listen(network, addr string, opts ServerOptions) (net.Listener, error) {
 // wait for a timeout instead of learning at once that they must retry.
 type limitListener struct {
 	net.Listener
-	slots chan struct{}
+	slots   chan struct{}
+	refused atomic.Int64 // connections closed at once, the cap reached
 }
 
 func newLimitListener(l net.Listener, n int) *limitListener {
@@ -135,6 +137,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		case l.slots <- struct{}{}:
 			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
 		default:
+			l.refused.Add(1)
 			_ = c.Close()
 		}
 	}

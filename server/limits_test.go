@@ -318,6 +318,11 @@ func TestLimitListener(t *testing.T) {
 	require.NoError(t, first.Close())
 	dial()
 	take("a connection after one was closed")
+
+	// The refusal is counted, for /metrics.
+	m := NewMetrics()
+	m.WatchListener(l)
+	assert.Equal(t, 1.0, metricValue(t, m, "gate_http_connections_refused_total"))
 }
 
 // TestFlood: a token-holding client is served while hundreds of clients
@@ -434,4 +439,22 @@ func TestFloodChild(t *testing.T) {
 	fmt.Printf("ADDR %s\n", l.Addr())
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	require.NoError(t, srv.Close())
+}
+
+// metricValue is the value of the counter or gauge name in m's registry.
+func metricValue(t *testing.T, m *Metrics, name string) float64 {
+	t.Helper()
+	families, err := m.Registry.Gather()
+	require.NoError(t, err)
+	for _, f := range families {
+		if f.GetName() == name {
+			require.Len(t, f.Metric, 1)
+			if c := f.Metric[0].GetCounter(); c != nil {
+				return c.GetValue()
+			}
+			return f.Metric[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -56,6 +57,22 @@ type kindMetrics struct {
 	duration               prometheus.Observer
 	overruns, graced       prometheus.Counter
 	cacheReads, probeReads prometheus.Counter
+}
+
+// WatchListener exports how many connections l, a listener made by
+// Listen, closed at once because it held MaxConns already, as
+// gate_http_connections_refused_total: a number that grows says the cap
+// is too low for the clients, or that someone is flooding the server.
+// A listener not made by Listen is ignored. Call it once.
+func (m *Metrics) WatchListener(l net.Listener) {
+	ll, ok := l.(*limitListener)
+	if !ok {
+		return
+	}
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "gate_http_connections_refused_total",
+		Help: "Connections closed at once because the server held its maximum already (server.ServerOptions.MaxConns).",
+	}, func() float64 { return float64(ll.refused.Load()) }))
 }
 
 // NewMetrics returns the metrics, every series at zero.

@@ -101,6 +101,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
 		return exitUsage
 	}
+	metrics.WatchListener(l)
 	done := make(chan struct{})
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done}), limits)
 	runCtx, cancelRun := context.WithCancel(context.Background())
