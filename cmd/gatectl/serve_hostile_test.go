@@ -192,12 +192,17 @@ func TestServeUnderEveryAttackAtOnce(t *testing.T) {
 	assert.Zero(t, failures, "of %d reads with the token", reads)
 
 	// The watcher still works after the storm: an edit, without a SIGHUP,
-	// is loaded once it settles.
+	// is loaded once it settles. The storm's last SIGHUPs are let finish
+	// first, so that none of them reads the edit before the watcher does.
+	time.Sleep(2 * time.Second)
+	logged := len(s.stderr.String())
 	writeFile(t, manifest, fmt.Sprintf(hostileManifest, skills, "[[tools]]\nname = \"delta\"\nprobe = \"env:HOME\"\n"))
 	require.Eventually(t, func() bool {
 		_, body, _ := authed("/v1/tools")
 		return strings.Contains(body, `"delta"`)
 	}, 20*time.Second, 50*time.Millisecond, "the watcher loads an edit after the storm")
+	require.Eventually(t, func() bool { return strings.Contains(s.stderr.String()[logged:], "after an edit") }, 10*time.Second, 10*time.Millisecond,
+		"the watcher's reload is logged:\n%s", s.stderr.String()[logged:])
 	time.Sleep(time.Second)
 	end := s.quietest(t)
 	t.Logf("heap in use at the start %.0f, after the attacks %.0f; goroutines %.0f -> %.0f",
@@ -209,6 +214,5 @@ func TestServeUnderEveryAttackAtOnce(t *testing.T) {
 	s.stop(t, "after the attacks")
 	t.Logf("SIGTERM to exit: %v", time.Since(stopped))
 	out := s.stderr.String()
-	assert.Contains(t, out, "after an edit", "the watcher's reloads are logged")
 	assert.NotContains(t, out, "\x1b", "nothing raw reaches the terminal")
 }
