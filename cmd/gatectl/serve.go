@@ -89,7 +89,10 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	events := newEventLog(stderr)
 	defer events.close()
 	defer svc.Subscribe(events.add)()
-	defer svc.Subscribe(returnMemoryAfterReloads(ctx))()
+	// Its goroutine ends with this function, whichever way it returns.
+	trimCtx, stopTrim := context.WithCancel(ctx)
+	defer stopTrim()
+	defer svc.Subscribe(returnMemoryAfterReloads(trimCtx))()
 
 	// The server's timeouts and caps (docs/HTTP.md, Limits) hold against
 	// clients that never send the token: a refusal closes the connection,
