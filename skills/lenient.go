@@ -3,6 +3,7 @@ package skills
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -10,7 +11,10 @@ import (
 // lenientKey is the line parser's idea of a key line, the same rule as
 // OpenClaw's and Hermes' fallbacks: a key of letters, digits, "_" and "-"
 // at the start of the line, a colon, and the rest of the line as the value.
-var lenientKey = regexp.MustCompile(`^([A-Za-z0-9_-]+):\s*(.*)$`)
+// Compiled on first use (see nameRule).
+var lenientKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_-]+):\s*(.*)$`)
+})
 
 // parseLenientFields reads a frontmatter block whose YAML is invalid with a
 // key: value line parser, so that the skill still loads. Real files break
@@ -51,7 +55,7 @@ func parseLenientFields(b block) []field {
 		case strings.HasPrefix(l, "#"):
 			cur = -1
 		default:
-			m := lenientKey.FindStringSubmatch(l)
+			m := lenientKey().FindStringSubmatch(l)
 			if m == nil {
 				cur = -1 // a stray line: neither a key nor a continuation
 				continue

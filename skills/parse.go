@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -16,7 +17,12 @@ const MaxDescription = 1024
 
 // nameRule is the agentskills spec's rule for a name: lower-case letters
 // and digits in groups joined by single hyphens, at most 64 characters.
-var nameRule = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// It is compiled on first use, like the package's other regexps: every
+// gatectl command links this package, and most never read a skill, so a
+// package-level MustCompile would be paid by each of their processes.
+var nameRule = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+})
 
 // ParseSkill reads one SKILL.md, given its path and contents. It reads
 // nothing from the file system (path is only made absolute, against the
@@ -139,7 +145,7 @@ func readName(fm *fields, dir string, warn func(Issue)) string {
 		warn(Issue{Code: CodeNameFolder, Line: line, Message: fmt.Sprintf(
 			"the name %q differs from its folder's name %q (the agentskills spec wants them equal)", name, folder)})
 	}
-	if utf8.RuneCountInString(name) > 64 || !nameRule.MatchString(name) {
+	if utf8.RuneCountInString(name) > 64 || !nameRule().MatchString(name) {
 		warn(Issue{Code: CodeNameFormat, Line: line, Message: fmt.Sprintf(
 			"the name %q is not 1-64 of a-z, 0-9 and single hyphens (the agentskills spec's rule)", name)})
 	}

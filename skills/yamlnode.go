@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -218,7 +219,11 @@ func rebaseLines(n *yaml.Node, base int) {
 	}
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLine splits a go-yaml error into its line and message. Compiled on
+// first use (see nameRule).
+var yamlLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+})
 
 // parserProblems are the messages of go-yaml's parser (as opposed to its
 // scanner). go-yaml prints the line of a parser error counted from 0, and
@@ -247,7 +252,7 @@ var parserProblems = map[string]bool{
 func yamlError(err error, text string, base int) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			line, msg = n, m[2]
 		}
