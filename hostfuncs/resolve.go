@@ -70,6 +70,13 @@ type ResolverOptions struct {
 	// os.Getenv("PATH"), read once at construction so that answers do not
 	// change under a running probe.
 	PathEnv string
+	// CacheDir is where resolvers keep what they learned between
+	// processes: the "py" resolver keeps what Python reported at its
+	// start in CacheDir/gate-pyfacts-v1 and reuses it while the
+	// interpreter and environment are unchanged, so a new process need not
+	// start Python (see NewPythonResolverCached). It may be the engine's
+	// compilation cache directory. Default "": nothing is kept.
+	CacheDir string
 }
 
 // Resolvers maps import schemes ("bin", "py", "lib", ...) to resolvers.
@@ -91,7 +98,7 @@ func NewResolvers(opts ResolverOptions) *Resolvers {
 	}
 	return &Resolvers{byKey: map[string]*resolverEntry{
 		"bin": {scheme: "bin", res: NewBinResolver(pathEnv)},
-		"py":  {scheme: "py", res: NewPythonResolver(opts.Python)},
+		"py":  {scheme: "py", res: NewPythonResolverCached(opts.Python, opts.CacheDir)},
 		"lib": {scheme: "lib", res: NewLibResolver()},
 	}}
 }

@@ -60,6 +60,15 @@ import (
 // created them (then they count as loaded), and relative sys.path entries,
 // which are taken relative to gate's working directory.
 func NewPythonResolver(python string) Resolver {
+	return NewPythonResolverCached(python, "")
+}
+
+// NewPythonResolverCached is NewPythonResolver with Python's report kept
+// on disk under cacheDir (in a subdirectory of its own), so that a later
+// process whose interpreter and environment have not changed does not
+// start Python at all; see pyfacts.go for what is compared. "" keeps
+// nothing on disk.
+func NewPythonResolverCached(python, cacheDir string) Resolver {
 	if python == "" {
 		python = "python3"
 	}
@@ -71,9 +80,10 @@ func NewPythonResolver(python string) Resolver {
 		}
 	}
 	return &pyResolver{
-		python:  python,
-		env:     env,
-		pathBin: NewBinResolver(pathEnv).(*binResolver),
+		python:   python,
+		env:      env,
+		pathBin:  NewBinResolver(pathEnv).(*binResolver),
+		factsDir: cacheDir,
 	}
 }
 
@@ -100,6 +110,9 @@ type pyResolver struct {
 	python  string
 	env     []string
 	pathBin *binResolver // finds python on the captured PATH
+	// factsDir is the cache directory Python's report is kept under
+	// between processes; "" for none.
+	factsDir string
 
 	info   atomic.Pointer[pyInfo] // set once the start succeeded
 	mu     sync.Mutex
@@ -133,6 +146,12 @@ type pyInfo struct {
 	// zipImplicitDirs: zipimport counts directories that have no entry of
 	// their own as namespace portions only from Python 3.14 (gh-59110).
 	zipImplicitDirs bool
+
+	// Reported for the facts cache only (not kept in it): sys.executable,
+	// and the files whose change could change the report (see
+	// pyInfoScript).
+	executable string
+	watch      []string
 }
 
 // Prepare starts Python once and caches what it reports; see
@@ -196,7 +215,7 @@ func (p *pyResolver) load(ctx context.Context) (*pyInfo, error) {
 		p.flight = ch
 		p.mu.Unlock()
 
-		info, err := p.start(ctx)
+		info, err := p.obtain(ctx)
 
 		p.mu.Lock()
 		p.flight = nil
@@ -219,6 +238,13 @@ func (p *pyResolver) load(ctx context.Context) (*pyInfo, error) {
 // "tag<TAB>value" records after a magic line, so that output printed by
 // sitecustomize or .pth files before it is skipped, and paths are passed as
 // bytes (os.fsencode) rather than through a text encoding.
+//
+// "watch" lists the files, besides sys.path's entries, that decided this
+// report, so that the facts cache can tell when it would come out
+// differently: the executables and what getpath reads beside them
+// (pyvenv.cfg, ._pth), every site directory site.py would add if it
+// existed and the .pth files it processed there, and sitecustomize and
+// usercustomize, which may import anything.
 const pyInfoScript = `import sys, os, importlib.machinery as m
 o = sys.stdout.buffer
 def put(tag, values):
@@ -238,25 +264,86 @@ except Exception:
 put(b"loaded", [k for k, v in list(sys.modules.items()) if getattr(v, "__spec__", None) is not None])
 put(b"suffix", m.EXTENSION_SUFFIXES + m.SOURCE_SUFFIXES + m.BYTECODE_SUFFIXES)
 put(b"version", ["%d.%d" % sys.version_info[:2]])
+put(b"exe", [sys.executable])
+w = []
+for e in {sys.executable, os.path.realpath(sys.executable), getattr(sys, "_base_executable", "")}:
+    if e:
+        d = os.path.dirname(e)
+        w += [e, e + "._pth", os.path.join(d, "pyvenv.cfg"), os.path.join(os.path.dirname(d), "pyvenv.cfg")]
+try:
+    import site
+    sd = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        sd.append(site.getusersitepackages())
+    for d in sd:
+        w.append(d)
+        try:
+            w += [os.path.join(d, n) for n in os.listdir(d) if n.endswith(".pth")]
+        except OSError:
+            pass
+except Exception:
+    pass
+for n in ("sitecustomize", "usercustomize"):
+    f = getattr(sys.modules.get(n), "__file__", None)
+    if f:
+        w.append(os.path.abspath(f))
+put(b"watch", w)
 o.write(b"end\t\0")
 o.flush()
 `
 
 const pyInfoMagic = "gate-pyinfo-1\x00"
 
-// start runs Python once and parses its report.
-func (p *pyResolver) start(ctx context.Context) (*pyInfo, error) {
+// obtain returns Python's report: from the facts cache when the
+// resolver has one and its entry is still valid, else by starting Python
+// (and then keeping the report for the next process).
+func (p *pyResolver) obtain(ctx context.Context) (*pyInfo, error) {
+	exe, err := p.lookPython(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.factsDir == "" {
+		return p.start(ctx, exe)
+	}
+	fc := p.newFactsCache(exe)
+	if info := fc.load(); info != nil {
+		return info, nil
+	}
+	pre := fc.fingerprintPre()
+	begin := time.Now()
+	info, err := p.start(ctx, exe)
+	if err != nil {
+		return nil, err
+	}
+	// Best effort: a cache that cannot be written costs the next process
+	// a start, never this answer.
+	_ = fc.save(info, pre, begin)
+	return info, nil
+}
+
+// lookPython finds the configured Python on the captured PATH.
+func (p *pyResolver) lookPython(ctx context.Context) (string, error) {
 	exe := p.python
 	if !strings.Contains(exe, "/") {
 		path, ok, err := binLookPath(ctx, p.pathBin.dirs, exe)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if !ok {
-			return nil, fmt.Errorf("python %q not found on PATH", exe)
+			return "", fmt.Errorf("python %q not found on PATH", exe)
 		}
 		exe = path
 	}
+	return exe, nil
+}
+
+// pyStarts counts Python starts, for tests that prove a start was or was
+// not needed.
+var pyStarts atomic.Int64
+
+// start runs Python (exe, found by lookPython) once and parses its report.
+func (p *pyResolver) start(ctx context.Context, exe string) (*pyInfo, error) {
+	pyStarts.Add(1)
 	runCtx, cancel := context.WithTimeout(ctx, pyStartTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, exe, "-c", pyInfoScript)
@@ -314,6 +401,10 @@ func pyParseInfo(out []byte) (*pyInfo, error) {
 			maj, _ := strconv.Atoi(major)
 			mnr, _ := strconv.Atoi(minor)
 			info.zipImplicitDirs = maj > 3 || maj == 3 && mnr >= 14
+		case "exe":
+			info.executable = v
+		case "watch":
+			info.watch = append(info.watch, v)
 		case "end":
 			complete = true
 		}
