@@ -125,6 +125,7 @@ func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string
 		return nil, Errors{err}, nil
 	}
 	m := c.document(doc)
+	c.slowMetaSchemas()
 	m.Path = abs
 	sort.SliceStable(c.errs, func(i, j int) bool {
 		a, b := c.errs[i].Pos, c.errs[j].Pos

@@ -1,10 +1,10 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 )
@@ -37,27 +37,94 @@ type entry struct {
 	implicit bool
 }
 
-// index maps paths to where they are in the source.
+// index records where every path is in the source.
+//
+// It is a tree rather than a map from path strings: a 10,000-tool
+// manifest has 170,000 paths, and building, hashing and keeping a string
+// for each (with a second map for the limit counts) was a third of
+// Parse. A node is found from its parent and its key's interned name
+// with one map lookup on a 64-bit key, and a path string is only built
+// when something asks for one (a limit exceeded, a test); lookup turns a
+// path back into nodes.
 type index struct {
-	src     []byte
-	entries map[string]entry
-	// arrays counts the elements of each array of tables so far, by the
-	// array's path, to name the element each [[x]] header opens.
-	arrays map[string]int
-	// depths is the depth of each table a header opened (its number of
-	// path segments, indices included).
-	depths map[string]int
+	src   []byte
+	nodes []node // nodes[0] is the document's root, path ""
+	// kids finds a node from its parent and its key (see childKey).
+	kids  map[uint64]int32
+	names *interner
 	// deep is the first thing nested deeper than maxDepth, if any.
 	deep span
 
 	// What the limits count, and the first limit exceeded, if any.
 	lim       Limits
-	keys      map[string]int // keys of each table, by its path
-	values    int            // paths recorded
-	pathBytes int            // their total length
-	maxPath   int            // the cap on pathBytes
+	values    int // paths recorded
+	pathBytes int // their total length
+	maxPath   int // the cap on pathBytes
 	cost      *keyCost
 	over      *limitErr
+}
+
+// node is one recorded path.
+type node struct {
+	entry
+	parent int32
+	// seg is the path's last segment: an interned key name, or for an
+	// array element its index with elemBit set.
+	seg uint32
+	// pathLen is the length of the path string the node stands for.
+	pathLen int32
+	// keys counts the keys of the table the node is (for
+	// MaxKeysPerTable); arrays counts the elements [[x]] headers opened
+	// in the array it is; depth is the depth of a table a header opened
+	// (its number of path segments, indices included).
+	keys, arrays, depth int32
+	// firstKid and nextKid list a node's children, newest first, while it
+	// has at most maxListed; past that, kids finds them. Most tables have
+	// a handful of keys, and a short list of nodes made moments before is
+	// in the cache, where a lookup in a map of every path is not: the map
+	// lookups were most of the index's time.
+	firstKid, nextKid int32
+	nkids             int32
+}
+
+// maxListed is how many children a node may have before they are put in
+// the map.
+const maxListed = 8
+
+// elemBit marks a segment that is an array index, not a name.
+const elemBit = 1 << 31
+
+// noNode is the cursor of a path that was not recorded because a limit
+// was exceeded; every operation on it does nothing (the index is then
+// only used for its limit error).
+const noNode = -1
+
+func childKey(parent int32, seg uint32) uint64 { return uint64(uint32(parent))<<32 | uint64(seg) }
+
+// interner numbers the keys of a document, so that a key that repeats
+// (every [[tools]] has a "name") is compared as a number and stored once.
+type interner struct {
+	ids   map[string]uint32
+	names []string
+	// quoted is len(joinKey("", name)), the length the name adds to a
+	// path.
+	quoted []int32
+}
+
+func newInterner() *interner { return &interner{ids: map[string]uint32{}} }
+
+// id returns the number of name, numbering it if it is new. Looking up
+// string(b) does not allocate; only a new name is copied.
+func (in *interner) id(b []byte) uint32 {
+	if id, ok := in.ids[string(b)]; ok {
+		return id
+	}
+	name := string(b)
+	id := uint32(len(in.names))
+	in.ids[name] = id
+	in.names = append(in.names, name)
+	in.quoted = append(in.quoted, int32(len(joinKey("", name))))
+	return id
 }
 
 // limitErr is a limit a document exceeds, at the first thing over it.
@@ -83,19 +150,28 @@ const maxDepth = 100
 // cost would grow faster than the document, ever sees it.
 func buildIndex(src []byte, lim Limits) (*index, error) {
 	lim = lim.resolved()
+	names := newInterner()
+	// About one path per 20 bytes in real manifests; sizing for it saves
+	// the map and the slice their repeated growth.
+	guess := min(len(src)/20, lim.MaxValues) + 16
 	ix := &index{
-		src: src, entries: map[string]entry{}, arrays: map[string]int{}, depths: map[string]int{},
-		lim: lim, keys: map[string]int{}, cost: newKeyCost(),
+		src: src, nodes: make([]node, 1, guess), kids: map[uint64]int32{}, names: names,
+		lim: lim, cost: newKeyCostNames(names, guess),
 		maxPath: maxPathBytes(len(src)),
 	}
+	ix.nodes[0].parent = noNode
 	var p unstable.Parser
 	p.Reset(src)
-	table := "" // the path of the table that key/values go into
+	table := int32(0) // the table that key/values go into
 	for ix.deep.len == 0 && ix.over == nil && p.NextExpression() {
 		expr := p.Expression()
 		switch expr.Kind {
 		case unstable.KeyValue:
-			ix.keyValue(table, ix.depths[table], expr)
+			depth := 0
+			if table != noNode {
+				depth = int(ix.nodes[table].depth)
+			}
+			ix.keyValue(table, depth, expr)
 		case unstable.Table:
 			table = ix.header(expr, false)
 		case unstable.ArrayTable:
@@ -136,56 +212,143 @@ func (ix *index) exceed(at span, key, where, msg string) {
 	}
 }
 
-// addKey records e at path, a key of the table at parent, counting it
-// against the limits when it is new.
-func (ix *index) addKey(parent, path string, e entry) {
-	if _, ok := ix.entries[path]; !ok && ix.over == nil {
-		ix.keys[parent]++
-		if n := ix.keys[parent]; n > ix.lim.MaxKeysPerTable {
-			what := "table " + parent
-			if parent == "" {
-				what = "the top level"
-			}
-			ix.exceed(e.key, path, path, fmt.Sprintf("%s has more than %d keys: go-toml checks each new key against those before it, "+
-				"so loading slows with the square of their number (manifest.Limits.MaxKeysPerTable)", what, ix.lim.MaxKeysPerTable))
-			return
-		}
+// child returns the node at seg under parent, or noNode.
+func (ix *index) child(parent int32, seg uint32) int32 {
+	if parent == noNode {
+		return noNode
 	}
-	ix.add(path, e)
+	if p := &ix.nodes[parent]; p.nkids <= maxListed {
+		for id := p.firstKid; id > 0; id = ix.nodes[id].nextKid {
+			if ix.nodes[id].seg == seg {
+				return id
+			}
+		}
+		return noNode
+	}
+	if id, ok := ix.kids[childKey(parent, seg)]; ok {
+		return id
+	}
+	return noNode
 }
 
-// addElem records e at path, element n (0-based) of the array at
-// parent, counting it against the limits.
-func (ix *index) addElem(parent string, n int, path string, e entry) {
-	if ix.over == nil {
-		max, what := ix.lim.MaxArrayLen, fmt.Sprintf("array %s has more than %%d elements (manifest.Limits.MaxArrayLen)", parent)
-		switch parent {
-		case "tools":
-			max, what = ix.lim.MaxTools, "more than %d tools (manifest.Limits.MaxTools)"
-		case "servers":
-			max, what = ix.lim.MaxServers, "more than %d servers (manifest.Limits.MaxServers)"
-		}
-		if n >= max {
-			at := e.key
-			if e.header.len > 0 {
-				at = e.header
-			}
-			ix.exceed(at, path, path, fmt.Sprintf(what, max))
-			return
-		}
+// segLen is how long seg makes a path under parent.
+func (ix *index) segLen(parent int32, seg uint32) int {
+	if seg&elemBit != 0 {
+		return 2 + decimalLen(int(seg&^elemBit))
 	}
-	ix.add(path, e)
+	n := int(ix.names.quoted[seg])
+	if parent != 0 {
+		n++ // the dot
+	}
+	return n
 }
 
-// header records a [x.y] or [[x.y]] header and returns the path of the
-// table it opens.
-func (ix *index) header(n *unstable.Node, array bool) string {
+func decimalLen(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// pathOf builds the path string of seg under parent (parent's own path
+// when seg is noSeg).
+func (ix *index) pathOf(parent int32, seg uint32) string {
+	var segs []uint32
+	if seg != noSeg {
+		segs = append(segs, seg)
+	}
+	for n := parent; n > 0; n = ix.nodes[n].parent {
+		segs = append(segs, ix.nodes[n].seg)
+	}
+	path := ""
+	for i := len(segs) - 1; i >= 0; i-- {
+		if s := segs[i]; s&elemBit != 0 {
+			path = joinIndex(path, int(s&^elemBit))
+		} else {
+			path = joinKey(path, ix.names.names[s])
+		}
+	}
+	return path
+}
+
+// noSeg asks pathOf for the parent's path alone.
+const noSeg = ^uint32(0)
+
+// addKey records e at the key named name of the table parent, counting
+// it against the limits when it is new, and returns its node.
+func (ix *index) addKey(parent int32, name uint32, e entry) int32 {
+	if parent == noNode {
+		return noNode
+	}
+	if id := ix.child(parent, name); id != noNode {
+		ix.update(id, e)
+		return id
+	}
+	if ix.over != nil {
+		return noNode
+	}
+	p := &ix.nodes[parent]
+	if p.keys++; int(p.keys) > ix.lim.MaxKeysPerTable {
+		what := "table " + ix.pathOf(parent, noSeg)
+		if parent == 0 {
+			what = "the top level"
+		}
+		path := ix.pathOf(parent, name)
+		ix.exceed(e.key, path, path, fmt.Sprintf("%s has more than %d keys: go-toml checks each new key against those before it, "+
+			"so loading slows with the square of their number (manifest.Limits.MaxKeysPerTable)", what, ix.lim.MaxKeysPerTable))
+		return noNode
+	}
+	return ix.add(parent, name, e)
+}
+
+// addElem records e at element n (0-based) of the array parent, counting
+// it against the limits, and returns its node.
+func (ix *index) addElem(parent int32, n int, e entry) int32 {
+	if parent == noNode || ix.over != nil {
+		return noNode
+	}
+	seg := elemBit | uint32(n)
+	if n >= elemBit {
+		// No array that long fits in memory; say so rather than wrap.
+		ix.exceed(e.key, "", "", "an array with more than 2^31 elements")
+		return noNode
+	}
+	max, what := ix.lim.MaxArrayLen, ""
+	switch p := ix.nodes[parent]; {
+	case p.parent == 0 && ix.names.names[p.seg] == "tools":
+		max, what = ix.lim.MaxTools, "more than %d tools (manifest.Limits.MaxTools)"
+	case p.parent == 0 && ix.names.names[p.seg] == "servers":
+		max, what = ix.lim.MaxServers, "more than %d servers (manifest.Limits.MaxServers)"
+	}
+	if n >= max {
+		at := e.key
+		if e.header.len > 0 {
+			at = e.header
+		}
+		path := ix.pathOf(parent, seg)
+		if what == "" {
+			what = fmt.Sprintf("array %s has more than %%d elements (manifest.Limits.MaxArrayLen)", ix.pathOf(parent, noSeg))
+		}
+		ix.exceed(at, path, path, fmt.Sprintf(what, max))
+		return noNode
+	}
+	if id := ix.child(parent, seg); id != noNode {
+		ix.update(id, e)
+		return id
+	}
+	return ix.add(parent, seg, e)
+}
+
+// header records a [x.y] or [[x.y]] header and returns the table it
+// opens.
+func (ix *index) header(n *unstable.Node, array bool) int32 {
 	parts := keyParts(n)
 	if len(parts) == 0 {
-		return ""
+		return 0
 	}
 	whole := ix.headerSpan(parts[0].Raw, parts[len(parts)-1].Raw)
-	path := ""
+	cur := int32(0)
 	depth := 0
 	deeper := func(at unstable.Range) bool {
 		if depth++; depth > maxDepth {
@@ -196,81 +359,95 @@ func (ix *index) header(n *unstable.Node, array bool) string {
 	}
 	for i, part := range parts {
 		if deeper(part.Raw) {
-			return ""
+			return 0
 		}
-		parent := path
-		path = joinKey(path, string(part.Data))
+		name := ix.names.id(part.Data)
 		last := i == len(parts)-1
 		switch {
 		case last && array:
-			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
+			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
 			if deeper(part.Raw) {
-				return ""
+				return 0
 			}
-			n := ix.arrays[path]
-			ix.arrays[path] = n + 1
-			elem := joinIndex(path, n)
-			ix.addElem(path, n, elem, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
-			path = elem
-			ix.depths[path] = depth
+			k := 0
+			if cur != noNode {
+				k = int(ix.nodes[cur].arrays)
+				ix.nodes[cur].arrays++
+			}
+			cur = ix.addElem(cur, k, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			if cur != noNode {
+				ix.nodes[cur].depth = int32(depth)
+			}
 		case last:
-			ix.depths[path] = depth
-			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			if cur != noNode {
+				ix.nodes[cur].depth = int32(depth)
+			}
 		default:
-			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
+			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
 			// A header that goes through an array of tables goes into its
 			// latest element, as TOML says.
-			if n := ix.arrays[path]; n > 0 {
-				if deeper(part.Raw) {
-					return ""
+			if cur != noNode {
+				if k := ix.nodes[cur].arrays; k > 0 {
+					if deeper(part.Raw) {
+						return 0
+					}
+					cur = ix.child(cur, elemBit|uint32(k-1))
 				}
-				path = joinIndex(path, n-1)
 			}
 		}
 	}
-	return path
+	return cur
 }
 
-// keyValue records "a.b = value" in the table at path base, depth
-// segments deep, and whatever the value contains.
-func (ix *index) keyValue(base string, depth int, n *unstable.Node) {
+// keyValue records "a.b = value" in the table base, depth segments deep,
+// and whatever the value contains.
+func (ix *index) keyValue(base int32, depth int, n *unstable.Node) {
 	value := n.Value()
 	if !value.Valid() {
 		return
 	}
-	parts := keyParts(n)
-	if len(parts) == 0 {
+	it := n.Key()
+	if !it.Next() {
 		return
 	}
-	if depth += len(parts); depth > maxDepth {
-		ix.tooDeep(rangeSpan(parts[0].Raw))
+	first := it.Node()
+	nparts := 1
+	for more := it; more.Next(); {
+		nparts++
+	}
+	if depth += nparts; depth > maxDepth {
+		ix.tooDeep(rangeSpan(first.Raw))
 		return
 	}
-	path, parent := base, base
-	for i, part := range parts {
-		parent = path
-		path = joinKey(path, string(part.Data))
-		if i < len(parts)-1 {
-			ix.addKey(parent, path, entry{key: rangeSpan(part.Raw), implicit: true})
+	cur := base
+	it = n.Key()
+	var last span
+	for it.Next() {
+		part := it.Node()
+		name := ix.names.id(part.Data)
+		if it.IsLast() {
+			last = rangeSpan(part.Raw)
+			vs := ix.valueSpan(value, ix.afterEquals(last))
+			cur = ix.addKey(cur, name, entry{key: last, value: vs})
+			if ix.over == nil {
+				ix.value(cur, depth, value, vs)
+			}
+			return
 		}
-	}
-	last := rangeSpan(parts[len(parts)-1].Raw)
-	vs := ix.valueSpan(value, ix.afterEquals(last))
-	ix.addKey(parent, path, entry{key: last, value: vs})
-	if ix.over == nil {
-		ix.value(path, depth, value, vs)
+		cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
 	}
 }
 
-// value records what is inside a value at path, depth segments deep:
+// value records what is inside a value at node id, depth segments deep:
 // the key/values of an inline table, the elements of an array.
-func (ix *index) value(path string, depth int, v *unstable.Node, at span) {
+func (ix *index) value(id int32, depth int, v *unstable.Node, at span) {
 	switch v.Kind {
 	case unstable.InlineTable:
 		it := v.Children()
 		for ix.over == nil && it.Next() {
 			if kv := it.Node(); kv.Kind == unstable.KeyValue {
-				ix.keyValue(path, depth, kv)
+				ix.keyValue(id, depth, kv)
 			}
 		}
 	case unstable.Array:
@@ -288,8 +465,7 @@ func (ix *index) value(path string, depth int, v *unstable.Node, at span) {
 			// An array inside an array has no range of its own: use its
 			// first element, or failing that the enclosing array.
 			es := ix.valueSpan(el, firstSpan(el, at))
-			p := joinIndex(path, i)
-			ix.addElem(path, i, p, entry{key: es, value: es})
+			p := ix.addElem(id, i, entry{key: es, value: es})
 			ix.value(p, depth+1, el, es)
 			i++
 		}
@@ -304,28 +480,49 @@ func (ix *index) tooDeep(at span) {
 	}
 }
 
-// add records e at path unless the path is already known; an explicit
-// definition replaces an implicit one, so that a table is shown where it
-// is written rather than where a dotted key first went through it.
-func (ix *index) add(path string, e entry) {
+// add records e at the new path seg under parent, counting it.
+func (ix *index) add(parent int32, seg uint32, e entry) int32 {
+	if ix.over != nil {
+		return noNode
+	}
+	pathLen := int(ix.nodes[parent].pathLen) + ix.segLen(parent, seg)
+	ix.values++
+	ix.pathBytes += pathLen
+	switch {
+	case ix.values > ix.lim.MaxValues:
+		path := ix.pathOf(parent, seg)
+		ix.exceed(e.key, path, path, fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", ix.lim.MaxValues))
+		return noNode
+	case ix.pathBytes > ix.maxPath:
+		path := ix.pathOf(parent, seg)
+		ix.exceed(e.key, path, path, fmt.Sprintf("keys nested too deep under long names: the paths to the values add up to more than %d bytes (16 times the file, plus 1 MiB)", ix.maxPath))
+		return noNode
+	}
+	id := int32(len(ix.nodes))
+	p := &ix.nodes[parent]
+	ix.nodes = append(ix.nodes, node{entry: e, parent: parent, seg: seg, pathLen: int32(pathLen), nextKid: p.firstKid})
+	p = &ix.nodes[parent] // append may have moved it
+	p.firstKid = id
+	switch p.nkids++; {
+	case p.nkids == maxListed+1:
+		for k := id; k > 0; k = ix.nodes[k].nextKid {
+			ix.kids[childKey(parent, ix.nodes[k].seg)] = k
+		}
+	case p.nkids > maxListed+1:
+		ix.kids[childKey(parent, seg)] = id
+	}
+	return id
+}
+
+// update is add for a path already recorded: an explicit definition
+// replaces an implicit one, so that a table is shown where it is written
+// rather than where a dotted key first went through it.
+func (ix *index) update(id int32, e entry) {
 	if ix.over != nil {
 		return
 	}
-	old, ok := ix.entries[path]
-	if !ok {
-		ix.values++
-		ix.pathBytes += len(path)
-		switch {
-		case ix.values > ix.lim.MaxValues:
-			ix.exceed(e.key, path, path, fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", ix.lim.MaxValues))
-			return
-		case ix.pathBytes > ix.maxPath:
-			ix.exceed(e.key, path, path, fmt.Sprintf("keys nested too deep under long names: the paths to the values add up to more than %d bytes (16 times the file, plus 1 MiB)", ix.maxPath))
-			return
-		}
-	}
-	if !ok || (old.implicit && !e.implicit) {
-		ix.entries[path] = e
+	if n := &ix.nodes[id]; n.implicit && !e.implicit {
+		n.entry = e
 	}
 }
 
@@ -377,15 +574,71 @@ func (ix *index) headerSpan(first, last unstable.Range) span {
 // lookup returns where path is. Every path of a decoded document should
 // be known; TestIndexKnowsEveryPath checks the corpus for misses.
 func (ix *index) lookup(path string) (entry, bool) {
-	e, ok := ix.entries[path]
-	return e, ok
+	if id := ix.find(path); id > 0 {
+		return ix.nodes[id].entry, true
+	}
+	return entry{}, false
+}
+
+// find returns the node of path (as joinKey and joinIndex write it), or
+// noNode.
+func (ix *index) find(path string) int32 {
+	cur := int32(0)
+	for i := 0; i < len(path) && cur != noNode; {
+		if i > 0 && path[i] == '.' {
+			i++
+		}
+		switch {
+		case i >= len(path):
+			return noNode
+		case path[i] == '[':
+			end := strings.IndexByte(path[i:], ']')
+			if end < 0 {
+				return noNode
+			}
+			n, err := strconv.Atoi(path[i+1 : i+end])
+			if err != nil || n < 0 || n >= elemBit {
+				return noNode
+			}
+			cur = ix.child(cur, elemBit|uint32(n))
+			i += end + 1
+		case path[i] == '"':
+			q, err := strconv.QuotedPrefix(path[i:])
+			if err != nil {
+				return noNode
+			}
+			name, err := strconv.Unquote(q)
+			if err != nil {
+				return noNode
+			}
+			cur = ix.childNamed(cur, name)
+			i += len(q)
+		default:
+			end := i
+			for end < len(path) && path[end] != '.' && path[end] != '[' {
+				end++
+			}
+			cur = ix.childNamed(cur, path[i:end])
+			i = end
+		}
+	}
+	return cur
+}
+
+// childNamed returns the node at the key name under parent, or noNode.
+func (ix *index) childNamed(parent int32, name string) int32 {
+	id, ok := ix.names.ids[name]
+	if !ok {
+		return noNode
+	}
+	return ix.child(parent, id)
 }
 
 // paths returns every recorded path, sorted, for tests.
 func (ix *index) paths() []string {
-	out := make([]string, 0, len(ix.entries))
-	for p := range ix.entries {
-		out = append(out, p)
+	out := make([]string, 0, len(ix.nodes)-1)
+	for id := 1; id < len(ix.nodes); id++ {
+		out = append(out, ix.pathOf(int32(id), noSeg))
 	}
 	sort.Strings(out)
 	return out
@@ -460,7 +713,10 @@ func isBareKey(k string) bool {
 	if k == "" {
 		return false
 	}
-	return bytes.IndexFunc([]byte(k), func(r rune) bool {
-		return !(r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	}) < 0
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -35,20 +35,24 @@ d.e.f = 3
 	assert.ElementsMatch(t, want, ix.paths())
 
 	at := func(path string, s span) string { return src[s.off : s.off+s.len] }
-	e := ix.entries
-	assert.Equal(t, "[[a]]", at("a[1]", e["a[1]"].header))
-	assert.Equal(t, "[[a.b]]", at("a[1].b[1]", e["a[1].b[1]"].header))
-	assert.Equal(t, "[[ g ]]", at("g[0]", e["g[0]"].header))
-	assert.Equal(t, "[a.c]", at("a[1].c", e["a[1].c"].header))
-	assert.Equal(t, "c", at("a[1].c", e["a[1].c"].key), "the table's key is in its header")
-	assert.Equal(t, `"quoted.key"`, at("", e[`a[1].b[1]."quoted.key"`].key))
-	assert.Equal(t, `{`, at("", e[`a[1].b[1]."quoted.key"`].value))
-	assert.Equal(t, `'lit'`, at("", e[`a[1].b[1]."quoted.key".lit`].key))
-	assert.Equal(t, "[", at("", e["a[0].b[0].y"].value), "an array has no range of its own; the index finds its bracket")
-	assert.Equal(t, "2", at("", e["a[0].b[0].y[1]"].value), "an array in an array is at its first element")
-	assert.Equal(t, "{", at("", e["a[0].b[0].y[2]"].value))
-	assert.Equal(t, "3", at("", e["a[1].c.d.e.f"].value))
-	assert.Equal(t, "d", at("", e["a[1].c.d"].key), "a dotted key's tables are at their part")
+	e := func(path string) entry {
+		en, ok := ix.lookup(path)
+		require.True(t, ok, path)
+		return en
+	}
+	assert.Equal(t, "[[a]]", at("a[1]", e("a[1]").header))
+	assert.Equal(t, "[[a.b]]", at("a[1].b[1]", e("a[1].b[1]").header))
+	assert.Equal(t, "[[ g ]]", at("g[0]", e("g[0]").header))
+	assert.Equal(t, "[a.c]", at("a[1].c", e("a[1].c").header))
+	assert.Equal(t, "c", at("a[1].c", e("a[1].c").key), "the table's key is in its header")
+	assert.Equal(t, `"quoted.key"`, at("", e(`a[1].b[1]."quoted.key"`).key))
+	assert.Equal(t, `{`, at("", e(`a[1].b[1]."quoted.key"`).value))
+	assert.Equal(t, `'lit'`, at("", e(`a[1].b[1]."quoted.key".lit`).key))
+	assert.Equal(t, "[", at("", e("a[0].b[0].y").value), "an array has no range of its own; the index finds its bracket")
+	assert.Equal(t, "2", at("", e("a[0].b[0].y[1]").value), "an array in an array is at its first element")
+	assert.Equal(t, "{", at("", e("a[0].b[0].y[2]").value))
+	assert.Equal(t, "3", at("", e("a[1].c.d.e.f").value))
+	assert.Equal(t, "d", at("", e("a[1].c.d").key), "a dotted key's tables are at their part")
 }
 
 func TestIndexPrefersExplicitTables(t *testing.T) {
@@ -57,7 +61,9 @@ func TestIndexPrefersExplicitTables(t *testing.T) {
 	src := "[x.y]\nz = 1\n[x]\nw = 2\n"
 	ix, err := buildIndex([]byte(src), Limits{})
 	require.NoError(t, err)
-	h := ix.entries["x"].header
+	x, ok := ix.lookup("x")
+	require.True(t, ok)
+	h := x.header
 	assert.Equal(t, "[x]", src[h.off:h.off+h.len])
 }
 

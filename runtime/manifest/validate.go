@@ -242,7 +242,9 @@ func (c *checker) entries(k entryKind, v any, add func(path string, t map[string
 		c.valueErr(k.array, "want an array of tables, got %s%s", describe(v), hint)
 		return
 	}
-	first := map[string]Position{}
+	// The first entry with each name, by index: its position is only
+	// needed for a duplicate.
+	first := make(map[string]int, len(arr))
 	for i, el := range arr {
 		path := joinIndex(k.array, i)
 		t, ok := c.table(path, el, "a table")
@@ -257,10 +259,11 @@ func (c *checker) entries(k entryKind, v any, add func(path string, t map[string
 		} else if s, ok := c.str(path+".name", v, "a name (a string)"); ok {
 			if err := k.checkName(s); err != nil {
 				c.valueErr(path+".name", "%v", err)
-			} else if p, dup := first[s]; dup {
+			} else if j, dup := first[s]; dup {
+				p := c.pos(c.valueSpan(joinIndex(k.array, j) + ".name"))
 				c.valueErr(path+".name", "duplicate %s name %q: already used at line %d", k.noun, s, p.Line)
 			} else {
-				first[s] = c.pos(c.valueSpan(path + ".name"))
+				first[s] = i
 				name = s
 			}
 		}

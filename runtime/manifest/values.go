@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -127,15 +126,26 @@ func ParseEnforcement(s string) (string, error) {
 	return "", fmt.Errorf("unknown enforcement %q (accepted: %s)", s, strings.Join(words, ", "))
 }
 
-var (
-	toolName   = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	serverName = regexp.MustCompile(`^[A-Za-z0-9_.:/@-]{1,128}$`)
-)
+// nameOf reports whether n is 1 to max bytes, each an ASCII letter or
+// digit or one of extra: what the regular expression
+// ^[A-Za-z0-9EXTRA]{1,max}$ says, without running one for every tool.
+func nameOf(n string, max int, extra string) bool {
+	if len(n) == 0 || len(n) > max {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // checkToolName checks a tool name against what both the OpenAI and
 // Anthropic APIs accept, so that one manifest serves either.
 func checkToolName(n string) error {
-	if !toolName.MatchString(n) {
+	if !nameOf(n, 64, "_-") {
 		return fmt.Errorf("bad tool name %q: want 1 to 64 letters, digits, _ or - (what the OpenAI and Anthropic APIs accept)", n)
 	}
 	return nil
@@ -144,7 +154,7 @@ func checkToolName(n string) error {
 // checkServerName checks a server name: wider than a tool's, to allow the
 // usual spellings of MCP servers ("mcp:filesystem", "@org/server").
 func checkServerName(n string) error {
-	if !serverName.MatchString(n) {
+	if !nameOf(n, 128, "_.:/@-") {
 		return fmt.Errorf("bad server name %q: want 1 to 128 letters, digits, or any of _ . : / @ -", n)
 	}
 	return nil

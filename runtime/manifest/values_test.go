@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,5 +233,24 @@ func TestRuntimeConcurrency(t *testing.T) {
 	} {
 		_, err := Parse("gate.toml", []byte("[runtime]\nconcurrency = "+in+"\n"))
 		assert.EqualError(t, err, "gate.toml:2:15: runtime.concurrency: "+msg)
+	}
+}
+
+// TestNamesAsTheirRegexps checks the name checks against the regular
+// expressions they replace (and the documentation states).
+func TestNamesAsTheirRegexps(t *testing.T) {
+	toolRE := regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	serverRE := regexp.MustCompile(`^[A-Za-z0-9_.:/@-]{1,128}$`)
+	names := []string{
+		"", "a", "Z9", "a_b-c", "a.b", "a b", "a\n", "\na", "é", "aé", "x:y/@z", "@org/server", "mcp:fs",
+		"a\x00", "[x]", "a+b", "ü", strings.Repeat("a", 64), strings.Repeat("a", 65),
+		strings.Repeat("b", 128), strings.Repeat("b", 129), strings.Repeat("é", 32),
+	}
+	for i := range 256 {
+		names = append(names, "x"+string(rune(i)), string([]byte{byte(i)}))
+	}
+	for _, n := range names {
+		assert.Equal(t, toolRE.MatchString(n), checkToolName(n) == nil, "tool %q", n)
+		assert.Equal(t, serverRE.MatchString(n), checkServerName(n) == nil, "server %q", n)
 	}
 }
