@@ -77,7 +77,7 @@ type Call struct {
 	// Policy holds the compiled grants; nil denies everything.
 	Policy *Policy
 	// Config is the probe's config from the manifest, read by gate.config.
-	Config map[string]string
+	Config Config
 	// LookupEnv reads the host environment; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
 	// Resolvers answer gate.import; nil means every spec is unknown.
@@ -102,9 +102,18 @@ type Call struct {
 	// under way is not cut short (it ends within the budget anyway); the
 	// check after it stops the guest.
 	Stop <-chan struct{}
+	// EngineStop is a second Stop: the engine's, shared by all its runs,
+	// so that a probe need not hold a channel that merges the two.
+	EngineStop <-chan struct{}
 	// Output receives what the probe writes to stdout and stderr (WASI
 	// file descriptors 1 and 2); nil discards it.
 	Output io.Writer
+	// OnWait, when set, is called once, the first time the run gives its
+	// CPU slot back to wait (a dial, a lookup, a sleep): whoever runs
+	// probes on a fixed set of goroutines can then start another, as the
+	// Go scheduler hands a thread's work on when it enters a system call,
+	// so that probes waiting on the network do not hold up the rest.
+	OnWait func()
 
 	reason       string
 	reasonSet    bool
@@ -258,8 +267,17 @@ func (c *Call) Check(ctx context.Context, where string) {
 	if err := ctx.Err(); err != nil {
 		c.interrupt(where, err)
 	}
+	// Two selects of one case each, not one of two: a single receive with
+	// a default is a lock-free look at an open channel, while a select of
+	// several cases locks them all, and every run of an engine shares its
+	// EngineStop. A nil channel is never ready.
 	select {
-	case <-c.Stop: // a nil channel is never ready
+	case <-c.Stop:
+		c.interrupt(where, ErrStopped)
+	default:
+	}
+	select {
+	case <-c.EngineStop:
 		c.interrupt(where, ErrStopped)
 	default:
 	}
@@ -283,6 +301,10 @@ func (c *Call) interrupt(where string, err error) {
 // deadline has spent its budget itself.
 func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx context.Context)) {
 	grant := answer && !c.extended
+	if f := c.OnWait; f != nil {
+		c.OnWait = nil
+		f()
+	}
 	if c.CPU == nil {
 		fn(ctx)
 		if grant {
@@ -356,6 +378,7 @@ func (c *Call) Sleep(ctx context.Context, d time.Duration) {
 		case <-t.C:
 		case <-ctx.Done():
 		case <-c.Stop:
+		case <-c.EngineStop:
 		}
 	})
 	c.Check(ctx, "sleep")

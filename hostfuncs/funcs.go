@@ -36,7 +36,7 @@ func hostConfig(ctx context.Context, m api.Module, stack []uint64) {
 	c := callFrom(ctx, "gate.config")
 	key, ok := name(m, "gate.config", "key", api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
 	buf := view(m, "gate.config", "buf", api.DecodeU32(stack[2]), api.DecodeU32(stack[3]))
-	v, found := c.Config[key]
+	v, found := c.Config.Lookup(key)
 	if ok && found {
 		stack[0] = api.EncodeI32(copyOut(buf, v))
 	} else {

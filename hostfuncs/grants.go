@@ -2,7 +2,9 @@ package hostfuncs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -35,6 +37,24 @@ type Grants struct {
 // IsZero reports whether g grants nothing.
 func (g Grants) IsZero() bool {
 	return len(g.Env) == 0 && len(g.Dial) == 0 && len(g.Import) == 0
+}
+
+// Key is a canonical form of g: two Grants have the same Key exactly
+// when they grant the same entries, whatever their order or repetitions.
+// The engine shares a module's live instances only among probes whose
+// grants have the same Key.
+func (g Grants) Key() string {
+	var b strings.Builder
+	for _, list := range [][]string{g.Env, g.Dial, g.Import} {
+		// Length-prefixed, so that no entry's bytes can imitate a boundary.
+		for _, s := range union(list, nil) {
+			b.WriteString(strconv.Itoa(len(s)))
+			b.WriteByte(':')
+			b.WriteString(s)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // Merge returns the union of g and o, sorted and without duplicates.
@@ -72,11 +92,9 @@ type Policy struct {
 // Compile checks g and returns its Policy. An error names the kind, the
 // entry and what is wrong with it.
 func (g Grants) Compile() (*Policy, error) {
-	p := &Policy{
-		env:  envMatcher{exact: map[string]bool{}},
-		dial: dialMatcher{raw: map[string]bool{}, exact: map[dialAddr]bool{}},
-		imp:  importMatcher{exact: map[string]bool{}},
-	}
+	// The matchers' maps are made by their first entry: a probe holds its
+	// Policy for its life, and most grant one kind of thing.
+	p := &Policy{}
 	for _, e := range g.Env {
 		if err := p.env.add(e); err != nil {
 			return nil, fmt.Errorf("env grant %q: %w", e, err)
@@ -92,7 +110,28 @@ func (g Grants) Compile() (*Policy, error) {
 			return nil, fmt.Errorf("import grant %q: %w", e, err)
 		}
 	}
+	p.env.exact = p.env.exact.sealed()
+	p.imp.exact = p.imp.exact.sealed()
 	return p, nil
+}
+
+// nameSet is a sorted set of names: a probe holds its Policy for its life,
+// and for the few names a probe is granted a sorted slice is a third of a
+// map's size and as quick to search.
+type nameSet []string
+
+// sealed sorts the set and drops repeats; has works only after it.
+func (s nameSet) sealed() nameSet {
+	if len(s) == 0 {
+		return nil
+	}
+	sort.Strings(s)
+	return slices.Clip(slices.Compact(s))
+}
+
+func (s nameSet) has(name string) bool {
+	_, found := slices.BinarySearch(s, name)
+	return found
 }
 
 // AllowEnv reports whether the variable name is granted.
@@ -115,6 +154,15 @@ func (p *Policy) AllowDial(addr string) bool {
 // formed (see checkSpecName) is never granted.
 func (p *Policy) AllowImport(spec string) bool { return p != nil && p.imp.match(spec) }
 
+// setIn adds k to the set m, making m if it is nil.
+func setIn[K comparable](m map[K]bool, k K) map[K]bool {
+	if m == nil {
+		m = map[K]bool{}
+	}
+	m[k] = true
+	return m
+}
+
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -128,7 +176,7 @@ func keys(m map[string]bool) []string {
 // patterns, so the common case (a handful of exact grants) costs no
 // allocation and no scan.
 type envMatcher struct {
-	exact map[string]bool
+	exact nameSet
 	globs []string
 }
 
@@ -139,13 +187,13 @@ func (m *envMatcher) add(e string) error {
 	if strings.Contains(e, "*") {
 		m.globs = append(m.globs, e)
 	} else {
-		m.exact[e] = true
+		m.exact = append(m.exact, e)
 	}
 	return nil
 }
 
 func (m *envMatcher) match(s string) bool {
-	if m.exact[s] {
+	if m.exact.has(s) {
 		return true
 	}
 	for _, g := range m.globs {

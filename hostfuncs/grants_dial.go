@@ -132,8 +132,8 @@ func (m *dialMatcher) add(e string) error {
 		if strings.Contains(p, "*") {
 			m.unix = append(m.unix, p)
 		} else {
-			m.exact[dialAddr{unix: true, name: p}] = true
-			m.raw["unix:"+p] = true
+			m.exact = setIn(m.exact, dialAddr{unix: true, name: p})
+			m.raw = setIn(m.raw, "unix:"+p)
 		}
 		return nil
 	}
@@ -160,10 +160,10 @@ func (m *dialMatcher) add(e string) error {
 	}
 	if exact.name != "" || exact.ip.IsValid() {
 		exact.port = n
-		m.exact[exact] = true
+		m.exact = setIn(m.exact, exact)
 		if n != 0 {
 			_, canonical := exact.target()
-			m.raw[canonical] = true
+			m.raw = setIn(m.raw, canonical)
 		}
 		return nil
 	}

@@ -21,7 +21,7 @@ import (
 // importMatcher answers exact specs with one map lookup and falls back to
 // the patterns.
 type importMatcher struct {
-	exact map[string]bool
+	exact nameSet
 	globs []importPattern
 }
 
@@ -48,7 +48,7 @@ func (m *importMatcher) add(e string) error {
 		return err
 	}
 	if !strings.Contains(e, "*") {
-		m.exact[e] = true
+		m.exact = append(m.exact, e)
 		return nil
 	}
 	m.globs = append(m.globs, importPattern{scheme: scheme, name: name, path: name[0] == '/'})
@@ -58,7 +58,7 @@ func (m *importMatcher) add(e string) error {
 func (m *importMatcher) match(spec string) bool {
 	// Exact grants passed checkSpecName at load, so a spec equal to one is
 	// as well formed as it is.
-	if m.exact[spec] {
+	if m.exact.has(spec) {
 		return true
 	}
 	if len(m.globs) == 0 {
@@ -85,7 +85,7 @@ func (p *Policy) ImportSchemes() []string {
 		return nil
 	}
 	set := map[string]bool{}
-	for spec := range p.imp.exact {
+	for _, spec := range p.imp.exact {
 		scheme, _, _ := strings.Cut(spec, ":")
 		set[scheme] = true
 	}

@@ -76,7 +76,7 @@ func testCall(t testing.TB, g Grants) *Call {
 	return &Call{
 		Probe:  "t",
 		Policy: p,
-		Config: map[string]string{"vars": "A,B", "empty": ""},
+		Config: NewConfig(map[string]string{"vars": "A,B", "empty": ""}),
 		LookupEnv: func(k string) (string, bool) {
 			v, ok := map[string]string{"HOME_X": "/home/x", "EMPTY": ""}[k]
 			return v, ok

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -142,8 +143,9 @@ func (r *Registry) RefreshDue(ctx context.Context) int {
 func (r *Registry) nextProbe(e *entry) time.Time {
 	ttl := r.cfg.ttl
 	margin := ttl/5 + time.Duration(uint64(ttl/10)*uint64(nameHash(e.tool.Name)%1024)/1024)
-	next := e.current.CheckedAt.Add(ttl - margin)
-	if e.current.Graced {
+	current := e.current()
+	next := current.CheckedAt.Add(ttl - margin)
+	if current.Graced {
 		if end := e.lastSuccess.Add(ttl + r.cfg.grace); end.Before(next) {
 			next = end
 		}
@@ -163,8 +165,8 @@ func nameHash(s string) uint32 {
 
 // resolve answers for the selected entries: tools without a probe are
 // available, fresh cached answers are reused, and every other tool is
-// probed, each by one flight that all callers share, all flights at once.
-// Probes run outside the lock.
+// probed, each by one flight that all callers share, all flights at once
+// (see startProbes). Probes run outside the lock.
 func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool) ([]*entry, []Status, int) {
 	r.mu.Lock()
 	var entries []*entry
@@ -179,12 +181,15 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 	}
 	statuses := make([]Status, len(entries))
 	flights := make([]*flight, len(entries))
+	waits := make([]chan struct{}, len(entries)) // for flights another read started
+	var jobs []probeJob
+	var slab []flight // this read's flights, allocated together
 	for i, e := range entries {
 		switch {
 		case e.tool.Probe == nil:
 			statuses[i] = Status{Name: e.tool.Name, State: StateAvailable}
 		case !force && r.cfg.background && e.answered:
-			st := e.current
+			st := e.current()
 			st.Cached = true
 			statuses[i] = st
 		case !force && e.hasCache && now.Before(e.cachedAt.Add(r.cfg.ttl)):
@@ -192,14 +197,33 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			st.Cached, st.Graced = true, false
 			statuses[i] = st
 		default:
-			if e.flight == nil {
-				e.flight = &flight{done: make(chan struct{})}
-				go r.probe(context.WithoutCancel(ctx), e, e.flight, now)
+			f := e.flight
+			switch {
+			case f == nil:
+				if len(slab) == 0 {
+					slab = make([]flight, len(entries)-i)
+				}
+				f, slab = &slab[0], slab[1:]
+				e.flight = f
+				jobs = append(jobs, probeJob{e, f})
+			case f.done == nil:
+				f.done = make(chan struct{})
+				waits[i] = f.done
+			default:
+				waits[i] = f.done
 			}
-			flights[i] = e.flight
+			flights[i] = f
 		}
 	}
 	r.mu.Unlock()
+	// This read's own flights are waited for all together (see
+	// startProbes), others' one by one.
+	if all := r.startProbes(context.WithoutCancel(ctx), jobs, now); all != nil {
+		select {
+		case <-all:
+		case <-ctx.Done():
+		}
+	}
 
 	probed := 0
 	for i, f := range flights {
@@ -207,10 +231,15 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			continue
 		}
 		probed++
-		select {
-		case <-f.done:
+		if !f.finished.Load() && waits[i] != nil {
+			select {
+			case <-waits[i]:
+			case <-ctx.Done():
+			}
+		}
+		if f.finished.Load() {
 			statuses[i] = f.status
-		case <-ctx.Done():
+		} else {
 			statuses[i] = Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
 				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error()}
 		}
@@ -241,6 +270,9 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	var log func()
 	name := e.tool.Name
 
+	// The messages are made only for a logger that wants them: formatting
+	// one a tool was a tenth of a cold listing, for a discarding logger.
+	debug := r.logger.Enabled(ctx, slog.LevelDebug)
 	r.mu.Lock()
 	switch res.Outcome {
 	case Available:
@@ -250,7 +282,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	case Unavailable:
 		st.State = StateUnavailable
 		e.hasCache, e.cacheOK, e.cachedAt = true, false, now
-		if res.Reason != "" {
+		if res.Reason != "" && debug {
 			log = func() { r.logger.Debug(fmt.Sprintf("%s '%s' unavailable: %s", r.noun, name, res.Reason)) }
 		}
 	default:
@@ -258,6 +290,9 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		if e.hasSuccess && now.Before(e.lastSuccess.Add(r.cfg.ttl+r.cfg.grace)) {
 			st.State, st.Graced = StateAvailable, true
 			log = func() {
+				if !debug {
+					return
+				}
 				r.logger.Debug(fmt.Sprintf("Availability check failed for %s '%s' but serving last-good within grace window: %s", r.cfg.kind, name, res.Reason))
 			}
 		} else {
@@ -268,10 +303,13 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 			}
 		}
 	}
-	if !st.Graced {
-		e.last = st
+	if st.Graced {
+		graced := st // a copy, so that st stays off the heap
+		e.graced = &graced
+	} else {
+		e.last, e.graced = st, nil
 	}
-	e.current, e.answered = st, true
+	e.answered = true
 	e.flight = nil
 	var change *Change
 	if r.entries[name] == e {
@@ -286,6 +324,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		e.listed = listed
 	}
 	f.status = st
+	waiters := f.done
 	r.mu.Unlock()
 	// Log before waking the waiters, outside the lock (a handler may be
 	// slow), so that a reader's answer and its log line go together.
@@ -300,7 +339,10 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	if change != nil {
 		r.notify(*change)
 	}
-	close(f.done)
+	f.finished.Store(true)
+	if waiters != nil {
+		close(waiters)
+	}
 }
 
 // Change is a tool (or server) whose availability flipped: it was listed

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,4 +185,80 @@ func BenchmarkColdCheck(b *testing.B) {
 			b.Fatalf("%d of %d available", got, len(tools))
 		}
 	}
+}
+
+// BenchmarkColdList is a cold first listing in process: tools probed by
+// the standard env probe, half of them available, each read from an
+// empty cache (a new registry with the same probes), so every probe runs
+// once. The anchor, measured in the same run, is the Python original's
+// job (scripts/anchors/pymodel.py --cold-ns: the same lambdas' registry
+// with its cache cleared); "native" is the same listing with Go probes
+// (os.LookupEnv), the floor of the registry's own work. Goal: under 1 µs
+// a tool with the WebAssembly probes.
+func BenchmarkColdList(b *testing.B) {
+	const n = 1000
+	for i := range n {
+		if i%2 == 0 {
+			b.Setenv(fmt.Sprint("GATE_BENCH_", i), "x")
+		}
+	}
+	pyNs := pythonColdNs(b, n)
+	ctx := context.Background()
+	e := newEngine(b, NewEngineConfig())
+	for _, kind := range []string{"wasm", "native"} {
+		b.Run(kind, func(b *testing.B) {
+			tools := make([]Tool, n)
+			for i := range tools {
+				name, v := fmt.Sprint("tool_", i), fmt.Sprint("GATE_BENCH_", i)
+				var p Prober
+				if kind == "native" {
+					p = NewNativeProbe(0, func(context.Context) (bool, string, error) {
+						_, ok := os.LookupEnv(v)
+						return ok, v + " missing", nil
+					})
+				} else {
+					var err error
+					if p, err = e.StandardProbe(ctx, name, "env:"+v, ProbeConfig{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tools[i] = Tool{Name: name, Probe: p}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				r := NewRegistry(NewRegistryConfig())
+				for _, t := range tools {
+					if err := r.Register(t, false); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				if got := len(r.ListAvailable(ctx)); got != n/2 {
+					b.Fatalf("%d of %d available, want %d", got, n, n/2)
+				}
+			}
+			perTool := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / n
+			b.ReportMetric(perTool, "ns/tool")
+			if pyNs > 0 {
+				b.ReportMetric(pyNs, "python-ns/tool")
+				b.ReportMetric(perTool/pyNs, "x-python")
+			}
+		})
+	}
+}
+
+// pythonColdNs runs the Python anchor's cold listing of n tools in
+// process and returns its nanoseconds a tool (the best of 50 listings).
+func pythonColdNs(b *testing.B, n int) float64 {
+	b.Helper()
+	out, err := exec.Command("python3", "../scripts/anchors/pymodel.py", fmt.Sprint(n), "--cold-ns").Output()
+	if err != nil {
+		b.Fatalf("python3 anchor: %v", err)
+	}
+	ns, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		b.Fatalf("python3 anchor printed %q: %v", out, err)
+	}
+	return ns
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/wasm"
 )
 
@@ -294,12 +296,14 @@ func TestIdleMemoryIsBounded(t *testing.T) {
 	m := hostileModule(t, e, "touch_sparse")
 	rssBefore := rss(t)
 	kept := 0
-	for range 100 {
-		p, err := e.NewProbe(ctx, "sparse", m, ProbeConfig{})
+	for i := range 100 {
+		// Different grants, so that no two probes share an instance.
+		grants := hostfuncs.Grants{Env: []string{fmt.Sprint("V", i)}}
+		p, err := e.NewProbe(ctx, "sparse", m, ProbeConfig{Grants: grants})
 		require.NoError(t, err)
 		res := p.Run(ctx)
 		require.Equal(t, Available, res.Outcome, "%s", res.Reason)
-		if len(p.idle) > 0 {
+		if len(p.pool.idle) > 0 {
 			kept++
 		}
 	}

@@ -14,11 +14,13 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
+	"github.com/gate-dev/gate/probes"
 )
 
 // Engine compiles and runs probes. It owns one wazero runtime with the
-// gate host module, WASI (with no file system, args or environ) and the
-// metering import; it is safe for concurrent use. Close it when done.
+// gate host module, the metering import and WASI (with no file system,
+// args or environ; made when a module that imports it is first compiled);
+// it is safe for concurrent use. Close it when done.
 type Engine struct {
 	cfg       EngineConfig
 	rt        wazero.Runtime
@@ -27,8 +29,14 @@ type Engine struct {
 	resolvers *hostfuncs.Resolvers
 	pages     uint32
 
+	wasiMu   sync.Mutex
+	wasiDone bool
+
 	mu      sync.Mutex
 	modules map[[sha256.Size]byte]*moduleEntry
+	pools   map[poolKey]*instancePool
+	// standard holds the standard modules compiled so far.
+	standard map[probes.Kind]*Module
 
 	// life tracks runs, warm-ups and compiles, which use the runtime that
 	// Close frees.
@@ -37,7 +45,7 @@ type Engine struct {
 	releaseErr  error
 	// idleBytes is the linear memory of the instances that the engine's
 	// probes keep for reuse (idle, or running again), held under
-	// cfg.idleMemory (see Probe.putIdle).
+	// cfg.idleMemory (see instancePool.put).
 	idleBytes atomic.Int64
 }
 
@@ -56,14 +64,16 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg:     cfg,
-		cpu:     make(cpuSlots, cfg.concurrency),
-		pages:   cfg.memoryPages(),
-		modules: map[[sha256.Size]byte]*moduleEntry{},
+		cfg:      cfg,
+		cpu:      make(cpuSlots, cfg.concurrency),
+		pages:    cfg.memoryPages(),
+		modules:  map[[sha256.Size]byte]*moduleEntry{},
+		pools:    map[poolKey]*instancePool{},
+		standard: map[probes.Kind]*Module{},
 		// Not ctx: the engine outlives the call that made it.
-		life: newLifetime(context.Background()),
+		life: newLifetime(),
 	}
-	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python})
+	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python, CacheDir: cfg.cacheDir})
 	for scheme, r := range cfg.resolvers {
 		if err := e.resolvers.Register(scheme, r); err != nil {
 			return nil, fmt.Errorf("engine config: %w", err)
@@ -99,12 +109,6 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 }
 
 func (e *Engine) instantiateHostModules(ctx context.Context) error {
-	// gate's own WASI, not wazero's: wazero's never checks the deadline and
-	// works in one go on guest-given sizes (32 MiB of random_get, 4M
-	// iovecs), so a probe could loop past its budget through it.
-	if _, err := hostfuncs.InstantiateWASI(ctx, e.rt); err != nil {
-		return fmt.Errorf("instantiate WASI: %w", err)
-	}
 	if _, err := hostfuncs.Instantiate(ctx, e.rt); err != nil {
 		return fmt.Errorf("instantiate the gate host module: %w", err)
 	}
@@ -119,6 +123,38 @@ func (e *Engine) instantiateHostModules(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("instantiate the metering module: %w", err)
 	}
+	return nil
+}
+
+// ensureWASI instantiates gate's WASI the first time a module that
+// imports it is compiled: its 46 functions' trampolines were a quarter of
+// making an engine and loading the env probe, which, like the other
+// standard probes, imports nothing from WASI. It is gate's own WASI, not
+// wazero's: wazero's never checks the deadline and works in one go on
+// guest-given sizes (32 MiB of random_get, 4M iovecs), so a probe could
+// loop past its budget through it.
+func (e *Engine) ensureWASI(ctx context.Context, cm wazero.CompiledModule) error {
+	need := false
+	for _, f := range cm.ImportedFunctions() {
+		if m, _, _ := f.Import(); m == hostfuncs.WASIModuleName {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return nil
+	}
+	// A mutex and a flag, not a sync.Once: a failure is tried again by
+	// the next module that needs it.
+	e.wasiMu.Lock()
+	defer e.wasiMu.Unlock()
+	if e.wasiDone {
+		return nil
+	}
+	if _, err := hostfuncs.InstantiateWASI(ctx, e.rt); err != nil {
+		return fmt.Errorf("instantiate WASI: %w", err)
+	}
+	e.wasiDone = true
 	return nil
 }
 
@@ -199,7 +235,7 @@ func compileContext(ctx context.Context) context.Context {
 // cpuSlots is a counting semaphore of execution slots.
 type cpuSlots chan struct{}
 
-func (s cpuSlots) Acquire(ctx context.Context) error { return s.acquire(ctx, nil) }
+func (s cpuSlots) Acquire(ctx context.Context) error { return s.acquire(ctx, nil, nil) }
 
 // tryAcquire takes a slot if one is free, without waiting.
 func (s cpuSlots) tryAcquire() bool {
@@ -211,9 +247,10 @@ func (s cpuSlots) tryAcquire() bool {
 	}
 }
 
-// acquire waits for a slot until ctx is done or stop is closed (the probe
-// is being closed: its queued runs must not hold up Close).
-func (s cpuSlots) acquire(ctx context.Context, stop <-chan struct{}) error {
+// acquire waits for a slot until ctx is done or a stop channel is closed
+// (the probe or its engine is being closed: queued runs must not hold up
+// Close).
+func (s cpuSlots) acquire(ctx context.Context, stop, engineStop <-chan struct{}) error {
 	if s.tryAcquire() {
 		return nil
 	}
@@ -223,6 +260,8 @@ func (s cpuSlots) acquire(ctx context.Context, stop <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-stop:
+		return ErrClosed
+	case <-engineStop:
 		return ErrClosed
 	}
 }

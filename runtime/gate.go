@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	goruntime "runtime"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/safefile"
@@ -127,7 +129,9 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 
 	// Compile and warm up every probe at once: a Go-built module takes
-	// most of a second to compile, and there may be many.
+	// most of a second to compile, and there may be many. A few workers
+	// per CPU build them: a goroutine a tool cost more than building a
+	// standard probe, and compiles of one module are shared anyway.
 	type built struct {
 		tool  Tool
 		probe Prober
@@ -135,12 +139,10 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	tools := make([]built, len(m.Tools))
 	servers := make([]built, len(m.Servers))
-	var wg sync.WaitGroup
 	build := func(b *built, key, name, desc string, params map[string]any, p *manifest.Probe) {
-		defer wg.Done()
 		b.tool = Tool{Name: name, Description: desc}
 		if params != nil {
-			raw, err := json.Marshal(params)
+			raw, err := marshalParams(params)
 			if err != nil { // the manifest package checked them; cannot happen
 				b.err = manifest.ErrorAt(p.Pos, key+".parameters", err)
 				return
@@ -156,13 +158,27 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 			b.tool.Probe = probe
 		}
 	}
-	for i, t := range m.Tools {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(tools)+len(servers), 4*goruntime.GOMAXPROCS(0)) {
 		wg.Add(1)
-		go build(&tools[i], fmt.Sprintf("tools[%d]", i), t.Name, t.Description, t.Parameters, t.Probe)
-	}
-	for i, s := range m.Servers {
-		wg.Add(1)
-		go build(&servers[i], fmt.Sprintf("servers[%d]", i), s.Name, s.Description, nil, s.Probe)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				switch {
+				case i < len(tools):
+					t := m.Tools[i]
+					build(&tools[i], "tools["+strconv.Itoa(i)+"]", t.Name, t.Description, t.Parameters, t.Probe)
+				case i < len(tools)+len(servers):
+					i -= len(tools)
+					s := m.Servers[i]
+					build(&servers[i], "servers["+strconv.Itoa(i)+"]", s.Name, s.Description, nil, s.Probe)
+				default:
+					return
+				}
+			}
+		}()
 	}
 	wg.Wait()
 

@@ -11,7 +11,7 @@ import (
 )
 
 // instance is one live module instance of a probe. It is used by one run at
-// a time; between runs a healthy reactor instance waits in Probe.idle.
+// a time; between runs a healthy reactor instance waits in its instancePool.
 type instance struct {
 	mod   api.Module
 	entry api.Function // the reactor's "probe"; nil for a command
@@ -20,9 +20,12 @@ type instance struct {
 	// mem is the exported memory, looked up once (a reused instance is
 	// measured after every run; see memorySize).
 	mem api.Memory
+	// call is the Call of the instance's current run, when the run got
+	// the instance from its pool (see Probe.resetCall).
+	call hostfuncs.Call
 	// idleBytes is the memory this instance counts against the engine's
 	// idle memory limit, from when it is first kept to when it is closed
-	// (see Probe.putIdle).
+	// (see instancePool.put).
 	idleBytes int64
 }
 

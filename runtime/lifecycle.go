@@ -15,30 +15,31 @@ import (
 var ErrClosed = hostfuncs.ErrStopped
 
 // lifetime tracks the operations that use something a Close frees (the
-// wazero runtime of an engine, the instances of a probe), so that Close can
+// wazero runtime of an engine, the instances of a pool), so that Close can
 // stop them and wait for them first. Freeing a linear memory while a guest
 // still runs in it crashed the process (an unmapped region) or handed one
 // probe's memory, secrets included, to the next instance (a recycled page).
 //
 // enter and leave are two atomic adds on the hot path; the mutex and the
-// channel are touched only once closing has begun.
+// drained channel are touched only once closing has begun. A probe holds
+// one for its whole life, so it is kept small: no context, and its
+// drained channel is made by close.
 type lifetime struct {
-	// ctx ends when closing begins; its Done channel is every run's
-	// hostfuncs.Call.Stop, so a guest is interrupted at its next check.
-	ctx    context.Context
-	cancel context.CancelFunc
+	// stop is closed when closing begins: it is every run's
+	// hostfuncs.Call.Stop (or EngineStop), so a guest is interrupted at
+	// its next check.
+	stop chan struct{}
 
 	active  atomic.Int64
 	closing atomic.Bool
 
-	once    sync.Once
-	drained chan struct{} // closed when closing and nothing is active
+	mu      sync.Mutex
+	drained chan struct{} // made by close; closed once nothing is active
+	done    bool          // drained is closed
 }
 
-func newLifetime(parent context.Context) *lifetime {
-	l := &lifetime{drained: make(chan struct{})}
-	l.ctx, l.cancel = context.WithCancel(parent)
-	return l
+func newLifetime() *lifetime {
+	return &lifetime{stop: make(chan struct{})}
 }
 
 // enter registers an operation; it reports false, and registers nothing,
@@ -57,18 +58,31 @@ func (l *lifetime) enter() bool {
 // leave ends an operation that entered.
 func (l *lifetime) leave() {
 	if l.active.Add(-1) == 0 && l.closing.Load() {
-		l.once.Do(func() { close(l.drained) })
+		l.mu.Lock()
+		l.drain()
+		l.mu.Unlock()
+	}
+}
+
+// drain closes drained if it exists and nothing is active; l.mu is held.
+func (l *lifetime) drain() {
+	if l.drained != nil && !l.done && l.active.Load() == 0 {
+		l.done = true
+		close(l.drained)
 	}
 }
 
 // close begins closing: new operations are refused, running ones are told
 // to stop. It returns a channel closed once the last one has left.
 func (l *lifetime) close() <-chan struct{} {
-	l.closing.Store(true)
-	l.cancel()
-	if l.active.Load() == 0 {
-		l.once.Do(func() { close(l.drained) })
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.drained == nil {
+		l.drained = make(chan struct{})
+		l.closing.Store(true)
+		close(l.stop)
 	}
+	l.drain()
 	return l.drained
 }
 

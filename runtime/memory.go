@@ -28,6 +28,10 @@ func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 		// most of it in the GC.
 		select {
 		case page := <-onePage:
+			// Zeroed here, where it is reused, not when it was freed:
+			// a process closing thousands of instances on its way out
+			// faulted in every page it zeroed, for nothing.
+			clear(page[:])
 			return &probeMemory{buf: page[:0], max: max, pooled: true}
 		default:
 		}
@@ -41,10 +45,12 @@ func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 
 // maxPooledPages bounds onePage: 16 MiB, the one-page memories of 256
 // instances, enough that a Gate's fresh instances rarely allocate.
-const maxPooledPages = 256
+const maxPooledPages = 32
 
-// onePage recycles one-page memories. A buffer is zeroed when it goes
-// back, so the next instance starts from the zeroed memory wasm promises.
+// onePage recycles one-page memories. A buffer is zeroed when it is taken
+// again, so the next instance starts from the zeroed memory wasm promises;
+// until then it holds what its closed instance left, which no guest can
+// reach.
 //
 // It is a bounded free list, not a sync.Pool: a sync.Pool keeps all it is
 // given until two garbage collections pass, and a reload storm (25
@@ -88,7 +94,6 @@ func (m *probeMemory) Free() {
 		unmapRegion(m.region)
 	} else if m.pooled && cap(m.buf) == pageSize {
 		page := (*[pageSize]byte)(m.buf[:pageSize])
-		clear(page[:])
 		select {
 		case onePage <- page:
 		default: // full: the collector takes it

@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 
 	"github.com/gate-dev/gate/internal/meter"
 	"github.com/gate-dev/gate/internal/safefile"
+	"github.com/gate-dev/gate/probes"
 )
 
 // Module is a compiled probe module: checked against ABI v1, rewritten so
@@ -25,6 +27,10 @@ type Module struct {
 	info     *Inspection
 	compiled wazero.CompiledModule
 	config   wazero.ModuleConfig
+	// standard is set for gate's own standard modules (by their bytes,
+	// however they were loaded), whose instances every probe of the
+	// engine may share (see instancePool).
+	standard bool
 }
 
 // Name is the file path or name the module was loaded under.
@@ -124,8 +130,21 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 		info:     info,
 		compiled: compiled,
 		config:   moduleConfig(info.Entry, info.hasInitialize),
+		standard: standardSums()[sum],
 	}, nil
 }
+
+// standardSums are the SHA-256 sums of the standard modules embedded in
+// this binary.
+var standardSums = sync.OnceValue(func() map[[sha256.Size]byte]bool {
+	sums := map[[sha256.Size]byte]bool{}
+	for _, k := range probes.Kinds() {
+		if wasm, ok := probes.Wasm(k); ok {
+			sums[sha256.Sum256(wasm)] = true
+		}
+	}
+	return sums
+})
 
 // relabel reports a shared compile failure under the caller's name.
 func relabel(err error, name string) error {
@@ -154,6 +173,12 @@ func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.Compile
 	go func() {
 		defer e.life.leave()
 		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
+		if err == nil {
+			if err = e.ensureWASI(context.WithoutCancel(ctx), cm); err != nil {
+				_ = cm.Close(context.Background())
+				cm = nil
+			}
+		}
 		select {
 		case handoff <- compiled{cm, err}:
 		case <-ctx.Done():

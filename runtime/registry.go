@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -129,22 +130,37 @@ type Registry struct {
 type entry struct {
 	tool Tool
 
-	listed      int8   // 0 not yet answered, 1 available, -1 hidden: for Change
-	current     Status // the latest answer, graced ones included
-	answered    bool   // current is set
+	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
+	answered    bool // last is set
 	hasCache    bool
 	cacheOK     bool
-	cachedAt    time.Time
 	hasSuccess  bool
+	cachedAt    time.Time
 	lastSuccess time.Time
-	last        Status // the latest answer, for Status
-	flight      *flight
+	// last is the latest answer that was not graced, which a fresh cache
+	// serves; graced is the latest answer if it was graced (rare, so kept
+	// apart: a registry may hold 10,000 entries).
+	last   Status
+	graced *Status
+	flight *flight
 }
 
-// flight is one probe run that any number of callers wait for.
+// current is the latest answer, graced or not.
+func (e *entry) current() Status {
+	if e.graced != nil {
+		return *e.graced
+	}
+	return e.last
+}
+
+// flight is one probe run that any number of callers wait for. The read
+// that starts it waits for its whole batch (see startProbes); done is made
+// (under Registry.mu) only by a read that waits for a flight it did not
+// start, and closed when the flight finishes.
 type flight struct {
-	done   chan struct{}
-	status Status
+	status   Status
+	finished atomic.Bool // status is set, and subscribers have heard
+	done     chan struct{}
 }
 
 // snapshot is the answer of the last full read, reused while nothing has
@@ -204,7 +220,9 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 		r.order = append(r.order, e)
 	}
 	r.version.Add(1)
-	r.logger.Debug(fmt.Sprintf("Registered %s: %s", r.cfg.kind, t.Name))
+	if r.logger.Enabled(context.Background(), slog.LevelDebug) {
+		r.logger.Debug(fmt.Sprintf("Registered %s: %s", r.cfg.kind, t.Name))
+	}
 	return nil
 }
 

@@ -33,26 +33,34 @@ func (p *Probe) Run(ctx context.Context) Result {
 	}
 	defer p.life.leave()
 	select {
-	case <-p.warming:
+	case <-p.pool.warming:
 		if !e.cpu.tryAcquire() {
-			if err := e.cpu.acquire(ctx, p.stop); err != nil {
+			if err := e.cpu.acquire(ctx, p.life.stop, e.life.stop); err != nil {
 				return p.refused(queuedAt, err)
 			}
 			start = time.Now()
 		}
 	default:
 		select {
-		case <-p.warming:
+		case <-p.pool.warming:
 		case <-ctx.Done():
 			return p.refused(queuedAt, ctx.Err())
 		}
-		if err := e.cpu.acquire(ctx, p.stop); err != nil {
+		if err := e.cpu.acquire(ctx, p.life.stop, e.life.stop); err != nil {
 			return p.refused(queuedAt, err)
 		}
 		start = time.Now()
 	}
-	call := p.newCall(start.Add(p.budget))
-	x := p.execute(hostfuncs.WithCall(ctx, call), call)
+	inst := p.pool.take()
+	var call *hostfuncs.Call
+	if inst != nil {
+		call = &inst.call
+		p.resetCall(call, start.Add(p.budget))
+	} else {
+		call = p.newCall(start.Add(p.budget))
+	}
+	call.OnWait = waitHook(ctx)
+	x := p.execute(hostfuncs.WithCall(ctx, call), call, inst)
 	if call.Holding() {
 		e.cpu.Release()
 	}
@@ -82,6 +90,9 @@ func (p *Probe) Run(ctx context.Context) Result {
 	case len(res.Notes) > 0:
 		res.Reason = res.Notes[0]
 	}
+	if x.keep != nil {
+		p.pool.put(x.keep)
+	}
 	return res
 }
 
@@ -105,10 +116,14 @@ type execution struct {
 	// hostfuncs.Call.Reserve).
 	end  time.Time
 	late bool
+	// keep is the instance to give back to the pool once the run's Call
+	// has been read; nil if it was closed.
+	keep *instance
 }
 
-func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution) {
-	inst := p.takeIdle()
+// execute runs the probe on inst, an idle instance, or on a fresh one if
+// inst is nil.
+func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call, inst *instance) (x execution) {
 	if inst != nil {
 		inst.begin(call)
 	} else {
@@ -137,11 +152,13 @@ func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call) (x execution)
 	healthy := x.err == nil && (x.status == 0 || x.status == 1) &&
 		call.Interrupted() == nil && !x.late
 	if healthy {
-		p.putIdle(inst)
+		// Kept by Run once it has read the run's Call, which lives in the
+		// instance: the next run to take it resets that Call.
+		x.keep = inst
 	} else {
 		// Never reuse an instance that trapped, overran or answered
 		// nonsense: its memory and any Go runtime state in it are suspect.
-		p.drop(inst)
+		p.pool.drop(inst)
 	}
 	return x
 }

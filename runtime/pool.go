@@ -1,0 +1,197 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
+)
+
+// instancePool keeps the live instances of one module for every probe
+// that may share them, so that a thousand tools probed by the standard env
+// module hold a few warm instances between them rather than one each (a
+// 64 KiB page apiece: 640 MB at 10,000 tools).
+//
+// Instances are stateless by the ABI, but a hostile module could carry
+// what one run learnt into the next in its memory. So an instance is only
+// ever shared by probes with the same grants (what a run can learn is
+// then what the next run may ask anyway), except for the standard modules,
+// which are gate's own code and keep nothing between runs: those are
+// shared by every probe of the engine, whatever it is granted.
+type instancePool struct {
+	engine *Engine
+	key    poolKey
+	// refs counts the open probes using the pool; guarded by engine.mu.
+	// The last one to close frees the idle instances.
+	refs int
+
+	// life tracks the warm-up, which a pool whose last probe has closed
+	// stops; warming is closed when it has finished (at once without
+	// one). A run waits for it as it would wait for a CPU slot.
+	life    *lifetime
+	warming chan struct{}
+
+	mu   sync.Mutex
+	idle []*instance
+}
+
+// poolKey names the probes that may share instances: the module, and the
+// grants unless the module is one of gate's standard ones.
+type poolKey struct {
+	module *Module
+	grants string
+}
+
+// pool returns the pool of the probe's module and grants, making (and
+// warming) it on first use, and counts the probe in.
+func (e *Engine) pool(p *Probe) *instancePool {
+	key := poolKey{module: p.module}
+	if !p.module.standard {
+		key.grants = p.grants.Key()
+	}
+	e.mu.Lock()
+	pl := e.pools[key]
+	fresh := pl == nil
+	if fresh {
+		pl = &instancePool{engine: e, key: key, life: newLifetime(), warming: make(chan struct{})}
+		e.pools[key] = pl
+	}
+	pl.refs++
+	e.mu.Unlock()
+	if fresh {
+		if e.cfg.warmup && p.module.entry == Reactor {
+			go pl.warm(p)
+		} else {
+			close(pl.warming)
+		}
+	}
+	return pl
+}
+
+// unref counts a closed probe out; the last one out closes the pool.
+func (pl *instancePool) unref() {
+	e := pl.engine
+	e.mu.Lock()
+	pl.refs--
+	last := pl.refs == 0
+	if last && e.pools[pl.key] == pl {
+		delete(e.pools, pl.key)
+	}
+	e.mu.Unlock()
+	if last {
+		drained := pl.life.close()
+		go func() {
+			<-drained
+			pl.release()
+		}()
+	}
+}
+
+// release frees the idle instances of a pool nobody uses any more.
+func (pl *instancePool) release() {
+	pl.mu.Lock()
+	idle := pl.idle
+	pl.idle = nil
+	pl.mu.Unlock()
+	for _, inst := range idle {
+		pl.drop(inst)
+	}
+}
+
+// WarmupBudget bounds a reactor's warm-up: its instantiation and
+// _initialize, outside any run. It is MaxBudget whatever the probe's own
+// budget, because it pays for the toolchain's start (a Go runtime's), not
+// for the probe's answer: a Go-built probe's first instance in a fresh
+// process took 3-22 ms on a 2-core machine, idle or with four busy loops
+// on its cores (docs/BENCHMARKS.md).
+const WarmupBudget = MaxBudget
+
+// warm instantiates a reactor (running _initialize) ahead of the first run
+// of any probe of the pool and keeps the instance for it, so that a Go
+// probe's runtime start is not paid inside the budget of a run that has
+// not asked anything yet. It runs in the background, concurrently with
+// other pools' warm-ups (within the engine's execution slots), bounded by
+// WarmupBudget and metered like a run, with the grants of the probe that
+// made the pool (which every probe of a non-standard pool shares). Close
+// stops it. An instance that did not finish in time, trapped or was
+// stopped is never kept: the first run then instantiates inside its own
+// budget, where a failure is reported.
+func (pl *instancePool) warm(p *Probe) {
+	defer close(pl.warming)
+	e := pl.engine
+	if !e.life.enter() {
+		return
+	}
+	defer e.life.leave()
+	if !pl.life.enter() {
+		return
+	}
+	defer pl.life.leave()
+	ctx := context.Background() // the stop channels end it
+	if err := e.cpu.acquire(ctx, pl.life.stop, e.life.stop); err != nil {
+		return
+	}
+	call := p.newCall(time.Now().Add(WarmupBudget))
+	call.Stop = pl.life.stop
+	inst, err := p.instantiate(hostfuncs.WithCall(ctx, call), call)
+	if call.Holding() {
+		e.cpu.Release()
+	}
+	if err != nil || call.Interrupted() != nil || time.Now().After(call.Deadline) {
+		inst.close(context.Background())
+		return
+	}
+	pl.put(inst)
+}
+
+// take hands out an idle instance, or nil.
+func (pl *instancePool) take() *instance {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if n := len(pl.idle); n > 0 {
+		inst := pl.idle[n-1]
+		pl.idle[n-1] = nil
+		pl.idle = pl.idle[:n-1]
+		// Its memory stays counted while it runs: it is held all the same,
+		// and a reused instance that does not grow costs no accounting.
+		return inst
+	}
+	return nil
+}
+
+// put keeps a healthy instance for the next run, up to one per execution
+// slot (more could never run at once) and while the idle instances of all
+// the engine's pools hold less linear memory than its idle memory limit;
+// otherwise the instance is closed and its memory goes back at once. An
+// instance's memory never shrinks, and a probe that touched a byte every 2
+// MiB of a 32 MiB memory keeps all of it resident: without the limit, a
+// thousand such tools held 32 GiB between runs.
+func (pl *instancePool) put(inst *instance) {
+	e := pl.engine
+	size := inst.memorySize()
+	keep := true
+	if grew := size - inst.idleBytes; grew != 0 {
+		keep = e.idleBytes.Add(grew) <= int64(e.cfg.idleMemory)
+		inst.idleBytes = size
+	}
+	if keep {
+		pl.mu.Lock()
+		// A closed pool keeps nothing: release frees what is idle once
+		// the warm-up has left, and a run may still be on its way back.
+		if keep = len(pl.idle) < cap(e.cpu) && !pl.life.closed(); keep {
+			pl.idle = append(pl.idle, inst)
+		}
+		pl.mu.Unlock()
+	}
+	if !keep {
+		pl.drop(inst)
+	}
+}
+
+// drop closes an instance that counts against the idle memory limit.
+func (pl *instancePool) drop(inst *instance) {
+	pl.engine.idleBytes.Add(-inst.idleBytes)
+	inst.idleBytes = 0
+	inst.close(context.Background())
+}

@@ -1,0 +1,110 @@
+package runtime
+
+import (
+	"context"
+	goruntime "runtime"
+	"sync/atomic"
+	"time"
+)
+
+// probeJob is one flight to run: an entry's probe, whose answer every
+// caller waiting on f shares.
+type probeJob struct {
+	e *entry
+	f *flight
+}
+
+// startProbes runs the jobs' probes in the background; their flights say
+// when each is done, and the returned channel (nil without jobs) is closed
+// once all are: a reader waiting for a thousand flights one by one woke a
+// thousand times.
+//
+// WebAssembly probes run on a small set of goroutines, one per CPU, that
+// take the jobs in order: a goroutine a tool cost a goroutine's start and
+// its stack's growth into wazero per probe, over a third of a cold
+// listing. A probe that gives its CPU slot back to wait (a dial, a
+// lookup, a sleep) has a worker started in its place (hostfuncs.Call
+// OnWait), so a read over many stale tools still costs about one budget
+// when all of them wait on the network. Any other Prober (a NativeProbe,
+// a host app's own) may block in ways the registry cannot see, and gets a
+// goroutine of its own, as before.
+func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
+	if len(jobs) == 0 {
+		return nil
+	}
+	b := &batch{done: make(chan struct{})}
+	b.left.Store(int64(len(jobs)))
+	var wasm []probeJob
+	for _, j := range jobs {
+		if _, ok := j.e.tool.Probe.(*Probe); ok {
+			wasm = append(wasm, j)
+		} else {
+			go func() {
+				r.probe(ctx, j.e, j.f, now)
+				b.finish()
+			}()
+		}
+	}
+	if len(wasm) > 0 {
+		w := &probeWorkers{r: r, jobs: wasm, now: now, batch: b}
+		w.ctx = withWaitHook(ctx, w.spawn)
+		for range min(len(wasm), goruntime.GOMAXPROCS(0)) {
+			w.spawn()
+		}
+	}
+	return b.done
+}
+
+// batch counts one startProbes' jobs down to done.
+type batch struct {
+	left atomic.Int64
+	done chan struct{}
+}
+
+func (b *batch) finish() {
+	if b.left.Add(-1) == 0 {
+		close(b.done)
+	}
+}
+
+// probeWorkers is one startProbes' set of workers.
+type probeWorkers struct {
+	r     *Registry
+	ctx   context.Context
+	jobs  []probeJob
+	next  atomic.Int64
+	now   time.Time
+	batch *batch
+}
+
+// spawn starts a worker, unless every job has been taken.
+func (w *probeWorkers) spawn() {
+	if int(w.next.Load()) < len(w.jobs) {
+		go w.work()
+	}
+}
+
+func (w *probeWorkers) work() {
+	for {
+		i := int(w.next.Add(1)) - 1
+		if i >= len(w.jobs) {
+			return
+		}
+		j := w.jobs[i]
+		w.r.probe(w.ctx, j.e, j.f, w.now)
+		w.batch.finish()
+	}
+}
+
+type waitHookKey struct{}
+
+// withWaitHook asks every run under ctx to call fn when it first gives
+// its CPU slot back to wait (see hostfuncs.Call.OnWait).
+func withWaitHook(ctx context.Context, fn func()) context.Context {
+	return context.WithValue(ctx, waitHookKey{}, fn)
+}
+
+func waitHook(ctx context.Context) func() {
+	fn, _ := ctx.Value(waitHookKey{}).(func())
+	return fn
+}

@@ -1,0 +1,99 @@
+"""The anchor gate's cold path is measured against: a minimal model of the
+Python original's job, with nothing but the standard library imported.
+
+It registers N tools, each with the original's availability shape (a
+lambda answering whether an environment variable is set, with a reason),
+into a registry that follows registry.py's list_available_tools (a TTL
+cache and a last-good grace window, under an RLock; see
+shared/notes/original-behaviour.md 1.3), lists the available ones once and
+prints their names, one a line: what `gatectl check` does for a manifest
+of N env-probed tools.
+
+    python3 pymodel.py N            # the whole job, as a process
+    python3 pymodel.py N --cold-ns  # nanoseconds a tool of a cold listing
+                                    # (an empty cache each time), in process
+"""
+import os
+import sys
+import threading
+import time
+
+
+class Registry:
+    def __init__(self):
+        self._tools = {}
+        self._lock = threading.RLock()
+        self._cache = {}
+        self._last_success = {}
+        self._ttl = 30.0
+        self._grace = 30.0
+
+    def register(self, name, tool):
+        with self._lock:
+            if name not in self._tools:
+                self._tools[name] = tool
+
+    def list_available_tools(self):
+        out = []
+        with self._lock:
+            now = time.time()
+            for name, tool in self._tools.items():
+                check = tool.get("check_availability")
+                if check is None:
+                    out.append(tool)
+                    continue
+                hit = self._cache.get(name)
+                if hit is not None and now - hit[1] < self._ttl:
+                    if hit[0]:
+                        out.append(tool)
+                    continue
+                try:
+                    ok, _reason = check()
+                except Exception:
+                    last = self._last_success.get(name)
+                    if last is not None and now - last < self._grace:
+                        out.append(tool)
+                    else:
+                        self._cache[name] = (False, now)
+                    continue
+                self._cache[name] = (ok, now)
+                if ok:
+                    self._last_success[name] = now
+                    out.append(tool)
+        return out
+
+
+def env_check(var):
+    return lambda: (bool(os.getenv(var)), f"{var} missing")
+
+
+def registry(n):
+    reg = Registry()
+    for i in range(n):
+        reg.register(f"tool_{i}", {
+            "name": f"tool_{i}",
+            "description": f"Tool number {i}.",
+            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "check_availability": env_check(f"GATE_BENCH_{i}"),
+        })
+    return reg
+
+
+def main():
+    n = int(sys.argv[1])
+    if sys.argv[2:] == ["--cold-ns"]:
+        reg = registry(n)
+        best = None
+        for _ in range(50):
+            reg._cache.clear()
+            reg._last_success.clear()
+            t0 = time.perf_counter_ns()
+            reg.list_available_tools()
+            took = time.perf_counter_ns() - t0
+            best = took if best is None else min(best, took)
+        print(best / n)
+        return
+    print("\n".join(t["name"] for t in registry(n).list_available_tools()))
+
+
+main()
