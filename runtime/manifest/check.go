@@ -22,6 +22,11 @@ type checker struct {
 	lim    Limits // resolved
 	errs   Errors
 	misses []string // paths the index did not know (a bug; see tests)
+	// fast, on the fast path (no index), has the few positions a valid
+	// manifest holds; fastMiss says a path it lacks was asked for, which
+	// sends the parse down the full path.
+	fast     *fastPositions
+	fastMiss bool
 	// slow are the parameters that metaSchema left to the library, for
 	// slowMetaSchemas.
 	slow []slowSchema
@@ -43,6 +48,11 @@ func newChecker(file string, src []byte) *checker {
 		i += j + 1
 		starts = append(starts, i)
 	}
+	return newCheckerLines(file, src, starts)
+}
+
+// newCheckerLines is newChecker with the line starts already found.
+func newCheckerLines(file string, src []byte, starts []int) *checker {
 	return &checker{file: file, src: src, starts: starts}
 }
 
@@ -87,6 +97,13 @@ func (c *checker) entry(path string) entry {
 		if e, ok := c.ix.lookup(path); ok {
 			return e
 		}
+	}
+	if c.fast != nil {
+		if e, ok := c.fast.lookup(path); ok {
+			return e
+		}
+		c.fastMiss = true
+		return entry{}
 	}
 	c.misses = append(c.misses, path)
 	return entry{}

@@ -99,9 +99,17 @@ func parse(path string, src []byte) (*Manifest, Errors, []string) {
 // parseWith is ParseWithLimits, also returning the paths the position
 // index did not know.
 func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string) {
+	m, errs, misses, _ := parseMode(path, src, lim, fastPathEnabled)
+	return m, errs, misses
+}
+
+// parseMode is parseWith, trying the fast path first when tryFast is set
+// (see fastdecode.go), and saying whether its result is the fast path's,
+// for tests.
+func parseMode(path string, src []byte, lim Limits, tryFast bool) (_ *Manifest, _ Errors, _ []string, fast bool) {
 	lim = lim.resolved()
 	if int64(len(src)) > lim.MaxBytes {
-		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil
+		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil, false
 	}
 	if bytes.HasPrefix(src, utf8BOM) {
 		// Blank it out rather than cut it, so that byte columns on the
@@ -114,15 +122,26 @@ func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string
 	if path != "" {
 		var err error
 		if abs, err = filepath.Abs(path); err != nil {
-			return nil, Errors{{Pos: Position{File: path}, Msg: "cannot resolve the manifest's path: " + err.Error(), err: err}}, nil
+			return nil, Errors{{Pos: Position{File: path}, Msg: "cannot resolve the manifest's path: " + err.Error(), err: err}}, nil, false
 		}
 		c.dir = filepath.Dir(abs)
 	} else if wd, err := os.Getwd(); err == nil {
 		c.dir = wd
 	}
+	if tryFast {
+		if m := c.fastParse(); m != nil {
+			m.Path = abs
+			return m, nil, nil, true
+		}
+		// Declined, or something is wrong: the full path finds out what,
+		// from the start, with a checker of its own.
+		fresh := newCheckerLines(path, src, c.starts)
+		fresh.lim, fresh.dir = c.lim, c.dir
+		c = fresh
+	}
 	doc, err := c.decode()
 	if err != nil {
-		return nil, Errors{err}, nil
+		return nil, Errors{err}, nil, false
 	}
 	m := c.document(doc)
 	c.slowMetaSchemas()
@@ -131,7 +150,24 @@ func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string
 		a, b := c.errs[i].Pos, c.errs[j].Pos
 		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 	})
-	return m, c.errs, c.misses
+	return m, c.errs, c.misses, false
+}
+
+// fastParse is the fast path: fastDecode, then the checks, without the
+// position index. It returns nil when fastDecode declines or the checks
+// find any problem (or ask for a position it did not record).
+func (c *checker) fastParse() *Manifest {
+	doc, pos, ok := fastDecode(c.src, c.lim)
+	if !ok {
+		return nil
+	}
+	c.fast = pos
+	m := c.document(doc)
+	c.slowMetaSchemas()
+	if len(c.errs) > 0 || c.fastMiss {
+		return nil
+	}
+	return m
 }
 
 // decode parses the TOML, returning its one syntax or structure error if

@@ -27,6 +27,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -156,11 +157,13 @@ type Tool struct {
 	// Description is shown to the model; "" when not written.
 	Description string `json:"description,omitempty"`
 	// Parameters is the tool's JSON Schema, a table whose "type" is
-	// "object"; nil when not written. Its values are only JSON types
-	// (string, int64, float64, bool, []any, map[string]any), so it
-	// marshals as written: TOML datetimes, NaN and infinities, which JSON
-	// cannot carry, are rejected.
-	Parameters map[string]any `json:"parameters,omitempty"`
+	// "object", as the JSON object encoding/json would write for it (keys
+	// sorted, strings HTML-escaped); nil when not written. TOML
+	// datetimes, NaN and infinities, which JSON cannot carry, are
+	// rejected. It is bytes rather than a map because every user of the
+	// parameters wants JSON (model APIs, MCP clients), and a Gate keeps
+	// its Manifest: the maps were about 1 KB of heap per tool.
+	Parameters json.RawMessage `json:"parameters,omitempty"`
 	// Probe answers whether the tool is usable now; nil means it always
 	// is.
 	Probe *Probe `json:"probe,omitempty"`

@@ -1,19 +1,21 @@
 package manifest
 
 import (
+	"encoding/json"
 	"math"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
-// parameters checks a tool's JSON Schema and converts it to JSON values.
-// The top must be a table of type "object", which is what the model APIs
-// take; the whole must be a valid JSON Schema (see metaSchema), since a
-// client that gets an invalid one may refuse every tool, not just this
-// one. The meta-schema check runs only on values JSON can carry (the
-// others are reported already).
-func (c *checker) parameters(path string, v any) map[string]any {
+// parameters checks a tool's JSON Schema and writes it as JSON. The top
+// must be a table of type "object", which is what the model APIs take;
+// the whole must be a valid JSON Schema (see metaSchema), since a client
+// that gets an invalid one may refuse every tool, not just this one. The
+// meta-schema check runs only on values JSON can carry (the others are
+// reported already). The result is nil when anything is wrong (the
+// manifest is then refused anyway).
+func (c *checker) parameters(path string, v any) json.RawMessage {
 	t, ok := c.table(path, v, `a JSON Schema table, like { type = "object", properties = { ... } }`)
 	if !ok {
 		return nil
@@ -31,10 +33,17 @@ func (c *checker) parameters(path string, v any) map[string]any {
 		c.valueErr(path+".type", `want "object" (a tool takes an object of named arguments), got %s`, describe(typ))
 	}
 	m, _ := out.(map[string]any)
-	if good && m != nil {
-		c.metaSchema(path, m)
+	if !good || m == nil {
+		return nil
 	}
-	return m
+	c.metaSchema(path, m)
+	raw, err := encodeParams(m)
+	if err != nil {
+		// jsonClean or jsonValue let through only what JSON carries.
+		c.valueErr(path, "cannot be written in JSON: %v", err)
+		return nil
+	}
+	return raw
 }
 
 // jsonClean reports whether v, a decoded TOML value, holds only values

@@ -528,7 +528,10 @@ func (ix *index) update(id int32, e entry) {
 
 // valueSpan is the range of v: its own when the parser records one (for
 // an inline table, just the "{"), otherwise a one-byte range at start.
-func (ix *index) valueSpan(v *unstable.Node, start span) span {
+func (ix *index) valueSpan(v *unstable.Node, start span) span { return valueSpanOf(v, start) }
+
+// valueSpanOf is index.valueSpan, for the fast decoder too.
+func valueSpanOf(v *unstable.Node, start span) span {
 	if s := rangeSpan(v.Raw); s.len > 0 {
 		return s
 	}
@@ -541,13 +544,16 @@ func (ix *index) valueSpan(v *unstable.Node, start span) span {
 // afterEquals finds where the value starts after a key: past blanks, "="
 // and blanks. The parser records no range for arrays, and a type error
 // about an array should still point at the array.
-func (ix *index) afterEquals(key span) span {
+func (ix *index) afterEquals(key span) span { return afterEquals(ix.src, key) }
+
+// afterEquals is index.afterEquals in src, for the fast decoder too.
+func afterEquals(src []byte, key span) span {
 	i := key.off + key.len
-	i = skipBlanks(ix.src, i)
-	if i < len(ix.src) && ix.src[i] == '=' {
-		i = skipBlanks(ix.src, i+1)
+	i = skipBlanks(src, i)
+	if i < len(src) && src[i] == '=' {
+		i = skipBlanks(src, i+1)
 	}
-	if i >= len(ix.src) {
+	if i >= len(src) {
 		return key
 	}
 	return span{i, 1}
@@ -555,17 +561,20 @@ func (ix *index) afterEquals(key span) span {
 
 // headerSpan widens the key of a header to the whole "[x]" or "[[x]]", so
 // that a tool's position is its header.
-func (ix *index) headerSpan(first, last unstable.Range) span {
-	start := skipBlanksBack(ix.src, int(first.Offset))
-	if start == 0 || ix.src[start-1] != '[' {
+func (ix *index) headerSpan(first, last unstable.Range) span { return headerSpan(ix.src, first, last) }
+
+// headerSpan is index.headerSpan in src, for the fast decoder too.
+func headerSpan(src []byte, first, last unstable.Range) span {
+	start := skipBlanksBack(src, int(first.Offset))
+	if start == 0 || src[start-1] != '[' {
 		return rangeSpan(first)
 	}
 	start--
-	if start > 0 && ix.src[start-1] == '[' {
+	if start > 0 && src[start-1] == '[' {
 		start--
 	}
-	end := skipBlanks(ix.src, int(last.Offset+last.Length))
-	for n := 0; n < 2 && end < len(ix.src) && ix.src[end] == ']'; n++ {
+	end := skipBlanks(src, int(last.Offset+last.Length))
+	for n := 0; n < 2 && end < len(src) && src[end] == ']'; n++ {
 		end++
 	}
 	return span{start, end - start}
