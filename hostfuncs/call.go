@@ -96,14 +96,15 @@ type Call struct {
 	// run, so that a loaded host does not turn an honest "timed out" into
 	// an overrun.
 	Reserve time.Duration
-	// Stop, when set, ends the run once it is closed (the engine or the
-	// probe is being closed): at the next check or sleep the guest is
-	// stopped with an *Interrupt whose Err is ErrStopped. A dial or lookup
-	// under way is not cut short (it ends within the budget anyway); the
-	// check after it stops the guest.
-	Stop <-chan struct{}
-	// EngineStop is a second Stop: the engine's, shared by all its runs,
-	// so that a probe need not hold a channel that merges the two.
+	// Stop, when set, ends the run once it says so (its probe is being
+	// closed): at the next check or sleep the guest is stopped with an
+	// *Interrupt whose Err is ErrStopped. A dial or lookup under way is not
+	// cut short (it ends within the budget anyway); the check after it
+	// stops the guest.
+	Stop Stopper
+	// EngineStop, when set, ends the run once it is closed (the engine is
+	// being closed), as Stop does. It is a channel because every run of an
+	// engine shares it.
 	EngineStop <-chan struct{}
 	// Output receives what the probe writes to stdout and stderr (WASI
 	// file descriptors 1 and 2); nil discards it.
@@ -125,6 +126,31 @@ type Call struct {
 	extended     bool
 	interruption *Interrupt
 }
+
+// A Stopper tells a run that it must stop: its probe is being closed.
+type Stopper interface {
+	// Stopping reports whether the run must stop; every check asks.
+	Stopping() bool
+	// Done returns a channel that is closed once the run must stop, for
+	// waits to select on.
+	Done() <-chan struct{}
+}
+
+// StopChan is a Stopper that says stop once the channel is closed.
+type StopChan <-chan struct{}
+
+// Stopping reports whether the channel is closed.
+func (s StopChan) Stopping() bool {
+	select {
+	case <-s:
+		return true
+	default:
+		return false
+	}
+}
+
+// Done returns the channel.
+func (s StopChan) Done() <-chan struct{} { return s }
 
 // ErrStopped is the cause of an interruption because the engine or the
 // probe was closed while the probe ran.
@@ -267,15 +293,12 @@ func (c *Call) Check(ctx context.Context, where string) {
 	if err := ctx.Err(); err != nil {
 		c.interrupt(where, err)
 	}
-	// Two selects of one case each, not one of two: a single receive with
-	// a default is a lock-free look at an open channel, while a select of
-	// several cases locks them all, and every run of an engine shares its
-	// EngineStop. A nil channel is never ready.
-	select {
-	case <-c.Stop:
+	if c.Stop != nil && c.Stop.Stopping() {
 		c.interrupt(where, ErrStopped)
-	default:
 	}
+	// One receive with a default is a lock-free look at an open channel (a
+	// select of several cases would lock them all, and every run of an
+	// engine shares EngineStop). A nil channel is never ready.
 	select {
 	case <-c.EngineStop:
 		c.interrupt(where, ErrStopped)
@@ -371,13 +394,17 @@ func (c *Call) Sleep(ctx context.Context, d time.Duration) {
 	if rem := c.Remaining(); d > rem {
 		d = rem
 	}
+	var stop <-chan struct{}
+	if c.Stop != nil {
+		stop = c.Stop.Done()
+	}
 	c.wait(ctx, "sleep", false, func(ctx context.Context) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-		case <-c.Stop:
+		case <-stop:
 		case <-c.EngineStop:
 		}
 	})

@@ -70,31 +70,38 @@ func union(a, b []string) []string {
 	if len(a)+len(b) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool, len(a)+len(b))
-	var out []string
-	for _, s := range append(append([]string(nil), a...), b...) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
+	// Sorted, then repeats dropped: no map for the one or two names a
+	// probe is usually granted.
+	out := make([]string, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
 	sort.Strings(out)
-	return out
+	return slices.Clip(slices.Compact(out))
 }
 
 // Policy is a compiled, immutable form of Grants, safe for concurrent use.
+//
+// A kind nothing is granted of has no matcher at all (nil, which matches
+// nothing): a probe holds its Policy for its whole life, most are granted
+// one kind of thing, and a Gate may hold 10,000 of them.
 type Policy struct {
-	env  envMatcher
-	dial dialMatcher
-	imp  importMatcher
+	env  *envMatcher
+	dial *dialMatcher
+	imp  *importMatcher
 }
 
 // Compile checks g and returns its Policy. An error names the kind, the
 // entry and what is wrong with it.
 func (g Grants) Compile() (*Policy, error) {
-	// The matchers' maps are made by their first entry: a probe holds its
-	// Policy for its life, and most grant one kind of thing.
 	p := &Policy{}
+	if len(g.Env) > 0 {
+		p.env = &envMatcher{}
+	}
+	if len(g.Dial) > 0 {
+		p.dial = &dialMatcher{}
+	}
+	if len(g.Import) > 0 {
+		p.imp = &importMatcher{}
+	}
 	for _, e := range g.Env {
 		if err := p.env.add(e); err != nil {
 			return nil, fmt.Errorf("env grant %q: %w", e, err)
@@ -110,8 +117,16 @@ func (g Grants) Compile() (*Policy, error) {
 			return nil, fmt.Errorf("import grant %q: %w", e, err)
 		}
 	}
-	p.env.exact = p.env.exact.sealed()
-	p.imp.exact = p.imp.exact.sealed()
+	if p.env != nil {
+		p.env.exact = p.env.exact.sealed()
+	}
+	if p.imp != nil {
+		p.imp.exact = p.imp.exact.sealed()
+	}
+	if p.dial != nil {
+		p.dial.raw = p.dial.raw.sealed()
+		p.dial.exact = slices.Clip(p.dial.exact)
+	}
 	return p, nil
 }
 
@@ -143,7 +158,7 @@ func (p *Policy) AllowDial(addr string) bool {
 	if p == nil {
 		return false
 	}
-	if p.dial.raw[addr] {
+	if p.dial.rawHas(addr) {
 		return true
 	}
 	a, err := parseDialAddr(addr)
@@ -153,15 +168,6 @@ func (p *Policy) AllowDial(addr string) bool {
 // AllowImport reports whether the spec is granted. A spec that is not well
 // formed (see checkSpecName) is never granted.
 func (p *Policy) AllowImport(spec string) bool { return p != nil && p.imp.match(spec) }
-
-// setIn adds k to the set m, making m if it is nil.
-func setIn[K comparable](m map[K]bool, k K) map[K]bool {
-	if m == nil {
-		m = map[K]bool{}
-	}
-	m[k] = true
-	return m
-}
 
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
@@ -193,6 +199,9 @@ func (m *envMatcher) add(e string) error {
 }
 
 func (m *envMatcher) match(s string) bool {
+	if m == nil {
+		return false
+	}
 	if m.exact.has(s) {
 		return true
 	}

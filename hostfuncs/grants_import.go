@@ -56,6 +56,9 @@ func (m *importMatcher) add(e string) error {
 }
 
 func (m *importMatcher) match(spec string) bool {
+	if m == nil {
+		return false
+	}
 	// Exact grants passed checkSpecName at load, so a spec equal to one is
 	// as well formed as it is.
 	if m.exact.has(spec) {
@@ -81,7 +84,7 @@ func (m *importMatcher) match(spec string) bool {
 // "*" standing for "any scheme". The engine prepares those resolvers when
 // a probe is loaded, so their one-time setup stays out of the budget.
 func (p *Policy) ImportSchemes() []string {
-	if p == nil {
+	if p == nil || p.imp == nil {
 		return nil
 	}
 	set := map[string]bool{}

@@ -532,7 +532,7 @@ func TestWASIHonoursCallerAndStop(t *testing.T) {
 	c := wasiCallState(t)
 	stop := make(chan struct{})
 	close(stop)
-	c.Stop = stop
+	c.Stop = StopChan(stop)
 	_, err = g.call(c, "random_get", 0, 16)
 	assertInterrupted(t, err, "wasi.random_get", false)
 	assert.ErrorIs(t, err, ErrStopped)

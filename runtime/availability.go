@@ -192,9 +192,9 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			st := e.current()
 			st.Cached = true
 			statuses[i] = st
-		case !force && e.hasCache && now.Before(e.cachedAt.Add(r.cfg.ttl)):
-			st := e.last
-			st.Cached, st.Graced = true, false
+		case !force && e.hasCache && now.Before(e.last.checkedAt.Add(r.cfg.ttl)):
+			st := e.last.status(e.tool.Name)
+			st.Cached = true
 			statuses[i] = st
 		default:
 			f := e.flight
@@ -277,11 +277,11 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	switch res.Outcome {
 	case Available:
 		st.State = StateAvailable
-		e.hasCache, e.cacheOK, e.cachedAt = true, true, now
+		e.hasCache = true
 		e.hasSuccess, e.lastSuccess = true, now
 	case Unavailable:
 		st.State = StateUnavailable
-		e.hasCache, e.cacheOK, e.cachedAt = true, false, now
+		e.hasCache = true
 		if res.Reason != "" && debug {
 			log = func() { r.logger.Debug(fmt.Sprintf("%s '%s' unavailable: %s", r.noun, name, res.Reason)) }
 		}
@@ -297,7 +297,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 			}
 		} else {
 			st.State = StateError
-			e.hasCache, e.cacheOK, e.cachedAt = true, false, now
+			e.hasCache = true
 			log = func() {
 				r.logger.Warn(fmt.Sprintf("Availability check failed for %s '%s': %s", r.cfg.kind, name, res.Reason))
 			}
@@ -307,7 +307,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		graced := st // a copy, so that st stays off the heap
 		e.graced = &graced
 	} else {
-		e.last, e.graced = st, nil
+		e.last, e.graced = answerOf(st), nil
 	}
 	e.answered = true
 	e.flight = nil

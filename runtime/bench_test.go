@@ -13,6 +13,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // BenchmarkEnvCheck asks one question, "is GATE_BENCH_VAR set and not
@@ -261,4 +262,31 @@ func pythonColdNs(b *testing.B, n int) float64 {
 		b.Fatalf("python3 anchor printed %q: %v", out, err)
 	}
 	return ns
+}
+
+// BenchmarkOpenManifest opens a parsed manifest of 10,000 env-probed tools
+// (probes made, nothing run) and closes it: the part of a cold start
+// between parsing and the first probe run.
+func BenchmarkOpenManifest(b *testing.B) {
+	const n = 10_000
+	var src strings.Builder
+	for i := range n {
+		fmt.Fprintf(&src, "[[tools]]\nname = \"t%d\"\ndescription = \"Tool %d.\"\nprobe = \"env:GATE_BENCH_%d\"\n", i, i, i)
+	}
+	m, err := manifest.Parse("gate.toml", []byte(src.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := OpenManifest(ctx, m, NewGateConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := g.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/tool")
 }

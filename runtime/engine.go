@@ -14,7 +14,6 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
-	"github.com/gate-dev/gate/probes"
 )
 
 // Engine compiles and runs probes. It owns one wazero runtime with the
@@ -35,12 +34,13 @@ type Engine struct {
 	mu      sync.Mutex
 	modules map[[sha256.Size]byte]*moduleEntry
 	pools   map[poolKey]*instancePool
-	// standard holds the standard modules compiled so far.
-	standard map[probes.Kind]*Module
+	// standard holds the standard modules compiled so far, by kind.
+	standard sync.Map
 
 	// life tracks runs, warm-ups and compiles, which use the runtime that
 	// Close frees.
 	life        *lifetime
+	stop        <-chan struct{} // life.Done(), every run's EngineStop
 	releaseOnce sync.Once
 	releaseErr  error
 	// idleBytes is the linear memory of the instances that the engine's
@@ -64,15 +64,15 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg:      cfg,
-		cpu:      make(cpuSlots, cfg.concurrency),
-		pages:    cfg.memoryPages(),
-		modules:  map[[sha256.Size]byte]*moduleEntry{},
-		pools:    map[poolKey]*instancePool{},
-		standard: map[probes.Kind]*Module{},
+		cfg:     cfg,
+		cpu:     make(cpuSlots, cfg.concurrency),
+		pages:   cfg.memoryPages(),
+		modules: map[[sha256.Size]byte]*moduleEntry{},
+		pools:   map[poolKey]*instancePool{},
 		// Not ctx: the engine outlives the call that made it.
 		life: newLifetime(),
 	}
+	e.stop = e.life.Done()
 	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python, CacheDir: cfg.cacheDir})
 	for scheme, r := range cfg.resolvers {
 		if err := e.resolvers.Register(scheme, r); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	goruntime "runtime"
@@ -139,16 +140,9 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	tools := make([]built, len(m.Tools))
 	servers := make([]built, len(m.Servers))
-	build := func(b *built, key, name, desc string, params map[string]any, p *manifest.Probe) {
-		b.tool = Tool{Name: name, Description: desc}
-		if params != nil {
-			raw, err := marshalParams(params)
-			if err != nil { // the manifest package checked them; cannot happen
-				b.err = manifest.ErrorAt(p.Pos, key+".parameters", err)
-				return
-			}
-			b.tool.Parameters = raw
-		}
+	build := func(b *built, key, name, desc string, params json.RawMessage, p *manifest.Probe) {
+		// The manifest package wrote the parameters as JSON already.
+		b.tool = Tool{Name: name, Description: desc, Parameters: params}
 		if p != nil {
 			probe, err := g.probeFor(ctx, name, p)
 			if err != nil {
@@ -182,6 +176,8 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	wg.Wait()
 
+	g.tools.reserve(len(tools))
+	g.servers.reserve(len(servers))
 	var errs manifest.Errors
 	for _, list := range []struct {
 		reg   *Registry

@@ -50,7 +50,7 @@ func (inst *instance) close(ctx context.Context) {
 func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instance, error) {
 	inst := &instance{out: newOutputBuffer()}
 	inst.begin(call)
-	mod, err := p.engine.rt.InstantiateModule(withAllocator(ctx), p.module.compiled, p.module.config)
+	mod, err := p.engine().rt.InstantiateModule(withAllocator(ctx), p.module.compiled, p.module.config)
 	inst.mod = mod
 	if err != nil {
 		return inst, err

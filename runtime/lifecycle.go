@@ -24,22 +24,37 @@ var ErrClosed = hostfuncs.ErrStopped
 // drained channel are touched only once closing has begun. A probe holds
 // one for its whole life, so it is kept small: no context, and its
 // drained channel is made by close.
+//
+// A lifetime is a hostfuncs.Stopper: runs are told to stop once closing
+// has begun, by the flag every check reads, and by the channel Done
+// returns, made on first demand (by a run that waits), so that a probe
+// that never waits never holds one.
 type lifetime struct {
-	// stop is closed when closing begins: it is every run's
-	// hostfuncs.Call.Stop (or EngineStop), so a guest is interrupted at
-	// its next check.
-	stop chan struct{}
-
 	active  atomic.Int64
 	closing atomic.Bool
 
 	mu      sync.Mutex
+	stop    chan struct{} // made by Done; closed when closing begins
 	drained chan struct{} // made by close; closed once nothing is active
 	done    bool          // drained is closed
 }
 
-func newLifetime() *lifetime {
-	return &lifetime{stop: make(chan struct{})}
+func newLifetime() *lifetime { return &lifetime{} }
+
+// Stopping reports whether closing has begun.
+func (l *lifetime) Stopping() bool { return l.closing.Load() }
+
+// Done returns a channel closed when closing begins.
+func (l *lifetime) Done() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stop == nil {
+		l.stop = make(chan struct{})
+		if l.closing.Load() {
+			close(l.stop)
+		}
+	}
+	return l.stop
 }
 
 // enter registers an operation; it reports false, and registers nothing,
@@ -80,7 +95,9 @@ func (l *lifetime) close() <-chan struct{} {
 	if l.drained == nil {
 		l.drained = make(chan struct{})
 		l.closing.Store(true)
-		close(l.stop)
+		if l.stop != nil {
+			close(l.stop)
+		}
 	}
 	l.drain()
 	return l.drained

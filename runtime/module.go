@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 
@@ -31,6 +32,8 @@ type Module struct {
 	// however they were loaded), whose instances every probe of the
 	// engine may share (see instancePool).
 	standard bool
+	// shared is the pool of a standard module's instances, once made.
+	shared atomic.Pointer[instancePool]
 }
 
 // Name is the file path or name the module was loaded under.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
@@ -22,9 +23,9 @@ import (
 type instancePool struct {
 	engine *Engine
 	key    poolKey
-	// refs counts the open probes using the pool; guarded by engine.mu.
-	// The last one to close frees the idle instances.
-	refs int
+	// refs counts the open probes using the pool; the last one to close
+	// frees the idle instances, and a pool at 0 is never used again.
+	refs atomic.Int64
 
 	// life tracks the warm-up, which a pool whose last probe has closed
 	// stops; warming is closed when it has finished (at once without
@@ -43,49 +44,67 @@ type poolKey struct {
 	grants string
 }
 
-// pool returns the pool of the probe's module and grants, making (and
-// warming) it on first use, and counts the probe in.
-func (e *Engine) pool(p *Probe) *instancePool {
-	key := poolKey{module: p.module}
-	if !p.module.standard {
+// pool returns the pool of the probe's module and grants, making it on
+// first use (fresh: the caller then starts its warm-up), and counts the
+// probe in.
+func (e *Engine) pool(p *Probe) (pl *instancePool, fresh bool) {
+	m := p.module
+	if m.standard {
+		// Ten thousand env tools made at once all want this one pool: no
+		// lock on the way.
+		if pl := m.shared.Load(); pl != nil && pl.ref() {
+			return pl, false
+		}
+	}
+	key := poolKey{module: m}
+	if !m.standard {
 		key.grants = p.grants.Key()
 	}
 	e.mu.Lock()
-	pl := e.pools[key]
-	fresh := pl == nil
+	pl = e.pools[key]
+	fresh = pl == nil || !pl.ref() // a pool at 0 refs is closing
 	if fresh {
 		pl = &instancePool{engine: e, key: key, life: newLifetime(), warming: make(chan struct{})}
+		pl.refs.Store(1)
 		e.pools[key] = pl
-	}
-	pl.refs++
-	e.mu.Unlock()
-	if fresh {
-		if e.cfg.warmup && p.module.entry == Reactor {
-			go pl.warm(p)
-		} else {
-			close(pl.warming)
+		if m.standard {
+			m.shared.Store(pl)
 		}
 	}
-	return pl
+	e.mu.Unlock()
+	return pl, fresh
+}
+
+// ref counts a probe in, unless the pool has closed.
+func (pl *instancePool) ref() bool {
+	for {
+		n := pl.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if pl.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 }
 
 // unref counts a closed probe out; the last one out closes the pool.
 func (pl *instancePool) unref() {
+	if pl.refs.Add(-1) != 0 {
+		return
+	}
 	e := pl.engine
 	e.mu.Lock()
-	pl.refs--
-	last := pl.refs == 0
-	if last && e.pools[pl.key] == pl {
+	if e.pools[pl.key] == pl {
 		delete(e.pools, pl.key)
 	}
+	pl.key.module.shared.CompareAndSwap(pl, nil)
 	e.mu.Unlock()
-	if last {
-		drained := pl.life.close()
-		go func() {
-			<-drained
-			pl.release()
-		}()
-	}
+	drained := pl.life.close()
+	go func() {
+		<-drained
+		pl.release()
+	}()
 }
 
 // release frees the idle instances of a pool nobody uses any more.
@@ -129,11 +148,11 @@ func (pl *instancePool) warm(p *Probe) {
 	}
 	defer pl.life.leave()
 	ctx := context.Background() // the stop channels end it
-	if err := e.cpu.acquire(ctx, pl.life.stop, e.life.stop); err != nil {
+	if err := e.cpu.acquire(ctx, pl.life.Done(), e.stop); err != nil {
 		return
 	}
 	call := p.newCall(time.Now().Add(WarmupBudget))
-	call.Stop = pl.life.stop
+	call.Stop = pl.life
 	inst, err := p.instantiate(hostfuncs.WithCall(ctx, call), call)
 	if call.Holding() {
 		e.cpu.Release()

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
@@ -31,9 +31,8 @@ type ProbeConfig struct {
 // the engine's idle memory limit.
 type Probe struct {
 	name   string
-	engine *Engine
 	module *Module
-	pool   *instancePool
+	pool   *instancePool // and through it, the engine
 	policy *hostfuncs.Policy
 	config hostfuncs.Config
 	grants hostfuncs.Grants
@@ -41,9 +40,12 @@ type Probe struct {
 
 	// life tracks the probe's runs, which Close stops and waits for before
 	// it counts the probe out of its pool.
-	life      *lifetime
-	leavePool sync.Once
+	life *lifetime
+	left atomic.Bool // counted out of its pool
 }
+
+// engine is the probe's engine.
+func (p *Probe) engine() *Engine { return p.pool.engine }
 
 // NewProbe makes a probe named name (it appears in every denial and
 // error) from a compiled module. If the grants reach "py:" (or any
@@ -77,7 +79,6 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	}
 	p := &Probe{
 		name:   name,
-		engine: e,
 		module: m,
 		policy: policy,
 		config: hostfuncs.NewConfig(cfg.Config),
@@ -85,7 +86,17 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		budget: budget,
 		life:   newLifetime(),
 	}
-	p.pool = e.pool(p)
+	var fresh bool
+	p.pool, fresh = e.pool(p)
+	if fresh {
+		// The pool's warm-up uses this probe's grants and config, which
+		// every probe of a non-standard pool shares.
+		if e.cfg.warmup && m.entry == Reactor {
+			go p.pool.warm(p)
+		} else {
+			close(p.pool.warming)
+		}
+	}
 	return p, nil
 }
 
@@ -101,7 +112,7 @@ func (p *Probe) newCall(deadline time.Time) *hostfuncs.Call {
 // (reason, logs, denials) is dropped, not overwritten in place, so the
 // slices an earlier Result holds stay its own.
 func (p *Probe) resetCall(c *hostfuncs.Call, deadline time.Time) {
-	e := p.engine
+	e := p.engine()
 	*c = hostfuncs.Call{
 		Probe:      p.name,
 		Policy:     p.policy,
@@ -111,8 +122,8 @@ func (p *Probe) resetCall(c *hostfuncs.Call, deadline time.Time) {
 		Deadline:   deadline,
 		CPU:        e.cpu,
 		Reserve:    p.budget / 20,
-		Stop:       p.life.stop,
-		EngineStop: e.life.stop,
+		Stop:       p.life,
+		EngineStop: e.stop,
 	}
 }
 
@@ -139,7 +150,9 @@ func (p *Probe) Budget() time.Duration { return p.budget }
 // have stopped. Closing the engine closes its probes too.
 func (p *Probe) Close(ctx context.Context) error {
 	return afterDrain(ctx, p.life.close(), func() error {
-		p.leavePool.Do(p.pool.unref)
+		if p.left.CompareAndSwap(false, true) {
+			p.pool.unref()
+		}
 		return nil
 	})
 }

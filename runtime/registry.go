@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,15 +133,14 @@ type entry struct {
 
 	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
 	answered    bool // last is set
-	hasCache    bool
-	cacheOK     bool
+	hasCache    bool // last is the cached answer, from last.checkedAt
 	hasSuccess  bool
-	cachedAt    time.Time
 	lastSuccess time.Time
 	// last is the latest answer that was not graced, which a fresh cache
 	// serves; graced is the latest answer if it was graced (rare, so kept
-	// apart: a registry may hold 10,000 entries).
-	last   Status
+	// apart: a registry may hold 10,000 entries, and a Status is 104
+	// bytes).
+	last   answer
 	graced *Status
 	flight *flight
 }
@@ -150,7 +150,34 @@ func (e *entry) current() Status {
 	if e.graced != nil {
 		return *e.graced
 	}
-	return e.last
+	return e.last.status(e.tool.Name)
+}
+
+// answer is a probed tool's Status as its entry keeps it: the name is the
+// tool's, it has a probe, and it was not graced.
+type answer struct {
+	state     uint8 // an index into answerStates
+	reason    string
+	err       error
+	latency   time.Duration
+	checkedAt time.Time
+}
+
+var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
+
+func answerOf(st Status) answer {
+	a := answer{reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt}
+	for i, s := range answerStates {
+		if s == st.State {
+			a.state = uint8(i)
+		}
+	}
+	return a
+}
+
+func (a answer) status(name string) Status {
+	return Status{Name: name, State: answerStates[a.state], Reason: a.reason, Err: a.err,
+		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt}
 }
 
 // flight is one probe run that any number of callers wait for. The read
@@ -235,6 +262,17 @@ func sameProbe(a, b Prober) (same bool) {
 		}
 	}()
 	return a == b
+}
+
+// reserve makes room for n more tools, so that registering a manifest's
+// 10,000 does not grow the map and the order again and again.
+func (r *Registry) reserve(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.entries) == 0 {
+		r.entries = make(map[string]*entry, n)
+	}
+	r.order = slices.Grow(r.order, n)
 }
 
 // Unregister removes the tool and its cached state; false if it was not

@@ -19,7 +19,7 @@ import (
 // the run. After Close (of the probe or its engine) a run answers Failed
 // with an error matching ErrClosed.
 func (p *Probe) Run(ctx context.Context) Result {
-	e := p.engine
+	e := p.engine()
 	// start is read once when nothing is waited for (the clock is a
 	// tenth of a reused run's cost on some VMs), and again after a wait.
 	start := time.Now()
@@ -35,7 +35,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 	select {
 	case <-p.pool.warming:
 		if !e.cpu.tryAcquire() {
-			if err := e.cpu.acquire(ctx, p.life.stop, e.life.stop); err != nil {
+			if err := e.cpu.acquire(ctx, p.life.Done(), e.stop); err != nil {
 				return p.refused(queuedAt, err)
 			}
 			start = time.Now()
@@ -46,7 +46,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		case <-ctx.Done():
 			return p.refused(queuedAt, ctx.Err())
 		}
-		if err := e.cpu.acquire(ctx, p.life.stop, e.life.stop); err != nil {
+		if err := e.cpu.acquire(ctx, p.life.Done(), e.stop); err != nil {
 			return p.refused(queuedAt, err)
 		}
 		start = time.Now()
@@ -91,6 +91,10 @@ func (p *Probe) Run(ctx context.Context) Result {
 		res.Reason = res.Notes[0]
 	}
 	if x.keep != nil {
+		// An idle instance holds nothing of its last run: not its probe's
+		// config and grants, nor the worker set behind OnWait (with every
+		// flight of its read).
+		x.keep.call = hostfuncs.Call{}
 		p.pool.put(x.keep)
 	}
 	return res

@@ -37,11 +37,8 @@ func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, cfg 
 // going through Compile for each of 10,000 tools copied and hashed its
 // bytes 10,000 times.
 func (e *Engine) standardModule(ctx context.Context, kind probes.Kind) (*Module, error) {
-	e.mu.Lock()
-	m := e.standard[kind]
-	e.mu.Unlock()
-	if m != nil {
-		return m, nil
+	if m, ok := e.standard.Load(kind); ok {
+		return m.(*Module), nil
 	}
 	wasm, ok := probes.Wasm(kind)
 	if !ok {
@@ -51,8 +48,6 @@ func (e *Engine) standardModule(ctx context.Context, kind probes.Kind) (*Module,
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	e.standard[kind] = m
-	e.mu.Unlock()
+	e.standard.Store(kind, m)
 	return m, nil
 }

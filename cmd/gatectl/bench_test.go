@@ -1,10 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkProcess times gatectl as a user runs it: a whole process that
@@ -42,5 +51,189 @@ func BenchmarkProcess(b *testing.B) {
 				run()
 			}
 		})
+	}
+}
+
+// BenchmarkCheckVsPython runs `gatectl check` of N env-probed tools, half
+// of them available, as a whole process, interleaved with the anchor: a
+// minimal Python model of the original's job (scripts/anchors/pymodel.py:
+// register N availability lambdas, list once, print the names), started
+// with the interpreter itself rather than any shim in front of it. It
+// reports each one's wall time and peak resident memory per run, and the
+// ratio. Goals (issue 12): no slower than the anchor at 1,000 and 10,000
+// tools, and under 64 MiB at 10,000.
+//
+//	go test -run '^$' -bench CheckVsPython -benchtime 20x ./cmd/gatectl
+func BenchmarkCheckVsPython(b *testing.B) {
+	gatectl := buildGatectl(b)
+	pythons := realPythons(b)
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			manifest := filepath.Join(dir, "gate.toml")
+			require.NoError(b, os.WriteFile(manifest, envManifest(n), 0o644))
+			env := append(os.Environ(), "GATE_CACHE_DIR="+filepath.Join(dir, "cache"))
+			for i := 0; i < n; i += 2 {
+				env = append(env, fmt.Sprintf("GATE_BENCH_%d=x", i))
+			}
+			gate := &timedCommand{argv: []string{gatectl, "check", "-m", manifest}, env: env, exitCode: 1}
+			all := []*timedCommand{gate}
+			for _, python := range pythons {
+				all = append(all, &timedCommand{argv: []string{python, "../../scripts/anchors/pymodel.py", fmt.Sprint(n)}, env: env})
+			}
+			for _, c := range all {
+				c.run(b) // fill the caches: compiled probes, the page cache
+				c.reset()
+			}
+			for b.Loop() {
+				for _, c := range all {
+					c.run(b)
+				}
+			}
+			gate.report(b, "gate")
+			fastest := all[1]
+			for i, py := range all[1:] {
+				py.report(b, fmt.Sprint("python", i+1))
+				if py.median() < fastest.median() {
+					fastest = py
+				}
+			}
+			b.ReportMetric(gate.median()/fastest.median(), "x-python")
+		})
+	}
+}
+
+// BenchmarkQuickstartCheck runs `gatectl check` on the quickstart manifest
+// interleaved with `gatectl probe run env:HOME`, each as a process with a
+// warm cache (compiled probes, Python's facts). Goal (issue 12): check
+// within 3x of the probe run, whatever python3 on PATH is.
+func BenchmarkQuickstartCheck(b *testing.B) {
+	gatectl := buildGatectl(b)
+	env := append(os.Environ(), "GATE_CACHE_DIR="+b.TempDir())
+	check := &timedCommand{argv: []string{gatectl, "check", "-m", "../../examples/quickstart/gate.toml"}, env: env, exitCode: 1}
+	probe := &timedCommand{argv: []string{gatectl, "probe", "run", "env:HOME"}, env: env}
+	check.run(b)
+	probe.run(b)
+	check.reset()
+	probe.reset()
+	for b.Loop() {
+		check.run(b)
+		probe.run(b)
+	}
+	check.report(b, "check")
+	probe.report(b, "probe-run")
+	b.ReportMetric(check.median()/probe.median(), "x-probe-run")
+}
+
+// buildGatectl builds gatectl and returns a copy of the binary: a file
+// run straight after the linker wrote it started about a millisecond
+// slower than a copy of it, every time, on this machine.
+func buildGatectl(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	built := filepath.Join(dir, "gatectl.built")
+	if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build gatectl: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(built)
+	require.NoError(b, err)
+	bin := filepath.Join(dir, "gatectl")
+	require.NoError(b, os.WriteFile(bin, data, 0o755))
+	return bin
+}
+
+// realPythons are the interpreters the anchor runs on: the one python3 on
+// PATH runs (sys.executable, so that a pyenv shim's own start is not
+// charged to the anchor), and Debian's /usr/bin/python3 if that is
+// another. They differ (a pyenv build of 3.11 took twice as long as
+// Debian's 3.11 for the same model here), and the ratio is taken against
+// the faster.
+func realPythons(b *testing.B) []string {
+	b.Helper()
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	require.NoError(b, err, "python3 is needed for the anchor (scripts/test installs it)")
+	pythons := []string{strings.TrimSpace(string(out))}
+	if real, err := filepath.EvalSymlinks("/usr/bin/python3"); err == nil {
+		if mine, err := filepath.EvalSymlinks(pythons[0]); err != nil || mine != real {
+			pythons = append(pythons, "/usr/bin/python3")
+		}
+	}
+	return pythons
+}
+
+// envManifest is N tools shaped like the quickstart's: a description, a
+// parameters schema, and the standard env probe of GATE_BENCH_<i>.
+func envManifest(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[runtime]\nttl = \"30s\"\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[[tools]]\nname = \"tool_%d\"\ndescription = \"Tool number %d.\"\n", i, i)
+		b.WriteString("parameters = { type = \"object\", properties = { q = { type = \"string\" } }, required = [\"q\"] }\n")
+		fmt.Fprintf(&b, "probe = \"env:GATE_BENCH_%d\"\n\n", i)
+	}
+	return b.Bytes()
+}
+
+// timedCommand runs a command again and again, keeping each run's wall
+// time and peak resident set size.
+type timedCommand struct {
+	argv     []string
+	env      []string
+	exitCode int
+	walls    []time.Duration
+	rss      []int64 // bytes
+}
+
+// gnuTime is GNU time, which reports a command's peak resident set size.
+// The rusage Go gets back cannot: os/exec starts children with vfork, so
+// a child's peak counts its parent's memory from before its exec (36 MiB
+// for a benchmark binary, whatever the child). Without it (Debian's
+// "time" package) the benchmarks report wall times only.
+const gnuTime = "/usr/bin/time"
+
+func (c *timedCommand) run(b *testing.B) {
+	b.Helper()
+	argv := c.argv
+	var rssFile string
+	if _, err := os.Stat(gnuTime); err == nil {
+		rssFile = filepath.Join(b.TempDir(), "rss")
+		argv = append([]string{gnuTime, "-f", "%M", "-o", rssFile}, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = c.env
+	cmd.Stdout = io.Discard
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if code := cmd.ProcessState.ExitCode(); code != c.exitCode {
+		b.Fatalf("%v: exit %d (%v), want %d\n%s", c.argv, code, err, c.exitCode, stderr.Bytes())
+	}
+	c.walls = append(c.walls, wall)
+	if rssFile != "" {
+		out, err := os.ReadFile(rssFile)
+		require.NoError(b, err)
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		kib, err := strconv.ParseInt(lines[len(lines)-1], 10, 64)
+		require.NoError(b, err, "GNU time wrote %q", out)
+		c.rss = append(c.rss, kib*1024)
+	}
+}
+
+func (c *timedCommand) reset() { c.walls, c.rss = nil, nil }
+
+// median is the middle wall time in milliseconds: the machine is shared,
+// and a mean would carry every other process's bursts.
+func (c *timedCommand) median() float64 {
+	w := slices.Clone(c.walls)
+	slices.Sort(w)
+	return float64(w[len(w)/2]) / float64(time.Millisecond)
+}
+
+func (c *timedCommand) report(b *testing.B, name string) {
+	b.ReportMetric(c.median(), name+"-ms")
+	if len(c.rss) > 0 {
+		b.ReportMetric(float64(slices.Max(c.rss))/(1<<20), name+"-maxrss-MiB")
 	}
 }

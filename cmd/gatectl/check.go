@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gate-dev/gate/internal/safetext"
@@ -181,25 +180,25 @@ type checkSummary struct {
 }
 
 func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status, denied *denialRecorder) checkReport {
-	probeOf := map[string]string{}
+	probeOf := map[kindName]string{}
 	if m := g.Manifest(); m != nil {
 		for _, t := range m.Tools {
-			probeOf["tool:"+t.Name] = t.Probe.Label()
+			probeOf[kindName{"tool", t.Name}] = t.Probe.Label()
 		}
 		for _, s := range m.Servers {
-			probeOf["server:"+s.Name] = s.Probe.Label()
+			probeOf[kindName{"server", s.Name}] = s.Probe.Label()
 		}
 	}
 	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}}
 	for _, st := range tools {
-		r.Tools = append(r.Tools, entryOf(st, probeOf["tool:"+st.Name], denied.of("tool", st.Name)))
+		r.Tools = append(r.Tools, entryOf(st, probeOf[kindName{"tool", st.Name}], denied.of("tool", st.Name)))
 		r.Summary.Tools++
 		if st.Available() {
 			r.Summary.ToolsAvailable++
 		}
 	}
 	for _, st := range servers {
-		r.Servers = append(r.Servers, entryOf(st, probeOf["server:"+st.Name], denied.of("server", st.Name)))
+		r.Servers = append(r.Servers, entryOf(st, probeOf[kindName{"server", st.Name}], denied.of("server", st.Name)))
 		r.Summary.Servers++
 		if st.Available() {
 			r.Summary.ServersAvailable++
@@ -237,8 +236,8 @@ func (r checkReport) print(w io.Writer) {
 		if len(entries) == 0 {
 			return
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\tSTATE\tLATENCY\tPROBE\tREASON\n", title)
+		var t table
+		t.add(title, "STATE", "LATENCY", "PROBE", "REASON")
 		for _, e := range entries {
 			state := e.State
 			if e.Source == "graced" {
@@ -253,11 +252,11 @@ func (r checkReport) print(w io.Writer) {
 				probe = "(none: always available)"
 			}
 			// Every column a manifest or a probe wrote is escaped before
-			// tabwriter measures it: a reason with "\r\x1b[2K" in it must
+			// the table measures it: a reason with "\r\x1b[2K" in it must
 			// not rewrite its row, nor a tab in it move the columns.
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Terminal(e.Name), state, latency, probe, reasonColumn(e))
+			t.add(safetext.Terminal(e.Name), state, latency, probe, reasonColumn(e))
 		}
-		tw.Flush()
+		t.write(w)
 	}
 	section("TOOL", r.Tools)
 	if len(r.Tools) > 0 && len(r.Servers) > 0 {
@@ -307,21 +306,33 @@ type denialJSON struct {
 // each run's Result as it happens.
 type denialRecorder struct {
 	mu  sync.Mutex
-	got map[string][]denialJSON // kind + ":" + name
+	got map[kindName][]denialJSON
 }
 
-// Probed implements runtime.Observer; the latest run of a name wins.
+// kindName names a tool or a server.
+type kindName struct{ kind, name string }
+
+// Probed implements runtime.Observer; the latest run of a name wins. Runs
+// that were denied nothing, nearly all, leave the map (and its lock)
+// alone unless an earlier run of theirs was denied something.
 func (d *denialRecorder) Probed(kind string, res runtime.Result, st runtime.Status) {
-	list := []denialJSON{}
+	key := kindName{kind, st.Name}
+	if len(res.Denied) == 0 {
+		d.mu.Lock()
+		delete(d.got, key)
+		d.mu.Unlock()
+		return
+	}
+	list := make([]denialJSON, 0, len(res.Denied))
 	for _, dn := range res.Denied {
 		list = append(list, denialJSON{Kind: dn.Kind, Request: dn.Request, Message: dn.String()})
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.got == nil {
-		d.got = map[string][]denialJSON{}
+		d.got = map[kindName][]denialJSON{}
 	}
-	d.got[kind+":"+st.Name] = list
+	d.got[key] = list
 }
 
 // Read implements runtime.Observer.
@@ -333,7 +344,7 @@ func (d *denialRecorder) of(kind, name string) []denialJSON {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if l, ok := d.got[kind+":"+name]; ok {
+	if l, ok := d.got[kindName{kind, name}]; ok {
 		return l
 	}
 	return []denialJSON{}

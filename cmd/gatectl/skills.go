@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gate-dev/gate/internal/pathfmt"
 	"github.com/gate-dev/gate/internal/safetext"
@@ -116,19 +115,19 @@ func skillsCmd(args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, list)
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SKILL\tSTATE\tOFFERED\tISSUES")
+	var t table
+	t.add("SKILL", "STATE", "OFFERED", "ISSUES")
 	for _, s := range list.Skills {
 		offered := "no"
 		if s.Offered {
 			offered = "yes"
 		}
 		// A skill's name and the issues that quote its frontmatter are
-		// whatever its author wrote: escaped before tabwriter measures them.
+		// whatever its author wrote: escaped before the table measures them.
 		issues := strings.Join(append(append([]string{}, s.Errors...), s.Warnings...), "; ")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Terminal(s.Name), s.State, offered, clipText(safetext.Terminal(issues), 120))
+		t.add(safetext.Terminal(s.Name), string(s.State), offered, clipText(safetext.Terminal(issues), 120))
 	}
-	tw.Flush()
+	t.write(stdout)
 	sum := m.Summary()
 	fmt.Fprintf(stdout, "\n%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).\n",
 		sum.TotalSkills, sum.Active, sum.Degraded, sum.Unavailable, list.Offered, sum.EnforcementLevel)
