@@ -12,8 +12,43 @@
 // 3 a probe error.
 package main
 
-import "os"
+import (
+	"os"
+	"runtime/debug"
+)
 
 func main() {
+	oneShotMemory(os.Args[1:], os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// oneShotGCPercent and oneShotMemoryLimit are the collector's settings for
+// a command that runs once and exits (every command but serve), unless
+// GOGC or GOMEMLIMIT is set.
+//
+// With Go's default (GOGC=100) a check of 10,000 tools collected a dozen
+// times on its way to an exit that frees everything anyway, and peaked at
+// twice its live heap (88 MB). Collecting when the heap has grown
+// fivefold, but never letting it pass 48 MiB before collecting, made that
+// check about a tenth quicker and kept its peak resident memory under 64
+// MiB; a manifest near the size limits, whose live heap can exceed the
+// limit, collects more often instead (the runtime keeps that under half
+// the CPU). serve runs for days: it keeps Go's defaults.
+const (
+	oneShotGCPercent   = 400
+	oneShotMemoryLimit = 48 << 20
+)
+
+// oneShotMemory applies the one-shot settings for the command in args,
+// and reports whether it did.
+func oneShotMemory(args []string, getenv func(string) string) bool {
+	if len(args) > 0 && args[0] == "serve" {
+		return false
+	}
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return false
+	}
+	debug.SetGCPercent(oneShotGCPercent)
+	debug.SetMemoryLimit(oneShotMemoryLimit)
+	return true
 }
