@@ -13,8 +13,13 @@ type Config struct {
 
 // NewConfig copies m into a Config.
 func NewConfig(m map[string]string) Config {
-	if len(m) == 0 {
+	switch len(m) {
+	case 0:
 		return Config{}
+	case 1: // a standard probe's: no sort
+		for k, v := range m {
+			return Config{kv: []string{k, v}}
+		}
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {

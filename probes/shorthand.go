@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -133,15 +134,27 @@ func isSep(r rune) bool {
 // splitList splits a list on separators, dropping empty items and
 // duplicates but keeping the order.
 func splitList(v string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range strings.FieldsFunc(v, isSep) {
+	out := strings.FieldsFunc(v, isSep)
+	// Drop repeats, keeping first occurrences in order: a look back for the
+	// few names a shorthand usually holds (a map per call was most of
+	// parsing 10,000 shorthands), a map for a long list.
+	kept := out[:0]
+	if len(out) <= 16 {
+		for _, f := range out {
+			if !slices.Contains(kept, f) {
+				kept = append(kept, f)
+			}
+		}
+		return slices.Clip(kept)
+	}
+	seen := make(map[string]bool, len(out))
+	for _, f := range out {
 		if !seen[f] {
 			seen[f] = true
-			out = append(out, f)
+			kept = append(kept, f)
 		}
 	}
-	return out
+	return slices.Clip(kept)
 }
 
 // validEnvName reports whether n matches [A-Za-z_][A-Za-z0-9_]*.

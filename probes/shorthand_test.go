@@ -2,6 +2,7 @@ package probes
 
 import (
 	"strconv"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -134,4 +135,18 @@ func FuzzParseShorthand(f *testing.F) {
 			t.Fatalf("unknown kind %q", sh.Kind)
 		}
 	})
+}
+
+// TestSplitListLong: a long list drops repeats and keeps the first
+// occurrences' order, as a short one does.
+func TestSplitListLong(t *testing.T) {
+	var in, want []string
+	for i := range 40 {
+		in = append(in, fmt.Sprint("V", i%25))
+		if i < 25 {
+			want = append(want, fmt.Sprint("V", i))
+		}
+	}
+	assert.Equal(t, want, splitList(strings.Join(in, ", ")))
+	assert.Equal(t, []string{"B", "A"}, splitList("B A,B  A"))
 }

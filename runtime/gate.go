@@ -107,9 +107,14 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 // servers registered and their probes compiled (not yet run). Every
 // problem is reported at once, each with the file, line and column it
 // comes from (manifest.Errors): a bad key, a missing probe module, a module
-// that does not match its sha256 pin or breaks the ABI.
+// that does not match its sha256 pin or breaks the ABI. With a cache dir
+// (EngineConfig.WithCacheDir), a manifest this program parsed before, byte
+// for byte at the same path, is read from there instead of parsed again.
 func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
-	m, err := manifest.LoadWithLimits(path, cfg.limits)
+	// A manifest parsed before, unchanged, by this same program comes from
+	// the cache dir (manifest.LoadCached): parsing and checking 10,000
+	// tools is most of a check's time.
+	m, err := manifest.LoadCached(path, cfg.limits, cfg.engine.cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -140,13 +145,13 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	tools := make([]built, len(m.Tools))
 	servers := make([]built, len(m.Servers))
-	build := func(b *built, key, name, desc string, params json.RawMessage, p *manifest.Probe) {
+	build := func(b *built, list string, i int, name, desc string, params json.RawMessage, p *manifest.Probe) {
 		// The manifest package wrote the parameters as JSON already.
 		b.tool = Tool{Name: name, Description: desc, Parameters: params}
 		if p != nil {
 			probe, err := g.probeFor(ctx, name, p)
 			if err != nil {
-				b.err = manifest.ErrorAt(p.Pos, key+".probe", err)
+				b.err = manifest.ErrorAt(p.Pos, list+"["+strconv.Itoa(i)+"].probe", err)
 				return
 			}
 			b.tool.Probe = probe
@@ -163,11 +168,11 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 				switch {
 				case i < len(tools):
 					t := m.Tools[i]
-					build(&tools[i], "tools["+strconv.Itoa(i)+"]", t.Name, t.Description, t.Parameters, t.Probe)
+					build(&tools[i], "tools", i, t.Name, t.Description, t.Parameters, t.Probe)
 				case i < len(tools)+len(servers):
 					i -= len(tools)
 					s := m.Servers[i]
-					build(&servers[i], "servers["+strconv.Itoa(i)+"]", s.Name, s.Description, nil, s.Probe)
+					build(&servers[i], "servers", i, s.Name, s.Description, nil, s.Probe)
 				default:
 					return
 				}

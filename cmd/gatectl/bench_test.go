@@ -64,6 +64,9 @@ func BenchmarkProcess(b *testing.B) {
 // tools, and under 64 MiB at 10,000.
 //
 //	go test -run '^$' -bench CheckVsPython -benchtime 20x ./cmd/gatectl
+//
+// GATECTL_BASELINE=/path/to/an/older/gatectl adds that binary to the same
+// interleaved runs, for before-and-after figures from one run.
 func BenchmarkCheckVsPython(b *testing.B) {
 	gatectl := buildGatectl(b)
 	pythons := realPythons(b)
@@ -81,6 +84,11 @@ func BenchmarkCheckVsPython(b *testing.B) {
 			for _, python := range pythons {
 				all = append(all, &timedCommand{argv: []string{python, "../../scripts/anchors/pymodel.py", fmt.Sprint(n)}, env: env})
 			}
+			var baseline *timedCommand
+			if old := os.Getenv("GATECTL_BASELINE"); old != "" {
+				baseline = &timedCommand{argv: []string{old, "check", "-m", manifest}, env: env, exitCode: 1}
+				all = append(all, baseline)
+			}
 			for _, c := range all {
 				c.run(b) // fill the caches: compiled probes, the page cache
 				c.reset()
@@ -92,13 +100,17 @@ func BenchmarkCheckVsPython(b *testing.B) {
 			}
 			gate.report(b, "gate")
 			fastest := all[1]
-			for i, py := range all[1:] {
+			for i, py := range all[1 : 1+len(pythons)] {
 				py.report(b, fmt.Sprint("python", i+1))
 				if py.median() < fastest.median() {
 					fastest = py
 				}
 			}
 			b.ReportMetric(gate.median()/fastest.median(), "x-python")
+			if baseline != nil {
+				baseline.report(b, "baseline")
+				b.ReportMetric(baseline.median()/gate.median(), "x-faster-than-baseline")
+			}
 		})
 	}
 }
