@@ -80,10 +80,14 @@ func BenchmarkCheckVsPython(b *testing.B) {
 				env = append(env, fmt.Sprintf("GATE_BENCH_%d=x", i))
 			}
 			gate := &timedCommand{argv: []string{gatectl, "check", "-m", manifest}, env: env, exitCode: 1}
+			// The same with an empty cache dir each time: a fresh machine,
+			// a CI job without a cache (nothing compiled, nothing parsed).
+			cold := &timedCommand{argv: gate.argv, env: env, exitCode: 1, freshCache: true}
 			all := []*timedCommand{gate}
 			for _, python := range pythons {
 				all = append(all, &timedCommand{argv: []string{python, "../../scripts/anchors/pymodel.py", fmt.Sprint(n)}, env: env})
 			}
+			all = append(all, cold)
 			var baseline *timedCommand
 			if old := os.Getenv("GATECTL_BASELINE"); old != "" {
 				baseline = &timedCommand{argv: []string{old, "check", "-m", manifest}, env: env, exitCode: 1}
@@ -107,6 +111,8 @@ func BenchmarkCheckVsPython(b *testing.B) {
 				}
 			}
 			b.ReportMetric(gate.median()/fastest.median(), "x-python")
+			cold.report(b, "gate-cold")
+			b.ReportMetric(cold.median()/fastest.median(), "x-python-cold")
 			if baseline != nil {
 				baseline.report(b, "baseline")
 				b.ReportMetric(baseline.median()/gate.median(), "x-faster-than-baseline")
@@ -192,8 +198,11 @@ type timedCommand struct {
 	argv     []string
 	env      []string
 	exitCode int
-	walls    []time.Duration
-	rss      []int64 // bytes
+	// freshCache runs each time with GATE_CACHE_DIR set to a new, empty
+	// directory.
+	freshCache bool
+	walls      []time.Duration
+	rss        []int64 // bytes
 }
 
 // gnuTime is GNU time, which reports a command's peak resident set size.
@@ -213,6 +222,9 @@ func (c *timedCommand) run(b *testing.B) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = c.env
+	if c.freshCache {
+		cmd.Env = append(slices.Clip(c.env), "GATE_CACHE_DIR="+b.TempDir())
+	}
 	cmd.Stdout = io.Discard
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
