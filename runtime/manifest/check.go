@@ -27,9 +27,15 @@ type checker struct {
 	// sends the parse down the full path.
 	fast     *fastPositions
 	fastMiss bool
+	// fastStr is the source as the fast path's strings share it (see
+	// fastDecoder.str), for tests: the Manifest must keep none of it.
+	fastStr string
 	// slow are the parameters that metaSchema left to the library, for
 	// slowMetaSchemas.
 	slow []slowSchema
+
+	// lastLine is the line of the last position asked for (see lineOf).
+	lastLine int
 
 	// runtimeBudget is runtime.budget when written and valid: a probe's
 	// own budget may only lower it.
@@ -58,14 +64,31 @@ func newCheckerLines(file string, src []byte, starts []int) *checker {
 
 // position converts a byte offset to a Position.
 func (c *checker) position(off int) (Position, string) {
-	off = min(max(off, 0), len(c.src))
-	line := sort.Search(len(c.starts), func(i int) bool { return c.starts[i] > off }) - 1
+	pos, line := c.lineOf(off)
 	start := c.starts[line]
 	end := len(c.src)
 	if line+1 < len(c.starts) {
 		end = c.starts[line+1] - 1 // without the newline
 	}
-	return Position{File: c.file, Line: line + 1, Col: off - start + 1}, string(c.src[start:end])
+	return pos, string(c.src[start:end])
+}
+
+// lineOf converts a byte offset to a Position and its 0-based line,
+// without copying the line (pos, for every tool and probe, needs none).
+func (c *checker) lineOf(off int) (Position, int) {
+	off = min(max(off, 0), len(c.src))
+	line := c.lastLine
+	switch {
+	case line < len(c.starts) && c.starts[line] <= off && (line+1 == len(c.starts) || c.starts[line+1] > off):
+	case line+2 < len(c.starts) && c.starts[line+1] <= off && c.starts[line+2] > off:
+		line++
+	default:
+		// The positions a check asks for mostly go forward a line or
+		// two at a time: a search only when they do not.
+		line = sort.Search(len(c.starts), func(i int) bool { return c.starts[i] > off }) - 1
+	}
+	c.lastLine = line
+	return Position{File: c.file, Line: line + 1, Col: off - c.starts[line] + 1}, line
 }
 
 // offsetOf converts a go-toml line and column to a one-byte span.
@@ -137,7 +160,7 @@ func (c *checker) tableSpan(path string) span {
 
 // pos is the Position of a span.
 func (c *checker) pos(s span) Position {
-	p, _ := c.position(s.off)
+	p, _ := c.lineOf(s.off)
 	return p
 }
 

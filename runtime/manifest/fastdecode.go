@@ -27,6 +27,12 @@ import (
 // still refuse hostile documents before go-toml's decoder sees them.
 // FuzzFastPathMatchesFullPath checks that the two paths agree on any
 // input; TestFastPathTaken that clean manifests take the fast one.
+//
+// With more than one core, the fast path also uses them all: a large
+// document is decoded in chunks at once (fastchunk.go), and its tools are
+// checked while the rest decodes (fastcheck.go). Its strings share one
+// copy of the source (fastString; detach.go gives the Manifest's own
+// homes) and are boxed a slab at a time (box.go).
 
 // fastPathEnabled switches the fast path; off, Parse is the full path
 // alone.
@@ -59,6 +65,9 @@ type fastPositions struct {
 	skills         entry
 	hasSkills      bool
 	tools, servers []elemPos
+	// toolsFrom is the index of tools[0]: a toolPipe's batch sees its
+	// own tools' positions alone.
+	toolsFrom int
 }
 
 // set records e as the index does: the first definition, replaced by an
@@ -78,9 +87,10 @@ func (f *fastPositions) lookup(path string) (entry, bool) {
 	}
 	var list []elemPos
 	var rest string
+	base := 0
 	switch {
 	case strings.HasPrefix(path, "tools["):
-		list, rest = f.tools, path[len("tools["):]
+		list, rest, base = f.tools, path[len("tools["):], f.toolsFrom
 	case strings.HasPrefix(path, "servers["):
 		list, rest = f.servers, path[len("servers["):]
 	default:
@@ -91,6 +101,7 @@ func (f *fastPositions) lookup(path string) (entry, bool) {
 		return entry{}, false
 	}
 	n, err := strconv.Atoi(rest[:end])
+	n -= base
 	if err != nil || n < 0 || n >= len(list) {
 		return entry{}, false
 	}
@@ -120,8 +131,12 @@ type fnode struct {
 	last *fnode
 	// live counts go-toml's tracker entries under an array of tables
 	// (see fastDecoder.nlive).
-	live          int
-	pathLen       int
+	live    int
+	pathLen int
+	// name is its key, for a top-level array of tables (rooted says it
+	// is in rootArrays).
+	name          string
+	rooted        bool
 	depth         int
 	idx           int
 	tag           fastTag
@@ -181,11 +196,29 @@ type nameInfo struct {
 
 // fastDecoder is the state of one fastDecode.
 type fastDecoder struct {
-	src   []byte
-	p     unstable.Parser
-	root  *fnode
-	names map[string]nameInfo
-	pos   fastPositions
+	src []byte
+	// base is where in src the parser's input starts (see fastchunk.go).
+	base int
+	// str is src as a string, made once: the strings of the document that
+	// the parser did not unescape into a buffer of its own are substrings
+	// of it (see fastString), so that a 10,000-tool manifest's strings
+	// cost one allocation, not 60,000. The Manifest must not keep them:
+	// fastParse copies those it keeps (see detach).
+	str string
+	// nodes is where fnodes are allocated from, a slab at a time.
+	nodes []fnode
+	// toolsHint is about how many [[tools]] the input has, for the
+	// capacity of what grows by one per tool.
+	toolsHint int
+	// rootArrays are the arrays of tables at the top (tools, servers),
+	// whose values in the document are set at the end (see setRootArrays).
+	rootArrays []*fnode
+	p          unstable.Parser
+	root       *fnode
+	names      map[string]nameInfo
+	pos        fastPositions
+	// pipe, if set, is handed each run of complete [[tools]] elements.
+	pipe *toolPipe
 	// sec is the table key/values go into; dot its dotted-key tables.
 	sec *fnode
 	dot dnode
@@ -205,12 +238,29 @@ type fastDecoder struct {
 	// the live counts of the arrays of tables around it when it ends.
 	nlive, created int
 	work, maxWork  int64
+	// events counts the additions to work (see fastchunk.go).
+	events int64
+
+	// The state of a chunk decoder (see fastchunk.go): chunk is set for
+	// one, last for the last chunk; stopAt is where it stopped, at a
+	// header outside [[tools]] (-1: at its end); elemVals is d.values
+	// when each element began; batches are its tools, checked, and
+	// checked how many of them.
+	chunk, last bool
+	stopAt      int
+	elemVals    []int
+	batches     []*toolBatch
+	checked     int
 }
 
 // fastDecode decodes src as toml.Unmarshal would into a map[string]any,
 // with the positions a valid Manifest holds, or declines (ok false). lim
 // must be resolved.
-func fastDecode(src []byte, lim Limits) (doc map[string]any, pos *fastPositions, ok bool) {
+//
+// pipe, if not nil, is handed runs of [[tools]] elements as soon as they
+// are complete, to be checked while the rest decodes (see fastcheck.go);
+// the caller must stop it whatever fastDecode returns.
+func fastDecode(src []byte, lim Limits, pipe *toolPipe) (doc map[string]any, pos *fastPositions, ok bool) {
 	defer func() {
 		// A decline, or a bug: either way the full path decides.
 		if r := recover(); r != nil {
@@ -223,8 +273,27 @@ func fastDecode(src []byte, lim Limits) (doc map[string]any, pos *fastPositions,
 	if bytes.Count(src, []byte{','}) > lim.MaxValues && rawScan(src, lim.MaxValues) >= 0 {
 		return nil, nil, false
 	}
+	d := newFastDecoder(src, string(src), lim, pipe)
+	if pipe != nil && pipe.chunks > 1 && len(src) >= pipe.chunkMin {
+		if d.runChunked(pipe.chunks) {
+			d.setRootArrays()
+			return d.root.m, &d.pos, true
+		}
+		// Not a document the chunks could decode: from the start, in one.
+		pipe.reset()
+		d = newFastDecoder(src, d.str, lim, pipe)
+	}
+	d.run()
+	d.setRootArrays()
+	return d.root.m, &d.pos, true
+}
+
+// newFastDecoder is a decoder of src (str is src as a string) within
+// lim, handing complete tools to pipe if not nil.
+func newFastDecoder(src []byte, str string, lim Limits, pipe *toolPipe) *fastDecoder {
 	d := &fastDecoder{
 		src:        src,
+		str:        str,
 		names:      make(map[string]nameInfo, 64),
 		maxValues:  lim.MaxValues / 2,
 		maxKeys:    lim.MaxKeysPerTable / 2,
@@ -234,23 +303,122 @@ func fastDecode(src []byte, lim Limits) (doc map[string]any, pos *fastPositions,
 		maxServers: lim.MaxServers,
 		maxWork:    lim.MaxKeyComparisons / 2,
 		nlive:      1, // the tracker's root
+		pipe:       pipe,
+		stopAt:     -1,
+	}
+	if pipe != nil {
+		pipe.str = str
 	}
 	d.root = &fnode{m: map[string]any{}, tag: tagRoot, explicit: true}
-	d.run()
-	return d.root.m, &d.pos, true
+	return d
 }
 
 func decline() { panic(declined{}) }
 
-func (d *fastDecoder) run() {
-	d.p.Reset(d.src)
+// toolsHint counts the "[[tools]]" in b (some may be in strings), at
+// most maxTools+1 (and 16,384 without a cap): growing the tools and
+// their positions by doubling was a tenth of what a 10,000-tool manifest
+// allocated.
+func toolsHint(b []byte, maxTools int) int {
+	if maxTools < 0 {
+		maxTools = 1 << 14
+	}
+	return min(bytes.Count(b, []byte("[[tools]]")), maxTools+1)
+}
+
+// rebase turns a range of the parser's input into one of src: the
+// parser reads src from base (see fastchunk.go).
+func (d *fastDecoder) rebase(r unstable.Range) unstable.Range {
+	r.Offset += uint32(d.base)
+	return r
+}
+
+// rng is rangeSpan for a range of the parser's input.
+func (d *fastDecoder) rng(r unstable.Range) span { return rangeSpan(d.rebase(r)) }
+
+// valueSpanOf is valueSpanOf for a node of the parser's.
+func (d *fastDecoder) valueSpanOf(v *unstable.Node, start span) span {
+	if s := d.rng(v.Raw); s.len > 0 {
+		return s
+	}
+	if start.len > 0 {
+		return span{start.off, 1}
+	}
+	return start
+}
+
+// firstSpan is firstSpan for a node of the parser's.
+func (d *fastDecoder) firstSpan(n *unstable.Node, def span) span {
+	if s := d.rng(n.Raw); s.len > 0 {
+		return s
+	}
+	it := n.Children()
+	for it.Next() {
+		if s := d.firstSpan(it.Node(), span{}); s.len > 0 {
+			return s
+		}
+	}
+	return def
+}
+
+// fastString is b, a string value's bytes from the parser, as a string:
+// a substring of d.str when b is a part of the source (a string without
+// escapes), else a copy.
+func (d *fastDecoder) fastString(b []byte) string {
+	off := cap(d.src) - cap(b)
+	if len(b) > 0 && off >= 0 && off+len(b) <= len(d.src) && &d.src[off] == &b[0] {
+		return d.str[off : off+len(b)]
+	}
+	return string(b)
+}
+
+// newNode returns a new fnode, from a slab: a 10,000-tool manifest has
+// 10,000 of them, all garbage once decoding is done.
+func (d *fastDecoder) newNode() *fnode {
+	if len(d.nodes) == 0 {
+		d.nodes = make([]fnode, 64)
+	}
+	n := &d.nodes[0]
+	d.nodes = d.nodes[1:]
+	return n
+}
+
+// setRootArrays sets the values of the top-level arrays of tables in the
+// document, which header leaves unset while it appends to them: boxing
+// the growing slice for every element was an allocation per tool.
+// Nothing reads those values before (the tool checks get the elements
+// from the decoder).
+func (d *fastDecoder) setRootArrays() {
+	for _, a := range d.rootArrays {
+		d.root.m[a.name] = a.arr
+	}
+}
+
+func (d *fastDecoder) run() { d.runRange(0, len(d.src)) }
+
+// runRange decodes src[from:to], which starts where an expression may.
+func (d *fastDecoder) runRange(from, to int) {
+	d.base = from
+	d.toolsHint = toolsHint(d.src[from:to], d.maxTools)
+	if d.chunk {
+		if t := d.root.kid("tools"); t.arr == nil {
+			t.arr = make([]any, 0, d.toolsHint)
+		}
+	}
+	d.p.Reset(d.src[from:to])
 	d.section(d.root)
-	for d.p.NextExpression() {
+	for first := true; d.p.NextExpression(); first = false {
 		e := d.p.Expression()
 		switch e.Kind {
 		case unstable.KeyValue:
+			if d.chunk && first {
+				decline()
+			}
 			d.keyValue(&d.dot, d.sec.depth, d.sec.tag, d.sec.idx, e)
 		case unstable.Table, unstable.ArrayTable:
+			if d.chunk && d.chunkStops(e, first) {
+				return
+			}
 			d.endSection()
 			d.section(d.header(e, e.Kind == unstable.ArrayTable))
 		default:
@@ -350,6 +518,7 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 	for it.Next() {
 		part := it.Node()
 		d.work += int64(d.nlive)
+		d.events++
 		depth++
 		d.deep(depth)
 		n := d.intern(part.Data)
@@ -361,14 +530,14 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 			d.count(pl)
 			d.nlive++
 			d.created++
-			ks := rangeSpan(part.Raw)
+			ks := d.rng(part.Raw)
 			var val any
 			if first && tag == tagRoot && v.Kind == unstable.Array && (n.s == "tools" || n.s == "servers") {
 				et := tagTools
 				if n.s == "servers" {
 					et = tagServers
 				}
-				val = d.array(v, depth, pl, et, valueSpanOf(v, afterEquals(d.src, ks)))
+				val = d.array(v, depth, pl, et, d.valueSpanOf(v, afterEquals(d.src, ks)))
 			} else {
 				val = d.value(v, depth, pl)
 			}
@@ -379,7 +548,7 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 			if first && tag != tagNone {
 				e := entry{key: ks}
 				if tag == tagRoot {
-					e.value = valueSpanOf(v, afterEquals(d.src, ks))
+					e.value = d.valueSpanOf(v, afterEquals(d.src, ks))
 				}
 				d.note(tag, idx, n.s, e)
 			}
@@ -405,7 +574,7 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 			cur.names = append(cur.names, n.s)
 			cur.kids = append(cur.kids, next)
 			if first && tag != tagNone {
-				d.note(tag, idx, n.s, entry{key: rangeSpan(part.Raw), implicit: true})
+				d.note(tag, idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
 			}
 		}
 		cur = next
@@ -418,7 +587,7 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 func (d *fastDecoder) value(v *unstable.Node, depth, pathLen int) any {
 	switch v.Kind {
 	case unstable.String:
-		return string(v.Data)
+		return any(d.fastString(v.Data))
 	case unstable.Integer:
 		return fastInteger(v.Data)
 	case unstable.Float:
@@ -489,7 +658,7 @@ func (d *fastDecoder) array(v *unstable.Node, depth, pathLen int, elemTag fastTa
 			out = append(out, d.value(el, depth, pl))
 			continue
 		}
-		es := valueSpanOf(el, firstSpan(el, at))
+		es := d.valueSpanOf(el, d.firstSpan(el, at))
 		p := &d.pos.tools
 		if elemTag == tagServers {
 			p = &d.pos.servers
@@ -519,6 +688,7 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 		part := it.Node()
 		last := it.IsLast()
 		d.work += int64(d.nlive)
+		d.events++
 		depth++
 		d.deep(depth)
 		n := d.intern(part.Data)
@@ -526,7 +696,7 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 		if !last {
 			if kid == nil {
 				kid = d.newTable(cur, n, false)
-				d.note(cur.tag, cur.idx, n.s, entry{key: rangeSpan(part.Raw), implicit: true})
+				d.note(cur.tag, cur.idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
 			}
 			if kid.aot {
 				// Into the latest element, as TOML says.
@@ -538,7 +708,7 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 			it.Next()
 			continue
 		}
-		whole := headerSpan(d.src, first.Raw, part.Raw)
+		whole := headerSpan(d.src, d.rebase(first.Raw), d.rebase(part.Raw))
 		if !array {
 			switch {
 			case kid == nil:
@@ -548,20 +718,24 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 			default:
 				kid.explicit = true
 			}
-			d.note(cur.tag, cur.idx, n.s, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			d.note(cur.tag, cur.idx, n.s, entry{key: d.rng(part.Raw), value: whole, header: whole})
 			kid.depth = depth
 			return kid
 		}
 		if kid == nil {
 			kid = d.newTable(cur, n, false)
 			kid.aot = true
-			d.note(cur.tag, cur.idx, n.s, entry{key: rangeSpan(part.Raw), implicit: true})
+			if cur == d.root && n.s == "tools" {
+				kid.arr = make([]any, 0, d.toolsHint)
+			}
+			d.note(cur.tag, cur.idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
 		} else if !kid.aot {
 			decline()
 		} else {
 			// go-toml forgets the keys of the previous element, visiting
 			// every live entry.
 			d.work += int64(d.nlive)
+			d.events++
 			d.nlive -= kid.live
 			for a := kid.parent; a != nil; a = a.parent {
 				if a.aot {
@@ -587,16 +761,35 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 			tag == tagNone && i+1 > d.maxArray:
 			decline()
 		}
-		elem := &fnode{m: map[string]any{}, parent: kid, explicit: true, pathLen: kid.pathLen + 2 + decimalLen(i), depth: depth, tag: tag, idx: i}
+		if tag == tagTools && d.pipe != nil && i-d.pipe.next >= toolBatchSize {
+			// Elements before i are complete: nothing can reopen them.
+			lo := d.pipe.next
+			d.pipe.submit(lo, kid.arr[lo:i:i], d.pos.tools[lo:i:i])
+		}
+		elem := d.newNode()
+		*elem = fnode{m: make(map[string]any, 4), parent: kid, explicit: true, pathLen: kid.pathLen + 2 + decimalLen(i), depth: depth, tag: tag, idx: i}
+		if d.chunk && tag == tagTools {
+			d.elemVals = append(d.elemVals, d.values)
+		}
 		d.count(elem.pathLen)
 		switch tag {
 		case tagTools:
-			d.pos.tools = append(d.pos.tools, elemPos{table: entry{key: rangeSpan(part.Raw), value: whole, header: whole}})
+			if d.pos.tools == nil {
+				d.pos.tools = make([]elemPos, 0, d.toolsHint)
+			}
+			d.pos.tools = append(d.pos.tools, elemPos{table: entry{key: d.rng(part.Raw), value: whole, header: whole}})
 		case tagServers:
-			d.pos.servers = append(d.pos.servers, elemPos{table: entry{key: rangeSpan(part.Raw), value: whole, header: whole}})
+			d.pos.servers = append(d.pos.servers, elemPos{table: entry{key: d.rng(part.Raw), value: whole, header: whole}})
 		}
 		kid.arr = append(kid.arr, elem.m)
-		cur.m[n.s] = kid.arr
+		if cur == d.root {
+			if !kid.rooted {
+				kid.name, kid.rooted = n.s, true
+				d.rootArrays = append(d.rootArrays, kid)
+			}
+		} else {
+			cur.m[n.s] = kid.arr
+		}
 		kid.last = elem
 		return elem
 	}
@@ -622,7 +815,8 @@ func (d *fastDecoder) newTable(cur *fnode, n nameInfo, explicit bool) *fnode {
 			a.live++
 		}
 	}
-	kid := &fnode{m: m, parent: cur, pathLen: pl, explicit: explicit}
+	kid := d.newNode()
+	*kid = fnode{m: m, parent: cur, pathLen: pl, explicit: explicit}
 	cur.addKid(n.s, kid)
 	return kid
 }

@@ -107,6 +107,19 @@ func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string
 // (see fastdecode.go), and saying whether its result is the fast path's,
 // for tests.
 func parseMode(path string, src []byte, lim Limits, tryFast bool) (_ *Manifest, _ Errors, _ []string, fast bool) {
+	return parseOpts(path, src, lim, tryFast, fastOpts{})
+}
+
+// fastOpts tune the fast path's parallelism, for tests: workers
+// goroutines check the tools (0: GOMAXPROCS), and a document of at least
+// chunkMin bytes (0: defaultChunkMin; negative: none) is decoded in as
+// many chunks (see fastcheck.go, fastchunk.go).
+type fastOpts struct {
+	workers, chunkMin int
+}
+
+// parseOpts is parseMode with the fast path tuned by o.
+func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_ *Manifest, _ Errors, _ []string, fast bool) {
 	lim = lim.resolved()
 	if int64(len(src)) > lim.MaxBytes {
 		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil, false
@@ -129,7 +142,7 @@ func parseMode(path string, src []byte, lim Limits, tryFast bool) (_ *Manifest, 
 		c.dir = wd
 	}
 	if tryFast {
-		if m := c.fastParse(); m != nil {
+		if m := c.fastParseOpts(o); m != nil {
 			m.Path = abs
 			return m, nil, nil, true
 		}
@@ -157,12 +170,29 @@ func parseMode(path string, src []byte, lim Limits, tryFast bool) (_ *Manifest, 
 // position index. It returns nil when fastDecode declines or the checks
 // find any problem (or ask for a position it did not record).
 func (c *checker) fastParse() *Manifest {
-	doc, pos, ok := fastDecode(c.src, c.lim)
+	return c.fastParseOpts(fastOpts{})
+}
+
+// fastParseOpts is fastParse tuned by o.
+func (c *checker) fastParseOpts(o fastOpts) *Manifest {
+	pipe := newToolPipe(c, o.workers)
+	switch {
+	case o.chunkMin < 0:
+		pipe.chunks = 1
+	case o.chunkMin > 0:
+		pipe.chunkMin = o.chunkMin
+	}
+	defer pipe.stop()
+	doc, pos, ok := fastDecode(c.src, c.lim, pipe)
+	c.fastStr = pipe.str
 	if !ok {
 		return nil
 	}
 	c.fast = pos
-	m := c.document(doc)
+	m := c.fastDocument(doc, pipe)
+	if m == nil {
+		return nil
+	}
 	c.slowMetaSchemas()
 	if len(c.errs) > 0 || c.fastMiss {
 		return nil

@@ -246,41 +246,72 @@ func (c *checker) entries(k entryKind, v any, add func(path string, t map[string
 	// needed for a duplicate.
 	first := make(map[string]int, len(arr))
 	for i, el := range arr {
-		path := joinIndex(k.array, i)
-		t, ok := c.table(path, el, "a table")
+		e, ok := c.entryHead(k, i, el)
 		if !ok {
 			continue
 		}
-		pos := c.pos(c.tableSpan(path))
-		c.unknownKeys(path, t, k.keys)
-		var name, desc string
-		if v, ok := t["name"]; !ok {
-			c.missing(path, "name", "missing name: every %s needs one", k.noun)
-		} else if s, ok := c.str(path+".name", v, "a name (a string)"); ok {
-			if err := k.checkName(s); err != nil {
-				c.valueErr(path+".name", "%v", err)
-			} else if j, dup := first[s]; dup {
+		if e.name != "" {
+			if j, dup := first[e.name]; dup {
 				p := c.pos(c.valueSpan(joinIndex(k.array, j) + ".name"))
-				c.valueErr(path+".name", "duplicate %s name %q: already used at line %d", k.noun, s, p.Line)
+				c.valueErr(e.path+".name", "duplicate %s name %q: already used at line %d", k.noun, e.name, p.Line)
+				e.name = ""
 			} else {
-				first[s] = i
-				name = s
+				first[e.name] = i
 			}
 		}
-		if v, ok := t["description"]; ok {
-			if s, ok := c.str(path+".description", v, "a string"); ok {
-				if len(s) > c.lim.MaxDescription {
-					c.valueErr(path+".description", "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
-						len(s), formatSize(uint64(c.lim.MaxDescription)))
-				} else {
-					desc = s
-				}
+		c.entryTail(&e)
+		add(e.path, e.t, e.name, e.desc, e.probe, e.pos)
+	}
+}
+
+// checkedEntry is what entryHead and entryTail read of one tool or
+// server.
+type checkedEntry struct {
+	path       string
+	t          map[string]any
+	pos        Position
+	name, desc string
+	probe      *Probe
+}
+
+// entryHead checks element i of an array of tools or servers up to its
+// name, which it returns only when good (its uniqueness is the caller's
+// to check); ok is false when the element is not a table.
+func (c *checker) entryHead(k entryKind, i int, el any) (e checkedEntry, ok bool) {
+	e.path = joinIndex(k.array, i)
+	e.t, ok = c.table(e.path, el, "a table")
+	if !ok {
+		return e, false
+	}
+	t := e.t
+	e.pos = c.pos(c.tableSpan(e.path))
+	c.unknownKeys(e.path, t, k.keys)
+	if v, ok := t["name"]; !ok {
+		c.missing(e.path, "name", "missing name: every %s needs one", k.noun)
+	} else if s, ok := c.str(e.path+".name", v, "a name (a string)"); ok {
+		if err := k.checkName(s); err != nil {
+			c.valueErr(e.path+".name", "%v", err)
+		} else {
+			e.name = s
+		}
+	}
+	return e, true
+}
+
+// entryTail checks the rest of what tools and servers share: the
+// description and the probe.
+func (c *checker) entryTail(e *checkedEntry) {
+	if v, ok := e.t["description"]; ok {
+		if s, ok := c.str(e.path+".description", v, "a string"); ok {
+			if len(s) > c.lim.MaxDescription {
+				c.valueErr(e.path+".description", "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
+					len(s), formatSize(uint64(c.lim.MaxDescription)))
+			} else {
+				e.desc = s
 			}
 		}
-		var probe *Probe
-		if v, ok := t["probe"]; ok {
-			probe = c.probe(path+".probe", v)
-		}
-		add(path, t, name, desc, probe, pos)
+	}
+	if v, ok := e.t["probe"]; ok {
+		e.probe = c.probe(e.path+".probe", v)
 	}
 }
