@@ -109,12 +109,14 @@ type Call struct {
 	// Output receives what the probe writes to stdout and stderr (WASI
 	// file descriptors 1 and 2); nil discards it.
 	Output io.Writer
-	// OnWait, when set, is called once, the first time the run gives its
-	// CPU slot back to wait (a dial, a lookup, a sleep): whoever runs
-	// probes on a fixed set of goroutines can then start another, as the
-	// Go scheduler hands a thread's work on when it enters a system call,
-	// so that probes waiting on the network do not hold up the rest.
-	OnWait func()
+	// OnWait, when set, is called when the run gives its CPU slot back to
+	// wait (a dial, a lookup, a sleep), and the function it returns when
+	// the wait is over. Whoever runs probes on a fixed set of goroutines can
+	// then start another when a wait goes on, as the Go scheduler hands a
+	// thread's work on when a system call blocks, so that probes waiting
+	// on the network do not hold up the rest. The returned function reports
+	// whether it did; after that OnWait is not called again in this run.
+	OnWait func() (end func() (handedOn bool))
 
 	reason       string
 	reasonSet    bool
@@ -324,9 +326,13 @@ func (c *Call) interrupt(where string, err error) {
 // deadline has spent its budget itself.
 func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx context.Context)) {
 	grant := answer && !c.extended
-	if f := c.OnWait; f != nil {
-		c.OnWait = nil
-		f()
+	if c.OnWait != nil {
+		end := c.OnWait()
+		defer func() {
+			if end() {
+				c.OnWait = nil
+			}
+		}()
 	}
 	if c.CPU == nil {
 		fn(ctx)

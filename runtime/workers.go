@@ -22,10 +22,10 @@ type probeJob struct {
 // WebAssembly probes run on a small set of goroutines, one per CPU, that
 // take the jobs in order: a goroutine a tool cost a goroutine's start and
 // its stack's growth into wazero per probe, over a third of a cold
-// listing. A probe that gives its CPU slot back to wait (a dial, a
-// lookup, a sleep) has a worker started in its place (hostfuncs.Call
-// OnWait), so a read over many stale tools still costs about one budget
-// when all of them wait on the network. Any other Prober (a NativeProbe,
+// listing. A probe that waits (a dial, a lookup, a sleep) for longer than
+// handOnAfter has a worker started in its place (hostfuncs.Call.OnWait),
+// so a read over many stale tools still costs about one budget when all
+// of them wait on the network. Any other Prober (a NativeProbe,
 // a host app's own) may block in ways the registry cannot see, and gets a
 // goroutine of its own, as before.
 func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
@@ -47,7 +47,10 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 	}
 	if len(wasm) > 0 {
 		w := &probeWorkers{r: r, jobs: wasm, now: now, batch: b}
-		w.ctx = withWaitHook(ctx, w.spawn)
+		// A registry's probes are a Gate's, of one engine: its slots say
+		// whether another worker could run.
+		w.cpu = wasm[0].e.tool.Probe.(*Probe).engine().cpu
+		w.ctx = withWaitHook(ctx, w.waiting)
 		for range min(len(wasm), goruntime.GOMAXPROCS(0)) {
 			w.spawn()
 		}
@@ -75,6 +78,32 @@ type probeWorkers struct {
 	next  atomic.Int64
 	now   time.Time
 	batch *batch
+	cpu   cpuSlots
+}
+
+// handOnAfter is how long a probe may wait (a dial, a lookup) before its
+// worker's place goes to a new worker. A loopback dial takes 30-100 µs:
+// handing on at once made a check of 1,000 tcp tools run them all at
+// once, each on a fresh instance (27 MB). A wait this long starts a
+// worker; the new worker's probe, if it waits too, starts another, so
+// the workers double every 200 µs while every probe waits on a black hole.
+const handOnAfter = 200 * time.Microsecond
+
+// waiting is the runs' hostfuncs.Call.OnWait: a worker is started in the
+// waiting one's place if the wait lasts handOnAfter.
+func (w *probeWorkers) waiting() func() bool {
+	t := time.AfterFunc(handOnAfter, w.handOn)
+	return func() bool { return !t.Stop() }
+}
+
+// handOn starts a worker in a waiting one's place if an execution slot is
+// free for it. With every slot busy another worker would add nothing but
+// a run queued for a slot, ahead of runs coming back from their waits,
+// whose budgets go on while they queue.
+func (w *probeWorkers) handOn() {
+	if w.cpu == nil || len(w.cpu) < cap(w.cpu) {
+		w.spawn()
+	}
 }
 
 // spawn starts a worker, unless every job has been taken.
@@ -98,13 +127,12 @@ func (w *probeWorkers) work() {
 
 type waitHookKey struct{}
 
-// withWaitHook asks every run under ctx to call fn when it first gives
-// its CPU slot back to wait (see hostfuncs.Call.OnWait).
-func withWaitHook(ctx context.Context, fn func()) context.Context {
+// withWaitHook makes fn every run's hostfuncs.Call.OnWait under ctx.
+func withWaitHook(ctx context.Context, fn func() func() bool) context.Context {
 	return context.WithValue(ctx, waitHookKey{}, fn)
 }
 
-func waitHook(ctx context.Context) func() {
-	fn, _ := ctx.Value(waitHookKey{}).(func())
+func waitHook(ctx context.Context) func() func() bool {
+	fn, _ := ctx.Value(waitHookKey{}).(func() func() bool)
 	return fn
 }
