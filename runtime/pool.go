@@ -35,13 +35,6 @@ type instancePool struct {
 
 	mu   sync.Mutex
 	idle []*instance
-	// out counts the runs (and the warm-up) between take and done; peak
-	// is the most there have been at once, which is how many idle
-	// instances the pool keeps (at least one per execution slot): runs
-	// that wait on the network give their slot back but keep their
-	// instance, and a check of 1,000 tcp tools instantiated hundreds
-	// afresh every round when only two were kept.
-	out, peak int
 }
 
 // poolKey names the probes that may share instances: the module, and the
@@ -158,10 +151,6 @@ func (pl *instancePool) warm(p *Probe) {
 	if err := e.cpu.acquire(ctx, pl.life.Done(), e.stop); err != nil {
 		return
 	}
-	pl.mu.Lock()
-	pl.countOut()
-	pl.mu.Unlock()
-	defer pl.done()
 	call := p.newCall(time.Now().Add(WarmupBudget))
 	call.Stop = pl.life
 	inst, err := p.instantiate(hostfuncs.WithCall(ctx, call), call)
@@ -175,12 +164,10 @@ func (pl *instancePool) warm(p *Probe) {
 	pl.put(inst)
 }
 
-// take hands out an idle instance, or nil for the caller to make one,
-// and counts the caller out until done.
+// take hands out an idle instance, or nil for the caller to make one.
 func (pl *instancePool) take() *instance {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	pl.countOut()
 	if n := len(pl.idle); n > 0 {
 		inst := pl.idle[n-1]
 		pl.idle[n-1] = nil
@@ -192,59 +179,34 @@ func (pl *instancePool) take() *instance {
 	return nil
 }
 
-// countOut counts one more run (or warm-up) out; pl.mu is held.
-func (pl *instancePool) countOut() {
-	pl.out++
-	pl.peak = max(pl.peak, pl.out)
-}
-
-// done counts back a caller of take, once its instance is put back,
-// dropped or closed.
-func (pl *instancePool) done() { pl.finish(nil) }
-
-// finish counts back a run that took (see take) and keeps its healthy
-// instance, if it has one, as put does: one lock a run, not two, on a
-// pool all 10,000 env tools share.
-func (pl *instancePool) finish(inst *instance) {
-	pl.putCounted(inst, true)
-}
-
-// put keeps a healthy instance for the next run, up to as many as have
-// been out at once (at least one per execution slot) and while the idle
-// instances of all the engine's pools hold less linear memory than its
-// idle memory limit;
-// otherwise the instance is closed and its memory goes back at once. An
+// put keeps a healthy instance for the next run, up to one per execution
+// slot (runs that wait on the network keep theirs meanwhile, so a burst
+// of them makes fresh instances, which are closed again here: keeping the
+// most ever out once held 32 KB of idle memory per tcp tool) and while the
+// idle instances of all the engine's pools hold less linear memory than
+// its idle memory limit; otherwise the instance is closed and its memory
+// goes back at once. An
 // instance's memory never shrinks, and a probe that touched a byte every 2
 // MiB of a 32 MiB memory keeps all of it resident: without the limit, a
 // thousand such tools held 32 GiB between runs.
-func (pl *instancePool) put(inst *instance) { pl.putCounted(inst, false) }
-
-// putCounted is put (of inst, if not nil) and, with counted, done.
-func (pl *instancePool) putCounted(inst *instance, counted bool) {
+func (pl *instancePool) put(inst *instance) {
 	e := pl.engine
-	keep := inst != nil
-	if keep {
-		size := inst.memorySize()
-		if grew := size - inst.idleBytes; grew != 0 {
-			keep = e.idleBytes.Add(grew) <= int64(e.cfg.idleMemory)
-			inst.idleBytes = size
-		}
+	size := inst.memorySize()
+	keep := true
+	if grew := size - inst.idleBytes; grew != 0 {
+		keep = e.idleBytes.Add(grew) <= int64(e.cfg.idleMemory)
+		inst.idleBytes = size
 	}
-	if keep || counted {
+	if keep {
 		pl.mu.Lock()
-		if counted {
-			pl.out--
-		}
 		// A closed pool keeps nothing: release frees what is idle once
 		// the warm-up has left, and a run may still be on its way back.
-		if keep {
-			if keep = len(pl.idle) < max(cap(e.cpu), pl.peak) && !pl.life.closed(); keep {
-				pl.idle = append(pl.idle, inst)
-			}
+		if keep = len(pl.idle) < cap(e.cpu) && !pl.life.closed(); keep {
+			pl.idle = append(pl.idle, inst)
 		}
 		pl.mu.Unlock()
 	}
-	if !keep && inst != nil {
+	if !keep {
 		pl.drop(inst)
 	}
 }

@@ -95,8 +95,8 @@ func (p *Probe) Run(ctx context.Context) Result {
 		// config and grants, nor the worker set behind OnWait (with every
 		// flight of its read).
 		x.keep.call = hostfuncs.Call{}
+		p.pool.put(x.keep)
 	}
-	p.pool.finish(x.keep)
 	return res
 }
 
