@@ -1,8 +1,8 @@
 package probes
 
 import (
-	"strconv"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
