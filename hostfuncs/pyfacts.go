@@ -50,6 +50,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gate-dev/gate/internal/cachedir"
 	"github.com/gate-dev/gate/internal/safefile"
 )
 
@@ -296,10 +297,10 @@ func (fc *pyFactsCache) entryPath() string { return filepath.Join(fc.dir, fc.key
 // load returns the cached facts if the entry exists and everything it
 // depends on is as it was; nil otherwise.
 func (fc *pyFactsCache) load() *pyInfo {
-	if !fc.ok || pyFactsCheckDir(fc.dir) != nil {
+	if !fc.ok || cachedir.CheckDir(fc.dir) != nil {
 		return nil
 	}
-	b, err := pyFactsRead(fc.entryPath())
+	b, err := cachedir.Read(fc.entryPath(), pyFactsMaxFile)
 	if err != nil {
 		return nil
 	}
@@ -368,7 +369,11 @@ func (fc *pyFactsCache) save(info *pyInfo, pre map[string]pyFactStat, begin time
 	if err != nil {
 		return err
 	}
-	return pyFactsWrite(fc.dir, fc.entryPath(), b)
+	if err := cachedir.Write(fc.dir, fc.entryPath(), b); err != nil {
+		return err
+	}
+	pyFactsPrune(fc.dir)
+	return nil
 }
 
 func pyFactsFromInfo(info *pyInfo) pyFactsJSON {
@@ -516,118 +521,9 @@ func (f *pyFactsFile) validate() error {
 	return checkList("watch", paths, true, true)
 }
 
-// pyFactsCheckDir accepts the entries' directory only if it is a real
-// directory (not a symlink) of ours that no one else may write to: an
-// entry decides what a probe is told, so it must be written by us.
-func pyFactsCheckDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !pyFactsOwned(fi) {
-		return fmt.Errorf("%s: not a private directory of this user", dir)
-	}
-	return nil
-}
-
-// pyFactsRead reads the entry at path if it is a regular file itself: a
-// symlink planted there is not followed (the link is checked with Lstat,
-// and the file safefile opens must be the one Lstat saw).
-func pyFactsRead(path string) ([]byte, error) {
-	lfi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !lfi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if lfi.Size() > pyFactsMaxFile {
-		return nil, fmt.Errorf("%s: %w", path, safefile.ErrTooLarge)
-	}
-	f, fi, err := safefile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if !os.SameFile(lfi, fi) {
-		return nil, fmt.Errorf("%s: replaced while being opened", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, pyFactsMaxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > pyFactsMaxFile {
-		return nil, fmt.Errorf("%s: %w", path, safefile.ErrTooLarge)
-	}
-	return b, nil
-}
-
-// pyFactsWrite replaces the entry at path with b: written to a private
-// temporary file beside it, then renamed over it, so that a reader sees
-// the old entry or the new one and never half of one, and a symlink at
-// path is replaced rather than followed. The directory is made private if
-// it does not exist.
-func pyFactsWrite(dir, path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	if err := pyFactsCheckDir(dir); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*") // 0600, O_EXCL
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	pyFactsPrune(dir)
-	return nil
-}
-
-// pyFactsPrune removes the oldest entries while there are more than
-// pyFactsMaxEntries, down to three quarters of it so that pruning is rare,
-// and temporary files a crashed writer left an hour or more ago. It runs
-// only after a write, that is after a start of Python, whose cost dwarfs a
-// listing.
+// pyFactsPrune keeps at most pyFactsMaxEntries entries (see
+// cachedir.Prune). It runs only after a write, that is after a start of
+// Python, whose cost dwarfs a listing.
 func pyFactsPrune(dir string) {
-	ents, _, err := readDirNames(dir, 4*pyFactsMaxEntries)
-	if err != nil {
-		return
-	}
-	type aged struct {
-		name  string
-		mtime time.Time
-	}
-	var entries []aged
-	for _, e := range ents {
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		switch {
-		case strings.HasSuffix(e.Name(), ".json"):
-			entries = append(entries, aged{e.Name(), fi.ModTime()})
-		case strings.HasPrefix(e.Name(), ".tmp-") && time.Since(fi.ModTime()) > time.Hour:
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
-	if len(entries) <= pyFactsMaxEntries {
-		return
-	}
-	slices.SortFunc(entries, func(a, b aged) int { return a.mtime.Compare(b.mtime) })
-	for _, e := range entries[:len(entries)-pyFactsMaxEntries*3/4] {
-		os.Remove(filepath.Join(dir, e.name))
-	}
+	cachedir.Prune(dir, pyFactsMaxEntries, func(name string) bool { return strings.HasSuffix(name, ".json") })
 }

@@ -2,7 +2,6 @@ package hostfuncs
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 )
 
@@ -20,10 +19,4 @@ func pyFactsFillStat(st *pyFactStat, fi fs.FileInfo) bool {
 	st.MtimeNs = sys.Mtim.Nano()
 	st.CtimeNs = sys.Ctim.Nano()
 	return true
-}
-
-// pyFactsOwned reports whether fi belongs to the effective user.
-func pyFactsOwned(fi fs.FileInfo) bool {
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(sys.Uid) == os.Geteuid()
 }

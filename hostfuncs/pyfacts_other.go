@@ -8,5 +8,3 @@ import "io/fs"
 // numbers and ctimes, read from Linux's stat. Every process starts Python,
 // as it did before the cache existed.
 func pyFactsFillStat(*pyFactStat, fs.FileInfo) bool { return false }
-
-func pyFactsOwned(fs.FileInfo) bool { return false }

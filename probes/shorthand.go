@@ -65,7 +65,7 @@ func ParseShorthand(s string) (Shorthand, error) {
 	case Env:
 		names := splitList(value)
 		for _, n := range names {
-			if !validEnvName(n) {
+			if !ValidEnvName(n) {
 				return fail("bad environment variable name %q: want letters, digits and _, not starting with a digit", n)
 			}
 		}
@@ -157,8 +157,9 @@ func splitList(v string) []string {
 	return slices.Clip(kept)
 }
 
-// validEnvName reports whether n matches [A-Za-z_][A-Za-z0-9_]*.
-func validEnvName(n string) bool {
+// ValidEnvName reports whether n is a variable name an env shorthand
+// accepts: [A-Za-z_][A-Za-z0-9_]*.
+func ValidEnvName(n string) bool {
 	if n == "" {
 		return false
 	}

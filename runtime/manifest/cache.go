@@ -29,16 +29,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/gate-dev/gate/internal/safefile"
+	"github.com/gate-dev/gate/internal/cachedir"
 )
 
 // cacheSubdir is the entries' directory inside the cache directory,
@@ -206,10 +202,10 @@ func cacheEntryPath(dir string, name [sha256.Size]byte) string {
 // cacheLoad returns the Manifest of the entry named name and the key it
 // holds, or an error if there is none or it cannot be trusted.
 func cacheLoad(dir string, name [sha256.Size]byte, lim Limits) (*Manifest, [sha256.Size]byte, error) {
-	if err := cacheCheckDir(dir); err != nil {
+	if err := cachedir.CheckDir(dir); err != nil {
 		return nil, [sha256.Size]byte{}, err
 	}
-	b, err := cacheRead(cacheEntryPath(dir, name), cacheEntryMax(lim))
+	b, err := cachedir.Read(cacheEntryPath(dir, name), cacheEntryMax(lim))
 	if err != nil {
 		return nil, [sha256.Size]byte{}, err
 	}
@@ -226,91 +222,12 @@ func cacheStore(dir string, name, key [sha256.Size]byte, lim Limits, m *Manifest
 	if _, err := decodeEntry(b, key, lim); err != nil {
 		return err
 	}
-	return cacheWrite(dir, cacheEntryPath(dir, name), b)
-}
-
-// cacheCheckDir accepts the entries' directory only if it is a real
-// directory (not a symlink) of this user that no one else may write to:
-// an entry decides which tools a model is offered and how they are
-// probed, so it must be one we wrote.
-func cacheCheckDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
+	if err := cachedir.Write(dir, cacheEntryPath(dir, name), b); err != nil {
 		return err
 	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !ownedByUs(fi) {
-		return fmt.Errorf("%s: not a private directory of this user", dir)
-	}
-	return nil
-}
-
-// cacheRead reads the entry at path if it is a regular file itself, of
-// this user, writable by no one else and at most max bytes: a symlink
-// planted there is not followed (the name is checked with Lstat, and the
-// file safefile opens must be the one Lstat saw), and a FIFO or device
-// is never opened.
-func cacheRead(path string, max int64) ([]byte, error) {
-	lfi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !lfi.Mode().IsRegular() || lfi.Mode().Perm()&0o022 != 0 || !ownedByUs(lfi) {
-		return nil, fmt.Errorf("%s: not a private regular file", path)
-	}
-	if lfi.Size() > max {
-		return nil, fmt.Errorf("%s: %w", path, safefile.ErrTooLarge)
-	}
-	f, fi, err := safefile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if !os.SameFile(lfi, fi) {
-		return nil, fmt.Errorf("%s: replaced while being opened", path)
-	}
-	// Exactly the size seen, plus one byte to notice a file that grew.
-	b := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, b)
-	switch err {
-	case io.ErrUnexpectedEOF, io.EOF:
-		return b[:n], nil
-	case nil:
-		return nil, fmt.Errorf("%s: grew while being read", path)
-	}
-	return nil, err
-}
-
-// cacheWrite replaces the entry at path with b: written to a private
-// temporary file beside it, then renamed over it, so that a reader sees
-// the old entry or the new one and never half of one, and a symlink at
-// path is replaced rather than followed. The directory is made private
-// if it does not exist, and must be private if it does.
-func cacheWrite(dir, path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	if err := cacheCheckDir(dir); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*") // 0600, O_EXCL
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	cachePrune(dir)
+	// Only after a write, that is after a parse, which costs far more
+	// than a listing.
+	cachedir.Prune(dir, cacheMaxEntries, isEntryName)
 	return nil
 }
 
@@ -326,50 +243,4 @@ func isEntryName(name string) bool {
 		}
 	}
 	return true
-}
-
-// cachePrune removes the oldest entries while there are more than
-// cacheMaxEntries, down to three quarters of it, and temporary files a
-// crashed writer left cacheTempAge or more ago. It runs only after a
-// write, that is after a parse, which costs far more than a listing.
-// Only entries and temporary files are touched, never anything else that
-// is in the directory.
-func cachePrune(dir string) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	// A bounded listing: the directory is ours, but need not stay small.
-	ents, err := f.ReadDir(16 * cacheMaxEntries)
-	if err != nil && err != io.EOF {
-		return
-	}
-	type aged struct {
-		name  string
-		mtime time.Time
-	}
-	var entries []aged
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		switch {
-		case isEntryName(e.Name()):
-			entries = append(entries, aged{e.Name(), fi.ModTime()})
-		case strings.HasPrefix(e.Name(), ".tmp-") && time.Since(fi.ModTime()) > cacheTempAge:
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
-	if len(entries) <= cacheMaxEntries {
-		return
-	}
-	slices.SortFunc(entries, func(a, b aged) int { return a.mtime.Compare(b.mtime) })
-	for _, e := range entries[:len(entries)-cacheMaxEntries*3/4] {
-		os.Remove(filepath.Join(dir, e.name))
-	}
 }

@@ -7,6 +7,4 @@ import "io/fs"
 // Elsewhere the manifest cache is off: telling a private directory and
 // the running program's file apart relies on Unix's stat (owner, inode).
 // Every load parses, as it did before the cache existed.
-func ownedByUs(fs.FileInfo) bool { return false }
-
 func executableIdentity() (string, bool) { return "", false }

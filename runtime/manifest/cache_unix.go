@@ -4,17 +4,10 @@ package manifest
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"runtime"
 	"syscall"
 )
-
-// ownedByUs reports whether fi belongs to the effective user.
-func ownedByUs(fi fs.FileInfo) bool {
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(sys.Uid) == os.Geteuid()
-}
 
 // executableIdentity describes the running program by its path, device,
 // inode, size and modification time: a rebuilt or reinstalled gate is a

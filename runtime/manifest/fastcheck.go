@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gate-dev/gate/probes"
 )
 
 // The fast path's tool checks run beside the decoder. A [[tools]] element
@@ -264,19 +266,7 @@ func tableSpanOf(e entry) span {
 // (TestCanonicalEnv, FuzzCanonicalEnv).
 func canonicalEnv(s string) bool {
 	name, ok := strings.CutPrefix(s, "env:")
-	if !ok || name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c == '_', 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z':
-		case '0' <= c && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
+	return ok && probes.ValidEnvName(name)
 }
 
 // finish checks the tools of arr not yet submitted (positions pos), waits
