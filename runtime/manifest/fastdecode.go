@@ -556,19 +556,9 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 		}
 		next := cur.kid(n.s)
 		if next == nil {
-			if _, exists := cur.m[n.s]; exists {
-				// Not a table dotted keys made here: TOML forbids
-				// extending it with dotted keys.
-				decline()
-			}
-			m := map[string]any{}
-			cur.m[n.s] = m
-			if len(cur.m) > d.maxKeys {
-				decline()
-			}
-			pl := keyPathLen(cur.pathLen, n)
-			d.count(pl)
-			d.nlive++
+			// A key that is taken here is not a table dotted keys made
+			// here: TOML forbids extending it with dotted keys.
+			m, pl := d.addTable(cur.m, cur.pathLen, n)
 			d.created++
 			next = &dnode{m: m, pathLen: pl}
 			cur.names = append(cur.names, n.s)
@@ -795,21 +785,30 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 	}
 }
 
-// newTable makes the table (or array of tables) name in cur for a header.
-func (d *fastDecoder) newTable(cur *fnode, n nameInfo, explicit bool) *fnode {
-	if _, exists := cur.m[n.s]; exists {
-		// A value, an inline table or array, or a table dotted keys made:
-		// not for a header to reopen.
+// addTable puts a new, empty table under n.s in parent, declining if the
+// key is taken or the table would pass the keys-per-table limit, and
+// counts it as the limits and go-toml's key tracker do; it returns the
+// table and its path's length.
+func (d *fastDecoder) addTable(parent map[string]any, parentLen int, n nameInfo) (map[string]any, int) {
+	if _, exists := parent[n.s]; exists {
 		decline()
 	}
 	m := map[string]any{}
-	cur.m[n.s] = m
-	if len(cur.m) > d.maxKeys {
+	parent[n.s] = m
+	if len(parent) > d.maxKeys {
 		decline()
 	}
-	pl := keyPathLen(cur.pathLen, n)
+	pl := keyPathLen(parentLen, n)
 	d.count(pl)
 	d.nlive++
+	return m, pl
+}
+
+// newTable makes the table (or array of tables) name in cur for a header.
+func (d *fastDecoder) newTable(cur *fnode, n nameInfo, explicit bool) *fnode {
+	// A key that is taken is a value, an inline table or array, or a
+	// table dotted keys made: not for a header to reopen.
+	m, pl := d.addTable(cur.m, cur.pathLen, n)
 	for a := cur; a != nil; a = a.parent {
 		if a.aot {
 			a.live++
