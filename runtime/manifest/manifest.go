@@ -182,9 +182,78 @@ type Server struct {
 	// Probe answers whether the server is usable now; nil means it always
 	// is.
 	Probe *Probe `json:"probe,omitempty"`
+	// Upstream, when not nil, is the MCP server behind this entry, which
+	// gate's MCP gateway fronts (docs/MCP.md). It is written as command
+	// or url on the [[servers]] entry, with the keys that go with them.
+	Upstream *Upstream `json:"upstream,omitempty"`
 	// Pos is where the server's [[servers]] header (or inline table)
 	// starts.
 	Pos Position `json:"pos"`
+}
+
+// Upstream is how the MCP gateway reaches a server and which of its tools
+// it offers. Exactly one of Command and URL is set.
+type Upstream struct {
+	// Command is the argv of a server spoken to over stdio. A Command[0]
+	// with a slash is a path, made absolute against the manifest's
+	// directory; one without is looked up on PATH when it is started.
+	Command []string `json:"command,omitempty"`
+	// Env is the environment Command runs with, sorted by name, written
+	// as env = { NAME = "value" }. The command gets these and the
+	// PassEnv variables, nothing else of gate's environment.
+	Env []EnvVar `json:"env,omitempty"`
+	// PassEnv names variables of gate's own environment the command gets
+	// too (when set), in file order: pass_env = ["HOME", "PATH"].
+	PassEnv []string `json:"pass_env,omitempty"`
+	// URL is the endpoint of a server spoken to over streamable HTTP:
+	// http or https, with a host, without credentials or fragment.
+	URL string `json:"url,omitempty"`
+	// Prefix goes before each of the server's tool names, to keep names
+	// unique across servers; nil = not written, and the gateway's
+	// default applies (the server's name, with every character outside
+	// A-Z a-z 0-9 _ - . made "_", then "_"). "" is written as no prefix.
+	// At most 64 of A-Z a-z 0-9 _ - . (MCP's tool-name characters).
+	Prefix *string `json:"prefix,omitempty"`
+	// CallTimeout bounds each forwarded tools/call; nil = not written
+	// (the gateway's default applies). More than 0, at most 24h.
+	CallTimeout *time.Duration `json:"call_timeout,omitempty"`
+	// Tools are rules for the server's tools, in file order; the first
+	// whose Name or Match fits a tool decides it. A tool no rule fits is
+	// offered whenever its server is.
+	Tools []UpstreamTool `json:"tools,omitempty"`
+}
+
+// EnvVar is one variable of an upstream command's environment.
+type EnvVar struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// UpstreamTool is one [[servers.tools]] rule: the upstream tools it fits
+// are offered only while its probe says available. Exactly one of Name
+// and Match is set.
+type UpstreamTool struct {
+	// Name is one upstream tool's name as the server gives it (before
+	// the prefix): 1 to 128 of A-Z a-z 0-9 _ - .
+	Name string `json:"name,omitempty"`
+	// Match is a path.Match pattern over upstream tool names ("write_*").
+	Match string `json:"match,omitempty"`
+	// Probe answers whether the tools the rule fits are usable now.
+	// Required. The runtime registers it with the servers as
+	// "SERVER#RULE" (RULE is Name or Match), where '#' cannot occur in a
+	// server name, so status, events and metrics report it like a server.
+	Probe *Probe `json:"probe"`
+	// Pos is where the rule's [[servers.tools]] header (or inline table)
+	// starts.
+	Pos Position `json:"pos"`
+}
+
+// Rule returns the rule's Name, or its Match when it has no name.
+func (t UpstreamTool) Rule() string {
+	if t.Name != "" {
+		return t.Name
+	}
+	return t.Match
 }
 
 // Probe says how to ask whether a tool or server is usable. Exactly one
