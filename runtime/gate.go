@@ -144,7 +144,20 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		err   *manifest.Error
 	}
 	tools := make([]built, len(m.Tools))
-	servers := make([]built, len(m.Servers))
+	// servers are the [[servers]] entries, then their upstream tool rules,
+	// which are registered as servers named "SERVER#RULE" ('#' cannot
+	// occur in a server name): their answers are cached, refreshed,
+	// graced and published exactly like a server's.
+	type ruleRef struct{ server, rule int }
+	var rules []ruleRef
+	for i, s := range m.Servers {
+		if s.Upstream != nil {
+			for j := range s.Upstream.Tools {
+				rules = append(rules, ruleRef{i, j})
+			}
+		}
+	}
+	servers := make([]built, len(m.Servers)+len(rules))
 	build := func(b *built, list string, i int, name, desc string, params json.RawMessage, p *manifest.Probe) {
 		// The manifest package wrote the parameters as JSON already.
 		b.tool = Tool{Name: name, Description: desc, Parameters: params}
@@ -169,10 +182,16 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 				case i < len(tools):
 					t := m.Tools[i]
 					build(&tools[i], "tools", i, t.Name, t.Description, t.Parameters, t.Probe)
-				case i < len(tools)+len(servers):
+				case i < len(tools)+len(m.Servers):
 					i -= len(tools)
 					s := m.Servers[i]
 					build(&servers[i], "servers", i, s.Name, s.Description, nil, s.Probe)
+				case i < len(tools)+len(servers):
+					r := rules[i-len(tools)-len(m.Servers)]
+					s := m.Servers[r.server]
+					rule := s.Upstream.Tools[r.rule]
+					build(&servers[i-len(tools)], "servers["+strconv.Itoa(r.server)+"].tools", r.rule,
+						UpstreamRuleName(s.Name, rule.Rule()), "", nil, rule.Probe)
 				default:
 					return
 				}
@@ -204,6 +223,10 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	return g, nil
 }
+
+// UpstreamRuleName is the name under which a [[servers.tools]] rule's
+// probe is registered with the servers: "SERVER#RULE".
+func UpstreamRuleName(server, rule string) string { return server + "#" + rule }
 
 // applyRuntime lets the manifest's [runtime] table override cfg.
 func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {

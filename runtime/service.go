@@ -70,7 +70,8 @@ func (c ServiceConfig) WithRetireDelay(d time.Duration) ServiceConfig { c.retire
 // Event is one change a service publishes: a tool, server or skill that
 // changed state, or a reload.
 type Event struct {
-	// Type is "tool", "server", "skill" or "reload".
+	// Type is "tool", "server", "skill" or "reload", or a type a part
+	// built on the service publishes ("upstream", by the MCP gateway).
 	Type string `json:"type"`
 	// Name is the tool, server or skill; the manifest path for a reload.
 	Name string `json:"name"`
@@ -498,6 +499,13 @@ func (s *Service) Subscribe(fn func(Event)) (unsubscribe func()) {
 		s.subsMu.Unlock()
 	}
 }
+
+// Publish sends e to every subscriber, as the service's own events are:
+// for parts built on the service that have changes of their own to
+// report (the MCP gateway publishes its upstreams' states as events of
+// type "upstream"). Like Subscribe's fn, it must not be called from a
+// subscriber.
+func (s *Service) Publish(e Event) { s.publish(e) }
 
 func (s *Service) publish(e Event) {
 	s.subsMu.Lock()

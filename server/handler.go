@@ -60,7 +60,8 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 // through DNS rebinding learns nothing, not even that gate runs); with
 // one, the token (before anything else, so an unauthenticated caller
 // cannot tell an endpoint that exists from one that does not, nor which
-// methods it takes); the method; that there is no body; then routes.
+// methods it takes); then /mcp goes to the MCP gateway, when there is
+// one; for the rest, the method; that there is no body; then routes.
 // Every refusal closes the connection, so a refused client holds no
 // connection slot (Listen) once answered.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -74,6 +75,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.URL.Path != "/healthz" && !s.token.allows(r) {
 		unauthorized(w)
+		return
+	}
+	if r.URL.Path == "/mcp" && s.opts.MCP != nil {
+		s.opts.MCP.ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -102,7 +102,7 @@ func NewMetrics() *Metrics {
 		}, []string{"kind"}),
 		stateChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_state_changes_total",
-			Help: "Published state changes, by type (tool, server, skill).",
+			Help: "Published state changes, by type (tool, server, skill, upstream).",
 		}, []string{"type"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_reloads_total",
@@ -199,7 +199,7 @@ func (m *Metrics) Watch(svc *runtime.Service) (stop func()) {
 
 func (m *Metrics) event(e runtime.Event) {
 	switch e.Type {
-	case "tool", "server", "skill":
+	case "tool", "server", "skill", "upstream":
 		m.stateChanges.WithLabelValues(e.Type).Inc()
 	case "reload":
 		m.reloads.WithLabelValues(e.State).Inc()

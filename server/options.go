@@ -1,6 +1,9 @@
 package server
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // Defaults of Options.
 const (
@@ -31,6 +34,11 @@ type Options struct {
 	// stops reading is disconnected after it, and holds nothing meanwhile
 	// but its own goroutine and buffer.
 	WriteTimeout time.Duration
+	// MCP, when not nil, is served at /mcp (gateway.Gateway.Handler, the
+	// MCP gateway over streamable HTTP), after the same Host and token
+	// checks as every other endpoint; it takes the methods and bodies the
+	// MCP transport needs, under its own caps.
+	MCP http.Handler
 }
 
 func (o Options) withDefaults() Options {

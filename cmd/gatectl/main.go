@@ -33,7 +33,7 @@ func main() {
 // check about a tenth quicker and kept its peak resident memory under 64
 // MiB; a manifest near the size limits, whose live heap can exceed the
 // limit, collects more often instead (the runtime keeps that under half
-// the CPU). serve runs for days: it keeps Go's defaults.
+// the CPU). serve and mcp run for days: they keep Go's defaults.
 const (
 	oneShotGCPercent   = 400
 	oneShotMemoryLimit = 48 << 20
@@ -42,7 +42,7 @@ const (
 // oneShotMemory applies the one-shot settings for the command in args,
 // and reports whether it did.
 func oneShotMemory(args []string, getenv func(string) string) bool {
-	if len(args) > 0 && args[0] == "serve" {
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp") {
 		return false
 	}
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {

@@ -24,6 +24,7 @@ Usage:
                                        the tool schema a model would be offered
   gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
                                        keep answers fresh and serve them over HTTP (docs/HTTP.md)
+  gatectl mcp [-m gate.toml]          an MCP server over stdio that offers only the tools that can run now (docs/MCP.md)
   gatectl skills [-m gate.toml] [--path DIR]... [--json]
                                        skills, their state, and whether the model is offered each
   gatectl skills prompt [-m gate.toml] [--path DIR]...
@@ -64,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return schemaCmd(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
+	case "mcp":
+		return mcpCmd(args[1:], stdout, stderr)
 	case "skills":
 		return skillsCmd(args[1:], stdout, stderr)
 	case "doctor":
@@ -107,7 +110,7 @@ func isHelp(arg string) bool {
 
 func isCommand(name string) bool {
 	switch name {
-	case "check", "schema", "serve", "skills", "doctor", "probe", "version":
+	case "check", "schema", "serve", "mcp", "skills", "doctor", "probe", "version":
 		return true
 	}
 	return false

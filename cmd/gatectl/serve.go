@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
@@ -86,7 +87,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}
 	defer svc.Close(context.Background())
 	defer metrics.Watch(svc)()
-	events := newEventLog(stderr)
+	events := newEventLog("gatectl serve", stderr)
 	defer events.close()
 	defer svc.Subscribe(events.add)()
 	// Its goroutine ends with this function, whichever way it returns.
@@ -106,12 +107,20 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}
 	metrics.WatchListener(l)
 	done := make(chan struct{})
-	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done}), limits)
+	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()).WithMetrics(metrics.Registry))
+	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
+	// MCP sessions hold a stream open, as the event streams do.
+	srv.RegisterOnShutdown(gw.CloseSessions)
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
 		_ = svc.Run(runCtx)
+	}()
+	gwRan := make(chan struct{})
+	go func() {
+		defer close(gwRan)
+		_ = gw.Run(runCtx)
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
@@ -162,6 +171,7 @@ loop:
 	close(reloads)
 	<-reloaded
 	<-ran
+	<-gwRan
 	fmt.Fprintln(stderr, "gatectl serve: stopped")
 	return code
 }

@@ -22,6 +22,7 @@ const eventLogBuffer = 1024
 // line, when it starts). Probe reasons and names are escaped for the
 // terminal.
 type eventLog struct {
+	cmd     string // "gatectl serve", the prefix of every line
 	w       io.Writer
 	events  chan runtime.Event
 	done    chan struct{}
@@ -29,8 +30,8 @@ type eventLog struct {
 	dropped int
 }
 
-func newEventLog(w io.Writer) *eventLog {
-	l := &eventLog{w: w, events: make(chan runtime.Event, eventLogBuffer), done: make(chan struct{})}
+func newEventLog(cmd string, w io.Writer) *eventLog {
+	l := &eventLog{cmd: cmd, w: w, events: make(chan runtime.Event, eventLogBuffer), done: make(chan struct{})}
 	go l.run()
 	return l
 }
@@ -60,14 +61,14 @@ func (l *eventLog) run() {
 		l.dropped = 0
 		l.mu.Unlock()
 		if dropped > 0 {
-			fmt.Fprintf(l.w, "gatectl serve: %d event(s) not logged: stderr was not keeping up\n", dropped)
+			fmt.Fprintf(l.w, "%s: %d event(s) not logged: stderr was not keeping up\n", l.cmd, dropped)
 		}
-		fmt.Fprint(l.w, formatEvent(e))
+		fmt.Fprint(l.w, formatEvent(l.cmd, e))
 	}
 }
 
 // formatEvent is one event as the lines serve logs for it.
-func formatEvent(e runtime.Event) string {
+func formatEvent(cmd string, e runtime.Event) string {
 	name := safetext.Terminal(e.Name)
 	switch e.Type {
 	case "reload":
@@ -76,12 +77,12 @@ func formatEvent(e runtime.Event) string {
 			how = "after an edit"
 		}
 		if e.State == "error" {
-			return fmt.Sprintf("gatectl serve: reload of %s %s failed; the previous configuration keeps serving:\n%s\n",
-				name, how, indent(safetext.TerminalLines(e.Reason)))
+			return fmt.Sprintf("%s: reload of %s %s failed; the previous configuration keeps serving:\n%s\n",
+				cmd, name, how, indent(safetext.TerminalLines(e.Reason)))
 		}
-		return fmt.Sprintf("gatectl serve: reloaded %s %s\n", name, how)
-	case "tool", "server", "skill":
-		line := fmt.Sprintf("gatectl serve: %s %s %s", e.Type, name, safetext.Terminal(e.State))
+		return fmt.Sprintf("%s: reloaded %s %s\n", cmd, name, how)
+	case "tool", "server", "skill", "upstream":
+		line := fmt.Sprintf("%s: %s %s %s", cmd, e.Type, name, safetext.Terminal(e.State))
 		if e.Graced {
 			line += " (last good answer kept within the grace window)"
 		}

@@ -1,0 +1,113 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Outcomes of a call, as gate_mcp_calls_total counts them.
+const (
+	OutcomeOK          = "ok"          // the upstream answered a result
+	OutcomeToolError   = "tool_error"  // a result with isError set
+	OutcomeError       = "error"       // the upstream answered a JSON-RPC error, or the session broke
+	OutcomeTimeout     = "timeout"     // no answer within the call timeout
+	OutcomeCancelled   = "cancelled"   // the client cancelled it
+	OutcomeUnavailable = "unavailable" // the tool is not offered now
+	OutcomeTooLarge    = "too_large"   // the result was over the cap
+)
+
+// refuseHidden answers a tools/call for a tool that is not offered with
+// an error that says why, before the SDK would answer "unknown tool".
+func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+		if !ok || p == nil {
+			return next(ctx, method, req)
+		}
+		g.mu.Lock()
+		_, on := g.offered[p.Name]
+		why, known := g.hidden[p.Name]
+		g.mu.Unlock()
+		if on {
+			return next(ctx, method, req)
+		}
+		if !known {
+			why = "gate offers no tool of that name (tools/list gives those that can run now)"
+		}
+		g.metrics.call("", OutcomeUnavailable, 0)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(p.Name), why)}
+	}
+}
+
+// forward returns the handler of an offered tool: the call goes to its
+// upstream under the upstream's name for it.
+func (g *Gateway) forward(o *offer) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res, outcome, err := o.up.call(ctx, req, o)
+		g.metrics.call(o.up.name, outcome, time.Since(start))
+		return res, err
+	}
+}
+
+// call forwards one tools/call. Its errors are JSON-RPC errors the client
+// can show: the upstream's own are passed through as they came.
+func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, error) {
+	prefixed, timeout := o.tool.Name, o.timeout
+	u.mu.Lock()
+	cs, state, lastErr := u.session, u.state, u.lastErr
+	u.mu.Unlock()
+	if cs == nil || state != StateReady {
+		why := fmt.Sprintf("server %s is %s", u.name, state)
+		if lastErr != "" {
+			why += ": " + lastErr
+		}
+		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	params := &mcp.CallToolParams{Name: o.upstream}
+	if len(req.Params.Arguments) > 0 {
+		params.Arguments = req.Params.Arguments
+	}
+	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+		up, done := u.route(req.Session, tok)
+		defer done()
+		params.SetProgressToken(up)
+	}
+	res, err := cs.CallTool(cctx, params)
+	switch {
+	case err == nil:
+		b, merr := json.Marshal(res)
+		if merr != nil {
+			return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s answered a result gate cannot write: %v", u.name, merr)}
+		}
+		if len(b) > u.gw.cfg.maxResult {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
+				Text: fmt.Sprintf("gate: the result of %s is %d bytes, over the gateway's cap of %d bytes; it was not passed on", prefixed, len(b), u.gw.cfg.maxResult),
+			}}}, OutcomeTooLarge, nil
+		}
+		if res.IsError {
+			return res, OutcomeToolError, nil
+		}
+		return res, OutcomeOK, nil
+	case ctx.Err() != nil:
+		return nil, OutcomeCancelled, ctx.Err()
+	case cctx.Err() != nil:
+		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return nil, OutcomeError, je
+	}
+	return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+}

@@ -1,0 +1,354 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// statusTimeout bounds the registry reads of one computation of the
+// offered set. They serve cached answers once the service has probed; the
+// bound matters only before its first round.
+const statusTimeout = 2 * time.Second
+
+// Gateway is gate's MCP server over a runtime.Service (see the package
+// documentation). Make one with New, start Run, and serve Server() over
+// any MCP transport, or Handler() over streamable HTTP.
+type Gateway struct {
+	svc     *runtime.Service
+	cfg     Config
+	server  *mcp.Server
+	metrics *metrics
+
+	// kick asks Run to compute the offered set again; a send never
+	// blocks, and many sends before Run looks make one computation.
+	kick chan struct{}
+
+	// upsMu guards ups, which Run alone changes.
+	upsMu sync.Mutex
+	ups   map[string]*upstream
+	stops sync.WaitGroup // upstreams being stopped
+
+	mu      sync.Mutex // guards what follows; never held across I/O
+	offered map[string]*offer
+	hidden  map[string]string // prefixed name -> why it is not offered
+	// changes counts the computations that changed the offered set, each
+	// of which sends one list_changed.
+	changes uint64
+	skills  skillState
+}
+
+// offer is one tool the gateway offers, and where calls to it go.
+type offer struct {
+	up       *upstream
+	upstream string // the tool's name at the upstream
+	tool     *mcp.Tool
+	def      string // what the client sees, to tell a change
+	timeout  time.Duration
+}
+
+// New returns a gateway over svc. It connects nothing until Run.
+func New(svc *runtime.Service, cfg Config) *Gateway {
+	g := &Gateway{
+		svc: svc, cfg: cfg, kick: make(chan struct{}, 1),
+		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]string{},
+	}
+	g.metrics = newMetrics(cfg.metrics)
+	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
+		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+		},
+	})
+	g.server.AddReceivingMiddleware(g.refuseHidden)
+	return g
+}
+
+// Server returns the MCP server, to run over any transport
+// (Server().Run(ctx, &mcp.StdioTransport{}) for stdio).
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+func (g *Gateway) poke() {
+	select {
+	case g.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run connects the manifest's upstreams and keeps the offered tools and
+// skills current until ctx is done: on every event of the service (a flip,
+// a reload) and every change of an upstream. It returns ctx's error once
+// every upstream is closed (a stdio upstream gets its stdin closed, then
+// SIGTERM after 2s, then SIGKILL).
+func (g *Gateway) Run(ctx context.Context) error {
+	defer g.svc.Subscribe(func(runtime.Event) { g.poke() })()
+	for {
+		g.syncUpstreams(ctx)
+		g.compute(ctx)
+		g.syncSkills(ctx)
+		select {
+		case <-ctx.Done():
+			g.upsMu.Lock()
+			for name, u := range g.ups {
+				g.stopUpstream(u)
+				delete(g.ups, name)
+			}
+			g.upsMu.Unlock()
+			g.stops.Wait()
+			return ctx.Err()
+		case <-g.kick:
+		}
+	}
+}
+
+// syncUpstreams starts the upstreams the serving manifest names and stops
+// those it no longer names, or names with another command, environment or
+// URL. Others keep their session through a reload.
+func (g *Gateway) syncUpstreams(ctx context.Context) {
+	m := g.svc.Gate().Manifest()
+	want := map[string]manifest.Upstream{}
+	if m != nil {
+		for _, s := range m.Servers {
+			if s.Upstream != nil {
+				want[s.Name] = *s.Upstream
+			}
+		}
+	}
+	g.upsMu.Lock()
+	defer g.upsMu.Unlock()
+	for name, u := range g.ups {
+		if w, ok := want[name]; !ok || connKey(&w) != u.key {
+			g.stopUpstream(u)
+			delete(g.ups, name)
+		}
+	}
+	for name, w := range want {
+		if _, ok := g.ups[name]; ok {
+			continue
+		}
+		u := newUpstream(g, name, w)
+		uctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		u.stop = cancel
+		g.ups[name] = u
+		g.upstreamState(u, StateConnecting, "")
+		go u.run(uctx)
+	}
+}
+
+// stopUpstream ends u's session in the background (a stdio server may take
+// seconds to exit); Run waits for it before it returns.
+func (g *Gateway) stopUpstream(u *upstream) {
+	g.stops.Add(1)
+	u.stop()
+	go func() {
+		defer g.stops.Done()
+		<-u.done
+		g.metrics.forget(u.name)
+	}()
+}
+
+// compute works out which tools are offered now and applies the change
+// to the MCP server in one burst, which the SDK sends as one
+// notifications/tools/list_changed to every session.
+func (g *Gateway) compute(ctx context.Context) {
+	gate := g.svc.Gate()
+	m := gate.Manifest()
+	sctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	sts, _ := gate.Servers().Status(sctx)
+	cancel()
+	status := make(map[string]runtime.Status, len(sts))
+	for _, st := range sts {
+		status[st.Name] = st
+	}
+	offered := map[string]*offer{}
+	hidden := map[string]string{}
+	owner := map[string]string{} // prefixed name -> server that took it
+	if m != nil {
+		for _, s := range m.Servers {
+			if s.Upstream == nil {
+				continue
+			}
+			g.upsMu.Lock()
+			u := g.ups[s.Name]
+			g.upsMu.Unlock()
+			if u == nil {
+				continue
+			}
+			g.offerServer(s, u, status, offered, hidden, owner)
+		}
+	}
+
+	g.mu.Lock()
+	var removed []string
+	var added []*offer
+	for name := range g.offered {
+		if _, ok := offered[name]; !ok {
+			removed = append(removed, name)
+		}
+	}
+	for name, o := range offered {
+		if old, ok := g.offered[name]; !ok || old.def != o.def || old.up != o.up || old.timeout != o.timeout {
+			added = append(added, o)
+		}
+	}
+	changed := len(removed) > 0 || len(added) > 0
+	g.offered, g.hidden = offered, hidden
+	if changed {
+		g.changes++
+	}
+	g.mu.Unlock()
+	if !changed {
+		return
+	}
+	// The SDK sends list_changed 10ms after the last change of a burst;
+	// these calls take microseconds each, so the burst makes one.
+	slices.Sort(removed)
+	if len(removed) > 0 {
+		g.server.RemoveTools(removed...)
+	}
+	slices.SortFunc(added, func(a, b *offer) int {
+		switch {
+		case a.tool.Name < b.tool.Name:
+			return -1
+		case a.tool.Name > b.tool.Name:
+			return 1
+		}
+		return 0
+	})
+	for _, o := range added {
+		g.server.AddTool(o.tool, g.forward(o))
+	}
+	g.metrics.offered(len(offered), len(hidden))
+}
+
+// offerServer decides each known tool of one upstream.
+func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden, owner map[string]string) {
+	state, lastErr, tools, _ := u.snapshot()
+	prefix := prefixOf(s.Name, s.Upstream)
+	timeout := g.cfg.callTimeout
+	if s.Upstream.CallTimeout != nil {
+		timeout = *s.Upstream.CallTimeout
+	}
+	st, known := status[s.Name]
+	serverDown := ""
+	switch {
+	case known && !st.Available():
+		serverDown = fmt.Sprintf("server %s is unavailable: %s", s.Name, reasonOf(st))
+	case state != StateReady:
+		why := fmt.Sprintf("server %s is %s", s.Name, state)
+		if lastErr != "" {
+			why += ": " + lastErr
+		}
+		serverDown = why
+	}
+	for _, lt := range tools {
+		if lt.name == "" {
+			continue
+		}
+		name := prefix + lt.name
+		if len(name) > 128 {
+			hidden[name] = fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name))
+			continue
+		}
+		if other, taken := owner[name]; taken {
+			// The first server's tool keeps the name; say why this one is
+			// not offered only if the name is not offered at all.
+			if _, ok := offered[name]; !ok {
+				hidden[name] = fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other)
+			}
+			continue
+		}
+		owner[name] = s.Name
+		why := serverDown
+		switch {
+		case why != "":
+		case lt.invalid != "":
+			why = fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid)
+		default:
+			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
+				rn := runtime.UpstreamRuleName(s.Name, r.Rule())
+				if rst, ok := status[rn]; ok && !rst.Available() {
+					why = fmt.Sprintf("the probe of %s says unavailable: %s", rn, reasonOf(rst))
+				}
+			}
+		}
+		if why != "" {
+			hidden[name] = why
+			continue
+		}
+		t := *lt.tool
+		t.Name = name
+		offered[name] = &offer{up: u, upstream: lt.name, tool: &t, def: string(lt.def), timeout: timeout}
+	}
+}
+
+func reasonOf(st runtime.Status) string {
+	if st.Reason != "" {
+		return st.Reason
+	}
+	return string(st.State)
+}
+
+// Offered returns the names of the tools offered now, sorted.
+func (g *Gateway) Offered() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Sorted(maps.Keys(g.offered))
+}
+
+// Hidden returns the tools known but not offered now, each with why.
+func (g *Gateway) Hidden() map[string]string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return maps.Clone(g.hidden)
+}
+
+// Changes returns how many times the offered set has changed; each change
+// sent one notifications/tools/list_changed to the sessions open then.
+func (g *Gateway) Changes() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.changes
+}
+
+// Upstream is one upstream's state, as Upstreams reports it.
+type Upstream struct {
+	Server string `json:"server"`
+	State  string `json:"state"`
+	Error  string `json:"error,omitempty"`
+	Tools  int    `json:"tools"`
+	// Dropped counts the tools listed past the gateway's cap
+	// (Config.WithMaxTools), which are never offered.
+	Dropped int `json:"dropped,omitempty"`
+}
+
+// Upstreams returns every upstream's state, sorted by server.
+func (g *Gateway) Upstreams() []Upstream {
+	g.upsMu.Lock()
+	ups := slices.Collect(maps.Values(g.ups))
+	g.upsMu.Unlock()
+	out := make([]Upstream, 0, len(ups))
+	for _, u := range ups {
+		state, lastErr, tools, over := u.snapshot()
+		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Dropped: over})
+	}
+	slices.SortFunc(out, func(a, b Upstream) int {
+		if a.Server < b.Server {
+			return -1
+		}
+		if a.Server > b.Server {
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,233 @@
+package gateway_test
+
+import (
+	"context"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// waitFor bounds every wait of these tests: long enough for a machine
+// loaded with other work, and failing rather than hanging when the
+// gateway never gets there.
+const waitFor = 15 * time.Second
+
+// harness is a running gateway over a manifest written for the test, and
+// served over streamable HTTP on loopback.
+type harness struct {
+	t        *testing.T
+	dir      string
+	manifest string
+	svc      *runtime.Service
+	gw       *gateway.Gateway
+	url      string
+}
+
+// fastConfig reconnects quickly, so that tests of an upstream coming back
+// do not wait for the production backoff.
+func fastConfig() gateway.Config {
+	return gateway.NewConfig().WithBackoff(20*time.Millisecond, 200*time.Millisecond).WithKeepAlive(0)
+}
+
+// manifestHead makes probe answers short-lived, so that a flip is seen
+// within a tick.
+const manifestHead = `[runtime]
+ttl = "30ms"
+grace = "0s"
+`
+
+func start(t *testing.T, toml string, cfg gateway.Config) *harness {
+	t.Helper()
+	h := &harness{t: t, dir: t.TempDir()}
+	h.manifest = filepath.Join(h.dir, "gate.toml")
+	require.NoError(t, os.WriteFile(h.manifest, []byte(manifestHead+toml), 0o600))
+	ctx, cancel := context.WithCancel(context.Background())
+	svc, err := runtime.OpenService(ctx, h.manifest, runtime.NewServiceConfig().WithTick(10*time.Millisecond).WithWatchInterval(0))
+	require.NoError(t, err)
+	h.svc = svc
+	h.gw = gateway.New(svc, cfg)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = svc.Run(ctx) }()
+	go func() { defer wg.Done(); _ = h.gw.Run(ctx) }()
+	srv := httptest.NewServer(h.gw.Handler())
+	h.url = srv.URL
+	t.Cleanup(func() {
+		h.gw.CloseSessions()
+		srv.CloseClientConnections()
+		srv.Close()
+		cancel()
+		wg.Wait()
+		_ = svc.Close(context.Background())
+	})
+	return h
+}
+
+// rewrite replaces the manifest and reloads it.
+func (h *harness) rewrite(toml string) {
+	h.t.Helper()
+	require.NoError(h.t, os.WriteFile(h.manifest, []byte(manifestHead+toml), 0o600))
+	require.NoError(h.t, h.svc.Reload(context.Background()))
+}
+
+// client is a downstream client: the Go SDK's, over streamable HTTP.
+type client struct {
+	cs       *mcp.ClientSession
+	changed  chan struct{}
+	progress chan *mcp.ProgressNotificationParams
+}
+
+func (h *harness) client() *client {
+	h.t.Helper()
+	c := &client{changed: make(chan struct{}, 1000), progress: make(chan *mcp.ProgressNotificationParams, 100)}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { c.changed <- struct{}{} },
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			c.progress <- r.Params
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url}, nil)
+	require.NoError(h.t, err)
+	h.t.Cleanup(func() { _ = cs.Close() })
+	c.cs = cs
+	return c
+}
+
+func (c *client) tools(t *testing.T) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	var names []string
+	for tool, err := range c.cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// waitTools waits until the client's tools/list is want, and returns how
+// many list_changed notifications came meanwhile.
+func (c *client) waitTools(t *testing.T, want ...string) int {
+	t.Helper()
+	slices.Sort(want)
+	deadline := time.Now().Add(waitFor)
+	n := 0
+	for {
+		got := c.tools(t)
+		if slices.Equal(got, want) || len(got) == 0 && len(want) == 0 {
+			return n + c.drain()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tools/list is %v; want %v", got, want)
+		}
+		select {
+		case <-c.changed:
+			n++
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (c *client) drain() int {
+	n := 0
+	for {
+		select {
+		case <-c.changed:
+			n++
+		default:
+			return n
+		}
+	}
+}
+
+// waitChanged waits for one list_changed.
+func (c *client) waitChanged(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.changed:
+	case <-time.After(waitFor):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+}
+
+func (c *client) call(t *testing.T, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	return c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+}
+
+func textOf(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// listener is a loopback TCP listener a tcp: probe can watch; close and
+// reopen flip the probe.
+type listener struct {
+	t    *testing.T
+	addr string
+	l    net.Listener
+}
+
+func newListener(t *testing.T) *listener {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ln := &listener{t: t, addr: l.Addr().String(), l: l}
+	go acceptAll(l)
+	t.Cleanup(func() { ln.close() })
+	return ln
+}
+
+func acceptAll(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		_ = c.Close()
+	}
+}
+
+func (l *listener) close() {
+	if l.l != nil {
+		_ = l.l.Close()
+		l.l = nil
+	}
+}
+
+func (l *listener) reopen() {
+	l.t.Helper()
+	nl, err := net.Listen("tcp", l.addr)
+	require.NoError(l.t, err)
+	l.l = nl
+	go acceptAll(nl)
+}
+
+// stdioCommand is the manifest lines of a stdio upstream: this test
+// binary in upstream mode.
+func stdioCommand(mode, extraTools string) string {
+	exe, _ := os.Executable()
+	return `command = ["` + exe + `"]
+env = { GATE_TEST_UPSTREAM = "` + mode + `", GATE_TEST_TOOLS = "` + extraTools + `" }
+`
+}

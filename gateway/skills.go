@@ -1,0 +1,149 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gate-dev/gate/internal/safefile"
+	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/skills"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The skills' resources and prompt. The prompt resource is the
+// <available_skills> block gatectl and /v1/skills/prompt give; each
+// offered skill's SKILL.md is a resource of its own, which is what a model
+// reads when it chooses the skill.
+const (
+	SkillsPromptURI = "gate://skills/prompt"
+	skillURIPrefix  = "gate://skills/"
+	skillURISuffix  = "/SKILL.md"
+	// SkillsPromptName is the MCP prompt that returns the skills prompt.
+	SkillsPromptName = "skills"
+)
+
+// maxSkillFile caps a SKILL.md read for a client, as the skills package
+// caps the files it parses.
+const maxSkillFile = 1 << 20
+
+// SkillURI is the resource URI of a skill's SKILL.md.
+func SkillURI(name string) string { return skillURIPrefix + name + skillURISuffix }
+
+// skillState is what the MCP server offers of the skills now.
+type skillState struct {
+	on     bool     // the prompt resource and prompt are added
+	names  []string // offered skills, sorted
+	prompt string
+}
+
+// syncSkills makes the server's skill resources those of the skills
+// offered now. Resources and the prompt appear only when the manifest has
+// skills.
+func (g *Gateway) syncSkills(ctx context.Context) {
+	m := g.svc.Gate().Skills(ctx)
+	var next skillState
+	if m != nil {
+		next.on = true
+		for _, s := range m.Offered() {
+			next.names = append(next.names, s.Name)
+		}
+		slices.Sort(next.names)
+		next.prompt = m.Prompt()
+	}
+	g.mu.Lock()
+	prev := g.skills
+	g.skills = next
+	g.mu.Unlock()
+
+	if next.on && !prev.on {
+		g.server.AddResource(&mcp.Resource{
+			URI: SkillsPromptURI, Name: "skills-prompt", Title: "Skills the model may use now",
+			Description: "The <available_skills> block to put in the model's system prompt: the skills whose requirements are met now.",
+			MIMEType:    "text/plain",
+		}, g.readPrompt)
+		g.server.AddPrompt(&mcp.Prompt{
+			Name: SkillsPromptName, Title: "Available skills",
+			Description: "The skills the model may use now, to add to the conversation.",
+		}, g.getPrompt)
+	}
+	if !next.on && prev.on {
+		g.server.RemoveResources(SkillsPromptURI)
+		g.server.RemovePrompts(SkillsPromptName)
+	}
+	var gone []string
+	for _, n := range prev.names {
+		if !slices.Contains(next.names, n) {
+			gone = append(gone, SkillURI(n))
+		}
+	}
+	if len(gone) > 0 {
+		g.server.RemoveResources(gone...)
+	}
+	for _, n := range next.names {
+		if slices.Contains(prev.names, n) {
+			continue
+		}
+		sk, ok := m.Skill(n)
+		if !ok {
+			continue
+		}
+		g.server.AddResource(&mcp.Resource{
+			URI: SkillURI(n), Name: n, MIMEType: "text/markdown",
+			Description: safetext.Clean(sk.Description, true),
+		}, g.readSkill)
+	}
+	if prev.on && next.on && prev.prompt != next.prompt {
+		_ = g.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: SkillsPromptURI})
+	}
+}
+
+func (g *Gateway) readPrompt(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: SkillsPromptURI, MIMEType: "text/plain", Text: g.svc.Gate().SkillsPrompt(ctx),
+	}}}, nil
+}
+
+func (g *Gateway) getPrompt(ctx context.Context, _ *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	text := g.svc.Gate().SkillsPrompt(ctx)
+	if text == "" {
+		text = "No skill can be used now."
+	}
+	return &mcp.GetPromptResult{
+		Description: "The skills the model may use now.",
+		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
+	}, nil
+}
+
+// readSkill answers a skill's SKILL.md, read now (it may have changed
+// since it was validated), as a regular file with a cap, and cleaned of
+// characters that could hide text from a person reading along.
+func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	name, ok := strings.CutPrefix(uri, skillURIPrefix)
+	name, ok2 := strings.CutSuffix(name, skillURISuffix)
+	if !ok || !ok2 {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	m := g.svc.Gate().Skills(ctx)
+	var sk *skills.Skill
+	if m != nil {
+		for _, s := range m.Offered() {
+			if s.Name == name {
+				sk = s
+			}
+		}
+	}
+	if sk == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("skill %s is not offered now", quote(name))}
+	}
+	b, err := safefile.Read(sk.Path, maxSkillFile)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("skill %s: %s", quote(name), safetext.Clean(err.Error(), false))}
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: uri, MIMEType: "text/markdown", Text: safetext.Clean(string(b), true),
+	}}}, nil
+}

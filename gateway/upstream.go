@@ -1,0 +1,311 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Upstream states, as the gateway logs, publishes and exports them.
+const (
+	StateConnecting = "connecting" // starting or reaching it, then listing
+	StateReady      = "ready"      // connected, its tools listed
+	StateDown       = "down"       // the last session failed; waiting to retry
+)
+
+// maxPages bounds the pages of one listing: an upstream whose cursors never
+// end would otherwise keep the listing going until its timeout.
+const maxPages = 1000
+
+var upstreamIDs atomic.Uint64
+
+// upstream is the gateway's connection to one MCP server: it connects,
+// lists the tools, relists on list_changed, and reconnects with backoff
+// when the session ends, until it is stopped.
+type upstream struct {
+	id   uint64
+	name string
+	// conn is the part of the manifest entry the connection depends on;
+	// a reload that changes it replaces the upstream.
+	conn manifest.Upstream
+	key  string
+	gw   *Gateway
+
+	relist chan struct{} // cap 1
+	stop   context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex // guards what follows; never held across I/O
+	state   string
+	lastErr string
+	session *mcp.ClientSession
+	tools   []listedTool
+	over    int // tools listed past the gateway's cap
+	// routes maps the progress tokens gate sent upstream to the session
+	// and token of the client whose call it forwarded.
+	routes map[string]progressRoute
+	nextTk uint64
+}
+
+type progressRoute struct {
+	session *mcp.ServerSession
+	token   any
+}
+
+// connKey is what the connection depends on: a reload that keeps it keeps
+// the session (and the process) as it is.
+func connKey(u *manifest.Upstream) string {
+	k := u.URL + "\x00"
+	for _, a := range u.Command {
+		k += strconv.Quote(a)
+	}
+	k += "\x00"
+	for _, e := range u.Env {
+		k += strconv.Quote(e.Name) + "=" + strconv.Quote(e.Value)
+	}
+	k += "\x00"
+	for _, n := range u.PassEnv {
+		k += strconv.Quote(n) + "=" + strconv.Quote(os.Getenv(n))
+	}
+	return k
+}
+
+func newUpstream(gw *Gateway, name string, conn manifest.Upstream) *upstream {
+	return &upstream{
+		id: upstreamIDs.Add(1), name: name, conn: conn, key: connKey(&conn), gw: gw,
+		relist: make(chan struct{}, 1), done: make(chan struct{}),
+		state: StateConnecting, routes: map[string]progressRoute{},
+	}
+}
+
+// snapshot is what the offered set is computed from.
+func (u *upstream) snapshot() (state, lastErr string, tools []listedTool, over int) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.state, u.lastErr, u.tools, u.over
+}
+
+func (u *upstream) setState(state, why string) {
+	u.mu.Lock()
+	changed := u.state != state
+	u.state, u.lastErr = state, why
+	u.mu.Unlock()
+	if changed {
+		u.gw.upstreamState(u, state, why)
+	}
+	u.gw.poke()
+}
+
+// run keeps a session open until ctx is done.
+func (u *upstream) run(ctx context.Context) {
+	defer close(u.done)
+	backoff := u.gw.cfg.backoffMin
+	for {
+		start := time.Now()
+		err := u.serve(ctx)
+		if ctx.Err() != nil {
+			u.mu.Lock()
+			u.session = nil
+			u.mu.Unlock()
+			return
+		}
+		if time.Since(start) >= u.gw.cfg.backoffMax {
+			backoff = u.gw.cfg.backoffMin
+		}
+		u.setState(StateDown, fmt.Sprintf("%v (retrying in %v)", err, backoff.Round(time.Millisecond)))
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		backoff = min(2*backoff, u.gw.cfg.backoffMax)
+		u.setState(StateConnecting, "")
+	}
+}
+
+// serve runs one session: connect, list, relist on demand, until the
+// session ends or ctx is done. It returns why the session ended.
+func (u *upstream) serve(ctx context.Context) error {
+	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: u.gw.cfg.version}, &mcp.ClientOptions{
+		KeepAlive: u.gw.cfg.keepAlive,
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case u.relist <- struct{}{}:
+			default: // a listing is pending already; it will see this change
+			}
+		},
+		ProgressNotificationHandler: u.progress,
+	})
+	transport, err := u.transport()
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, u.gw.cfg.connectTimeout)
+	cs, err := client.Connect(cctx, transport, nil)
+	cancel()
+	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("no answer to initialize within %v", u.gw.cfg.connectTimeout)
+		}
+		return fmt.Errorf("connect: %w", err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }()
+	defer func() {
+		u.mu.Lock()
+		u.session = nil
+		u.mu.Unlock()
+		_ = cs.Close()
+	}()
+	u.mu.Lock()
+	u.session = cs
+	u.mu.Unlock()
+	// Drain a list_changed that arrived before the session was usable: the
+	// first listing below sees it.
+	select {
+	case <-u.relist:
+	default:
+	}
+	for {
+		if err := u.list(ctx, cs); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-ended:
+			if err == nil {
+				err = errors.New("the server closed the session")
+			}
+			return fmt.Errorf("session ended: %w", err)
+		case <-u.relist:
+		}
+	}
+}
+
+// list reads every page of the upstream's tools, checks each, and makes
+// the upstream ready. A listing that fails or times out ends the session:
+// an upstream that cannot list cannot be trusted to answer calls.
+func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
+	ctx, cancel := context.WithTimeout(ctx, u.gw.cfg.listTimeout)
+	defer cancel()
+	var tools []listedTool
+	over, cursor := 0, ""
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return fmt.Errorf("tools/list: more than %d pages", maxPages)
+		}
+		res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("tools/list: no answer within %v", u.gw.cfg.listTimeout)
+			}
+			return fmt.Errorf("tools/list: %w", err)
+		}
+		for _, t := range res.Tools {
+			if len(tools) >= u.gw.cfg.maxTools {
+				over++
+				continue
+			}
+			tools = append(tools, checkTool(t))
+		}
+		if res.NextCursor == "" || over > 0 {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	u.mu.Lock()
+	u.tools, u.over = tools, over
+	u.mu.Unlock()
+	if over > 0 {
+		u.gw.logf("upstream %s: listed %d tools past the gateway's cap of %d; they are not offered", u.name, over, u.gw.cfg.maxTools)
+	}
+	u.setState(StateReady, "")
+	return nil
+}
+
+// transport makes the client transport the manifest entry asks for.
+func (u *upstream) transport() (mcp.Transport, error) {
+	if u.conn.URL != "" {
+		return &mcp.StreamableClientTransport{
+			Endpoint:   u.conn.URL,
+			HTTPClient: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+			// The gateway reconnects itself, with its own backoff, and
+			// hides the tools meanwhile; retries inside the transport
+			// would only keep a dead upstream's tools offered longer.
+			MaxRetries: -1,
+		}, nil
+	}
+	if len(u.conn.Command) == 0 {
+		return nil, errors.New("no command or url")
+	}
+	cmd := exec.Command(u.conn.Command[0], u.conn.Command[1:]...)
+	// Only what the manifest passes: a non-nil, possibly empty, Env.
+	cmd.Env = []string{}
+	for _, e := range u.conn.Env {
+		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
+	}
+	for _, n := range u.conn.PassEnv {
+		if v, ok := os.LookupEnv(n); ok {
+			cmd.Env = append(cmd.Env, n+"="+v)
+		}
+	}
+	cmd.Stderr = u.gw.lineLog("upstream " + u.name + ": ")
+	detach(cmd)
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+}
+
+// progress forwards an upstream's progress notification to the client
+// whose call it belongs to, under the client's own token.
+func (u *upstream) progress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+	tk, ok := req.Params.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	u.mu.Lock()
+	r, ok := u.routes[tk]
+	u.mu.Unlock()
+	if !ok {
+		return
+	}
+	p := *req.Params
+	p.ProgressToken = r.token
+	p.Message = cleanMessage(p.Message)
+	_ = r.session.NotifyProgress(ctx, &p)
+}
+
+// route registers a progress token for a forwarded call; the returned
+// function removes it.
+func (u *upstream) route(ss *mcp.ServerSession, token any) (string, func()) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.nextTk++
+	tk := "gate-" + strconv.FormatUint(u.id, 10) + "-" + strconv.FormatUint(u.nextTk, 10)
+	u.routes[tk] = progressRoute{ss, token}
+	return tk, func() {
+		// The SDK handles an upstream's notifications apart from its
+		// answers, so progress sent just before the answer can be handled
+		// just after it: the route outlives the call by a moment so that
+		// such progress still reaches the client.
+		time.AfterFunc(progressLinger, func() {
+			u.mu.Lock()
+			delete(u.routes, tk)
+			u.mu.Unlock()
+		})
+	}
+}
+
+// progressLinger is how long a call's progress route outlives the call.
+const progressLinger = 250 * time.Millisecond
