@@ -26,7 +26,7 @@ func cacheSeeds(f *testing.F) [][]byte {
 			out = append(out, src)
 		}
 	}
-	return append(out, genFull(0, 1), genFull(3, 2), genFull(5, 3), genTools(2))
+	return append(out, genFull(0, 1), genFull(3, 2), genFull(5, 3), genTools(2), []byte(upstreamSrc))
 }
 
 // FuzzManifestCacheDecode: whatever an entry holds, decodeEntry does not

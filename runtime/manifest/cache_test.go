@@ -136,6 +136,44 @@ grants.env = ["ACME_TOKEN"]
 grants.dial = ["acme.example:443"]
 grants.import = ["bin:curl"]
 `)
+	// Upstreams: one run, one connected to, with nil and set, empty and
+	// not, both ways round.
+	fmt.Fprintf(&b, `
+[[servers]]
+name = "github"
+command = ["./bin/github-mcp", "stdio", "--seed=%d"]
+env = { B = "2", A = "", C = "x=y" }
+pass_env = ["HOME", "PATH"]
+prefix = ""
+call_timeout = "%ds"
+
+[[servers.tools]]
+name = "create_issue"
+probe = "env:GH_WRITE"
+
+[[servers.tools]]
+match = "delete_*"
+[servers.tools.probe]
+module = "probes/admin.wasm"
+config = { level = "admin" }
+budget = "5ms"
+
+[[servers]]
+name = "search"
+url = "https://search.example/mcp"
+prefix = "s_%d."
+tools = []
+`, seed, 1+r.IntN(60), seed)
+	if r.IntN(2) == 0 {
+		b.WriteString(`
+[[servers]]
+name = "fs"
+command = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
+env = {}
+pass_env = []
+tools = [{ match = "write_*", probe = { standard = "env:FS_WRITE", budget = "1ms" } }]
+`)
+	}
 	return []byte(b.String())
 }
 
@@ -171,7 +209,7 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	require.NoError(t, err, "%+v", err)
 	seen := map[string]bool{}
 	fieldsSet(reflect.ValueOf(m), seen)
-	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Probe{}, Position{}} {
+	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, Position{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {
 			key := rt.Name() + "." + rt.Field(i).Name
@@ -190,6 +228,24 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	}
 	assert.True(t, emptyConfig && nilConfig, "config = {} and none")
 	assert.True(t, emptyEnv, "env = []")
+	var emptyPrefix, nilPrefix, nilTimeout, emptyRules bool
+	for _, s := range m.Servers {
+		if u := s.Upstream; u != nil {
+			emptyPrefix = emptyPrefix || u.Prefix != nil && *u.Prefix == ""
+			nilPrefix = nilPrefix || u.Prefix == nil
+			nilTimeout = nilTimeout || u.CallTimeout == nil
+			emptyRules = emptyRules || u.Tools != nil && len(u.Tools) == 0
+		}
+	}
+	assert.True(t, emptyPrefix && nilTimeout && emptyRules, `prefix = "", no call_timeout, tools = []`)
+	for seed := range uint64(4) {
+		m, err := Parse("gate.toml", genFull(1, seed))
+		require.NoError(t, err)
+		for _, s := range m.Servers {
+			nilPrefix = nilPrefix || s.Upstream != nil && s.Upstream.Prefix == nil
+		}
+	}
+	assert.True(t, nilPrefix, "no prefix, with some seed")
 }
 
 // ctestManifests are the valid manifests every cache test runs on: the
@@ -737,8 +793,9 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 	tm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0, 0))), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Path: "/p"}, tm)
-	// Two positions in one file: the second says "the same file".
-	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0}
+	// Two positions in one file: the second says "the same file". (The
+	// server: name, description, probe, upstream, position.)
+	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0}
 	pm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("f"), nil, posSt)), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Skills: Skills{Pos: Position{File: "f"}}, Servers: []Server{{Pos: Position{File: "f"}}}}, pm)
@@ -747,7 +804,7 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		payload []byte
 		lim     Limits
 	}{
-		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:16]), 1, 1, 0, 0))},
+		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:17]), 1, 1, 0, 0))},
 		{name: "another key", payload: ctestPayload(strs, params, st)}, // sealed below with another key
 		{name: "tighter limits", payload: ctestPayload(strs, params, st), lim: Limits{MaxTools: 9}},
 		{name: "a shorter description limit", payload: ctestPayload(strs, params, st), lim: Limits{MaxDescription: 10}},

@@ -20,7 +20,8 @@ package manifest
 // ones in strings), and Parameters likewise in params; integers are
 // varints (zigzag for signed ones), pointers and nil-able slices and maps
 // a count or flag that says nil apart from empty, booleans a flag bit,
-// a Config map its entries sorted by key, and a Position's file a flag
+// a Config map its entries sorted by key (and an Upstream's Env is
+// sorted by name, as the checks leave it), and a Position's file a flag
 // for "the same file as the Position before" (they all are) or a new
 // name. Every value has exactly one encoding (shortest varints, no stray
 // bits, keys strictly increasing, every byte of every section used), so
@@ -45,7 +46,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x01"
+const cacheMagic = "gateMC\x00\x02"
 
 // entry flag bits of Runtime's pointers, and of Skills' booleans.
 const (
@@ -60,6 +61,10 @@ const (
 	skAllowed    = 1 << 1
 	skFollow     = 1 << 2
 	skAll        = 1<<3 - 1
+
+	upPrefix      = 1 << 0
+	upCallTimeout = 1 << 1
+	upAll         = 1<<2 - 1
 )
 
 var errBadEntry = errors.New("manifest cache: bad entry")
@@ -199,7 +204,46 @@ func (e *cenc) manifest(m *Manifest) {
 		e.str(s.Name)
 		e.str(s.Description)
 		e.probe(s.Probe)
+		e.upstream(s.Upstream)
 		e.pos(s.Pos)
+	}
+}
+
+func (e *cenc) upstream(u *Upstream) {
+	if u == nil {
+		e.byte(0)
+		return
+	}
+	e.byte(1)
+	e.list(u.Command)
+	e.count(len(u.Env), u.Env == nil)
+	for _, v := range u.Env {
+		e.str(v.Name)
+		e.str(v.Value)
+	}
+	e.list(u.PassEnv)
+	e.str(u.URL)
+	var flags byte
+	if u.Prefix != nil {
+		flags |= upPrefix
+	}
+	if u.CallTimeout != nil {
+		flags |= upCallTimeout
+	}
+	e.byte(flags)
+	if u.Prefix != nil {
+		e.str(*u.Prefix)
+	}
+	if u.CallTimeout != nil {
+		e.varint(int64(*u.CallTimeout))
+	}
+	e.count(len(u.Tools), u.Tools == nil)
+	for i := range u.Tools {
+		r := &u.Tools[i]
+		e.str(r.Name)
+		e.str(r.Match)
+		e.probe(r.Probe)
+		e.pos(r.Pos)
 	}
 }
 
@@ -493,10 +537,59 @@ func (d *cdec) manifest() *Manifest {
 			s.Name = d.str()
 			s.Description = d.description()
 			s.Probe = d.probe(n - i)
+			s.Upstream = d.upstream()
 			s.Pos = d.pos()
 		}
 	}
 	return m
+}
+
+// upstream decodes a server's *Upstream. Its counts are bounded as
+// parsing bounds what they stand for: the command (an array) by
+// maxCommandArgs and MaxArrayLen, env (a table) by MaxKeysPerTable,
+// pass_env by MaxArrayLen, and the rules (an array too) by MaxTools and
+// MaxArrayLen.
+func (d *cdec) upstream() *Upstream {
+	if d.byte(1) == 0 || d.bad {
+		return nil
+	}
+	u := &Upstream{}
+	u.Command = d.list(min(maxCommandArgs, d.lim.MaxArrayLen))
+	if n, isNil := d.count(d.lim.MaxKeysPerTable); !isNil && !d.bad {
+		u.Env = make([]EnvVar, n)
+		for i := range u.Env {
+			v := &u.Env[i]
+			v.Name, v.Value = d.str(), d.str()
+			if i > 0 && v.Name <= u.Env[i-1].Name {
+				d.fail() // written sorted, each once, as the checks leave them
+				return nil
+			}
+		}
+	}
+	u.PassEnv = d.list(d.lim.MaxArrayLen)
+	u.URL = d.str()
+	flags := d.byte(upAll)
+	if flags&upPrefix != 0 {
+		v := d.str()
+		u.Prefix = &v
+	}
+	if flags&upCallTimeout != 0 {
+		u.CallTimeout = d.dur(time.Duration(d.varint()))
+	}
+	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
+		u.Tools = make([]UpstreamTool, n)
+		for i := range u.Tools {
+			if d.bad {
+				return nil
+			}
+			r := &u.Tools[i]
+			r.Name = d.str()
+			r.Match = d.str()
+			r.Probe = d.probe(n - i)
+			r.Pos = d.pos()
+		}
+	}
+	return u
 }
 
 // params takes the next Parameters: a slice of the parameters section

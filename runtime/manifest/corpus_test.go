@@ -159,7 +159,19 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 	}
 	c.Servers = append([]Server(nil), c.Servers...)
 	for i := range c.Servers {
-		c.Servers[i].Probe = relProbe(c.Servers[i].Probe)
+		s := &c.Servers[i]
+		s.Probe = relProbe(s.Probe)
+		if s.Upstream != nil {
+			u := *s.Upstream
+			if len(u.Command) > 0 {
+				u.Command = append([]string{rel(u.Command[0])}, u.Command[1:]...)
+			}
+			u.Tools = append([]UpstreamTool(nil), u.Tools...)
+			for j := range u.Tools {
+				u.Tools[j].Probe = relProbe(u.Tools[j].Probe)
+			}
+			s.Upstream = &u
+		}
 	}
 
 	raw, err := json.Marshal(c)
@@ -173,13 +185,13 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 	return append(out, '\n')
 }
 
-// durationsAsStrings replaces the nanosecond counts of ttl, grace and
-// budget with time.Duration's string form.
+// durationsAsStrings replaces the nanosecond counts of ttl, grace,
+// budget and call_timeout with time.Duration's string form.
 func durationsAsStrings(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, el := range v {
-			if n, ok := el.(json.Number); ok && (k == "ttl" || k == "grace" || k == "budget") {
+			if n, ok := el.(json.Number); ok && (k == "ttl" || k == "grace" || k == "budget" || k == "call_timeout") {
 				if i, err := n.Int64(); err == nil {
 					v[k] = time.Duration(i).String()
 					continue

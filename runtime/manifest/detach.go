@@ -129,6 +129,36 @@ func detachRest(whole string, m *Manifest) {
 		ptrs = appendString(appendString(ptrs, &s.Name), &s.Description)
 		ptrs = probeStrings(ptrs, s.Probe)
 		detachConfig(whole, s.Probe)
+		ptrs = upstreamStrings(whole, ptrs, s.Upstream)
 	}
 	detachStrings(whole, ptrs)
+}
+
+// upstreamStrings appends the strings of u, detaching its rules' probe
+// configs. (The fast path leaves servers with upstreams to the full path
+// today; this keeps a Manifest free of the source if it ever does not.)
+func upstreamStrings(whole string, ptrs []*string, u *Upstream) []*string {
+	if u == nil {
+		return ptrs
+	}
+	for i := range u.Command {
+		ptrs = appendString(ptrs, &u.Command[i])
+	}
+	for i := range u.Env {
+		ptrs = appendString(appendString(ptrs, &u.Env[i].Name), &u.Env[i].Value)
+	}
+	for i := range u.PassEnv {
+		ptrs = appendString(ptrs, &u.PassEnv[i])
+	}
+	ptrs = appendString(ptrs, &u.URL)
+	if u.Prefix != nil {
+		ptrs = appendString(ptrs, u.Prefix)
+	}
+	for i := range u.Tools {
+		r := &u.Tools[i]
+		ptrs = appendString(appendString(ptrs, &r.Name), &r.Match)
+		ptrs = probeStrings(ptrs, r.Probe)
+		detachConfig(whole, r.Probe)
+	}
+	return ptrs
 }

@@ -79,16 +79,31 @@ func TestFastPathTaken(t *testing.T) {
 }
 
 // TestFastPathCorpus checks every manifest of testdata both ways, and
-// that every valid one takes the fast path.
+// that every valid one takes the fast path but those with upstreams,
+// which it leaves to the full path.
 func TestFastPathCorpus(t *testing.T) {
 	for _, dir := range []string{"valid", "invalid"} {
 		for _, file := range corpus(t, dir) {
 			src, err := os.ReadFile(file)
 			require.NoError(t, err)
 			fast := sameAsFullPath(t, src, Limits{})
-			assert.Equal(t, dir == "valid", fast, file)
+			m, _ := Parse("gate.toml", src)
+			assert.Equal(t, dir == "valid" && !hasUpstream(m), fast, file)
 		}
 	}
+}
+
+// hasUpstream reports whether a server of m has an upstream.
+func hasUpstream(m *Manifest) bool {
+	if m == nil {
+		return false
+	}
+	for _, s := range m.Servers {
+		if s.Upstream != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // fuzzLimits turns a fuzzed byte into limits: 0 is the defaults, anything
@@ -159,6 +174,11 @@ func fastPathSeeds() []string {
 		"[[tools]]\nname = \"a\"\ndescription = '''\nmulti\nline'''\nparameters.type = \"object\"\nparameters.\"quoted key\" = \"<&>\\u2028\"\n",
 		"[\"tools\"]\n",
 		"[[ tools ]]\nname = \"sp\"\n[ tools . probe ]\nmodule = \"m.wasm\"\n",
+		// Upstreams, which the fast path leaves to the full one.
+		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
+		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",
+		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
+		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
 	}
 	return seeds
 }

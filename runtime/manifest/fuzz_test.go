@@ -29,6 +29,11 @@ func FuzzParse(f *testing.F) {
 		"tools = [{ name = \"a\", parameters = { type = \"object\", x = nan } }]",
 		"[[tools]]\nname = \"a\"\n[tools.probe.grants]\nenv = [\"\"]",
 		"x = \"\"\"\n\n\"\"\"\ny = 1\r\n",
+		// Upstreams.
+		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
+		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",
+		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
+		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -41,7 +41,9 @@ type Limits struct {
 	// MaxTools and MaxServers cap the [[tools]] and [[servers]] entries.
 	// Default 10,000 each: model APIs take at most a few hundred tools
 	// per request, and a gateway choosing among 10,000 has room to
-	// spare; a 10,000-tool manifest loads in under a second.
+	// spare; a 10,000-tool manifest loads in under a second. MaxTools
+	// also caps one server's [[servers.tools]] rules (a rule is about at
+	// least one tool), as MaxArrayLen does any array.
 	MaxTools   int
 	MaxServers int
 	// MaxDescription caps a tool's or server's description, in bytes.

@@ -7,7 +7,8 @@
 //	[runtime]    how probes run and how long their answers are reused
 //	[skills]     where skills live and how strictly their requirements are enforced
 //	[[tools]]    one per agent tool, each with an optional probe
-//	[[servers]]  one per MCP-style server, each with an optional probe
+//	[[servers]]  one per MCP-style server, each with an optional probe and,
+//	             for a server gate's MCP gateway fronts, how to reach it
 //
 // A probe is written either as a standard-probe shorthand string
 // (probe = "env:SERP_API_KEY", see package probes) or as a table naming a
@@ -192,21 +193,32 @@ type Server struct {
 }
 
 // Upstream is how the MCP gateway reaches a server and which of its tools
-// it offers. Exactly one of Command and URL is set.
+// it offers. Exactly one of Command and URL is set. As everywhere in a
+// Manifest, a slice is nil when its key is not written and empty, not
+// nil, when it is written empty (env = {}, pass_env = [], tools = []).
 type Upstream struct {
-	// Command is the argv of a server spoken to over stdio. A Command[0]
-	// with a slash is a path, made absolute against the manifest's
-	// directory; one without is looked up on PATH when it is started.
+	// Command is the argv of a server spoken to over stdio: 1 to 64
+	// strings of at most 4096 bytes, without NUL bytes, the first not
+	// blank. A Command[0] with a slash is a path, made absolute against
+	// the manifest's directory (so that the manifest means the same
+	// wherever gate is started); one without is looked up on PATH when
+	// it is started. The other strings are passed as written.
 	Command []string `json:"command,omitempty"`
-	// Env is the environment Command runs with, sorted by name, written
-	// as env = { NAME = "value" }. The command gets these and the
-	// PassEnv variables, nothing else of gate's environment.
+	// Env is the environment Command runs with, sorted by name (so that
+	// it does not depend on the order of a TOML table), written as
+	// env = { NAME = "value" }; names are what probes.ValidEnvName
+	// accepts, values have no NUL byte. The command gets these and the
+	// PassEnv variables, nothing else of gate's environment, so that a
+	// server sees no secret it was not given. Only with Command.
 	Env []EnvVar `json:"env,omitempty"`
 	// PassEnv names variables of gate's own environment the command gets
-	// too (when set), in file order: pass_env = ["HOME", "PATH"].
+	// too (when set), in file order, each once: pass_env = ["HOME",
+	// "PATH"]. Only with Command.
 	PassEnv []string `json:"pass_env,omitempty"`
-	// URL is the endpoint of a server spoken to over streamable HTTP:
-	// http or https, with a host, without credentials or fragment.
+	// URL is the endpoint of a server spoken to over streamable HTTP, as
+	// written: http or https (in any case), with a host, without
+	// credentials (a manifest's URLs end up in logs and status) or a
+	// fragment (HTTP never sends one).
 	URL string `json:"url,omitempty"`
 	// Prefix goes before each of the server's tool names, to keep names
 	// unique across servers; nil = not written, and the gateway's
@@ -219,7 +231,8 @@ type Upstream struct {
 	CallTimeout *time.Duration `json:"call_timeout,omitempty"`
 	// Tools are rules for the server's tools, in file order; the first
 	// whose Name or Match fits a tool decides it. A tool no rule fits is
-	// offered whenever its server is.
+	// offered whenever its server is. Their Rule()s are unique, and there
+	// are at most Limits.MaxTools of them.
 	Tools []UpstreamTool `json:"tools,omitempty"`
 }
 
@@ -236,7 +249,8 @@ type UpstreamTool struct {
 	// Name is one upstream tool's name as the server gives it (before
 	// the prefix): 1 to 128 of A-Z a-z 0-9 _ - .
 	Name string `json:"name,omitempty"`
-	// Match is a path.Match pattern over upstream tool names ("write_*").
+	// Match is a path.Match pattern over upstream tool names ("write_*"):
+	// 1 to 128 bytes, checked to be a valid pattern.
 	Match string `json:"match,omitempty"`
 	// Probe answers whether the tools the rule fits are usable now.
 	// Required. The runtime registers it with the servers as

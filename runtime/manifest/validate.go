@@ -14,7 +14,7 @@ var (
 	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency"}
 	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required", "follow_outside_links"}
 	toolKeys    = []string{"name", "description", "parameters", "probe"}
-	serverKeys  = []string{"name", "description", "probe"}
+	serverKeys  = append([]string{"name", "description", "probe"}, upstreamKeys...)
 )
 
 // document checks the whole manifest. Runtime goes first whatever the
@@ -224,8 +224,8 @@ func (c *checker) tools(v any) []Tool {
 
 func (c *checker) servers(v any) []Server {
 	var out []Server
-	c.entries(serverKind, v, func(_ string, _ map[string]any, name, desc string, probe *Probe, pos Position) {
-		out = append(out, Server{Name: name, Description: desc, Probe: probe, Pos: pos})
+	c.entries(serverKind, v, func(path string, t map[string]any, name, desc string, probe *Probe, pos Position) {
+		out = append(out, Server{Name: name, Description: desc, Probe: probe, Upstream: c.upstream(path, t), Pos: pos})
 	})
 	return out
 }

@@ -1,0 +1,351 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gate-dev/gate/probes"
+)
+
+// The keys of a [[servers]] entry that say how gate's MCP gateway reaches
+// the server and which of its tools it offers (see Upstream).
+
+var (
+	// upstreamKeys are in the order the documentation gives them:
+	// command or url says where the server is, and the rest only mean
+	// something with one of them.
+	upstreamKeys = []string{"command", "url", "env", "pass_env", "prefix", "call_timeout", "tools"}
+	ruleKeys     = []string{"name", "match", "probe"}
+)
+
+// The bounds of the upstream keys. They are far above any real server
+// and keep a broken manifest from handing the gateway something no
+// operating system or client would take.
+const (
+	// maxCommandArgs: an MCP server's command line is a launcher and a
+	// handful of flags.
+	maxCommandArgs = 64
+	// maxArgBytes is PATH_MAX on Linux: a path argument fits.
+	maxArgBytes = 4096
+	// maxPrefix leaves a prefixed name room for the tool's own name
+	// within the 128 characters MCP allows a tool name.
+	maxPrefix = 64
+	// maxRuleName is the longest tool name MCP allows.
+	maxRuleName = 128
+	// maxPattern matches maxRuleName: a pattern is a name with
+	// wildcards.
+	maxPattern = 128
+	// maxCallTimeout: a tool call that takes longer than a day is a hung
+	// server, and a larger value is a typo ("30h" for "30s").
+	maxCallTimeout = 24 * time.Hour
+)
+
+// upstream checks the upstream keys of the server at path (its table is
+// t), returning nil when it has neither command nor url.
+func (c *checker) upstream(path string, t map[string]any) *Upstream {
+	cmd, hasCmd := t["command"]
+	addr, hasURL := t["url"]
+	if !hasCmd && !hasURL {
+		for _, k := range upstreamKeys {
+			if _, ok := t[k]; ok && k != "command" && k != "url" {
+				c.keyErr(joinKey(path, k), "%s needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names", k)
+			}
+		}
+		return nil
+	}
+	u := &Upstream{}
+	if hasCmd && hasURL {
+		c.keyErr(c.later(path, "command", "url"), "command and url are mutually exclusive: the gateway either runs the server (command, over stdio) or connects to it (url, over streamable HTTP)")
+	}
+	if hasCmd {
+		u.Command = c.command(path+".command", cmd)
+	}
+	if hasURL {
+		u.URL = c.upstreamURL(path+".url", addr)
+	}
+	for _, k := range []string{"env", "pass_env"} {
+		if _, ok := t[k]; ok && !hasCmd {
+			c.keyErr(joinKey(path, k), "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it", k)
+		}
+	}
+	if v, ok := t["env"]; ok && hasCmd {
+		u.Env = c.env(path+".env", v)
+	}
+	if v, ok := t["pass_env"]; ok && hasCmd {
+		u.PassEnv = c.passEnv(path+".pass_env", v)
+	}
+	if v, ok := t["prefix"]; ok {
+		if s, ok := c.str(path+".prefix", v, `a prefix (a string) like "gh_", or "" for none`); ok {
+			if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
+				c.valueErr(path+".prefix", `bad prefix %q: want at most %d letters, digits, _ - or . (what MCP allows in a tool name), or "" for none`, s, maxPrefix)
+			} else {
+				u.Prefix = &s
+			}
+		}
+	}
+	if d, ok := c.duration(path+".call_timeout", t); ok {
+		switch {
+		case d <= 0:
+			c.valueErr(path+".call_timeout", "call_timeout %v: want more than 0", d)
+		case d > maxCallTimeout:
+			c.valueErr(path+".call_timeout", "call_timeout %v: want at most 24h (a call that takes longer is a hung server, not a slow one)", d)
+		default:
+			u.CallTimeout = &d
+		}
+	}
+	if v, ok := t["tools"]; ok {
+		u.Tools = c.upstreamTools(path+".tools", v)
+	}
+	return u
+}
+
+// later returns the path of whichever of the keys a and b of the table
+// at path is written second: a conflict is reported there, since the
+// first one written is the one a reader takes as meant.
+func (c *checker) later(path, a, b string) string {
+	pa, pb := joinKey(path, a), joinKey(path, b)
+	if c.keySpan(pa).off > c.keySpan(pb).off {
+		return pa
+	}
+	return pb
+}
+
+// command checks an upstream's argv.
+func (c *checker) command(path string, v any) []string {
+	arr, ok := v.([]any)
+	if !ok {
+		c.valueErr(path, `want an array of strings like ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."], got %s`, describe(v))
+		return nil
+	}
+	switch {
+	case len(arr) == 0:
+		c.valueErr(path, "empty command: want at least the program to run")
+		return nil
+	case len(arr) > maxCommandArgs:
+		c.valueErr(path, "command of %d strings: want at most %d", len(arr), maxCommandArgs)
+		return nil
+	}
+	out := make([]string, len(arr))
+	good := true
+	for i, el := range arr {
+		p := joinIndex(path, i)
+		s, ok := c.str(p, el, "a string")
+		switch {
+		case !ok:
+			good = false
+		case len(s) > maxArgBytes:
+			c.valueErr(p, "argument of %d bytes: want at most %d", len(s), maxArgBytes)
+			good = false
+		case strings.IndexByte(s, 0) >= 0:
+			c.valueErr(p, "argument with a NUL byte: no program can be given one")
+			good = false
+		case i == 0 && strings.TrimSpace(s) == "":
+			c.valueErr(p, "empty program: the first string of command is the program to run")
+			good = false
+		case i == 0 && strings.ContainsRune(s, '/'):
+			// A path, like a shell's: relative to the manifest, so that
+			// it can name a server next to it whatever the gateway's
+			// working directory.
+			out[i] = c.resolve(s)
+		default:
+			out[i] = s
+		}
+	}
+	if !good {
+		return nil
+	}
+	return out
+}
+
+// env checks an upstream command's environment, returning it sorted by
+// name so that it does not depend on the order of a map.
+func (c *checker) env(path string, v any) []EnvVar {
+	t, ok := c.table(path, v, `a table of strings like { NAME = "value" }`)
+	if !ok {
+		return nil
+	}
+	out := make([]EnvVar, 0, len(t))
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		p := joinKey(path, k)
+		good := true
+		if !probes.ValidEnvName(k) {
+			c.keyErr(p, "bad variable name %q: want a letter or _, then letters, digits or _", k)
+			good = false
+		}
+		s, ok := c.str(p, t[k], "a string (environment values are strings)")
+		switch {
+		case !ok:
+			good = false
+		case strings.IndexByte(s, 0) >= 0:
+			c.valueErr(p, "value with a NUL byte: an environment cannot hold one")
+			good = false
+		}
+		if good {
+			out = append(out, EnvVar{Name: k, Value: s})
+		}
+	}
+	return out
+}
+
+// passEnv checks the names of the variables an upstream command gets
+// from gate's own environment.
+func (c *checker) passEnv(path string, v any) []string {
+	list, good := c.stringList(path, v, "variable name", "variable names")
+	first := make(map[string]int, len(list))
+	for i, s := range list {
+		if s == "" {
+			continue // already reported
+		}
+		p := joinIndex(path, i)
+		if !probes.ValidEnvName(s) {
+			c.valueErr(p, "bad variable name %q: want a letter or _, then letters, digits or _", s)
+			good = false
+			continue
+		}
+		if j, dup := first[s]; dup {
+			c.valueErr(p, "duplicate variable %q: already listed at %s", s, joinIndex(path, j))
+			good = false
+			continue
+		}
+		first[s] = i
+	}
+	if !good {
+		return nil
+	}
+	return list
+}
+
+// upstreamURL checks the url of a server spoken to over streamable HTTP.
+// The messages never repeat the URL: it may hold credentials, and the
+// source line shown under the message already has it.
+func (c *checker) upstreamURL(path string, v any) string {
+	s, ok := c.str(path, v, `a URL (a string) like "http://127.0.0.1:9000/mcp"`)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(s)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // without the URL
+	}
+	scheme := ""
+	if u != nil {
+		scheme = strings.ToLower(u.Scheme)
+	}
+	switch {
+	case err != nil:
+		c.valueErr(path, `bad url: %v; want one like "http://127.0.0.1:9000/mcp"`, err)
+	case u.User != nil:
+		c.valueErr(path, "url with credentials (user@ or user:password@): leave them out, since a manifest's URLs show up in logs and status; a header taken from a secret is the place for them")
+	case scheme == "":
+		c.valueErr(path, `url without a scheme: want http:// or https://, like "http://127.0.0.1:9000/mcp"`)
+	case scheme != "http" && scheme != "https":
+		c.valueErr(path, "url scheme %q: want http or https (MCP's streamable HTTP transport)", u.Scheme)
+	case u.Hostname() == "":
+		c.valueErr(path, `url without a host: want one like "http://127.0.0.1:9000/mcp"`)
+	case strings.ContainsRune(s, '#'):
+		c.valueErr(path, "url with a fragment (#...): leave it out, since HTTP never sends it to the server")
+	default:
+		return s
+	}
+	return ""
+}
+
+// upstreamTools checks a server's [[servers.tools]] rules.
+func (c *checker) upstreamTools(path string, v any) []UpstreamTool {
+	arr, ok := v.([]any)
+	if !ok {
+		hint := ""
+		if _, isTable := v.(map[string]any); isTable {
+			hint = " (write [[servers.tools]], with two brackets, once per rule)"
+		}
+		c.valueErr(path, "want an array of tables, got %s%s", describe(v), hint)
+		return nil
+	}
+	if len(arr) > c.lim.MaxTools {
+		// A rule is about at least one tool: no server needs more rules
+		// than a manifest may have tools.
+		p := joinIndex(path, c.lim.MaxTools)
+		c.add(c.tableSpan(p), p, p, "more than %d tool rules in one server (manifest.Limits.MaxTools)", c.lim.MaxTools)
+		return nil
+	}
+	out := make([]UpstreamTool, 0, len(arr))
+	// The path of the name or match of the first rule with each Rule(),
+	// for duplicates: only then is its position needed.
+	first := make(map[string]string, len(arr))
+	for i, el := range arr {
+		rp := joinIndex(path, i)
+		t, ok := c.table(rp, el, "a table")
+		if !ok {
+			continue
+		}
+		r := UpstreamTool{Pos: c.pos(c.tableSpan(rp))}
+		c.unknownKeys(rp, t, ruleKeys)
+		name, hasName := t["name"]
+		match, hasMatch := t["match"]
+		switch {
+		case hasName && hasMatch:
+			c.keyErr(c.later(rp, "name", "match"), "name and match are mutually exclusive: a rule fits either one tool by its name or the tools whose names match a pattern")
+		case !hasName && !hasMatch:
+			c.missing(rp, "name", `missing name or match: a rule fits one tool, name = "TOOL", or a pattern of them, match = "write_*"`)
+		}
+		idPath := ""
+		if hasName {
+			p := rp + ".name"
+			if s, ok := c.str(p, name, "a tool name (a string)"); ok {
+				if !nameOf(s, maxRuleName, "_-.") {
+					c.valueErr(p, "bad tool name %q: want 1 to %d letters, digits, _ - or . (what MCP allows in a tool name)", s, maxRuleName)
+				} else {
+					r.Name, idPath = s, p
+				}
+			}
+		}
+		if hasMatch {
+			p := rp + ".match"
+			if s, ok := c.str(p, match, `a pattern (a string) like "write_*"`); ok {
+				if msg := checkPattern(s); msg != "" {
+					c.valueErr(p, "%s", msg)
+				} else {
+					r.Match, idPath = s, p
+				}
+			}
+		}
+		if v, ok := t["probe"]; ok {
+			r.Probe = c.probe(rp+".probe", v)
+		} else {
+			c.missing(rp, "probe", `missing probe: a rule offers the tools it fits only while its probe says they are available, like probe = "env:GITHUB_TOKEN"`)
+		}
+		if hasName != hasMatch && idPath != "" {
+			id := r.Rule()
+			if p, dup := first[id]; dup {
+				c.valueErr(idPath, `duplicate rule %q: already used at line %d (the gateway registers each rule's probe as "SERVER#RULE")`, id, c.pos(c.valueSpan(p)).Line)
+			} else {
+				first[id] = idPath
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkPattern returns what is wrong with a rule's match pattern, or "".
+func checkPattern(p string) string {
+	switch {
+	case p == "":
+		return `empty pattern: want one like "write_*" ("*" fits every tool)`
+	case len(p) > maxPattern:
+		return fmt.Sprintf("pattern of %d bytes: want at most %d", len(p), maxPattern)
+	}
+	// path.Match checks the whole pattern even against a name it cannot
+	// fit, so "" finds every syntax error.
+	if _, err := path.Match(p, ""); err != nil {
+		return fmt.Sprintf(`bad pattern %q: want a path.Match pattern: * ? [abc] [a-z] [^abc], and \ before a character to take it as it is`, p)
+	}
+	return ""
+}
