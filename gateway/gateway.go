@@ -255,6 +255,10 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			continue
 		}
 		name := prefix + lt.name
+		if lt.invalid != "" {
+			hidden[name] = fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid)
+			continue
+		}
 		if len(name) > 128 {
 			hidden[name] = fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name))
 			continue
@@ -271,8 +275,6 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		why := serverDown
 		switch {
 		case why != "":
-		case lt.invalid != "":
-			why = fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid)
 		default:
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
 				rn := runtime.UpstreamRuleName(s.Name, r.Rule())
@@ -326,9 +328,10 @@ type Upstream struct {
 	State  string `json:"state"`
 	Error  string `json:"error,omitempty"`
 	Tools  int    `json:"tools"`
-	// Dropped counts the tools listed past the gateway's cap
-	// (Config.WithMaxTools), which are never offered.
-	Dropped int `json:"dropped,omitempty"`
+	// Truncated says the upstream lists more tools than the gateway's
+	// cap (Config.WithMaxTools): those past it are not offered, and
+	// gate stops reading its list there.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Upstreams returns every upstream's state, sorted by server.
@@ -339,7 +342,7 @@ func (g *Gateway) Upstreams() []Upstream {
 	out := make([]Upstream, 0, len(ups))
 	for _, u := range ups {
 		state, lastErr, tools, over := u.snapshot()
-		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Dropped: over})
+		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over})
 	}
 	slices.SortFunc(out, func(a, b Upstream) int {
 		if a.Server < b.Server {

@@ -231,3 +231,10 @@ func stdioCommand(mode, extraTools string) string {
 env = { GATE_TEST_UPSTREAM = "` + mode + `", GATE_TEST_TOOLS = "` + extraTools + `" }
 `
 }
+
+func exe(t *testing.T) string {
+	t.Helper()
+	p, err := os.Executable()
+	require.NoError(t, err)
+	return p
+}

@@ -50,7 +50,7 @@ type upstream struct {
 	lastErr string
 	session *mcp.ClientSession
 	tools   []listedTool
-	over    int // tools listed past the gateway's cap
+	over    bool // it lists more tools than the gateway's cap
 	// routes maps the progress tokens gate sent upstream to the session
 	// and token of the client whose call it forwarded.
 	routes map[string]progressRoute
@@ -89,7 +89,7 @@ func newUpstream(gw *Gateway, name string, conn manifest.Upstream) *upstream {
 }
 
 // snapshot is what the offered set is computed from.
-func (u *upstream) snapshot() (state, lastErr string, tools []listedTool, over int) {
+func (u *upstream) snapshot() (state, lastErr string, tools []listedTool, over bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.state, u.lastErr, u.tools, u.over
@@ -202,7 +202,7 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 	ctx, cancel := context.WithTimeout(ctx, u.gw.cfg.listTimeout)
 	defer cancel()
 	var tools []listedTool
-	over, cursor := 0, ""
+	over, cursor := false, ""
 	for page := 0; ; page++ {
 		if page == maxPages {
 			return fmt.Errorf("tools/list: more than %d pages", maxPages)
@@ -216,12 +216,12 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 		}
 		for _, t := range res.Tools {
 			if len(tools) >= u.gw.cfg.maxTools {
-				over++
-				continue
+				over = true
+				break
 			}
 			tools = append(tools, checkTool(t))
 		}
-		if res.NextCursor == "" || over > 0 {
+		if res.NextCursor == "" || over {
 			break
 		}
 		cursor = res.NextCursor
@@ -229,8 +229,8 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 	u.mu.Lock()
 	u.tools, u.over = tools, over
 	u.mu.Unlock()
-	if over > 0 {
-		u.gw.logf("upstream %s: listed %d tools past the gateway's cap of %d; they are not offered", u.name, over, u.gw.cfg.maxTools)
+	if over {
+		u.gw.logf("upstream %s lists more than %d tools, the gateway's cap: those past it are not offered", u.name, u.gw.cfg.maxTools)
 	}
 	u.setState(StateReady, "")
 	return nil

@@ -38,6 +38,10 @@ func runStdioUpstream(mode string) {
 	if mode == "hang" {
 		select {}
 	}
+	if strings.HasPrefix(mode, "raw-") {
+		runRawUpstream(mode)
+		return
+	}
 	s := newUpstreamServer(os.Getenv("GATE_TEST_TOOLS"))
 	if mode == "flood" {
 		s = newFloodServer()
