@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -116,7 +117,9 @@ func (g *Gateway) Run(ctx context.Context) error {
 func (g *Gateway) syncUpstreams(ctx context.Context) {
 	m := g.svc.Gate().Manifest()
 	want := map[string]manifest.Upstream{}
+	dir := ""
 	if m != nil {
+		dir = filepath.Dir(m.Path)
 		for _, s := range m.Servers {
 			if s.Upstream != nil {
 				want[s.Name] = *s.Upstream
@@ -126,7 +129,7 @@ func (g *Gateway) syncUpstreams(ctx context.Context) {
 	g.upsMu.Lock()
 	defer g.upsMu.Unlock()
 	for name, u := range g.ups {
-		if w, ok := want[name]; !ok || connKey(&w) != u.key {
+		if w, ok := want[name]; !ok || dir+"\x00"+connKey(&w) != u.key {
 			g.stopUpstream(u)
 			delete(g.ups, name)
 		}
@@ -135,7 +138,7 @@ func (g *Gateway) syncUpstreams(ctx context.Context) {
 		if _, ok := g.ups[name]; ok {
 			continue
 		}
-		u := newUpstream(g, name, w)
+		u := newUpstream(g, name, dir, w)
 		uctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		u.stop = cancel
 		g.ups[name] = u

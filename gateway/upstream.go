@@ -39,6 +39,7 @@ type upstream struct {
 	// a reload that changes it replaces the upstream.
 	conn manifest.Upstream
 	key  string
+	dir  string // the manifest's directory, where a command runs
 	gw   *Gateway
 
 	relist chan struct{} // cap 1
@@ -80,9 +81,9 @@ func connKey(u *manifest.Upstream) string {
 	return k
 }
 
-func newUpstream(gw *Gateway, name string, conn manifest.Upstream) *upstream {
+func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
-		id: upstreamIDs.Add(1), name: name, conn: conn, key: connKey(&conn), gw: gw,
+		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
 		relist: make(chan struct{}, 1), done: make(chan struct{}),
 		state: StateConnecting, routes: map[string]progressRoute{},
 	}
@@ -262,6 +263,9 @@ func (u *upstream) transport() (mcp.Transport, error) {
 			cmd.Env = append(cmd.Env, n+"="+v)
 		}
 	}
+	// It runs in the manifest's directory, so that its relative
+	// arguments mean what they mean beside the manifest.
+	cmd.Dir = u.dir
 	cmd.Stderr = u.gw.lineLog("upstream " + u.name + ": ")
 	detach(cmd)
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil

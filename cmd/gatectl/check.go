@@ -187,6 +187,11 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 		}
 		for _, s := range m.Servers {
 			probeOf[kindName{"server", s.Name}] = s.Probe.Label()
+			if s.Upstream != nil {
+				for _, r := range s.Upstream.Tools {
+					probeOf[kindName{"server", runtime.UpstreamRuleName(s.Name, r.Rule())}] = r.Probe.Label()
+				}
+			}
 		}
 	}
 	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}}
