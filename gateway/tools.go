@@ -193,29 +193,12 @@ var compiledCount struct {
 	n int
 }
 
-const schemaBase = "gate:///upstream-tool.json"
-
-type noFetch struct{}
-
-func (noFetch) Load(string) (any, error) { return nil, errors.New("gate does not fetch schemas") }
-
-func compileSchema(raw []byte, doc map[string]any) (err error) {
+func compileSchema(raw []byte, doc map[string]any) error {
 	sum := sha256.Sum256(raw)
 	if _, ok := compiled.Load(sum); ok {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
-		}
-	}()
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(noFetch{})
-	comp.DefaultDraft(jsonschema.Draft2020)
-	if err := comp.AddResource(schemaBase, doc); err != nil {
-		return err
-	}
-	if _, err := comp.Compile(schemaBase); err != nil {
+	if err := manifest.CompileSchema(doc); err != nil {
 		return err
 	}
 	compiledCount.Lock()

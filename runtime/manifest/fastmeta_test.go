@@ -45,7 +45,7 @@ func libraryValid(t testing.TB, params map[string]any) bool {
 			}
 		}
 	}
-	return compileSchema(doc) == nil
+	return CompileSchema(doc) == nil
 }
 
 // checkFastAgrees fails when the fast path says valid and the library

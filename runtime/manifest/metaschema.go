@@ -191,7 +191,7 @@ func (c *checker) libraryMetaSchema(path string, params map[string]any) {
 				}
 			}
 		}
-		err = compileSchema(doc)
+		err = CompileSchema(doc)
 	}
 	if err == nil {
 		return
@@ -295,9 +295,13 @@ func hasRefs(v any) bool {
 	return false
 }
 
-// compileSchema compiles doc offline, turning a panic of the validator
-// into an error: a config file must not take a gateway down.
-func compileSchema(doc map[string]any) (err error) {
+// CompileSchema compiles doc as a JSON Schema offline (draft 2020-12
+// unless its "$schema" says otherwise; a "$ref" to anything but doc itself
+// fails, since gate never fetches), turning a panic of the validator into
+// an error: a config file, or an MCP server's tool list, must not take a
+// gateway down. The manifest checks tools' parameters with it; the MCP
+// gateway checks upstream tools' schemas.
+func CompileSchema(doc map[string]any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
