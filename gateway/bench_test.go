@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -47,7 +48,7 @@ func BenchmarkCall(b *testing.B) {
 	for _, v := range []struct {
 		name, tool string
 		cs         *mcp.ClientSession
-	}{{"direct", "echo", direct}, {"gateway", "w_echo", via}} {
+	}{{"via=direct", "echo", direct}, {"via=gateway", "w_echo", via}} {
 		b.Run(v.name, func(b *testing.B) {
 			ctx := context.Background()
 			params := &mcp.CallToolParams{Name: v.tool, Arguments: map[string]any{"text": "hi"}}
@@ -91,7 +92,7 @@ func BenchmarkListTools1000(b *testing.B) {
 	for _, v := range []struct {
 		name string
 		cs   *mcp.ClientSession
-	}{{"direct", direct}, {"gateway", via}} {
+	}{{"via=direct", direct}, {"via=gateway", via}} {
 		b.Run(v.name, func(b *testing.B) {
 			ctx := context.Background()
 			list := func() int {
@@ -171,10 +172,10 @@ probe = "tcp:%s"
 		// the gateway's list must show the flip.
 		check func(b *testing.B, i int)
 	}{
-		{name: "sdk-direct", changed: directChanged, flip: func(_ *testing.B, i int) { blip(base, i%2 == 0) }},
-		{name: "gateway-upstream", changed: viaChanged, flip: func(_ *testing.B, i int) { blip(up, i%2 == 0) },
+		{name: "via=direct", changed: directChanged, flip: func(_ *testing.B, i int) { blip(base, i%2 == 0) }},
+		{name: "via=gateway-upstream", changed: viaChanged, flip: func(_ *testing.B, i int) { blip(up, i%2 == 0) },
 			check: func(b *testing.B, i int) { checkListed(b, via, "w_blip", i%2 == 0) }},
-		{name: "gateway-probe", changed: viaChanged, flip: func(b *testing.B, i int) {
+		{name: "via=gateway-probe", changed: viaChanged, flip: func(b *testing.B, i int) {
 			if i%2 == 0 {
 				ln.close()
 			} else {
@@ -226,14 +227,17 @@ func reportPercentiles(b *testing.B, lat []time.Duration, unit time.Duration, na
 	b.ReportMetric(float64(at(0.99))/float64(unit), "p99-"+name)
 }
 
-// settle waits until no list_changed has come for 50ms (past the SDK's
-// 10ms debounce, and a relisting), then empties ch, so that a flip is
-// timed to its own notification.
+// settle waits until no list_changed has come for 40ms (past the SDK's
+// 10ms debounce, and a relisting), so that a flip is timed to its own
+// notification, then for a random 0-30ms more: a flip then falls at any
+// point of the probe's ~30ms cycle, not always at the same distance from
+// the re-probe that found the last one.
 func settle(ch chan struct{}) {
 	for {
 		select {
 		case <-ch:
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(40 * time.Millisecond):
+			time.Sleep(rand.N(30 * time.Millisecond))
 			return
 		}
 	}
