@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,12 +28,13 @@ import (
 // in the same run: a client of the Go SDK over streamable HTTP on
 // loopback, talking to an upstream directly, and through a gateway that
 // talks to that upstream over streamable HTTP on loopback. Sub-benchmarks
-// share the parent's servers, so "direct" and "gateway" run one after the
-// other on the same upstream.
+// share the parent's servers, so "via=direct" and "via=gateway" run one
+// after the other on the same upstream, and rounds of one test binary
+// interleave them:
 //
 //	go test -c -o /tmp/gw.test ./gateway
-//	for i in $(seq 6); do /tmp/gw.test -test.run '^$' -test.bench . -test.benchtime 2s; done | tee bench.txt
-//	benchstat -col /path bench.txt
+//	cd gateway && for i in $(seq 6); do /tmp/gw.test -test.run '^$' -test.bench . -test.benchtime 2s -test.benchmem; done | tee /tmp/bench.txt
+//	benchstat -col /via /tmp/bench.txt
 
 // BenchmarkCall times one tools/call of the upstream's echo tool, made
 // directly and through the gateway; p50-µs and p99-µs are over the calls
@@ -56,6 +58,7 @@ func BenchmarkCall(b *testing.B) {
 			// connections the others reuse.
 			checkEcho(b, v.cs, params)
 			lat := make([]time.Duration, 0, b.N)
+			cpu0 := processCPU()
 			b.ResetTimer()
 			for range b.N {
 				t0 := time.Now()
@@ -67,6 +70,11 @@ func BenchmarkCall(b *testing.B) {
 			}
 			b.StopTimer()
 			reportPercentiles(b, lat, time.Microsecond, "µs")
+			// The CPU of the whole process, client, gateway and upstream
+			// alike, where /proc says (to 10ms: over a second's calls).
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+			}
 		})
 	}
 }
@@ -208,7 +216,11 @@ probe = "tcp:%s"
 			// Leave the set as it was found, for the next run.
 			if b.N%2 != 0 {
 				v.flip(b, b.N)
-				<-v.changed
+				select {
+				case <-v.changed:
+				case <-time.After(waitFor):
+					b.Fatal("no notifications/tools/list_changed for the flip back")
+				}
 			}
 			reportPercentiles(b, lat, time.Millisecond, "ms")
 		})
@@ -225,6 +237,23 @@ func reportPercentiles(b *testing.B, lat []time.Duration, unit time.Duration, na
 	at := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
 	b.ReportMetric(float64(at(0.50))/float64(unit), "p50-"+name)
 	b.ReportMetric(float64(at(0.99))/float64(unit), "p99-"+name)
+}
+
+// processCPU returns the CPU time, user and system, this process has
+// used so far, from /proc/self/stat (in ticks of 10ms), or 0 where there
+// is no /proc.
+func processCPU() time.Duration {
+	stat, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // settle waits until no list_changed has come for 40ms (past the SDK's
