@@ -56,6 +56,7 @@ type Config struct {
 	backoffMin, backoffMax                              time.Duration
 	maxTools, maxResult, maxSessions, maxRequest        int
 	sessionIdle, streamDeadline                         time.Duration
+	anyHost                                             bool
 	log                                                 io.Writer
 	metrics                                             prometheus.Registerer
 	version                                             string
@@ -115,6 +116,15 @@ func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; ret
 
 // WithStreamDeadline sets how long writing one /mcp response may take.
 func (c Config) WithStreamDeadline(d time.Duration) Config { c.streamDeadline = d; return c }
+
+// WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
+// which refuses a request that arrives on a loopback address but names
+// another Host. Turn it off only where something else authenticates each
+// request: gatectl serve does when it has a bearer token (a page that
+// rebinds a name to 127.0.0.1 cannot send the token), so that a reverse
+// proxy on the same machine that keeps the client's Host header is
+// served, as the rest of its API serves it. Off by default.
+func (c Config) WithAnyHost(on bool) Config { c.anyHost = on; return c }
 
 // WithLog sets where the gateway writes a line for each upstream state
 // change and each line an upstream command writes on its stderr (nil:

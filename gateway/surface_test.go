@@ -152,27 +152,44 @@ func TestSkillsAsResourcesAndPrompt(t *testing.T) {
 	assert.Contains(t, p.Messages[0].Content.(*mcp.TextContent).Text, "<available_skills>")
 }
 
-// Past the session cap (two here) a new session is refused with 503; a request body
-// over the cap is refused.
+// Past the session cap a new session is refused with 503, while the
+// requests of open sessions go on, and the cap frees with a session; a
+// request body over the cap is refused.
 func TestHTTPCaps(t *testing.T) {
-	h := start(t, "", fastConfig().WithMaxSessions(2).WithMaxRequestBytes(1024))
-	h.client()
-	h.client()
-	cl := mcp.NewClient(&mcp.Implementation{Name: "third", Version: "1"}, nil)
+	h := start(t, "", fastConfig().WithMaxSessions(1).WithMaxRequestBytes(1024))
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	_, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url, MaxRetries: -1}, nil)
+	legacy := func(name string) (*mcp.ClientSession, error) {
+		cl := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+		return cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	}
+	first, err := legacy("first")
+	require.NoError(t, err)
+	defer first.Close()
+	_, err = legacy("second")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Service Unavailable")
+
+	_, err = first.ListTools(ctx, nil)
+	require.NoError(t, err)
+
+	// The cap frees with the session.
+	require.NoError(t, first.Close())
+	require.Eventually(t, func() bool {
+		cs, err := legacy("third")
+		if err == nil {
+			cs.Close()
+		}
+		return err == nil
+	}, waitFor, 20*time.Millisecond)
 
 	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 4096) + `"}}`
 	req, err := http.NewRequest(http.MethodPost, h.url, strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Session-Id", "whatever")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Contains(t, []int{http.StatusRequestEntityTooLarge, http.StatusNotFound}, resp.StatusCode)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 }

@@ -107,7 +107,10 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}
 	metrics.WatchListener(l)
 	done := make(chan struct{})
-	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()).WithMetrics(metrics.Registry))
+	// With a token, the token is what stops a rebinding page; /mcp then
+	// serves any Host, as the rest of the API does.
+	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()).
+		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 	// MCP sessions hold a stream open, as the event streams do.
 	srv.RegisterOnShutdown(gw.CloseSessions)
