@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -93,11 +94,14 @@ func newUpstreamServer(extra string) *mcp.Server {
 	})
 	add("slow", "Reports progress.", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a := parse(req)
+		giveUp := time.After(waitFor) // as hang does
 		for i := 1; i <= a.Steps; i++ {
 			select {
 			case <-ctx.Done():
 				cancelled.Add(1)
 				return nil, ctx.Err()
+			case <-giveUp:
+				return nil, errors.New("slow: never cancelled")
 			case <-time.After(20 * time.Millisecond):
 			}
 			if tok := req.Params.GetProgressToken(); tok != nil {
@@ -110,8 +114,16 @@ func newUpstreamServer(extra string) *mcp.Server {
 		return text(strings.Repeat("x", parse(req).Bytes)), nil
 	})
 	add("hang", "Never answers.", func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
+		// Until cancelled, or for as long as a test waits: a cancellation
+		// the SDK drops (one that arrives before the call is registered)
+		// must not keep the test's server, whose Close waits for its
+		// handlers, open for ever.
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(waitFor):
+			return nil, errors.New("hang: never cancelled")
+		}
 	})
 	add("exit", "Ends the server.", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		os.Exit(3)
