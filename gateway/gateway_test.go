@@ -40,7 +40,7 @@ outer:
 // notifications that arrived.
 func (c *client) settle() int {
 	time.Sleep(100 * time.Millisecond)
-	return c.drain()
+	return c.Drain()
 }
 
 // notAvailable asserts that err is the gateway's refusal of a hidden tool
@@ -73,7 +73,7 @@ probe = "tcp:%s"
 `, url, server.addr, rule.addr), fastConfig())
 	c := h.client()
 	all := prefixed("w_", upstreamTools...)
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 	c.settle()
 
 	res, err := c.call(t, "w_echo", map[string]any{"text": "hi"})
@@ -81,23 +81,23 @@ probe = "tcp:%s"
 	assert.Equal(t, "echo: hi", textOf(res))
 
 	rule.close()
-	n := c.waitTools(t, without(all, "w_echo")...) + c.settle()
+	n := c.WaitTools(t, without(all, "w_echo")...) + c.settle()
 	assert.Equal(t, 1, n, "list_changed notifications for one rule flip")
 	_, err = c.call(t, "w_echo", nil)
 	notAvailable(t, err, "web#echo")
 
 	rule.reopen()
-	n = c.waitTools(t, all...) + c.settle()
+	n = c.WaitTools(t, all...) + c.settle()
 	assert.Equal(t, 1, n, "list_changed notifications for the rule coming back")
 
 	server.close()
-	n = c.waitTools(t) + c.settle()
+	n = c.WaitTools(t) + c.settle()
 	assert.Equal(t, 1, n, "list_changed notifications for the server going away")
 	_, err = c.call(t, "w_slow", nil)
 	notAvailable(t, err, "server web is unavailable")
 
 	server.reopen()
-	n = c.waitTools(t, all...) + c.settle()
+	n = c.WaitTools(t, all...) + c.settle()
 	assert.Equal(t, 1, n, "list_changed notifications for the server coming back")
 }
 
@@ -107,13 +107,13 @@ func TestUpstreamListChangedFlipsTheList(t *testing.T) {
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
 	c := h.client()
 	all := prefixed("w_", upstreamTools...)
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 	c.settle()
 
 	res, err := c.call(t, "w_grow", map[string]any{"name": "fresh"})
 	require.NoError(t, err)
 	assert.Equal(t, "added fresh", textOf(res))
-	n := c.waitTools(t, append(all, "w_fresh")...) + c.settle()
+	n := c.WaitTools(t, append(all, "w_fresh")...) + c.settle()
 	assert.Equal(t, 1, n)
 	res, err = c.call(t, "w_fresh", nil)
 	require.NoError(t, err)
@@ -128,16 +128,16 @@ func TestReloadFlipsTheList(t *testing.T) {
 	one := fmt.Sprintf("[[servers]]\nname = \"a\"\nurl = %q\n", url1)
 	h := start(t, one, fastConfig())
 	c := h.client()
-	c.waitTools(t, prefixed("a_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("a_", upstreamTools...)...)
 	c.settle()
 
 	h.rewrite(one + fmt.Sprintf("\n[[servers]]\nname = \"b\"\nurl = %q\nprefix = \"\"\n", url2))
 	want := append(prefixed("a_", upstreamTools...), append(upstreamTools, "extra")...)
-	n := c.waitTools(t, want...) + c.settle()
+	n := c.WaitTools(t, want...) + c.settle()
 	assert.Equal(t, 1, n)
 
 	h.rewrite(fmt.Sprintf("[[servers]]\nname = \"b\"\nurl = %q\nprefix = \"\"\n", url2))
-	n = c.waitTools(t, append(upstreamTools, "extra")...) + c.settle()
+	n = c.WaitTools(t, append(upstreamTools, "extra")...) + c.settle()
 	assert.Equal(t, 1, n)
 }
 
@@ -147,18 +147,18 @@ func TestCallForwardsProgressAndCancellation(t *testing.T) {
 	url, _ := httpUpstream(t, newUpstreamServer(""))
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
 	c := h.client()
-	c.waitTools(t, prefixed("w_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 
 	params := &mcp.CallToolParams{Name: "w_slow", Arguments: map[string]any{"steps": 3}}
 	params.SetProgressToken("client-token-7")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	res, err := c.cs.CallTool(ctx, params)
+	res, err := c.Session.CallTool(ctx, params)
 	require.NoError(t, err)
 	assert.Equal(t, "done after 3 steps", textOf(res))
 	for i := 1; i <= 3; i++ {
 		select {
-		case p := <-c.progress:
+		case p := <-c.Progress:
 			assert.Equal(t, "client-token-7", p.ProgressToken)
 			assert.Equal(t, float64(i), p.Progress)
 			assert.Equal(t, fmt.Sprintf("step %d", i), p.Message)
@@ -173,11 +173,11 @@ func TestCallForwardsProgressAndCancellation(t *testing.T) {
 	cctx, ccancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.cs.CallTool(cctx, params)
+		_, err := c.Session.CallTool(cctx, params)
 		errc <- err
 	}()
 	select {
-	case p := <-c.progress:
+	case p := <-c.Progress:
 		assert.EqualValues(t, 99, p.ProgressToken)
 	case <-time.After(waitFor):
 		t.Fatal("no progress before the cancellation")
@@ -193,7 +193,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 	url, _ := httpUpstream(t, newUpstreamServer(""))
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
 	c := h.client()
-	c.waitTools(t, prefixed("w_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 	_, err := c.call(t, "w_fail", nil)
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
@@ -210,7 +210,7 @@ func TestStdioUpstreamKilledMidCall(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"local\"\nprefix = \"l_\"\n"+stdioCommand("plain", ""), fastConfig())
 	c := h.client()
 	all := prefixed("l_", upstreamTools...)
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 
 	started := time.Now()
 	_, err := c.call(t, "l_exit", nil)
@@ -221,7 +221,7 @@ func TestStdioUpstreamKilledMidCall(t *testing.T) {
 	assert.Contains(t, je.Message, "server local")
 
 	// It comes back by itself (a new process), and is usable.
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 	require.Eventually(t, func() bool {
 		res, err := c.call(t, "l_echo", map[string]any{"text": "again"})
 		return err == nil && textOf(res) == "echo: again"
@@ -235,9 +235,9 @@ func TestHTTPUpstreamGoneAndBack(t *testing.T) {
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig().WithKeepAlive(100*time.Millisecond))
 	c := h.client()
 	all := prefixed("w_", upstreamTools...)
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 	stop()
-	c.waitTools(t)
+	c.WaitTools(t)
 	ups := h.gw.Upstreams()
 	require.Len(t, ups, 1)
 	assert.NotEqual(t, "ready", ups[0].State)
@@ -246,7 +246,7 @@ func TestHTTPUpstreamGoneAndBack(t *testing.T) {
 	// Back on the same address.
 	l := listenOn(t, url)
 	serveUpstream(t, l, up)
-	c.waitTools(t, all...)
+	c.WaitTools(t, all...)
 }
 
 func TestHiddenToolsSayWhy(t *testing.T) {
@@ -262,7 +262,7 @@ match = "s*"
 probe = "env:GATE_TEST_SURELY_UNSET_VARIABLE"
 `, url), fastConfig())
 	c := h.client()
-	c.waitTools(t, without(prefixed("w_", upstreamTools...), "w_slow")...)
+	c.WaitTools(t, without(prefixed("w_", upstreamTools...), "w_slow")...)
 	_, err := c.call(t, "w_slow", nil)
 	notAvailable(t, err, "the probe of web#s* says unavailable")
 	assert.Contains(t, h.gw.Hidden()["w_slow"], "GATE_TEST_SURELY_UNSET_VARIABLE")

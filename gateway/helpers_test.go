@@ -6,13 +6,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/mcptest"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -21,7 +20,7 @@ import (
 // waitFor bounds every wait of these tests: long enough for a machine
 // loaded with other work, and failing rather than hanging when the
 // gateway never gets there.
-const waitFor = 15 * time.Second
+const waitFor = mcptest.Wait
 
 // harness is a running gateway over a manifest written for the test, and
 // served over streamable HTTP on loopback.
@@ -82,104 +81,28 @@ func (h *harness) rewrite(toml string) {
 }
 
 // client is a downstream client: the Go SDK's, over streamable HTTP.
-type client struct {
-	cs       *mcp.ClientSession
-	changed  chan struct{}
-	progress chan *mcp.ProgressNotificationParams
-}
+type client struct{ *mcptest.Client }
 
 func (h *harness) client() *client {
 	h.t.Helper()
-	c := &client{changed: make(chan struct{}, 1000), progress: make(chan *mcp.ProgressNotificationParams, 100)}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { c.changed <- struct{}{} },
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			c.progress <- r.Params
-		},
-	})
+	cl, c := mcptest.New("test-client")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url}, nil)
 	require.NoError(h.t, err)
 	h.t.Cleanup(func() { _ = cs.Close() })
-	c.cs = cs
-	return c
-}
-
-func (c *client) tools(t *testing.T) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	var names []string
-	for tool, err := range c.cs.Tools(ctx, nil) {
-		require.NoError(t, err)
-		names = append(names, tool.Name)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// waitTools waits until the client's tools/list is want, and returns how
-// many list_changed notifications came meanwhile.
-func (c *client) waitTools(t *testing.T, want ...string) int {
-	t.Helper()
-	slices.Sort(want)
-	deadline := time.Now().Add(waitFor)
-	n := 0
-	for {
-		got := c.tools(t)
-		if slices.Equal(got, want) || len(got) == 0 && len(want) == 0 {
-			return n + c.drain()
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tools/list is %v; want %v", got, want)
-		}
-		select {
-		case <-c.changed:
-			n++
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-func (c *client) drain() int {
-	n := 0
-	for {
-		select {
-		case <-c.changed:
-			n++
-		default:
-			return n
-		}
-	}
-}
-
-// waitChanged waits for one list_changed.
-func (c *client) waitChanged(t *testing.T) {
-	t.Helper()
-	select {
-	case <-c.changed:
-	case <-time.After(waitFor):
-		t.Fatal("no notifications/tools/list_changed")
-	}
+	c.Session = cs
+	return &client{c}
 }
 
 func (c *client) call(t *testing.T, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	return c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	return c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 }
 
-func textOf(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+var textOf = mcptest.Text
 
 // listener is a loopback TCP listener a tcp: probe can watch; close and
 // reopen flip the probe.

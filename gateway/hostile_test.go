@@ -18,10 +18,10 @@ import (
 func TestMalformedUpstreamToolsAreHidden(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"raw\"\nprefix = \"r_\"\n"+stdioCommand("raw-bad", ""), fastConfig())
 	c := h.client()
-	c.waitTools(t, "r_good")
+	c.WaitTools(t, "r_good")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	res, err := c.cs.ListTools(ctx, nil)
+	res, err := c.Session.ListTools(ctx, nil)
 	require.NoError(t, err)
 	require.Len(t, res.Tools, 1)
 	assert.Equal(t, "fine\uFFFDevil\uFFFD[2J", res.Tools[0].Description)
@@ -50,12 +50,12 @@ func TestMalformedUpstreamToolsAreHidden(t *testing.T) {
 func TestUpstreamFloodingNotifications(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"flood\"\nprefix = \"f_\"\n"+stdioCommand("raw-flood", ""), fastConfig())
 	c := h.client()
-	c.waitTools(t, "f_steady")
+	c.WaitTools(t, "f_steady")
 	c.settle()
 	before := h.gw.Changes()
 	time.Sleep(500 * time.Millisecond)
 	assert.Equal(t, before, h.gw.Changes(), "the offered set changed while only notifications came")
-	assert.Equal(t, 0, c.drain(), "clients were notified of a flood that changed nothing")
+	assert.Equal(t, 0, c.Drain(), "clients were notified of a flood that changed nothing")
 	res, err := c.call(t, "f_steady", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "called steady", textOf(res))
@@ -67,7 +67,7 @@ func TestHugeToolListIsCapped(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"many\"\nprefix = \"\"\ncommand = [\""+exe(t)+"\"]\nenv = { GATE_TEST_UPSTREAM = \"raw-many\", GATE_TEST_COUNT = \"2500\" }\n",
 		fastConfig().WithMaxTools(1000))
 	c := h.client()
-	require.Eventually(t, func() bool { return len(c.tools(t)) == 1000 }, waitFor, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(c.Tools(t)) == 1000 }, waitFor, 50*time.Millisecond)
 	ups := h.gw.Upstreams()
 	require.Len(t, ups, 1)
 	assert.Equal(t, 1000, ups[0].Tools)
@@ -80,7 +80,7 @@ func TestLargeResultIsRefused(t *testing.T) {
 	url, _ := httpUpstream(t, newUpstreamServer(""))
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
 	c := h.client()
-	c.waitTools(t, prefixed("w_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 	res, err := c.call(t, "w_big", map[string]any{"bytes": 10 << 20})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
@@ -104,7 +104,7 @@ prefix = "w_"
 call_timeout = "300ms"
 `, url), fastConfig().WithConnectTimeout(200*time.Millisecond))
 	c := h.client()
-	c.waitTools(t, prefixed("w_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 	require.Eventually(t, func() bool {
 		for _, u := range h.gw.Upstreams() {
 			if u.Server == "mute" && strings.Contains(u.Error, "no answer to initialize within 200ms") {
@@ -129,7 +129,7 @@ func TestRunEndsEverything(t *testing.T) {
 		url, _ := httpUpstream(t, newUpstreamServer(""))
 		h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\n\n[[servers]]\nname = \"local\"\n", url)+stdioCommand("plain", ""), fastConfig())
 		c := h.client()
-		c.waitTools(t, append(prefixed("web_", upstreamTools...), prefixed("local_", upstreamTools...)...)...)
+		c.WaitTools(t, append(prefixed("web_", upstreamTools...), prefixed("local_", upstreamTools...)...)...)
 	})
 	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, waitFor, 20*time.Millisecond,
 		"goroutines: %d before, %d after", before, runtime.NumGoroutine())

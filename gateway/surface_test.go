@@ -32,7 +32,7 @@ func TestMetricsAndEvents(t *testing.T) {
 		mu.Unlock()
 	})()
 	c := h.client()
-	c.waitTools(t, prefixed("w_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 	_, err := c.call(t, "w_echo", nil)
 	require.NoError(t, err)
 	_, err = c.call(t, "w_fail", nil)
@@ -48,7 +48,7 @@ func TestMetricsAndEvents(t *testing.T) {
 
 	// A reload that drops the upstream hides its tools and its series.
 	h.rewrite("[[servers]]\nname = \"plain\"\n")
-	c.waitTools(t)
+	c.WaitTools(t)
 	require.Eventually(t, func() bool {
 		return value(t, reg, "gate_mcp_upstream_state", "server", "web") == -1
 	}, waitFor, 10*time.Millisecond)
@@ -100,7 +100,7 @@ func TestUpstreamEventsArePublished(t *testing.T) {
 		}
 	})()
 	c := h.client()
-	c.waitTools(t, prefixed("web_", upstreamTools...)...)
+	c.WaitTools(t, prefixed("web_", upstreamTools...)...)
 	stop()
 	deadline := time.After(waitFor)
 	for {
@@ -126,7 +126,7 @@ func TestSkillsAsResourcesAndPrompt(t *testing.T) {
 	defer cancel()
 	var uris []string
 	require.Eventually(t, func() bool {
-		res, err := c.cs.ListResources(ctx, nil)
+		res, err := c.Session.ListResources(ctx, nil)
 		require.NoError(t, err)
 		uris = uris[:0]
 		for _, r := range res.Resources {
@@ -136,17 +136,17 @@ func TestSkillsAsResourcesAndPrompt(t *testing.T) {
 	}, waitFor, 20*time.Millisecond)
 	assert.ElementsMatch(t, []string{"gate://skills/prompt", "gate://skills/notes/SKILL.md"}, uris)
 
-	res, err := c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gate://skills/notes/SKILL.md"})
+	res, err := c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gate://skills/notes/SKILL.md"})
 	require.NoError(t, err)
 	assert.Contains(t, res.Contents[0].Text, "Write notes down.")
 	assert.NotContains(t, res.Contents[0].Text, "\u202e")
 
-	res, err = c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gate://skills/prompt"})
+	res, err = c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gate://skills/prompt"})
 	require.NoError(t, err)
 	assert.Contains(t, res.Contents[0].Text, "<available_skills>")
 	assert.Contains(t, res.Contents[0].Text, "notes")
 
-	p, err := c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "skills"})
+	p, err := c.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "skills"})
 	require.NoError(t, err)
 	require.Len(t, p.Messages, 1)
 	assert.Contains(t, p.Messages[0].Content.(*mcp.TextContent).Text, "<available_skills>")

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -355,88 +356,21 @@ func TestTypeScriptClientSeesOnlyWhatCanRun(t *testing.T) {
 }
 
 // goClient is the Go SDK's client on a session with gatectl.
-type goClient struct {
-	cs      *mcp.ClientSession
-	changed chan struct{}
-}
+type goClient struct{ *mcptest.Client }
 
 func newGoClient() (*mcp.Client, *goClient) {
-	c := &goClient{changed: make(chan struct{}, 1000)}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "gatectl-test-client", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { c.changed <- struct{}{} },
-	})
-	return cl, c
-}
-
-func (c *goClient) tools(t *testing.T) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
-	defer cancel()
-	var names []string
-	for tool, err := range c.cs.Tools(ctx, nil) {
-		require.NoError(t, err)
-		names = append(names, tool.Name)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// waitTools waits until tools/list is want, and returns how many
-// list_changed notifications came meanwhile.
-func (c *goClient) waitTools(t *testing.T, want ...string) int {
-	t.Helper()
-	slices.Sort(want)
-	deadline := time.Now().Add(mcpWait)
-	n := 0
-	for {
-		got := c.tools(t)
-		if slices.Equal(got, want) || len(got) == 0 && len(want) == 0 {
-			return n
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tools/list is %v; want %v", got, want)
-		}
-		select {
-		case <-c.changed:
-			n++
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-func (c *goClient) drain() {
-	for {
-		select {
-		case <-c.changed:
-		default:
-			return
-		}
-	}
-}
-
-func (c *goClient) waitChanged(t *testing.T) {
-	t.Helper()
-	select {
-	case <-c.changed:
-	case <-time.After(mcpWait):
-		t.Fatal("no notifications/tools/list_changed")
-	}
+	cl, c := mcptest.New("gatectl-test-client")
+	return cl, &goClient{c}
 }
 
 func (c *goClient) call(t *testing.T, name, text string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
 	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": text}})
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": text}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%s: %+v", name, res.Content)
-	var b strings.Builder
-	for _, ct := range res.Content {
-		if tc, ok := ct.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+	return mcptest.Text(res)
 }
 
 // TestMCPStdioGoClient drives the gatectl binary with the Go SDK's client
@@ -455,7 +389,7 @@ func TestMCPStdioGoClient(t *testing.T) {
 	defer cancel()
 	cs, err := cl.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	require.NoError(t, err)
-	c.cs = cs
+	c.Session = cs
 	closed := false
 	defer func() {
 		if !closed {
@@ -463,14 +397,14 @@ func TestMCPStdioGoClient(t *testing.T) {
 		}
 	}()
 
-	c.waitTools(t, "w_echo", "w_shout")
+	c.WaitTools(t, "w_echo", "w_shout")
 	assert.Equal(t, "echo: hi from Go", c.call(t, "w_echo", "hi from Go"))
 	time.Sleep(100 * time.Millisecond) // past the SDK's notification debounce
-	c.drain()
+	c.Drain()
 
 	rule.close()
-	c.waitChanged(t)
-	c.waitTools(t, "w_shout")
+	c.WaitChanged(t)
+	c.WaitTools(t, "w_shout")
 	ctx2, cancel2 := context.WithTimeout(context.Background(), mcpWait)
 	defer cancel2()
 	_, err = cs.CallTool(ctx2, &mcp.CallToolParams{Name: "w_echo", Arguments: map[string]any{"text": "x"}})
@@ -478,8 +412,8 @@ func TestMCPStdioGoClient(t *testing.T) {
 	assert.Contains(t, err.Error(), "is not available now")
 
 	rule.reopen()
-	c.waitChanged(t)
-	c.waitTools(t, "w_echo", "w_shout")
+	c.WaitChanged(t)
+	c.WaitTools(t, "w_echo", "w_shout")
 
 	// Closing the session ends gatectl's stdin: it stops, cleanly.
 	closed = true
@@ -550,9 +484,9 @@ prefix = "s_"
 	defer cancel()
 	cs, err := cl.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	require.NoError(t, err, "stderr:\n%s", stderr.String())
-	c.cs = cs
+	c.Session = cs
 	defer cs.Close()
-	c.waitTools(t, "s_echo", "s_shout")
+	c.WaitTools(t, "s_echo", "s_shout")
 	assert.Equal(t, "echo: over stdio", c.call(t, "s_echo", "over stdio"))
 
 	b, err := os.ReadFile(pidFile)
@@ -669,9 +603,9 @@ func TestServeMCPEndpointAndSIGTERM(t *testing.T) {
 			defer cancel()
 			cs, err := cl.Connect(ctx, transport, nil)
 			require.NoError(t, err, "stderr:\n%s", s.stderr.String())
-			c.cs = cs
+			c.Session = cs
 			defer cs.Close()
-			c.waitTools(t, "w_echo", "w_shout")
+			c.WaitTools(t, "w_echo", "w_shout")
 			assert.Equal(t, "echo: over HTTP", c.call(t, "w_echo", "over HTTP"))
 
 			// The session stays open (its standalone stream with it) while
