@@ -40,10 +40,12 @@ func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 		if on {
 			return next(ctx, method, req)
 		}
+		tool := p.Name
 		if !known {
 			why = "gate offers no tool of that name (tools/list gives those that can run now)"
+			tool = ""
 		}
-		g.metrics.call("", OutcomeUnavailable, 0)
+		g.metrics.call("", tool, OutcomeUnavailable, 0)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(p.Name), why)}
 	}
 }
@@ -54,7 +56,7 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, outcome, err := o.up.call(ctx, req, o)
-		g.metrics.call(o.up.name, outcome, time.Since(start))
+		g.metrics.call(o.up.name, o.tool.Name, outcome, time.Since(start))
 		return res, err
 	}
 }

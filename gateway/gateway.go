@@ -253,32 +253,36 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		serverDown = why
 	}
+	// The first reason a name is hidden for is the one kept: the tool that
+	// owns the name (manifest order) says why it is hidden, not a later
+	// server's tool that wanted the same name.
+	hide := func(name, why string) {
+		if _, on := offered[name]; !on {
+			if _, had := hidden[name]; !had {
+				hidden[name] = why
+			}
+		}
+	}
 	for _, lt := range tools {
 		if lt.name == "" {
 			continue
 		}
 		name := prefix + lt.name
 		if lt.invalid != "" {
-			hidden[name] = fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid)
+			hide(name, fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid))
 			continue
 		}
 		if len(name) > 128 {
-			hidden[name] = fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name))
+			hide(name, fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name)))
 			continue
 		}
 		if other, taken := owner[name]; taken {
-			// The first server's tool keeps the name; say why this one is
-			// not offered only if the name is not offered at all.
-			if _, ok := offered[name]; !ok {
-				hidden[name] = fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other)
-			}
+			hide(name, fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other))
 			continue
 		}
 		owner[name] = s.Name
 		why := serverDown
-		switch {
-		case why != "":
-		default:
+		if why == "" {
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
 				rn := runtime.UpstreamRuleName(s.Name, r.Rule())
 				if rst, ok := status[rn]; ok && !rst.Available() {
@@ -287,7 +291,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			}
 		}
 		if why != "" {
-			hidden[name] = why
+			hide(name, why)
 			continue
 		}
 		t := *lt.tool
@@ -335,6 +339,9 @@ type Upstream struct {
 	// cap (Config.WithMaxTools): those past it are not offered, and
 	// gate stops reading its list there.
 	Truncated bool `json:"truncated,omitempty"`
+	// Listings counts the tool listings made of the upstream: one per
+	// session, and one per burst of its list_changed notifications.
+	Listings uint64 `json:"listings"`
 }
 
 // Upstreams returns every upstream's state, sorted by server.
@@ -345,7 +352,10 @@ func (g *Gateway) Upstreams() []Upstream {
 	out := make([]Upstream, 0, len(ups))
 	for _, u := range ups {
 		state, lastErr, tools, over := u.snapshot()
-		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over})
+		u.mu.Lock()
+		lists := u.lists
+		u.mu.Unlock()
+		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over, Listings: lists})
 	}
 	slices.SortFunc(out, func(a, b Upstream) int {
 		if a.Server < b.Server {

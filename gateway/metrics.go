@@ -27,8 +27,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	m := &metrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_mcp_calls_total",
-			Help: "tools/call requests the MCP gateway answered, by upstream server (empty for a tool not offered) and outcome.",
-		}, []string{"server", "outcome"}),
+			Help: "tools/call requests the MCP gateway answered, by upstream server (empty for a tool not offered), tool (empty for a name the gateway does not know) and outcome.",
+		}, []string{"server", "tool", "outcome"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "gate_mcp_call_duration_seconds",
 			Help:    "Time from a forwarded tools/call to its upstream's answer, by server.",
@@ -51,11 +51,14 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
-func (m *metrics) call(server, outcome string, d time.Duration) {
+// call counts one call. tool is the offered name, or a hidden one the
+// gateway knows: never a name a client made up, which would let any
+// client grow the series without bound.
+func (m *metrics) call(server, tool, outcome string, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.calls.WithLabelValues(server, outcome).Inc()
+	m.calls.WithLabelValues(server, tool, outcome).Inc()
 	if server != "" && outcome != OutcomeUnavailable {
 		m.latency.WithLabelValues(server).Observe(d.Seconds())
 	}

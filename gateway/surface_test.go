@@ -40,9 +40,10 @@ func TestMetricsAndEvents(t *testing.T) {
 	_, err = c.call(t, "nope", nil)
 	require.Error(t, err)
 
-	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "web", "outcome", "ok"))
-	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "web", "outcome", "error"))
-	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "", "outcome", "unavailable"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "web", "tool", "w_echo", "outcome", "ok"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "web", "tool", "w_fail", "outcome", "error"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_calls_total", "server", "", "tool", "", "outcome", "unavailable"),
+		"a name the client made up is not a label")
 	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_state", "server", "web", "state", "ready"))
 	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_tools", "offered", "true"))
 

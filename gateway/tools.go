@@ -181,32 +181,31 @@ func firstLine(s string) string {
 
 // compiled remembers the schemas that compiled, by their bytes' hash:
 // upstreams relist on every list_changed and most tools of a server share
-// a handful of schemas, while a compile costs tens of microseconds.
-var compiled sync.Map // [sha256.Size]byte -> struct{}
-
-// compiledMax bounds the memory of compiled; past it the cache is
-// dropped and starts again, which only costs compiles.
-const compiledMax = 65536
-
-var compiledCount struct {
+// a handful of schemas, while a compile costs tens of microseconds. Past
+// compiledMax entries it starts again, which only costs compiles.
+var compiled struct {
 	sync.Mutex
-	n int
+	sums map[[sha256.Size]byte]struct{}
 }
+
+const compiledMax = 65536
 
 func compileSchema(raw []byte, doc map[string]any) error {
 	sum := sha256.Sum256(raw)
-	if _, ok := compiled.Load(sum); ok {
+	compiled.Lock()
+	_, ok := compiled.sums[sum]
+	compiled.Unlock()
+	if ok {
 		return nil
 	}
 	if err := manifest.CompileSchema(doc); err != nil {
 		return err
 	}
-	compiledCount.Lock()
-	if compiledCount.n++; compiledCount.n > compiledMax {
-		compiled.Clear()
-		compiledCount.n = 1
+	compiled.Lock()
+	if compiled.sums == nil || len(compiled.sums) >= compiledMax {
+		compiled.sums = map[[sha256.Size]byte]struct{}{}
 	}
-	compiledCount.Unlock()
-	compiled.Store(sum, struct{}{})
+	compiled.sums[sum] = struct{}{}
+	compiled.Unlock()
 	return nil
 }

@@ -51,7 +51,8 @@ type upstream struct {
 	lastErr string
 	session *mcp.ClientSession
 	tools   []listedTool
-	over    bool // it lists more tools than the gateway's cap
+	over    bool   // it lists more tools than the gateway's cap
+	lists   uint64 // listings made, one per session and list_changed burst
 	// routes maps the progress tokens gate sent upstream to the session
 	// and token of the client whose call it forwarded.
 	routes map[string]progressRoute
@@ -229,6 +230,7 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 	}
 	u.mu.Lock()
 	u.tools, u.over = tools, over
+	u.lists++
 	u.mu.Unlock()
 	if over {
 		u.gw.logf("upstream %s lists more than %d tools, the gateway's cap: those past it are not offered", u.name, u.gw.cfg.maxTools)
