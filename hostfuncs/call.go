@@ -117,6 +117,11 @@ type Call struct {
 	// on the network do not hold up the rest. The returned function reports
 	// whether it did; after that OnWait is not called again in this run.
 	OnWait func() (end func() (handedOn bool))
+	// Net is how the run's streams and HTTP requests reach the network;
+	// nil means the defaults (see Net).
+	Net *Net
+
+	secrets secretCache
 
 	reason       string
 	reasonSet    bool

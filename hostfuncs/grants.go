@@ -32,11 +32,29 @@ type Grants struct {
 	// Import names dependency specs the probe may look up: "py:psycopg2",
 	// "bin:*", "lib:/opt/cuda/lib64/*" (see grants_import.go).
 	Import []string
+
+	// HTTP names URL prefixes the probe may request with gate.http (ABI
+	// v2): "https://api.example.com/v1/", "http://127.0.0.1:*/",
+	// "unix:/var/run/docker.sock:/_ping" (see grants_http.go).
+	HTTP []string
+
+	// Secrets names environment variables the probe may place into what it
+	// sends, as ${secret:NAME}, but never read: gate.env answers denied for
+	// them even when Env matches, and their values are redacted from all
+	// that comes back (see secrets.go). Exact names only.
+	Secrets []string
+
+	// Insecure names addresses, as Dial does, to which the probe may connect
+	// over TLS without verifying the peer (gate.connect and gate.http with
+	// FlagInsecure). It grants nothing by itself: the address must be
+	// granted by Dial or HTTP too.
+	Insecure []string
 }
 
 // IsZero reports whether g grants nothing.
 func (g Grants) IsZero() bool {
-	return len(g.Env) == 0 && len(g.Dial) == 0 && len(g.Import) == 0
+	return len(g.Env) == 0 && len(g.Dial) == 0 && len(g.Import) == 0 &&
+		len(g.HTTP) == 0 && len(g.Secrets) == 0 && len(g.Insecure) == 0
 }
 
 // Key is a canonical form of g: two Grants have the same Key exactly
@@ -45,7 +63,7 @@ func (g Grants) IsZero() bool {
 // grants have the same Key.
 func (g Grants) Key() string {
 	var b strings.Builder
-	for _, list := range [][]string{g.Env, g.Dial, g.Import} {
+	for _, list := range [][]string{g.Env, g.Dial, g.Import, g.HTTP, g.Secrets, g.Insecure} {
 		// Length-prefixed, so that no entry's bytes can imitate a boundary.
 		for _, s := range union(list, nil) {
 			b.WriteString(strconv.Itoa(len(s)))
@@ -60,9 +78,12 @@ func (g Grants) Key() string {
 // Merge returns the union of g and o, sorted and without duplicates.
 func (g Grants) Merge(o Grants) Grants {
 	return Grants{
-		Env:    union(g.Env, o.Env),
-		Dial:   union(g.Dial, o.Dial),
-		Import: union(g.Import, o.Import),
+		Env:      union(g.Env, o.Env),
+		Dial:     union(g.Dial, o.Dial),
+		Import:   union(g.Import, o.Import),
+		HTTP:     union(g.HTTP, o.HTTP),
+		Secrets:  union(g.Secrets, o.Secrets),
+		Insecure: union(g.Insecure, o.Insecure),
 	}
 }
 
@@ -84,9 +105,12 @@ func union(a, b []string) []string {
 // nothing): a probe holds its Policy for its whole life, most are granted
 // one kind of thing, and a Gate may hold 10,000 of them.
 type Policy struct {
-	env  *envMatcher
-	dial *dialMatcher
-	imp  *importMatcher
+	env      *envMatcher
+	dial     *dialMatcher
+	imp      *importMatcher
+	http     *httpMatcher
+	secrets  nameSet
+	insecure *dialMatcher
 }
 
 // Compile checks g and returns its Policy. An error names the kind, the
@@ -116,6 +140,33 @@ func (g Grants) Compile() (*Policy, error) {
 		if err := p.imp.add(e); err != nil {
 			return nil, fmt.Errorf("import grant %q: %w", e, err)
 		}
+	}
+	if len(g.HTTP) > 0 {
+		p.http = &httpMatcher{}
+	}
+	for _, e := range g.HTTP {
+		if err := p.http.add(e); err != nil {
+			return nil, fmt.Errorf("http grant %q: %w", e, err)
+		}
+	}
+	for _, e := range g.Secrets {
+		if err := checkSecretGrant(e); err != nil {
+			return nil, fmt.Errorf("secret grant %q: %w", e, err)
+		}
+		p.secrets = append(p.secrets, e)
+	}
+	p.secrets = p.secrets.sealed()
+	if len(g.Insecure) > 0 {
+		p.insecure = &dialMatcher{}
+	}
+	for _, e := range g.Insecure {
+		if err := p.insecure.add(e); err != nil {
+			return nil, fmt.Errorf("insecure grant %q: %w", e, err)
+		}
+	}
+	if p.insecure != nil {
+		p.insecure.raw = p.insecure.raw.sealed()
+		p.insecure.exact = slices.Clip(p.insecure.exact)
 	}
 	if p.env != nil {
 		p.env.exact = p.env.exact.sealed()
@@ -149,8 +200,36 @@ func (s nameSet) has(name string) bool {
 	return found
 }
 
-// AllowEnv reports whether the variable name is granted.
-func (p *Policy) AllowEnv(name string) bool { return p != nil && p.env.match(name) }
+// AllowEnv reports whether the variable name may be read. A secret never
+// may, whatever the env grants say.
+func (p *Policy) AllowEnv(name string) bool {
+	return p != nil && p.env.match(name) && !p.secrets.has(name)
+}
+
+// AllowSecret reports whether the variable name is granted as a secret.
+func (p *Policy) AllowSecret(name string) bool { return p != nil && p.secrets.has(name) }
+
+// Secrets returns the names granted as secrets, sorted.
+func (p *Policy) Secrets() []string {
+	if p == nil {
+		return nil
+	}
+	return p.secrets
+}
+
+// AllowInsecure reports whether the address ("host:port") may be reached
+// over TLS without verification. An address that is not well formed is
+// never granted.
+func (p *Policy) AllowInsecure(addr string) bool {
+	if p == nil || p.insecure == nil {
+		return false
+	}
+	if p.insecure.rawHas(addr) {
+		return true
+	}
+	a, err := parseDialAddr(addr)
+	return err == nil && p.insecure.match(a)
+}
 
 // AllowDial reports whether the address is granted. An address that is
 // not well formed (see parseDialAddr) is never granted.
@@ -211,6 +290,15 @@ func (m *envMatcher) match(s string) bool {
 		}
 	}
 	return false
+}
+
+// checkSecretGrant checks a secrets entry: a variable name, exactly, since
+// a pattern would hand a probe every secret a later variable might hold.
+func checkSecretGrant(e string) error {
+	if strings.Contains(e, "*") {
+		return fmt.Errorf("secrets are named exactly; no patterns")
+	}
+	return checkEnvGrant(e)
 }
 
 func checkEnvGrant(e string) error {

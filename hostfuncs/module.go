@@ -20,7 +20,8 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// ModuleName is the import module of ABI v1.
+// ModuleName is the import module of the probe ABI, every version: version
+// 2 only adds functions (see docs/ABI.md).
 const ModuleName = "gate"
 
 // Status codes that host functions return to the probe. Negative means no.
@@ -32,6 +33,11 @@ const (
 	StatusTimedOut    int32 = -4 // dial: no answer in time
 	StatusUnreachable int32 = -5 // dial: unreachable or name not resolved
 	StatusBadRequest  int32 = -6 // dial: bad address; import: unknown scheme or malformed spec
+	// ABI v2.
+	StatusLimit     int32 = -7  // a per-run bound is reached (open handles, bytes in or out)
+	StatusTLS       int32 = -8  // TLS handshake failed or the peer's certificate was not verified
+	StatusClosed    int32 = -9  // the peer reset or broke the connection, or spoke broken HTTP
+	StatusBadHandle int32 = -10 // not an open handle of this run
 )
 
 // Func describes one function of the gate module, for documentation and for
@@ -41,12 +47,16 @@ type Func struct {
 	Params  []api.ValueType
 	Results []api.ValueType
 	Doc     string
+	// Version is the ABI version that added the function: a module that
+	// imports any version-2 function needs a version-2 host.
+	Version int
 	fn      api.GoModuleFunc
 }
 
 var i32 = api.ValueTypeI32
 
-// Funcs lists the gate module of ABI v1.
+// Funcs lists the gate module: the functions of ABI v1, then those that
+// version 2 added (streams, HTTP, TLS facts, the host's last error).
 var Funcs = []Func{
 	{Name: "env", Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostEnv,
 		Doc: "env(name_ptr, name_len, buf_ptr, buf_cap): >=0 the value's full length, min(len, cap) bytes copied; -1 not set; -2 denied"},
@@ -60,6 +70,27 @@ var Funcs = []Func{
 		Doc: "reason(ptr, len): sets the reason (1 KiB kept, made valid UTF-8)"},
 	{Name: "log", Params: []api.ValueType{i32, i32, i32}, fn: hostLog,
 		Doc: "log(level, ptr, len): 0 debug, 1 info, 2 warn, 3 error; bounded"},
+
+	{Name: "connect", Version: 2, Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostConnect,
+		Doc: "connect(addr_ptr, addr_len, flags, timeout_ms): > 0 a stream handle; -2 denied; -3 refused; -4 timed out; -5 unreachable; -6 bad address; -7 too many handles; -8 TLS failed"},
+	{Name: "send", Version: 2, Params: []api.ValueType{i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostSend,
+		Doc: "send(handle, ptr, len): len, all sent (${secret:NAME} substituted); -1 a secret is not set; -2 a secret is not granted; -4 timed out; -7 bytes-out bound; -9 closed; -10 bad handle"},
+	{Name: "recv", Version: 2, Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostRecv,
+		Doc: "recv(handle, buf_ptr, buf_cap, timeout_ms): > 0 bytes received (secrets redacted); 0 the peer closed; -4 nothing in time; -7 bytes-in bound; -9 reset; -10 bad handle"},
+	{Name: "close", Version: 2, Params: []api.ValueType{i32}, Results: []api.ValueType{i32}, fn: hostClose,
+		Doc: "close(handle): 0 closed; -10 bad handle"},
+	{Name: "http", Version: 2, Params: []api.ValueType{i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostHTTP,
+		Doc: "http(req_ptr, req_len, flags, timeout_ms): > 0 a response handle; -1 a secret is not set; -2 denied; -3 refused; -4 timed out; -5 unreachable; -6 bad request; -7 too many handles; -8 TLS failed; -9 reset or broken HTTP"},
+	{Name: "http_status", Version: 2, Params: []api.ValueType{i32}, Results: []api.ValueType{i32}, fn: hostHTTPStatus,
+		Doc: "http_status(handle): the response's status code; -10 bad handle"},
+	{Name: "http_header", Version: 2, Params: []api.ValueType{i32, i32, i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostHTTPHeader,
+		Doc: "http_header(handle, name_ptr, name_len, buf_ptr, buf_cap): like env, over the response's headers (values joined with \", \", secrets redacted); -1 absent; -10 bad handle"},
+	{Name: "http_body", Version: 2, Params: []api.ValueType{i32, i32, i32}, Results: []api.ValueType{i32}, fn: hostHTTPBody,
+		Doc: "http_body(handle, buf_ptr, buf_cap): like env, over the first 64 KiB of the body (secrets redacted); -10 bad handle"},
+	{Name: "tls", Version: 2, Params: []api.ValueType{i32, i32}, Results: []api.ValueType{i32}, fn: hostTLS,
+		Doc: "tls(handle, out_ptr): 1 verified, 0 not verified (insecure); writes the leaf certificate's NotAfter and the seconds left until it as two little-endian i64 at out; -1 not TLS; -10 bad handle"},
+	{Name: "last_error", Version: 2, Params: []api.ValueType{i32, i32}, Results: []api.ValueType{i32}, fn: hostLastError,
+		Doc: "last_error(buf_ptr, buf_cap): like env, the host's words for the run's last failed call, e.g. \"x509: certificate has expired\" (secrets redacted); -1 none"},
 }
 
 // Lookup returns the gate function with that name.

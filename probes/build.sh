@@ -41,7 +41,7 @@ for tool in "$CLANG" wasm-ld; do
 	fi
 done
 
-for probe in env tcp import; do
+for probe in env tcp import http redis postgres docker mcp tls; do
 	"$CLANG" --target=wasm32 -mcpu=mvp -nostdlib -ffreestanding -Oz \
 		-std=c11 -Wall -Wextra \
 		-Iinclude \

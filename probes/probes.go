@@ -38,6 +38,22 @@ const (
 	TCP Kind = "tcp"
 	// Import checks that programs, modules or libraries can be imported.
 	Import Kind = "import"
+	// HTTP asks a URL (http:// or https://) and judges its status, headers
+	// and body (ABI v2).
+	HTTP Kind = "http"
+	// Redis sends PING, after AUTH from a secret if configured (ABI v2).
+	Redis Kind = "redis"
+	// Postgres starts the PostgreSQL protocol and reads the first answer,
+	// as pg_isready does (ABI v2).
+	Postgres Kind = "postgres"
+	// Docker asks the Docker API's /_ping on its unix socket (ABI v2).
+	Docker Kind = "docker"
+	// MCP asks a streamable-HTTP MCP server to initialize and list its
+	// tools (ABI v2).
+	MCP Kind = "mcp"
+	// TLS verifies a TLS server's certificate and how long it has left
+	// (ABI v2).
+	TLS Kind = "tls"
 )
 
 var (
@@ -47,10 +63,22 @@ var (
 	tcpWasm []byte
 	//go:embed import.wasm
 	importWasm []byte
+	//go:embed http.wasm
+	httpWasm []byte
+	//go:embed redis.wasm
+	redisWasm []byte
+	//go:embed postgres.wasm
+	postgresWasm []byte
+	//go:embed docker.wasm
+	dockerWasm []byte
+	//go:embed mcp.wasm
+	mcpWasm []byte
+	//go:embed tls.wasm
+	tlsWasm []byte
 )
 
 // kinds lists the standard probes in the order Kinds reports them.
-var kinds = []Kind{Env, TCP, Import}
+var kinds = []Kind{Env, TCP, Import, HTTP, Redis, Postgres, Docker, MCP, TLS}
 
 // Wasm returns the embedded module of the standard probe k, and false if
 // there is no such probe. It returns a fresh copy (about 1.5 KB) so that no
@@ -64,6 +92,18 @@ func Wasm(k Kind) ([]byte, bool) {
 		b = tcpWasm
 	case Import:
 		b = importWasm
+	case HTTP:
+		b = httpWasm
+	case Redis:
+		b = redisWasm
+	case Postgres:
+		b = postgresWasm
+	case Docker:
+		b = dockerWasm
+	case MCP:
+		b = mcpWasm
+	case TLS:
+		b = tlsWasm
 	default:
 		return nil, false
 	}

@@ -32,6 +32,10 @@ type Shorthand struct {
 	Dial []string
 	// Import lists the import specs the probe may ask about.
 	Import []string
+	// HTTP lists the URL prefixes the probe may request (ABI v2 kinds).
+	HTTP []string
+	// Secrets lists the secrets the probe may send (ABI v2 kinds).
+	Secrets []string
 }
 
 // configKey is the config key that holds a shorthand's value, per kind.

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
+	"net"
 	goruntime "runtime"
 	"time"
 
@@ -58,6 +60,7 @@ type EngineConfig struct {
 	warmup      bool
 	lookupEnv   func(string) (string, bool)
 	resolvers   map[string]hostfuncs.Resolver
+	dialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	idleMemory  uint64
 	maxModule   int
 	maxFunction int
@@ -218,4 +221,14 @@ func (c EngineConfig) validate() error {
 
 func (c EngineConfig) memoryPages() uint32 {
 	return uint32((c.memoryLimit + pageSize - 1) / pageSize)
+}
+
+// WithDialContext makes every connection the engine's probes open
+// (gate.dial, gate.connect, gate.http) with f, after their grants allowed
+// it, instead of a net.Dialer; nil restores the default. probetest uses it
+// to put scripted peers behind addresses; a host app might route probes
+// through a network namespace or a test double.
+func (c EngineConfig) WithDialContext(f func(ctx context.Context, network, addr string) (net.Conn, error)) EngineConfig {
+	c.dialContext = f
+	return c
 }

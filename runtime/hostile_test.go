@@ -151,7 +151,7 @@ func TestLoadRefusals(t *testing.T) {
 	}{
 		{"bigmin", []string{"memory minimum is 4096 pages (256 MiB), over the probe memory cap of 512 pages (32 MiB)"}},
 		{"unknown_import", []string{
-			"imports gate.exec, which ABI v1 does not have (it has env, dial, import, config, reason, log)",
+			"imports gate.exec, which the probe ABI does not have (it has env, dial, import, config, reason, log, connect, send, recv, close, http, http_status, http_header, http_body, tls, last_error)",
 			`imports func "env"."system": probes may import only from "gate" and "wasi_snapshot_preview1"`,
 		}},
 		{"no_entry", []string{`no entry point: export "probe" () -> i32 (a reactor) or "_start" () -> () (a command)`}},

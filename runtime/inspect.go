@@ -204,7 +204,7 @@ func checkImport(it Item, bad func(rule, format string, args ...any)) {
 		}
 		f, ok := hostfuncs.Lookup(it.Name)
 		if !ok {
-			bad("import", "imports gate.%s, which ABI v1 does not have (it has %s)", it.Name, gateNames())
+			bad("import", "imports gate.%s, which the probe ABI does not have (it has %s)", it.Name, gateNames())
 			return
 		}
 		if want := signature(f.Params, f.Results); it.Type != want {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -20,6 +21,14 @@ type ProbeConfig struct {
 	Config map[string]string
 	// Budget lowers the engine's budget for this probe; 0 keeps it.
 	Budget time.Duration
+	// TLSRootCAs, when set, verifies the probe's TLS peers (gate.connect
+	// to "tls:", gate.http to "https:") in place of the system roots; the
+	// manifest's tls_ca sets it.
+	TLSRootCAs *x509.CertPool
+	// Proxy sends the probe's HTTP requests through the proxy that the
+	// host's HTTPS_PROXY, HTTP_PROXY and NO_PROXY name; by default none
+	// applies.
+	Proxy bool
 }
 
 // Probe is a module with its grants and config: the thing that answers

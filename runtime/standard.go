@@ -28,7 +28,7 @@ func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	cfg.Grants = hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import}.Merge(cfg.Grants)
+	cfg.Grants = hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}.Merge(cfg.Grants)
 	cfg.Config = sh.Config
 	return e.NewProbe(ctx, name, m, cfg)
 }

@@ -77,7 +77,7 @@ func TestCheckReportsEveryViolation(t *testing.T) {
 			name: "static rules",
 			wasm: hostile(t, "unknown_import"),
 			want: []string{
-				"imports gate.exec, which ABI v1 does not have (it has env, dial, import, config, reason, log)",
+				"imports gate.exec, which the probe ABI does not have (it has env, dial, import, config, reason, log, connect, send, recv, close, http, http_status, http_header, http_body, tls, last_error)",
 				`imports func "env"."system": probes may import only from "gate" and "wasi_snapshot_preview1"`,
 			},
 		},

@@ -1,0 +1,68 @@
+package hostfuncs
+
+import (
+	"context"
+	"crypto/x509"
+	"net"
+)
+
+// Net is how one probe's streams and HTTP requests reach the network (ABI
+// v2). The zero value, or a nil *Net, means the system's TLS roots, no
+// proxy, and a plain net.Dialer.
+type Net struct {
+	// RootCAs verifies TLS peers in place of the system roots; the
+	// manifest's tls_ca sets it for one probe.
+	RootCAs *x509.CertPool
+	// Proxy, when true, sends HTTP requests through the proxy that the
+	// host's HTTPS_PROXY, HTTP_PROXY and NO_PROXY variables name. It is
+	// off by default: a probe asks about the service, not about the path
+	// the host's shell happens to take to it.
+	Proxy bool
+	// DialContext, when set, makes every connection of gate.dial,
+	// gate.connect and gate.http, after the grants allowed it; probetest
+	// uses it to put scripted peers behind addresses. nil means a
+	// net.Dialer.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// Bounds on what one run may move through the network (ABI v2). They hold
+// whatever the probe or its peers do: a peer that sends forever, a 10 GB
+// response, a probe that opens handles in a loop.
+const (
+	// MaxOpenHandles is how many streams and responses a run may hold at
+	// once; MaxHandlesPerRun how many it may open in all. Past either,
+	// gate.connect and gate.http answer StatusLimit.
+	MaxOpenHandles   = 8
+	MaxHandlesPerRun = 32
+	// MaxBytesOut is how many bytes a run may hand to gate.send and to
+	// gate.http requests in all, counted as the probe wrote them (with
+	// ${secret:NAME} placeholders, so that the count tells nothing about
+	// a secret's length).
+	MaxBytesOut = 64 << 10
+	// MaxBytesIn is how many bytes a run may receive in all: through
+	// gate.recv, and response heads and bodies of gate.http.
+	MaxBytesIn = 1 << 20
+	// MaxHTTPRequest is the longest request text gate.http reads;
+	// MaxHTTPBody the part of a response body the host keeps (the rest is
+	// never read: the connection is closed); MaxHTTPHead the longest
+	// response head it reads.
+	MaxHTTPRequest = 64 << 10
+	MaxHTTPBody    = 64 << 10
+	MaxHTTPHead    = 16 << 10
+	// MaxRedirects is how many redirects gate.http follows, each of which
+	// must be granted as the first request was.
+	MaxRedirects = 5
+	// MaxSecret is the longest secret value the host substitutes; a longer
+	// one counts as not set.
+	MaxSecret = 4096
+	// MaxLastError is how many bytes of gate.last_error's text are kept.
+	MaxLastError = 512
+)
+
+// Connect flags (gate.connect and gate.http).
+const (
+	// FlagInsecure skips TLS verification; it needs an insecure grant for
+	// the address. gate.tls still reports whether verification would
+	// have passed.
+	FlagInsecure int32 = 1
+)

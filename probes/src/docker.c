@@ -1,0 +1,7 @@
+/* docker.c - the standard "docker" probe (ABI v2): a placeholder until it is written. */
+#include "std.h"
+
+GATE_EXPORT(probe) int probe(void) {
+	gate_reason_str("the docker probe is not built yet");
+	return GATE_ERROR;
+}

@@ -1,0 +1,7 @@
+/* postgres.c - the standard "postgres" probe (ABI v2): a placeholder until it is written. */
+#include "std.h"
+
+GATE_EXPORT(probe) int probe(void) {
+	gate_reason_str("the postgres probe is not built yet");
+	return GATE_ERROR;
+}
