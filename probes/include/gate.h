@@ -78,7 +78,7 @@
 #include <stdint.h>
 
 /* GATE_ABI_VERSION is the version of the probe ABI this header describes. */
-#define GATE_ABI_VERSION 1
+#define GATE_ABI_VERSION 2
 
 /* Probe results, returned from probe() (or as the exit code of _start). */
 #define GATE_AVAILABLE 0   /* the tool can run */
@@ -95,6 +95,15 @@
 #define GATE_UNREACHABLE (-5)    /* dial: unreachable or name not resolved */
 #define GATE_BAD_ADDRESS (-6)    /* dial: malformed address */
 #define GATE_UNKNOWN_SCHEME (-6) /* import: the host knows no such scheme */
+/* ABI v2 (streams, HTTP, TLS): */
+#define GATE_BAD_REQUEST (-6)    /* http: malformed request or URL */
+#define GATE_LIMIT (-7)          /* a per-run bound: handles, bytes in or out */
+#define GATE_TLS_FAILED (-8)     /* TLS handshake or verification failed */
+#define GATE_CLOSED (-9)         /* the peer reset the connection or broke HTTP */
+#define GATE_BAD_HANDLE (-10)    /* not an open handle of this run */
+
+/* Flags for gate_connect and gate_http. */
+#define GATE_INSECURE 1 /* skip TLS verification; needs an insecure grant */
 
 /* Log levels for gate_log. */
 #define GATE_LOG_DEBUG 0
@@ -170,6 +179,102 @@ void gate_reason(const char *msg, uint32_t len);
 GATE_IMPORT("log")
 void gate_log(int32_t level, const char *msg, uint32_t len);
 
+/* ---- ABI v2: streams, HTTP, TLS facts (module "gate") ----
+ *
+ * A probe that imports any of these needs a version-2 host. docs/ABI.md
+ * ("Version 2") is the contract; the notes here are the short form.
+ * Secrets: write ${secret:NAME} where a granted secret's value belongs (in
+ * gate_send's bytes, an HTTP request's header values, body or query); the
+ * host substitutes it on the way out and puts the placeholder back in place
+ * of the value in everything that comes in. The probe never sees the value.
+ */
+
+/*
+ * gate_connect opens a stream to addr: "host:port", "unix:/path" or
+ * "tls:host:port" (TLS, verified). It returns a handle (> 0) or GATE_DENIED,
+ * GATE_REFUSED, GATE_TIMEOUT, GATE_UNREACHABLE, GATE_BAD_ADDRESS, GATE_LIMIT
+ * (8 open at once, 32 per run) or GATE_TLS_FAILED (gate_last_error says
+ * why). flags: 0, or GATE_INSECURE. Handles are closed when the run ends.
+ */
+GATE_IMPORT("connect")
+int32_t gate_connect(const char *addr, uint32_t addr_len, int32_t flags, int32_t timeout_ms);
+
+/*
+ * gate_send sends all of buf, with secrets substituted. It returns len, or
+ * GATE_NOT_SET (a named secret is not set), GATE_DENIED (not granted),
+ * GATE_TIMEOUT, GATE_LIMIT (64 KiB out per run), GATE_CLOSED or
+ * GATE_BAD_HANDLE.
+ */
+GATE_IMPORT("send")
+int32_t gate_send(int32_t handle, const char *buf, uint32_t len);
+
+/*
+ * gate_recv receives what has arrived, up to cap bytes, waiting at most
+ * timeout_ms (<= 0: as long as the budget allows). It returns the count
+ * (> 0), 0 when the peer has closed, GATE_TIMEOUT (nothing in time; the
+ * stream stays usable), GATE_LIMIT (1 MiB in per run), GATE_CLOSED (reset)
+ * or GATE_BAD_HANDLE.
+ */
+GATE_IMPORT("recv")
+int32_t gate_recv(int32_t handle, char *buf, uint32_t cap, int32_t timeout_ms);
+
+/* gate_close closes a stream or response: GATE_OK or GATE_BAD_HANDLE. */
+GATE_IMPORT("close")
+int32_t gate_close(int32_t handle);
+
+/*
+ * gate_http makes one HTTP request, written as text:
+ *
+ *     "GET https://api.example.com/v1/models\n"
+ *     "Authorization: Bearer ${secret:OPENAI_API_KEY}\n"
+ *     "\n"
+ *     (body)
+ *
+ * The URL is http://, https:// or unix:/socket/path:/request/path. It
+ * returns a response handle (> 0) or GATE_NOT_SET, GATE_DENIED,
+ * GATE_REFUSED, GATE_TIMEOUT, GATE_UNREACHABLE, GATE_BAD_REQUEST,
+ * GATE_LIMIT, GATE_TLS_FAILED or GATE_CLOSED. Redirects are followed within
+ * the grants (5 at most).
+ */
+GATE_IMPORT("http")
+int32_t gate_http(const char *req, uint32_t req_len, int32_t flags, int32_t timeout_ms);
+
+/* gate_http_status returns the response's status code or GATE_BAD_HANDLE. */
+GATE_IMPORT("http_status")
+int32_t gate_http_status(int32_t handle);
+
+/*
+ * gate_http_header reads a response header like gate_env: the value's full
+ * length, min(length, cap) bytes copied; GATE_NOT_SET if absent. Names are
+ * case-insensitive; several values are joined with ", ".
+ */
+GATE_IMPORT("http_header")
+int32_t gate_http_header(int32_t handle, const char *name, uint32_t name_len, char *buf, uint32_t cap);
+
+/*
+ * gate_http_body reads the kept body (its first 64 KiB) like gate_env: the
+ * kept length, min(length, cap) bytes copied.
+ */
+GATE_IMPORT("http_body")
+int32_t gate_http_body(int32_t handle, char *buf, uint32_t cap);
+
+/*
+ * gate_tls reports on a "tls:" stream or an https response: 1 verified, 0
+ * not verified (GATE_INSECURE), GATE_NOT_SET if not TLS, GATE_BAD_HANDLE.
+ * It writes the leaf certificate's NotAfter (Unix seconds) to out[0] and
+ * the seconds left until then (negative once expired) to out[1].
+ */
+GATE_IMPORT("tls")
+int32_t gate_tls(int32_t handle, int64_t out[2]);
+
+/*
+ * gate_last_error reads, like gate_env, the host's words for why the run's
+ * last failed call failed ("x509: certificate has expired", "connection
+ * refused"), secrets redacted; GATE_NOT_SET if none failed.
+ */
+GATE_IMPORT("last_error")
+int32_t gate_last_error(char *buf, uint32_t cap);
+
 /* ---- Inline helpers (cost nothing unless used) ---- */
 
 /* gate_strlen is strlen for NUL-terminated strings (there is no libc). */
@@ -193,6 +298,21 @@ static inline void gate_log_str(int32_t level, const char *msg) {
 /* gate_env_str is gate_env with a NUL-terminated name. */
 static inline int32_t gate_env_str(const char *name, char *buf, uint32_t cap) {
 	return gate_env(name, gate_strlen(name), buf, cap);
+}
+
+/* gate_connect_str is gate_connect with a NUL-terminated address. */
+static inline int32_t gate_connect_str(const char *addr, int32_t flags, int32_t timeout_ms) {
+	return gate_connect(addr, gate_strlen(addr), flags, timeout_ms);
+}
+
+/* gate_send_str sends a NUL-terminated string. */
+static inline int32_t gate_send_str(int32_t handle, const char *s) {
+	return gate_send(handle, s, gate_strlen(s));
+}
+
+/* gate_http_str is gate_http with a NUL-terminated request. */
+static inline int32_t gate_http_str(const char *req, int32_t flags, int32_t timeout_ms) {
+	return gate_http(req, gate_strlen(req), flags, timeout_ms);
 }
 
 /* gate_dial_str is gate_dial with a NUL-terminated address. */
