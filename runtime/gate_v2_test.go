@@ -177,3 +177,20 @@ func TestLoadTLSCA(t *testing.T) {
 	_, err = cert.Verify(x509.VerifyOptions{Roots: pool})
 	assert.NoError(t, err, "the pool verifies with the file's certificate")
 }
+
+// Inspect says which ABI version a module needs: 2 as soon as it imports
+// a function version 2 added, 1 otherwise.
+func TestInspectABIVersion(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{hostilePath("ask"), 1},
+		{hostilePath("unknown_import"), 1},
+		{filepath.Join("..", "cmd", "gatectl", "testdata", "probes", "v2_secret.wasm"), 2},
+	} {
+		info, err := Inspect(readFile(t, tc.path), NewEngineConfig())
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, info.ABIVersion, tc.path)
+	}
+}

@@ -13,7 +13,10 @@
 // A probe is written either as a standard-probe shorthand string
 // (probe = "env:SERP_API_KEY", see package probes) or as a table naming a
 // WebAssembly module with its config, grants and budget (or a standard
-// probe with a budget of its own).
+// probe with a budget of its own). Either table may name a CA file for the
+// probe's TLS peers and let the host's proxy variables apply; a shorthand
+// string cannot, so a standard probe that needs them is written as a table:
+// probe = { standard = "tcp:db.internal:5432", tls_ca = "ca.pem" }.
 //
 // Load and Parse check everything they can without touching anything but
 // the manifest itself, and report every problem at once, each at its line
