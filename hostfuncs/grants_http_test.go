@@ -386,3 +386,69 @@ func TestABIDocHTTPGrantTable(t *testing.T) {
 	assert.Equal(t, 4, rows, "rows checked")
 	assert.Equal(t, 14, urls, "URLs checked")
 }
+
+// FuzzParseHTTPTarget hands the URL parser and the http grants arbitrary
+// requests and grants. Whatever they are, nothing panics; a parsed target
+// prints as a URL that parses back to it, in normal form (no dot or empty
+// segments, no placeholder or fragment outside the query, lower-case
+// host) and its own URL, as a grant, allows it; a target a grant allows is allowed after that round trip too, is
+// under the grant's path by whole segments, and has an address that dial's
+// parser reads.
+func FuzzParseHTTPTarget(f *testing.F) {
+	seeds := [][2]string{
+		{"https://api.example.com/v1/%2e%2e/admin", "https://api.example.com/v1/"},
+		{"https://api.example.com/v1/../admin", "https://api.example.com/v1"},
+		{"HTTPS://API.EXAMPLE.COM./v1/x", "https://*.example.com"},
+		{"http://[::1]:8080/", "http://[::1]:*/"},
+		{"http://[::ffff:127.0.0.1]/", "http://127.0.0.*:*"},
+		{"http://127.1/", "http://*:*"},
+		{"unix:/var/run/docker.sock:/_ping?x=${secret:K}", "unix:/var/run/docker.sock:/_ping"},
+		{"unix:/run/a.sock:/x", "unix:/run/*.sock"},
+		{"http://h.example/a|b%7c/./c//?q#f", "http://h.example/a%7Cb"},
+		{"http://u@h.example/", "http://[fd00::/8]:*/"},
+		{"http://h.example/a*b", "http://h.example/a"},
+	}
+	for _, s := range seeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw, grant string) {
+		target, err := ParseHTTPTarget(raw)
+		if err != nil {
+			return
+		}
+		url := target.String()
+		again, err := ParseHTTPTarget(url)
+		if err != nil || again != target {
+			t.Fatalf("%q parses to %+v, printed %q, which parses to %+v (%v)", raw, target, url, again, err)
+		}
+		head, _, _ := strings.Cut(url, "?")
+		if strings.Contains(head, "${") || strings.Contains(url, "#") || strings.Contains(url, " ") {
+			t.Fatalf("%q: target %q holds what it may not", raw, url)
+		}
+		if strings.Contains(target.Path+"/", "/./") || strings.Contains(target.Path+"/", "/../") || strings.Contains(target.Path, "//") || !strings.HasPrefix(target.Path, "/") {
+			t.Fatalf("%q: path %q is not clean", raw, target.Path)
+		}
+		if target.Host != strings.ToLower(target.Host) {
+			t.Fatalf("%q: host %q is not in lower case", raw, target.Host)
+		}
+		// The grant written from the target itself allows it (unless its
+		// path holds a '*', which grants refuse as a likely glob).
+		self, _, _ := strings.Cut(url, "?")
+		if p, err := (Grants{HTTP: []string{self}}).Compile(); !strings.Contains(target.Path, "*") && (err != nil || !p.AllowHTTP(target)) {
+			t.Fatalf("%q: the grant %q does not allow it (%v)", raw, self, err)
+		}
+		p, err := Grants{HTTP: []string{grant}}.Compile()
+		if err != nil || !p.AllowHTTP(target) {
+			return
+		}
+		if !p.AllowHTTP(again) {
+			t.Fatalf("%q allowed by %q, its round trip %q is not", raw, grant, url)
+		}
+		if _, err := parseDialAddr(target.Addr()); err != nil {
+			t.Fatalf("%q allowed by %q, but its address %q is not one: %v", raw, grant, target.Addr(), err)
+		}
+		if u, err := splitHTTPHead(grant, true); err == nil && !pathHasPrefix(target.Path, u.path) {
+			t.Fatalf("%q allowed by %q outside its path", raw, grant)
+		}
+	})
+}

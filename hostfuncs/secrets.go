@@ -291,7 +291,8 @@ func (r *redactor) scan(b []byte) (hits []redactHit, work int) {
 
 // apply builds b with the hits taken out (see redact).
 func (r *redactor) apply(b []byte, hits []redactHit) []byte {
-	slices.SortFunc(hits, func(x, y redactHit) int {
+	// Stable: of two values alike, the first granted name's placeholder.
+	slices.SortStableFunc(hits, func(x, y redactHit) int {
 		if x.start != y.start {
 			return x.start - y.start
 		}
