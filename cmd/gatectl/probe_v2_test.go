@@ -97,6 +97,7 @@ func TestProbeRunV2Flags(t *testing.T) {
 			"--env", "GATECTL_*", "--secret", "GATECTL_SECRET_KEY"},
 			exitUnavailable, "\n  denied: env \"GATECTL_SECRET_KEY\"", ""},
 		{"tls-ca and proxy, module", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--tls-ca", ca, "--proxy", "--insecure", "127.0.0.1:*"}, exitOK, ": available (", ""},
+		{"http grants", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--http", "http://127.0.0.1:*/health", "--http", "unix:/var/run/docker.sock:/_ping"}, exitOK, ": available (", ""},
 		{"tls-ca, standard", []string{"env:GATECTL_SECRET_KEY", "--tls-ca", ca, "--proxy"}, exitOK, "env:GATECTL_SECRET_KEY: available (", ""},
 
 		{"tls-ca missing", []string{"env:HOME", "--tls-ca", filepath.Join(dir, "nope.pem")}, exitUsage, "",
@@ -126,7 +127,8 @@ func TestProbeRunV2Flags(t *testing.T) {
 
 	// --json lists every grant the probe got.
 	code, stdout, _ := gatectl(t, "probe", "run", "--json", "--name", "v2", v2Probe,
-		"--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY", "--insecure", "127.0.0.1:*", "--dial", "127.0.0.1:*")
+		"--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY", "--insecure", "127.0.0.1:*", "--dial", "127.0.0.1:*",
+		"--http", "https://api.example.com/v1/")
 	assert.Equal(t, exitUnavailable, code)
 	golden(t, "probe_run_v2.json", maskTimings(stdout))
 }
@@ -147,7 +149,7 @@ name = "with_secret"
 module = "v2.wasm"
 tls_ca = "ca.pem"
 proxy = true
-grants = { env = ["GATECTL_SECRET_KEY"], secrets = ["GATECTL_SECRET_KEY"], insecure = ["localhost:8443"], dial = ["localhost:8443"] }
+grants = { env = ["GATECTL_SECRET_KEY"], secrets = ["GATECTL_SECRET_KEY"], insecure = ["localhost:8443"], dial = ["localhost:8443"], http = ["https://localhost:8443/"] }
 
 [[tools]]
 name = "readable"
@@ -160,7 +162,7 @@ probe = { standard = "env:HOME", tls_ca = "gate.toml" }
 	code, stdout, stderr := gatectl(t, "probe", "run", "--tool", "with_secret", "-m", m)
 	assert.Equal(t, exitUnavailable, code, "%s%s", stdout, stderr)
 	assert.Contains(t, stdout, "\n  denied: env \"GATECTL_SECRET_KEY\"")
-	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial localhost:8443; import -; http -; secrets GATECTL_SECRET_KEY; insecure localhost:8443\n")
+	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial localhost:8443; import -; http https://localhost:8443/; secrets GATECTL_SECRET_KEY; insecure localhost:8443\n")
 	assert.Contains(t, stdout, "\n  tls_ca: "+filepath.Join(dir, "ca.pem")+"\n")
 	assert.Contains(t, stdout, "\n  proxy: as HTTPS_PROXY, HTTP_PROXY and NO_PROXY say\n")
 	assert.NotContains(t, stdout, secretValue)

@@ -112,7 +112,8 @@ dial = ["localhost:%d", "[::1]:5432"]
 import = ["py:psycopg2", "lib:libpq.so.5"]
 secrets = ["DB_PASSWORD_%d", "PGPASS"]
 insecure = ["localhost:%d", "unix:/run/db.sock"]
-`, i, i+1, i, i, 1+r.IntN(80), i, i, 1000+i, i, 1000+i)
+http = ["https://api.example.com/v%d/", "http://127.0.0.1:*/health", "unix:/var/run/docker.sock:/_ping"]
+`, i, i+1, i, i, 1+r.IntN(80), i, i, 1000+i, i, 1000+i, i)
 		case 1:
 			fmt.Fprintf(&b, "probe = \"env:KB_%d_TOKEN\"\n", i)
 		case 2:
@@ -213,11 +214,6 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	require.NoError(t, err, "%+v", err)
 	seen := map[string]bool{}
 	fieldsSet(reflect.ValueOf(m), seen)
-	// Until hostfuncs compiles http grants (issue 11, another branch),
-	// no manifest with one parses: TestManifestCacheRoundTripShapes
-	// carries Probe.HTTP through the codec meanwhile. Once it does, add an
-	// http grant to genFull and drop this.
-	seen["Probe.HTTP"] = true
 	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, Position{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {

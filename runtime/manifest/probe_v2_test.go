@@ -18,7 +18,7 @@ name = "redis"
 module = "p/redis.wasm"
 tls_ca = "../certs/ca.pem"
 proxy = true
-grants = { dial = ["127.0.0.1:6379"], secrets = ["REDIS_PASSWORD"], insecure = ["127.0.0.1:6379"] }
+grants = { dial = ["127.0.0.1:6379"], secrets = ["REDIS_PASSWORD"], insecure = ["127.0.0.1:6379"], http = ["https://api.example.com/v1/"] }
 
 [[tools]]
 name = "std"
@@ -39,7 +39,7 @@ probe = "tcp:localhost:1"
 		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Dial)
 		assert.Equal(t, []string{"REDIS_PASSWORD"}, p.Secrets)
 		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Insecure)
-		assert.Nil(t, p.HTTP)
+		assert.Equal(t, []string{"https://api.example.com/v1/"}, p.HTTP)
 
 		s := m.Tools[1].Probe
 		assert.Equal(t, "tcp:localhost:5432", s.Standard)
@@ -52,9 +52,7 @@ probe = "tcp:localhost:1"
 }
 
 // An http entry is checked by hostfuncs' Compile like every other grant,
-// and refused at its line and column with a caret under it. (Entries that
-// Compile accepts are in the valid corpus once hostfuncs' http grants
-// land.)
+// and refused at its line and column with a caret under it.
 func TestProbeV2HTTPGrantChecked(t *testing.T) {
 	src := `[[tools]]
 name = "api"
