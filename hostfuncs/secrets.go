@@ -17,8 +17,14 @@ type secretCache struct{}
 // its value. A placeholder naming a secret that is not granted answers
 // StatusDenied (and records a denial of kind "secret"); one whose variable
 // is not set, is empty or is longer than MaxSecret answers StatusNotFound.
-// b itself is never changed.
-func (c *Call) substitute(b []byte) ([]byte, int32) { return b, StatusOK }
+// b itself is never changed. why says, for gate.last_error, what was wrong.
+func (c *Call) substitute(b []byte) (out []byte, status int32, why string) { return b, StatusOK, "" }
+
+// substituteEscaped is substitute with each value passed through escape
+// (url.QueryEscape for a URL's query).
+func (c *Call) substituteEscaped(b []byte, escape func(string) string) ([]byte, int32, string) {
+	return b, StatusOK, ""
+}
 
 // redact returns b with every value of a granted secret that is set
 // replaced by its placeholder. It may return b itself when there is
