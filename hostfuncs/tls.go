@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/binary"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
@@ -106,4 +107,17 @@ func (c *Call) tlsOf(id int32, out []byte) int32 {
 		return 1
 	}
 	return 0
+}
+
+var warmRoots sync.Once
+
+// WarmSystemRoots loads the system's TLS roots in the background, once per
+// process. crypto/x509 loads them on first use, which takes 10-100 ms (and
+// seconds under the race detector): inside a probe's first TLS handshake
+// that would spend its budget. The engine calls it when it makes a probe
+// that may talk TLS.
+func WarmSystemRoots() {
+	warmRoots.Do(func() {
+		go x509.SystemCertPool()
+	})
 }
