@@ -1,0 +1,196 @@
+package hostfuncs
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The hostile peers of issue 11, each against the bound that must hold.
+// Each test's budget is a short one; "ended by the budget" is asserted by
+// the answer the probe got (timed out, with the guest not interrupted),
+// not by a clock.
+
+// budgetCall is a Call with a short budget and the engine's 5% reserve.
+func budgetCall(t testing.TB, g Grants, budget time.Duration) *Call {
+	c := testCall(t, g)
+	c.Deadline = time.Now().Add(budget)
+	c.Reserve = budget / 20
+	return c
+}
+
+func TestHostilePeerSendsForever(t *testing.T) {
+	g := newGuest(t)
+	chunk := []byte(strings.Repeat("spam", 4096))
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+		for {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	c := budgetCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, 30*time.Second)
+	defer c.End()
+	h := g.connect(t, c, l.Addr().String(), 0, 0)
+	require.Positive(t, h)
+	total := 0
+	var status int32
+	for {
+		n, _ := g.recv(t, c, h, bufCap, 0)
+		if n <= 0 {
+			status = n
+			break
+		}
+		total += int(n)
+	}
+	assert.Equal(t, StatusLimit, status)
+	assert.Equal(t, MaxBytesIn, total, "1 MiB in, not a byte more")
+	assert.Contains(t, g.lastError(t, c), "bytes in")
+}
+
+func TestHostilePeerNeverSends(t *testing.T) {
+	g := newGuest(t)
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) { io.Copy(io.Discard, c) })
+	c := budgetCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, 100*time.Millisecond)
+	defer c.End()
+	h := g.connect(t, c, l.Addr().String(), 0, 0)
+	require.Positive(t, h)
+	n, _ := g.recv(t, c, h, 64, 0) // 0: as long as the budget allows
+	assert.Equal(t, StatusTimedOut, n, "the wait ends with time left to answer")
+	assert.Nil(t, c.Interrupted())
+}
+
+func TestHostileHandshakeStalls(t *testing.T) {
+	g := newGuest(t)
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) { io.Copy(io.Discard, c) })
+	addr := l.Addr().String()
+	grants := Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}}
+
+	c := budgetCall(t, grants, 100*time.Millisecond)
+	defer c.End()
+	assert.Equal(t, StatusTimedOut, g.connect(t, c, "tls:"+addr, 0, 0))
+	assert.Nil(t, c.Interrupted())
+
+	c = budgetCall(t, grants, 100*time.Millisecond)
+	defer c.End()
+	assert.Equal(t, StatusTimedOut, g.http(t, c, "GET https://"+addr+"/\n", 0, 0))
+	assert.Nil(t, c.Interrupted())
+}
+
+func TestHostileTrickle(t *testing.T) {
+	g := newGuest(t)
+	trickle := func(head bool) net.Listener {
+		return serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+			http.ReadRequest(bufio.NewReader(c))
+			msg := "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n"
+			if !head {
+				if _, err := io.WriteString(c, msg); err != nil {
+					return
+				}
+				msg = strings.Repeat("x", 100000)
+			}
+			for i := 0; i < len(msg); i++ {
+				if _, err := c.Write([]byte{msg[i]}); err != nil {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	for _, head := range []bool{true, false} {
+		t.Run(fmt.Sprint("head=", head), func(t *testing.T) {
+			l := trickle(head)
+			c := budgetCall(t, Grants{HTTP: []string{"http://127.0.0.1:*"}}, 100*time.Millisecond)
+			defer c.End()
+			assert.Equal(t, StatusTimedOut, g.http(t, c, "GET http://"+l.Addr().String()+"/\n", 0, 0))
+			assert.Nil(t, c.Interrupted())
+		})
+	}
+}
+
+func TestHostileHugeResponse(t *testing.T) {
+	g := newGuest(t)
+	var written atomic.Int64
+	done := make(chan error, 1)
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+		http.ReadRequest(bufio.NewReader(c))
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\n\r\n")
+		block := make([]byte, 64<<10)
+		for written.Load() < 10<<30 {
+			n, err := c.Write(block)
+			written.Add(int64(n))
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	})
+	c := budgetCall(t, Grants{HTTP: []string{"http://127.0.0.1:*"}}, 10*time.Second)
+	defer c.End()
+	h := g.http(t, c, "GET http://"+l.Addr().String()+"/\n", 0, 0)
+	require.Positive(t, h, g.lastError(t, c))
+	n := g.v2(t, c, "http_body", uint32(h), bufAt, 0)
+	assert.Equal(t, int32(MaxHTTPBody), n, "64 KiB kept")
+	// The connection is closed already: the server's next writes fail
+	// once the socket buffers are full, long before 10 GB.
+	select {
+	case err := <-done:
+		require.Error(t, err, "the server wrote 10 GB")
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server is still writing: the connection was not closed")
+	}
+	assert.Less(t, written.Load(), int64(64<<20), "only socket buffers beyond the 64 KiB read")
+	t.Logf("the server wrote %d bytes before the close", written.Load())
+}
+
+func TestHostileHTTPHandlesInALoop(t *testing.T) {
+	g := newGuest(t)
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+		http.ReadRequest(bufio.NewReader(c))
+		io.WriteString(c, "HTTP/1.1 204 No Content\r\n\r\n")
+	})
+	c := budgetCall(t, Grants{HTTP: []string{"http://127.0.0.1:*"}}, 10*time.Second)
+	defer c.End()
+	req := "GET http://" + l.Addr().String() + "/\n"
+	var got []int32
+	for range MaxOpenHandles + 1 {
+		got = append(got, g.http(t, c, req, 0, 0))
+	}
+	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8, StatusLimit}, got)
+}
+
+func TestHostileStopDuringRecv(t *testing.T) {
+	g := newGuest(t)
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) { io.Copy(io.Discard, c) })
+	for _, engine := range []bool{true, false} {
+		t.Run(fmt.Sprint("engine=", engine), func(t *testing.T) {
+			// A budget far longer than the test: if the stop is not seen,
+			// the recv ends at the budget and the error says so.
+			c := budgetCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, 30*time.Second)
+			defer c.End()
+			stop := make(chan struct{})
+			if engine {
+				c.EngineStop = stop
+			} else {
+				c.Stop = StopChan(stop)
+			}
+			h := g.connect(t, c, l.Addr().String(), 0, 0)
+			require.Positive(t, h)
+			time.AfterFunc(20*time.Millisecond, func() { close(stop) })
+			_, err := g.call(c, "recv", uint32(h), bufAt, 64, 0)
+			require.Error(t, err)
+			assert.True(t, errors.Is(err, ErrStopped), "%v", err)
+		})
+	}
+}
