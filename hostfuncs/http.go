@@ -48,7 +48,10 @@ func hostHTTP(ctx context.Context, m api.Module, stack []uint64) {
 // exchange is one gate.http request on its way: the parsed request and the
 // facts its redirects are checked against.
 type exchange struct {
-	c        *Call
+	c *Call
+	// net is c.Net, for the transport's dials, which may run on after the
+	// run's Call is reset.
+	net      *Net
 	target   HTTPTarget
 	insecure bool
 	// secretHeaders are the headers whose values held a secret: sent again
@@ -78,7 +81,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if !c.Policy.AllowHTTP(t) {
 		return c.denyNet("http", pr.url)
 	}
-	x := &exchange{c: c, target: t, insecure: flags&FlagInsecure != 0 && t.Scheme == "https"}
+	x := &exchange{c: c, net: c.Net, target: t, insecure: flags&FlagInsecure != 0 && t.Scheme == "https"}
 	if x.insecure {
 		if hp := t.hostPort(); !c.Policy.AllowInsecure(hp) {
 			return c.denyNet("insecure", hp)
@@ -265,9 +268,9 @@ func headSize(resp *http.Response) int {
 // the manifest allowed).
 func (x *exchange) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if host, _, _ := net.SplitHostPort(addr); host == unixHost && x.target.Unix != "" {
-		return x.c.Net.dialContext(ctx, "unix", x.target.Unix)
+		return x.net.dialContext(ctx, "unix", x.target.Unix)
 	}
-	return x.c.Net.dialContext(ctx, network, addr)
+	return x.net.dialContext(ctx, network, addr)
 }
 
 // checkRedirect follows at most MaxRedirects redirects, each granted as the

@@ -109,7 +109,8 @@ func (c *Call) netContext(ctx context.Context, d time.Duration) (context.Context
 	if c.Stop != nil {
 		stop = c.Stop.Done()
 	}
-	if stop == nil && c.EngineStop == nil {
+	engineStop := c.EngineStop // not c: the goroutine may outlive the run's Call
+	if stop == nil && engineStop == nil {
 		return ctx, cancel
 	}
 	go func() {
@@ -117,7 +118,7 @@ func (c *Call) netContext(ctx context.Context, d time.Duration) (context.Context
 		case <-ctx.Done():
 		case <-stop:
 			cancel()
-		case <-c.EngineStop:
+		case <-engineStop:
 			cancel()
 		}
 	}()
