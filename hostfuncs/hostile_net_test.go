@@ -172,7 +172,13 @@ func TestHostileHTTPHandlesInALoop(t *testing.T) {
 
 func TestHostileStopDuringRecv(t *testing.T) {
 	g := newGuest(t)
-	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) { io.Copy(io.Discard, c) })
+	// The peer answers 2 s after the stop: a recv that the stop did not
+	// cut short gets its answer (and the check after it stops the guest
+	// all the same, so the last error is what tells).
+	l := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+		time.Sleep(2 * time.Second)
+		c.Write([]byte("late"))
+	})
 	for _, engine := range []bool{true, false} {
 		t.Run(fmt.Sprint("engine=", engine), func(t *testing.T) {
 			// A budget far longer than the test: if the stop is not seen,
@@ -191,6 +197,8 @@ func TestHostileStopDuringRecv(t *testing.T) {
 			_, err := g.call(c, "recv", uint32(h), bufAt, 64, 0)
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, ErrStopped), "%v", err)
+			last, _ := c.LastError()
+			assert.Equal(t, "recv: "+ErrStopped.Error(), last, "the stop cut the wait short")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package hostfuncs
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"net"
 	"time"
 )
@@ -102,28 +103,34 @@ func (c *Call) clip(timeoutMS int32) (d time.Duration, ok bool) {
 
 // netContext bounds one network wait: it ends after d, when ctx ends, or
 // when the probe or the engine is being closed, so that a Close never waits
-// for a peer that does not answer. cancel must be called.
+// for a peer that does not answer; then its cause is ErrStopped. cancel
+// must be called.
 func (c *Call) netContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(ctx, d)
+	ctx, cancelTimeout := context.WithTimeout(ctx, d)
 	var stop <-chan struct{}
 	if c.Stop != nil {
 		stop = c.Stop.Done()
 	}
 	engineStop := c.EngineStop // not c: the goroutine may outlive the run's Call
 	if stop == nil && engineStop == nil {
-		return ctx, cancel
+		return ctx, cancelTimeout
 	}
+	ctx, cancelCause := context.WithCancelCause(ctx)
 	go func() {
 		select {
 		case <-ctx.Done():
 		case <-stop:
-			cancel()
+			cancelCause(ErrStopped)
 		case <-engineStop:
-			cancel()
+			cancelCause(ErrStopped)
 		}
 	}()
-	return ctx, cancel
+	return ctx, func() { cancelCause(nil); cancelTimeout() }
 }
+
+// stopped reports whether a wait under a netContext ended because the
+// probe or the engine is being closed.
+func stopped(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrStopped) }
 
 // aLongTimeAgo is a deadline in the past: setting it makes a blocked read
 // or write return at once.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"syscall"
 
 	"github.com/tetratelabs/wazero/api"
 )
@@ -218,8 +217,9 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	}
 	chunk := make([]byte, min(int64(recvChunk), left))
 	var (
-		n   int
-		err error
+		n    int
+		err  error
+		stop bool
 	)
 	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
@@ -229,6 +229,7 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 			n, err = s.conn.Read(chunk)
 			return err
 		})
+		stop = stopped(ctx)
 	})
 	if n > 0 {
 		c.countIn(n)
@@ -243,10 +244,11 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	case errors.Is(err, io.EOF):
 		s.eof = true
 		return StatusOK
+	case stop:
+		// The check after the call stops the guest; this is for the record.
+		return c.fail(StatusTimedOut, "recv: "+ErrStopped.Error())
 	case isTimeout(err):
 		return c.fail(StatusTimedOut, "recv: nothing arrived in time")
-	case errors.Is(err, syscall.ECONNRESET):
-		return c.fail(StatusClosed, "recv: "+err.Error())
 	}
 	return c.fail(StatusClosed, "recv: "+err.Error())
 }
