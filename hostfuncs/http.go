@@ -83,7 +83,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	}
 	x := &exchange{c: c, net: c.Net, target: t, insecure: flags&FlagInsecure != 0 && t.Scheme == "https"}
 	if x.insecure {
-		if hp := t.hostPort(); !c.Policy.AllowInsecure(hp) {
+		if hp := t.Addr(); !c.Policy.AllowInsecure(hp) {
 			return c.denyNet("insecure", hp)
 		}
 	}
@@ -112,15 +112,6 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		return c.fail(status, "http: "+pr.method+" "+pr.url+": "+httpErrorText(err))
 	}
 	return c.net.add(&handle{resp: resp})
-}
-
-// hostPort is the target's "host:port", as dial and insecure grants write
-// it.
-func (t HTTPTarget) hostPort() string {
-	if t.Unix != "" {
-		return "unix:" + t.Unix
-	}
-	return net.JoinHostPort(t.Host, strconv.Itoa(int(t.Port)))
 }
 
 // build makes the request: secrets substituted in header values, body and
@@ -291,8 +282,8 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 		c.deny("http", c.Redact(raw))
 		return http.ErrUseLastResponse
 	}
-	if x.insecure && t.Scheme == "https" && !c.Policy.AllowInsecure(t.hostPort()) {
-		c.deny("insecure", t.hostPort())
+	if x.insecure && t.Scheme == "https" && !c.Policy.AllowInsecure(t.Addr()) {
+		c.deny("insecure", t.Addr())
 		return http.ErrUseLastResponse
 	}
 	if t.Scheme != x.target.Scheme || t.Host != x.target.Host || t.Port != x.target.Port || t.Unix != x.target.Unix {
