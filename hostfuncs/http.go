@@ -224,14 +224,30 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	if left <= 0 {
 		return nil, errBytesInBound
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, min(int64(MaxHTTPBody), left)))
+	// A secret's value that spans the 64 KiB cut is read whole, so that it
+	// is redacted whole (see redact_net.go).
+	extra := int64(max(c.longestSecret()-1, 0))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, min(int64(MaxHTTPBody)+extra, left)))
 	c.countIn(len(body))
 	if err != nil {
 		return nil, err
 	}
-	r := &response{status: resp.StatusCode, body: c.redact(body), header: make(http.Header, len(resp.Header))}
+	whole := int64(len(body)) < int64(MaxHTTPBody)+extra
+	if r := c.redactorFor(); r != nil {
+		body, _ = r.redactCut(body, min(len(body), MaxHTTPBody))
+	}
+	body = body[:min(len(body), MaxHTTPBody)]
+	r := &response{status: resp.StatusCode, body: body, header: make(http.Header, len(resp.Header))}
 	for k, vs := range resp.Header {
 		r.header[k] = []string{string(c.redact([]byte(strings.Join(vs, ", "))))}
+	}
+	if c.redactorFor() != nil && resp.Header.Get("Content-Length") != "" {
+		// The peer's count would tell the length of a secret it echoed in
+		// the body; the probe gets the length of what it can read, or none.
+		delete(r.header, "Content-Length")
+		if whole {
+			r.header.Set("Content-Length", strconv.Itoa(len(body)))
+		}
 	}
 	if resp.TLS != nil {
 		// The last request's host: a redirect may have gone elsewhere.

@@ -23,7 +23,10 @@ type stream struct {
 	// pending holds received bytes, redacted, that the probe has not read
 	// yet.
 	pending []byte
-	eof     bool
+	// held is the raw tail of what was read that may begin a secret's
+	// value; it goes before the next read's bytes.
+	held []byte
+	eof  bool
 }
 
 // hostConnect is gate.connect(addr_ptr, addr_len, flags, timeout_ms) -> i32.
@@ -205,37 +208,47 @@ func (c *Call) recv(ctx context.Context, id int32, buf []byte, timeoutMS int32) 
 	return int32(n)
 }
 
-// fill reads one chunk from the socket into s.pending, redacted.
+// fill reads from the socket until the probe has something to read, the
+// stream ends or fails, or the wait is over. What comes in is redacted
+// before the probe sees any of it; a tail that may begin a secret's value
+// is held back for the next read (see redactChunk), and let go, redacted as
+// it is, when nothing more comes.
 func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
-	left := c.inLeft()
-	if left <= 0 {
+	if c.inLeft() <= 0 {
 		return c.fail(StatusLimit, "recv: "+errBytesIn)
 	}
 	d, ok := c.clip(timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "recv: no time left in the budget")
 	}
-	chunk := make([]byte, min(int64(recvChunk), left))
 	var (
-		n    int
 		err  error
 		stop bool
 	)
 	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
-		err = onConn(ctx, s.conn, func() error {
-			var err error
-			n, err = s.conn.Read(chunk)
-			return err
-		})
+		for len(s.pending) == 0 && err == nil {
+			left := c.inLeft()
+			if left <= 0 {
+				err = errBytesInBound
+				s.pending, s.held = c.redactChunk(s.held, true)
+				break
+			}
+			chunk := make([]byte, min(int64(recvChunk), left))
+			var n int
+			err = onConn(ctx, s.conn, func() error {
+				var err error
+				n, err = s.conn.Read(chunk)
+				return err
+			})
+			c.countIn(n)
+			s.pending, s.held = c.redactChunk(append(s.held, chunk[:n]...), err != nil)
+		}
 		stop = stopped(ctx)
 	})
-	if n > 0 {
-		c.countIn(n)
-		s.pending = c.redact(chunk[:n])
-		// A read that returned bytes and an error reports the bytes now
-		// and the error, if it lasts, on the next call.
+	if len(s.pending) > 0 {
+		// Bytes now; an error that lasts is reported by the next call.
 		return StatusOK
 	}
 	switch {
@@ -244,6 +257,8 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	case errors.Is(err, io.EOF):
 		s.eof = true
 		return StatusOK
+	case errors.Is(err, errBytesInBound):
+		return c.fail(StatusLimit, "recv: "+errBytesIn)
 	case stop:
 		// The check after the call stops the guest; this is for the record.
 		return c.fail(StatusTimedOut, "recv: "+ErrStopped.Error())
