@@ -202,3 +202,166 @@ func TestHostileStopDuringRecv(t *testing.T) {
 		})
 	}
 }
+
+// secretCall is a Call granted the secret K, whose value is v.
+func secretCall(t testing.TB, g Grants, v string) *Call {
+	c := budgetCall(t, g, 10*time.Second)
+	g.Secrets = append(g.Secrets, "K")
+	p, err := g.Compile()
+	require.NoError(t, err)
+	c.Policy = p
+	c.LookupEnv = func(name string) (string, bool) {
+		if name == "K" {
+			return v, true
+		}
+		return "", false
+	}
+	return c
+}
+
+// Two secrets of different lengths: whatever comes back must be the same
+// for both, and hold neither.
+var secretValues = []string{"s3cr7", "0123456789abcdefghijklmnopqrstuvwxyzABCD"}
+
+// seen gathers everything a probe read in one scenario.
+type seen []string
+
+func (s *seen) add(v ...string) { *s = append(*s, v...) }
+
+func assertNoSecret(t *testing.T, what string, got map[string]seen) {
+	t.Helper()
+	a, b := got[secretValues[0]], got[secretValues[1]]
+	require.Equal(t, len(a), len(b), what)
+	for i := range a {
+		for _, v := range secretValues {
+			assert.NotContains(t, a[i], v, what)
+			assert.NotContains(t, b[i], v, what)
+		}
+		assert.Equal(t, a[i], b[i], "%s: what the probe reads depends on the secret", what)
+	}
+}
+
+func TestHostileSecretThroughEcho(t *testing.T) {
+	g := newGuest(t)
+	l := echoServer(t, "tcp", "127.0.0.1:0")
+	got := map[string]seen{}
+	for _, v := range secretValues {
+		var s seen
+		// Whole, a byte at a time, and padded (to the bytes-out bound) so
+		// that the host's 64 KiB read would cut the longer value.
+		for _, tt := range []struct {
+			pad int
+			cap uint32
+		}{{0, 64}, {0, 1}, {MaxBytesOut - len("AUTH ${secret:K}\n"), bufCap}} {
+			c := secretCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, v)
+			defer c.End()
+			h := g.connect(t, c, l.Addr().String(), 0, 0)
+			require.Positive(t, h)
+			msg := strings.Repeat("p", tt.pad) + "AUTH ${secret:K}\n"
+			// At 0: the padded message takes the whole page.
+			p, n := g.put(t, 0, msg)
+			require.Equal(t, int32(len(msg)), g.v2(t, c, "send", uint32(h), p, n), "send answers the length as written")
+			var b strings.Builder
+			for b.Len() < len(msg) {
+				n, part := g.recv(t, c, h, tt.cap, 0)
+				require.Positive(t, n, g.lastError(t, c))
+				b.WriteString(part)
+			}
+			s.add(b.String())
+			require.Equal(t, StatusOK, g.v2(t, c, "close", uint32(h)))
+		}
+		got[v] = s
+	}
+	assertNoSecret(t, "echo", got)
+	assert.Equal(t, "AUTH ${secret:K}\n", got[secretValues[0]][0])
+	assert.True(t, strings.HasSuffix(got[secretValues[1]][2], "pAUTH ${secret:K}\n"))
+}
+
+func TestHostileSecretThroughHTTP(t *testing.T) {
+	g := newGuest(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Auth", r.Header.Get("Authorization"))
+		body, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "%s %s %s", r.RequestURI, r.Header.Get("Authorization"), body)
+	})
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		// Reflects the secret in Location, outside the grants: not followed.
+		http.Redirect(w, r, "/elsewhere?k="+r.URL.Query().Get("k"), http.StatusFound)
+	})
+	mux.HandleFunc("/follow", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/echo?k="+r.URL.Query().Get("k"), http.StatusFound)
+	})
+	mux.HandleFunc("/pad", func(w http.ResponseWriter, r *http.Request) {
+		// The secret across the 64 KiB the host keeps.
+		io.WriteString(w, strings.Repeat("x", MaxHTTPBody-3)+r.Header.Get("Authorization"))
+	})
+	srv := newHTTPServer(t, mux)
+	closedAddr := closedAddr(t)
+	got := map[string]seen{}
+	for _, v := range secretValues {
+		c := secretCall(t, Grants{HTTP: []string{"http://127.0.0.1:*/echo", "http://127.0.0.1:*/redirect", "http://127.0.0.1:*/follow", "http://127.0.0.1:*/pad", "http://" + closedAddr + "/"}}, v)
+		defer c.End()
+		var s seen
+		for _, req := range []string{
+			"POST " + srv + "/echo?k=${secret:K}\nAuthorization: Bearer ${secret:K}\n\n{\"k\":\"${secret:K}\"}",
+			"GET " + srv + "/redirect?k=${secret:K}\n",
+			"GET " + srv + "/follow?k=${secret:K}\n",
+			"GET " + srv + "/pad\nAuthorization: ${secret:K}\n",
+		} {
+			h := g.http(t, c, req, 0, 0)
+			require.Positive(t, h, g.lastError(t, c))
+			_, body := g.body(t, c, h)
+			_, auth := g.header(t, c, h, "X-Auth")
+			_, loc := g.header(t, c, h, "Location")
+			_, length := g.header(t, c, h, "Content-Length")
+			s.add(body, auth, loc, length)
+		}
+		// A request that fails, with the secret in its query.
+		assert.Equal(t, StatusRefused, g.http(t, c, "GET http://"+closedAddr+"/?k=${secret:K}\n", 0, 0))
+		s.add(g.lastError(t, c))
+		s.add(c.Denials()...)
+		c.End()
+		got[v] = s
+	}
+	assertNoSecret(t, "http", got)
+	t.Logf("%q", got[secretValues[0]])
+}
+
+func newHTTPServer(t testing.TB, h http.Handler) string {
+	l := serve(t, "tcp", "127.0.0.1:0", func(net.Conn) {})
+	l.Close()
+	srv := &http.Server{Handler: h}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+func closedAddr(t testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func TestRedactRun(t *testing.T) {
+	g := newGuest(t)
+	v := secretValues[1]
+	c := secretCall(t, Grants{}, v)
+	p, n := g.put(t, argAt, "reason: "+v)
+	g.v2call(t, c, "reason", p, n)
+	g.v2call(t, c, "log", 1, p, n)
+	c.RedactRun()
+	reason, _ := c.Reason()
+	assert.Equal(t, "reason: ${secret:K}", reason)
+	assert.Equal(t, "reason: ${secret:K}", c.Logs()[0].Message)
+}
+
+func (g *guest) v2call(t testing.TB, c *Call, fn string, args ...uint32) {
+	t.Helper()
+	_, err := g.call(c, fn, args...)
+	require.NoError(t, err)
+}
