@@ -199,3 +199,26 @@ func TestRunHTTP(t *testing.T) {
 	require.Len(t, res.Logs, 3)
 	assert.Equal(t, "x1", res.Logs[0].Message)
 }
+
+// TestRunSecretsStayOut: the value of a granted secret, echoed back by a
+// peer, reaches nothing of the Result, and what does reach it is the same
+// for a short and a long value.
+func TestRunSecretsStayOut(t *testing.T) {
+	srv := newPeer(t, echo)
+	var reasons []string
+	for _, v := range []string{"s3cr7", "0123456789abcdefghijklmnopqrstuvwxyzABCD"} {
+		e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"PW": v})))
+		p := talkProbe(t, e, ProbeConfig{
+			Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, Secrets: []string{"PW"}},
+			Config: map[string]string{"mode": "echo", "addr": srv.Addr().String(), "send": "AUTH ${secret:PW}\r\n"},
+		})
+		res := p.Run(context.Background())
+		require.Equal(t, Available, res.Outcome, "%v %s", res.Err, res.Reason)
+		assert.Equal(t, "AUTH ${secret:PW}\r\n", res.Reason)
+		require.Len(t, res.Logs, 1)
+		assert.NotContains(t, res.Logs[0].Message, v)
+		reasons = append(reasons, res.Reason)
+
+	}
+	assert.Equal(t, reasons[0], reasons[1])
+}
