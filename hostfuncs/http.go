@@ -208,7 +208,9 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		TLSHandshakeTimeout:    d,
 		ForceAttemptHTTP2:      false,
 	}
-	if c.Net != nil && c.Net.Proxy {
+	if c.Net != nil && c.Net.Proxy && x.target.Unix == "" {
+		// Not for a unix socket: no proxy reaches it. A redirect from one
+		// to a TCP URL goes direct too, as the first request did.
 		tr.Proxy = http.ProxyFromEnvironment
 	}
 	defer tr.CloseIdleConnections()
