@@ -36,7 +36,9 @@ func TestStreamExample(t *testing.T) {
 	wasm := buildExample(t, "./example/stream")
 	const plain, secure = "127.0.0.1:6379", "cache.example.com:6380"
 	pong := probetest.Script(probetest.Expect("PING\r\n"), probetest.Send("+PONG\r\n"))
-	peer := func(addr string, p probetest.Peer) map[string]probetest.Peer { return map[string]probetest.Peer{addr: p} }
+	peer := func(addr string, p probetest.Peer) map[string]probetest.Peer {
+		return map[string]probetest.Peer{addr: p}
+	}
 	tlsAddr := map[string]string{"addr": "tls:" + secure}
 	probetest.Test(t, wasm, probetest.Options{
 		Grants: hostfuncs.Grants{Dial: []string{plain, secure}, Secrets: []string{"TOKEN"}},
