@@ -94,13 +94,34 @@ func peerTarget(key string) (dk string, useTLS bool, host string, err error) {
 		useTLS, addr = true, rest
 	}
 	host, port, err := net.SplitHostPort(addr)
-	if err != nil || host == "" {
+	if err != nil {
 		return "", false, "", errors.New(`want "host:port", "unix:/path", "tls:host:port" or an http(s) origin`)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return "", false, "", fmt.Errorf("port %q: want a number from 1 to 65535", port)
 	}
-	return dialKey("tcp", addr), useTLS, strings.TrimSuffix(strings.ToLower(host), "."), nil
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if _, err := netip.ParseAddr(host); err != nil && !isHostName(host) {
+		return "", false, "", fmt.Errorf("host %q: want a name or an IP address", host)
+	}
+	return dialKey("tcp", addr), useTLS, host, nil
+}
+
+// isHostName reports whether s could be a host name: letters, digits,
+// '-', '_' and dots between non-empty labels. The host refuses more; a
+// peer the host would refuse is merely never reached.
+func isHostName(s string) bool {
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" {
+			return false
+		}
+		for _, c := range label {
+			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // newPeerNet starts a listener for each peer. ca makes the certificates

@@ -215,6 +215,10 @@ func TestPeerTarget(t *testing.T) {
 		{key: "localhost", err: `want "host:port"`},
 		{key: "localhost:0", err: `port "0"`},
 		{key: "tls:h:http", err: `port "http"`},
+		{key: ".:1", err: `host "": want a name or an IP address`},
+		{key: "a..b:1", err: `host "a..b"`},
+		{key: "[]:1", err: `host ""`},
+		{key: "a b:1", err: `host "a b"`},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
 			dk, useTLS, host, err := probetest.PeerTarget(tc.key)
@@ -235,4 +239,36 @@ func TestPeerTarget(t *testing.T) {
 	_, err := probetest.NewFakeNet(map[string]probetest.Peer{
 		"tls:api.example.com:443": probetest.Script(), "https://API.example.com": probetest.Refuse()}, nil)
 	assert.EqualError(t, err, `peers "https://API.example.com" and "tls:api.example.com:443" are the same address`)
+}
+
+// FuzzPeerTarget: a key never panics the parser, and one it accepts names
+// an address the host could dial: a unix path, or host:port with a port in
+// range, with a certificate host for every TLS key.
+func FuzzPeerTarget(f *testing.F) {
+	for _, k := range []string{"127.0.0.1:6379", "unix:/x.sock", "tls:h:443", "https://h", "http://[::1]:8080/", "https://h/v1", ":80", "tls:", "http://"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		dk, useTLS, host, err := probetest.PeerTarget(key)
+		if err != nil {
+			return
+		}
+		network, addr, ok := strings.Cut(dk, " ")
+		require.True(t, ok, "%q", dk)
+		switch network {
+		case "unix":
+			require.True(t, strings.HasPrefix(addr, "/"), "%q", dk)
+			require.False(t, useTLS)
+		case "tcp":
+			h, port, err := net.SplitHostPort(addr)
+			require.NoError(t, err, "%q", dk)
+			require.NotEmpty(t, h, "%q", dk)
+			require.NotEmpty(t, port)
+			if useTLS {
+				require.NotEmpty(t, host)
+			}
+		default:
+			t.Fatalf("network %q", network)
+		}
+	})
 }
