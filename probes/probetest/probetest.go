@@ -140,7 +140,13 @@ func Test(t testing.TB, wasm []byte, opts Options) {
 func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	var out []*Violation
 	add := func(c, rule, format string, args ...any) {
-		out = append(out, &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)})
+		v := &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+		for _, o := range out {
+			if *o == *v { // the reused instance's run can break a rule the fresh one did
+				return
+			}
+		}
+		out = append(out, v)
 	}
 
 	cfg := runtime.NewEngineConfig()

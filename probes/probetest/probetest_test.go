@@ -177,7 +177,7 @@ func TestCheckReportsPeerViolations(t *testing.T) {
 			opts: probetest.Options{Cases: []probetest.Case{{Name: "hello", Want: runtime.Available,
 				Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("HELLO\r\n"), probetest.Send("+PONG\r\n"))}}}},
 			want: []string{
-				`case "hello": answers error`,
+				`case "hello": probe "probe" raised: connection closed before a reply`,
 				`case "hello": peer 127.0.0.1:6379: step 1, Expect("HELLO\r\n"): received "PING\r\n"`,
 			},
 		},
