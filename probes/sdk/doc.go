@@ -104,5 +104,8 @@
 // buffer. The host calls' own waits (connecting, a peer's answer) are
 // the probe's real cost, and the budget bounds them.
 //
-// Everything but the errors and constants is only built for GOOS=wasip1.
+// Everything but the errors, the constants and the plain types (Request,
+// TLSState, Secret) is only built for GOOS=wasip1; those are plain Go, so
+// that what the SDK writes and reads around the host calls is tested on
+// the host.
 package sdk
