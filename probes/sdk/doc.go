@@ -12,8 +12,8 @@
 // version-2 host.
 //
 // Its functions (Env, Dial, Import, Reason, ...) build for GOOS=wasip1
-// GOARCH=wasm only: plain go doc shows the errors and levels and none of
-// them. Ask for that target:
+// GOARCH=wasm only: plain go doc shows the errors, levels and plain types
+// and none of them. Ask for that target:
 //
 //	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk
 //	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk Dial
