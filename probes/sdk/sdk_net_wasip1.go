@@ -276,7 +276,9 @@ func HTTP(req Request) (*Response, error) {
 	r := &Response{handle: h, Status: int(gateHTTPStatus(h))}
 	body, status := read(func(buf unsafe.Pointer, cap uint32) int32 { return gateHTTPBody(h, buf, cap) })
 	if status < 0 {
-		return nil, fail(status, handleErrors)
+		err := fail(status, handleErrors)
+		gateClose(h)
+		return nil, err
 	}
 	r.Body = body
 	return r, nil

@@ -1,3 +1,8 @@
+//go:build !wasip1
+
+// The test runs on the host: it builds the probe for wasip1 and runs it in
+// the engine.
+
 package sdk_test
 
 import (
