@@ -7,9 +7,14 @@
  * "password"); optional "timeout_ms" (default 0: as long as the budget
  * allows), applied to each wait.
  *
- * It sends "AUTH [user] ${secret:NAME}" (the host puts the password in;
- * the probe never sees it) when a password is configured, then "PING", as
- * inline commands in one write, and reads one reply line per command:
+ * It sends "AUTH ['user'] '${secret:NAME}'" (the host puts the password
+ * in; the probe never sees it) when a password is configured, then "PING",
+ * as inline commands in one write, and reads one reply line per command.
+ * The single quotes let the password hold spaces, double quotes and
+ * backslashes (Redis reads them literally there); only a password with a
+ * single quote in it can't be sent this way, since the probe can't escape
+ * what it never sees.
+ *
  *
  *   +PONG                                -> available
  *   -NOAUTH                              -> unavailable: set password=
@@ -28,8 +33,8 @@ static char addr[512];
 static char password[128]; /* a secret's name, not its value */
 static char user[128];
 
-/* "AUTH " user " ${secret:" name "}\r\nPING\r\n" */
-static char cmd[5 + sizeof user + 10 + sizeof password + 10];
+/* "AUTH 'user' '${secret:NAME}'\r\nPING\r\n" */
+static char cmd[5 + 1 + sizeof user + 2 + 10 + sizeof password + 4 + 6];
 static uint32_t cmd_len;
 
 static void cmd_put(const char *s, uint32_t n) {
@@ -140,12 +145,13 @@ static int check(void) {
 	if (pn > 0) {
 		cmd_puts("AUTH ");
 		if (un > 0) {
+			cmd_puts("'");
 			cmd_put(user, (uint32_t)un);
-			cmd_puts(" ");
+			cmd_puts("' ");
 		}
-		cmd_puts("${secret:");
+		cmd_puts("'${secret:");
 		cmd_put(password, (uint32_t)pn);
-		cmd_puts("}\r\n");
+		cmd_puts("}'\r\n");
 	}
 	cmd_puts("PING\r\n");
 	int32_t r = gate_send(h, cmd, cmd_len);
