@@ -262,3 +262,23 @@ func requireAnswered(t *testing.T, got outcome, prefix string) {
 		assert.LessOrEqual(t, len(got.Reason), 1024)
 	}
 }
+
+// TestRedisProbeTLS speaks to Redis over TLS ("tls:HOST:PORT"), verified
+// against the manifest's tls_ca.
+func TestRedisProbeTLS(t *testing.T) {
+	ca := testsvc.NewCA(t)
+	pong := func(c net.Conn) {
+		_, _ = c.Read(make([]byte, 256))
+		_, _ = c.Write([]byte("+PONG\r\n"))
+		_, _ = c.Read(make([]byte, 1))
+	}
+	addr := "tls:" + testsvc.ServeTLSWith(t, ca.Server(t, 30*testsvc.Day), pong)
+	withCA := redisSetup(addr, nil, nil)
+	withCA.roots = ca.Pool()
+	runProbeCases(t, probes.Redis, []probeCase{{"verified", withCA, runtime.Available, ""}})
+
+	got := runProbe(t, probes.Redis, redisSetup(addr, nil, nil))
+	assert.Equal(t, runtime.Unavailable, got.Outcome)
+	assert.True(t, strings.HasPrefix(got.Reason, "redis "+addr+": TLS: "), got.Reason)
+	assert.Contains(t, got.Reason, "certificate signed by unknown authority")
+}

@@ -187,3 +187,14 @@ func TestScriptAndMute(t *testing.T) {
 	var ne net.Error
 	require.True(t, errors.As(err, &ne) && ne.Timeout(), "a mute peer answered: %v", err)
 }
+
+func TestServeTLSWith(t *testing.T) {
+	ca := NewCA(t)
+	addr := ServeTLSWith(t, ca.Server(t, Day), func(c net.Conn) { _, _ = c.Write([]byte("+PONG\r\n")) })
+	c, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"})
+	require.NoError(t, err)
+	defer c.Close()
+	line, err := bufio.NewReader(c).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "+PONG\r\n", line)
+}

@@ -159,17 +159,27 @@ func serial(t testing.TB) *big.Int {
 // client sends until the client closes it or the test ends.
 func ServeTLS(t testing.TB, cert tls.Certificate) string {
 	t.Helper()
+	return ServeTLSWith(t, cert, func(c net.Conn) {
+		buf := make([]byte, 4096)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// ServeTLSWith is ServeTLS with handle run on each connection once its
+// handshake has completed (as Serve runs it on a plain one), to speak a
+// protocol over TLS.
+func ServeTLSWith(t testing.TB, cert tls.Certificate, handle func(net.Conn)) string {
+	t.Helper()
 	cfg := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	return Serve(t, func(c net.Conn) {
 		tc := tls.Server(c, cfg)
 		if err := tc.Handshake(); err != nil {
 			return
 		}
-		buf := make([]byte, 4096)
-		for {
-			if _, err := tc.Read(buf); err != nil {
-				return
-			}
-		}
+		handle(tc)
 	})
 }
