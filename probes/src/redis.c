@@ -13,8 +13,8 @@
  * The single quotes let the password hold spaces, double quotes and
  * backslashes (Redis reads them literally there); only a password with a
  * single quote in it can't be sent this way, since the probe can't escape
- * what it never sees.
- *
+ * what it never sees (Redis then answers a protocol error, which the
+ * probe reports as credentials rejected). The answers:
  *
  *   +PONG                                -> available
  *   -NOAUTH                              -> unavailable: set password=
