@@ -18,9 +18,6 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
-// useFakeHost runs the probes in fakev2_test.go's stand-in host (TEMPORARY).
-const useFakeHost = true
-
 // setup is the world of one run of a standard probe.
 type setup struct {
 	config map[string]string
@@ -59,9 +56,6 @@ func runProbe(t testing.TB, kind probes.Kind, s setup) outcome {
 // its own whose environment is s.env.
 func runProbeOnce(t testing.TB, kind probes.Kind, s setup) outcome {
 	t.Helper()
-	if useFakeHost {
-		return runFake(t, kind, s)
-	}
 	ctx := context.Background()
 	e, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().WithLookupEnv(func(k string) (string, bool) {
 		v, ok := s.env[k]
@@ -214,6 +208,22 @@ func TestRedisProbePeers(t *testing.T) {
 		assert.True(t, strings.HasPrefix(got.Reason, "redis "+open+": "), got.Reason)
 		assert.Contains(t, got.Reason, "REDIS_PASSWORD")
 	})
+	t.Run("secret not granted", func(t *testing.T) {
+		open := testsvc.Script(t, "PING\r\n", []byte("+PONG\r\n"))
+		s := redisSetup(open, pw, right)
+		s.grants.Secrets = nil
+		got := runProbe(t, probes.Redis, s)
+		assert.Equal(t, runtime.Unavailable, got.Outcome)
+		// The probe sets no reason: the host's denial is the reason.
+		assert.Equal(t, `secret "REDIS_PASSWORD" not granted to probe "redis"`, got.Reason)
+	})
+	t.Run("address not granted", func(t *testing.T) {
+		s := redisSetup(refused, nil, nil)
+		s.grants.Dial = nil
+		got := runProbe(t, probes.Redis, s)
+		assert.Equal(t, runtime.Unavailable, got.Outcome)
+		assert.Equal(t, `dial "`+refused+`" not granted to probe "redis"`, got.Reason)
+	})
 	t.Run("long line", func(t *testing.T) {
 		got := runProbe(t, probes.Redis, redisSetup(long, nil, nil))
 		assert.Equal(t, runtime.Unavailable, got.Outcome)
@@ -253,7 +263,7 @@ func FuzzRedisReply(f *testing.F) {
 func requireAnswered(t *testing.T, got outcome, prefix string) {
 	t.Helper()
 	var perr *runtime.ProbeError
-	if got.Outcome == runtime.Failed && !errors.Is(got.Err, context.DeadlineExceeded) && !useFakeHost {
+	if got.Outcome == runtime.Failed && !errors.Is(got.Err, context.DeadlineExceeded) {
 		require.ErrorAs(t, got.Err, &perr)
 		require.Equal(t, runtime.KindStatus, perr.Kind, "%v", got.Err)
 	}

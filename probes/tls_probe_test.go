@@ -1,6 +1,7 @@
 package probes_test
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +108,46 @@ func TestTLSProbeDates(t *testing.T) {
 			// Whole days left, rounded down: the run may start just
 			// after a day boundary that the test saw before it.
 			assert.Contains(t, []string{strconv.Itoa(days), strconv.Itoa(days - 1)}, n)
+		})
+	}
+}
+
+// TestProtocolProbesAreRepeatable runs each protocol probe several times
+// in one engine, which reuses its instance: a reused instance must answer
+// as a fresh one did, not with a reason that grew or a reader that still
+// holds the last peer's bytes.
+func TestProtocolProbesAreRepeatable(t *testing.T) {
+	ctx := context.Background()
+	e, err := runtime.NewEngine(ctx, runtime.NewEngineConfig())
+	require.NoError(t, err)
+	defer e.Close(ctx)
+	addr := testsvc.Script(t, "", []byte("-ERR not what you want\r\nE\x00\x00\x00\x04"))
+	for _, kind := range []probes.Kind{probes.Redis, probes.Postgres, probes.TLS} {
+		t.Run(string(kind), func(t *testing.T) {
+			wasm, _ := probes.Wasm(kind)
+			m, err := e.Compile(ctx, string(kind)+".wasm", wasm)
+			require.NoError(t, err)
+			p, err := e.NewProbe(ctx, string(kind), m, runtime.ProbeConfig{
+				Grants: hostfuncs.Grants{Dial: []string{addr}}, Config: map[string]string{"addr": addr}})
+			require.NoError(t, err)
+			var first runtime.Result
+			reused := false
+			for i := 0; i < 4; i++ {
+				res := p.Run(ctx)
+				if res.Outcome == runtime.Failed && strings.Contains(res.Reason, "timed out") {
+					t.Logf("run %d: the machine was late: %s", i, res.Reason)
+					continue
+				}
+				if first.Reason == "" {
+					first = res
+					continue
+				}
+				reused = reused || !res.Fresh
+				assert.Equal(t, first.Outcome, res.Outcome, "run %d", i)
+				assert.Equal(t, first.Reason, res.Reason, "run %d", i)
+			}
+			require.NotEmpty(t, first.Reason)
+			assert.True(t, reused, "no run reused an instance")
 		})
 	}
 }
