@@ -105,8 +105,8 @@ func TestMCPProbe(t *testing.T) {
 
 // TestMCPProbeConversation checks the requests: initialize with the
 // config's headers, then the session id and the version the server chose
-// on every later request, and the session deleted at the end, whatever
-// the outcome.
+// on every later request, and the session deleted at the end unless the
+// probe raises.
 func TestMCPProbeConversation(t *testing.T) {
 	sh, err := ParseShorthand("mcp:http://127.0.0.1:8080/mcp bearer=MCP_TOKEN timeout_ms=30")
 	require.NoError(t, err)
@@ -120,7 +120,8 @@ func TestMCPProbeConversation(t *testing.T) {
 	}{
 		{"available", rpc(2, oneTool), 0, []string{"POST initialize", "POST notifications/initialized", "POST tools/list", "DELETE"}},
 		{"no tools", rpc(2, noTools), 1, []string{"POST initialize", "POST notifications/initialized", "POST tools/list", "DELETE"}},
-		{"tools/list timed out", httpResp{fail: -4}, 2, []string{"POST initialize", "POST notifications/initialized", "POST tools/list", "DELETE"}},
+		{"tools/list timed out: no DELETE", httpResp{fail: -4}, 2, []string{"POST initialize", "POST notifications/initialized", "POST tools/list"}},
+		{"tools/list failed: DELETE", httpResp{status: 403}, 1, []string{"POST initialize", "POST notifications/initialized", "POST tools/list", "DELETE"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &fakeGate{config: sh.Config, http: mcpServer{"initialize": rpc(1, initResult), "tools/list": tc.tools}.serve}

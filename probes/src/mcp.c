@@ -9,7 +9,7 @@
  * It does what a client does to start: POST initialize, keep the
  * Mcp-Session-Id and the protocol version the server chose, POST
  * notifications/initialized and tools/list with both, then DELETE the
- * session. Answers may be JSON or SSE ("data:" lines); it scans them for
+ * session (unless it raises). Answers may be JSON or SSE ("data:" lines); it scans them for
  * the JSON-RPC "result" or "error" rather than parsing them, which is
  * enough for an answer to its own request.
  *
@@ -114,9 +114,13 @@ static int answer(int32_t h, const char *what, int32_t *result) {
 	return GATE_UNAVAILABLE;
 }
 
-/* finish ends the session, if the server keeps one, and returns result. */
+/*
+ * finish ends the session, if the server keeps one, and returns result;
+ * not after a raise, when the server is timing out or failing anyway and
+ * what is left of the budget is better left alone.
+ */
 static int finish(int result) {
-	if (session_len > 0)
+	if (session_len > 0 && result != GATE_ERROR)
 		request("DELETE", 0);
 	return result;
 }
