@@ -140,3 +140,69 @@ func TestHTTPProbeBodyWindow(t *testing.T) {
 	assert.LessOrEqual(t, len(got.reason), 1024)
 	assert.True(t, strings.HasSuffix(got.reason, "...: HTTP 503 (transient)"), got.reason)
 }
+
+// inStatus is the reference for the probe's status-set check: whether
+// code is in a list checkStatus accepts.
+func inStatus(list string, code int32) bool {
+	for _, it := range strings.FieldsFunc(list, isSep) {
+		lo, hi, ok := strings.Cut(it, "-")
+		if !ok {
+			hi = lo
+		}
+		a, _ := statusCode(lo)
+		b, _ := statusCode(hi)
+		if int(code) >= a && int(code) <= b {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzHTTPProbe feeds the http probe arbitrary status lists, codes,
+// bodies and expectations: it never traps, answers 0, 1 or 2 with a
+// reason the host can keep, agrees with checkStatus on which lists are
+// well-formed and with inStatus on what they hold, and finds a body
+// expectation exactly when strings.Contains does.
+func FuzzHTTPProbe(f *testing.F) {
+	f.Add("200-299,301", int32(301), `{"ok":true}`, "ok")
+	f.Add("2xx", int32(200), "", "")
+	f.Add("", int32(503), "x", "y")
+	f.Add("100-599 404", int32(404), "abc", "bc")
+	r := newFakeHost(f)
+	compiled := compile(f, r, HTTP)
+	f.Fuzz(func(t *testing.T, statusList string, code int32, body, expect string) {
+		if code < 100 || code > 599 {
+			code = 100 + (code&0x7FFFFFFF)%500
+		}
+		c := cfg("url", "http://h/", "status", statusList)
+		if expect != "" {
+			c["expect_body"] = expect
+		}
+		got := run(t, r, compiled, &fakeGate{config: c, http: answer(httpResp{status: code, body: body})})
+		require.Contains(t, []int32{0, 1, 2}, got.result)
+		require.LessOrEqual(t, len(got.reason), 1024)
+		_, err := checkStatus(statusList)
+		if err != nil || len(statusList) > STDConfigMax {
+			if err != nil {
+				require.Equal(t, int32(2), got.result, "status %q: %s", statusList, got.reason)
+			}
+			return
+		}
+		in := inStatus(statusList, code)
+		switch {
+		case !in && (code == 429 || code >= 500):
+			require.Equal(t, int32(2), got.result, got.reason)
+		case !in:
+			require.Equal(t, int32(1), got.result, got.reason)
+		case len(expect) > STDConfigMax || len(body) > 32*1024:
+			// Cut: the reference would need the probe's windows.
+		case expect == "" || strings.Contains(body, expect):
+			require.Equal(t, int32(0), got.result, got.reason)
+		default:
+			require.Equal(t, int32(1), got.result, got.reason)
+		}
+	})
+}
+
+// STDConfigMax is STD_CONFIG_MAX in src/std.h.
+const STDConfigMax = 4096

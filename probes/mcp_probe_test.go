@@ -169,3 +169,47 @@ func TestMCPProbeConversation(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMCPProbe feeds the mcp probe arbitrary answers to initialize and
+// tools/list: it never traps and answers 0, 1 or 2 with a reason the host
+// can keep; it is available only if the tools answer holds a tool object.
+func FuzzMCPProbe(f *testing.F) {
+	f.Add(`{"jsonrpc":"2.0","id":1,"result":`+initResult+`}`, `{"jsonrpc":"2.0","id":2,"result":`+oneTool+`}`)
+	f.Add(`data: {"result":{"protocolVersion":"`, `{"error":{"message":"\`)
+	f.Add(`"result":{"protocolVersion":"2025-06-18"}`, `"result":{"tools":[`)
+	f.Add(`{"result"  :  {}}`, `{"result":{"tools" : [ {`)
+	r := newFakeHost(f)
+	compiled := compile(f, r, MCP)
+	f.Fuzz(func(t *testing.T, init, tools string) {
+		g := &fakeGate{config: cfg("url", "http://h/mcp"), http: mcpServer{
+			"initialize": {status: 200, body: init, headers: map[string]string{"Mcp-Session-Id": init[:min(len(init), 300)]}},
+			"tools/list": {status: 200, body: tools},
+		}.serve}
+		got := run(t, r, compiled, g)
+		require.Contains(t, []int32{0, 1}, got.result, got.reason)
+		require.LessOrEqual(t, len(got.reason), 1024)
+		if got.result == 0 {
+			require.Contains(t, tools, "{")
+			require.Contains(t, tools, `"tools"`)
+		}
+	})
+}
+
+// TestMCPProbeSendsBackOnlyVisibleASCII: a session id or version that
+// could add a line to the probe's requests is not sent back.
+func TestMCPProbeSendsBackOnlyVisibleASCII(t *testing.T) {
+	r := newFakeHost(t)
+	g := &fakeGate{config: cfg("url", "http://h/mcp"), http: mcpServer{
+		"initialize": {status: 200, headers: map[string]string{"Mcp-Session-Id": "s\nX-Evil: 1"},
+			body: "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025\nX-Evil: 2\"}}"},
+		"tools/list": rpc(2, oneTool),
+	}.serve}
+	got := run(t, r, compile(t, r, MCP), g)
+	require.Equal(t, int32(0), got.result, got.reason)
+	require.Len(t, g.httpCalls, 3, "no session: no DELETE")
+	for _, req := range g.httpCalls {
+		assert.Empty(t, req.header("X-Evil"))
+		assert.Empty(t, req.header("Mcp-Session-Id"))
+	}
+	assert.Equal(t, "2025-06-18", g.httpCalls[1].header("MCP-Protocol-Version"))
+}

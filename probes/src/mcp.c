@@ -38,6 +38,18 @@ static uint32_t url_at, url_len, body_len;
 static int32_t timeout;
 
 /*
+ * visible reports whether s[0..n) is 1 to n visible ASCII characters, as
+ * a session id must be (and a version we send back in a header should
+ * be): nothing the server sends can add a line to our requests.
+ */
+static int visible(const char *s, int32_t n) {
+	for (int32_t i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~' || s[i] == '\\')
+			return 0;
+	return n > 0;
+}
+
+/*
  * request sends one request to the configured URL with the headers of
  * the session so far and returns gate_http's answer (or GATE_BAD_REQUEST
  * when it would not fit in the request buffer).
@@ -143,12 +155,12 @@ GATE_EXPORT(probe) int probe(void) {
 	if (r >= 0)
 		return r;
 	session_len = gate_http_header(h, "Mcp-Session-Id", 14, session, sizeof session);
-	if (session_len > (int32_t)sizeof session)
-		session_len = 0; /* too long to be one; the server will say so */
+	if (session_len > (int32_t)sizeof session || !visible(session, session_len))
+		session_len = 0; /* not one we can send back; the server will say so */
 	gate_close(h);
 	int32_t v = std_json_value(std_body_buf, body_len, (uint32_t)at, "protocolVersion");
 	version_len = std_json_string(std_body_buf, body_len, v);
-	if (version_len > 0 && version_len < (int32_t)sizeof version) {
+	if (version_len < (int32_t)sizeof version && visible(std_body_buf + v + 1, version_len)) {
 		for (int32_t i = 0; i < version_len; i++)
 			version[i] = std_body_buf[v + 1 + i];
 	} else {
