@@ -122,6 +122,9 @@ type Call struct {
 	Net *Net
 
 	secrets secretCache
+	// net is the run's ABI v2 state (handles, byte counts, last error),
+	// made by the first v2 call and dropped by End.
+	net *netState
 
 	reason       string
 	reasonSet    bool
@@ -187,7 +190,8 @@ func (c *Call) LogsDropped() int { return c.logsDropped }
 
 // Denial is one request a probe's grants refused.
 type Denial struct {
-	// Kind is what was asked for: "env", "dial" or "import".
+	// Kind is what was asked for: "env", "dial" (gate.dial and
+	// gate.connect), "import", "http", "secret" or "insecure".
 	Kind string `json:"kind"`
 	// Request is the variable, address or import spec, as the probe
 	// wrote it.
@@ -218,6 +222,26 @@ func (c *Call) Denied() []Denial { return c.denials }
 // Notes returns what the host learned while answering that the probe's
 // status codes cannot carry, such as why a dependency lookup failed.
 func (c *Call) Notes() []string { return c.notes }
+
+// RedactRun takes every granted secret's value out of what the run leaves
+// behind (its reason, logs, notes and denials), for the engine to call
+// once the run is over and before its Result is built. A probe without
+// secret grants costs nothing here.
+func (c *Call) RedactRun() {
+	if len(c.Policy.Secrets()) == 0 {
+		return
+	}
+	c.reason = c.Redact(c.reason)
+	for i := range c.logs {
+		c.logs[i].Message = c.Redact(c.logs[i].Message)
+	}
+	for i := range c.notes {
+		c.notes[i] = c.Redact(c.notes[i])
+	}
+	for i := range c.denials {
+		c.denials[i].Request = c.Redact(c.denials[i].Request)
+	}
+}
 
 // Holding reports whether the run still holds its CPU slot; it does not when
 // a wait for the slot ended with the budget.

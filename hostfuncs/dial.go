@@ -43,8 +43,9 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 	}
 	var status int32
 	c.wait(ctx, "gate.dial", true, func(ctx context.Context) {
-		d := net.Dialer{Timeout: timeout}
-		conn, err := d.DialContext(ctx, network, target)
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		conn, err := c.Net.dialContext(ctx, network, target)
 		if err == nil {
 			conn.Close()
 			status = StatusOK

@@ -298,7 +298,14 @@ func checkSecretGrant(e string) error {
 	if strings.Contains(e, "*") {
 		return fmt.Errorf("secrets are named exactly; no patterns")
 	}
-	return checkEnvGrant(e)
+	if err := checkEnvGrant(e); err != nil {
+		return err
+	}
+	// ${secret:NAME} names only these, so another name could never be used.
+	if '0' <= e[0] && e[0] <= '9' {
+		return fmt.Errorf("a secret's name starts with a letter or _, as in ${secret:NAME}")
+	}
+	return nil
 }
 
 func checkEnvGrant(e string) error {

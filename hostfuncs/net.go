@@ -3,7 +3,9 @@ package hostfuncs
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"net"
+	"time"
 )
 
 // Net is how one probe's streams and HTTP requests reach the network (ABI
@@ -66,3 +68,90 @@ const (
 	// have passed.
 	FlagInsecure int32 = 1
 )
+
+// dialContext dials through Net.DialContext when one is set, else a plain
+// net.Dialer; ctx carries the wait's deadline.
+func (n *Net) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	if n != nil && n.DialContext != nil {
+		return n.DialContext(ctx, network, addr)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}
+
+func (n *Net) rootCAs() *x509.CertPool {
+	if n == nil {
+		return nil
+	}
+	return n.RootCAs
+}
+
+// clip returns the probe's timeout clipped to the wait limit (what is left
+// of the budget less the Reserve); a timeout <= 0 means the limit. ok is
+// false when no time is left to wait at all.
+func (c *Call) clip(timeoutMS int32) (d time.Duration, ok bool) {
+	limit := c.waitLimit()
+	if limit <= 0 {
+		return 0, false
+	}
+	d = time.Duration(timeoutMS) * time.Millisecond
+	if d <= 0 || d > limit {
+		d = limit
+	}
+	return d, true
+}
+
+// netContext bounds one network wait: it ends after d, when ctx ends, or
+// when the probe or the engine is being closed, so that a Close never waits
+// for a peer that does not answer; then its cause is ErrStopped. cancel
+// must be called.
+func (c *Call) netContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancelTimeout := context.WithTimeout(ctx, d)
+	var stop <-chan struct{}
+	if c.Stop != nil {
+		stop = c.Stop.Done()
+	}
+	engineStop := c.EngineStop // not c: the goroutine may outlive the run's Call
+	if stop == nil && engineStop == nil {
+		return ctx, cancelTimeout
+	}
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-stop:
+			cancelCause(ErrStopped)
+		case <-engineStop:
+			cancelCause(ErrStopped)
+		}
+	}()
+	return ctx, func() { cancelCause(nil); cancelTimeout() }
+}
+
+// stopped reports whether a wait under a netContext ended because the
+// probe or the engine is being closed.
+func stopped(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrStopped) }
+
+// aLongTimeAgo is a deadline in the past: setting it makes a blocked read
+// or write return at once.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// onConn runs op (a read, a write or a handshake on conn) with conn's
+// deadline at d from now, and cuts it short when ctx (see netContext) ends
+// first. When it returns, nothing touches conn's deadline any more, so the
+// next operation's deadline is its own.
+func onConn(ctx context.Context, conn net.Conn, op func() error) error {
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	}
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		conn.SetDeadline(aLongTimeAgo)
+		close(done)
+	})
+	err := op()
+	if !stop() {
+		<-done
+	}
+	return err
+}

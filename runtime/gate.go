@@ -164,7 +164,12 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		if p != nil {
 			probe, err := g.probeFor(ctx, name, p)
 			if err != nil {
-				b.err = manifest.ErrorAt(p.Pos, list+"["+strconv.Itoa(i)+"].probe", err)
+				key := list + "[" + strconv.Itoa(i) + "].probe"
+				var ke *probeKeyError
+				if errors.As(err, &ke) {
+					key += "." + ke.key
+				}
+				b.err = manifest.ErrorAt(p.Pos, key, err)
 				return
 			}
 			b.tool.Probe = probe
@@ -256,11 +261,22 @@ func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {
 
 // probeFor makes the probe a manifest describes: a standard probe from its
 // shorthand, or a module read from disk, checked against its sha256 pin,
-// then compiled.
+// then compiled; either with the CA file of its tls_ca, read now.
 func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Prober, error) {
-	cfg := ProbeConfig{Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import}, Config: p.Config}
+	cfg := ProbeConfig{
+		Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: p.HTTP, Secrets: p.Secrets, Insecure: p.Insecure},
+		Config: p.Config,
+		Proxy:  p.Proxy,
+	}
 	if p.Budget != nil {
 		cfg.Budget = *p.Budget
+	}
+	if p.TLSCA != "" {
+		pool, err := LoadTLSCA(p.TLSCA)
+		if err != nil {
+			return nil, &probeKeyError{key: "tls_ca", err: fmt.Errorf("tls_ca: %w", err)}
+		}
+		cfg.TLSRootCAs = pool
 	}
 	if p.Standard != "" {
 		return g.engine.StandardProbe(ctx, name, p.Standard, cfg)
@@ -281,6 +297,16 @@ func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Pr
 	}
 	return g.engine.NewProbe(ctx, name, m, cfg)
 }
+
+// probeKeyError is a probe's error that belongs to one of its keys, which
+// the manifest error then names ("tools[0].probe.tls_ca").
+type probeKeyError struct {
+	key string
+	err error
+}
+
+func (e *probeKeyError) Error() string { return e.err.Error() }
+func (e *probeKeyError) Unwrap() error { return e.err }
 
 // Engine returns the probe engine.
 func (g *Gate) Engine() *Engine { return g.engine }

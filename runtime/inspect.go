@@ -26,13 +26,18 @@ const (
 )
 
 // Inspection is what a module imports and exports and how it stands
-// against ABI v1.
+// against the probe ABI.
 type Inspection struct {
-	Size    int
-	SHA256  string
-	Entry   Entry // "" when the module has no usable entry point
-	Imports []Item
-	Exports []Item
+	Size   int
+	SHA256 string
+	Entry  Entry // "" when the module has no usable entry point
+	// ABIVersion is the probe ABI version the module needs: 1, or 2 when
+	// it imports any gate function that version 2 added
+	// (hostfuncs.Func.Version), such as connect or http. Version 2 is
+	// additive, so a version-1 module runs on either host.
+	ABIVersion int
+	Imports    []Item
+	Exports    []Item
 	// Memory describes memory 0, if the module has one.
 	Memory *MemoryInfo
 	// Violations lists every way the module breaks ABI v1; a module with
@@ -67,17 +72,18 @@ type Violation struct {
 
 func (v Violation) Error() string { return v.Msg }
 
-// Inspect decodes a module and checks it against ABI v1 without running
-// it, as an engine with cfg would load it: one exported memory; one entry
-// point of the right type; imports only from "gate" (with ABI v1's names
-// and signatures) and "wasi_snapshot_preview1"; a minimum memory within
-// cfg's memory limit; a size, function bodies and per-instance setup
-// within the load limits (see DefaultMaxModuleSize). It reports every
-// violation at once. The error is for a file that is not WebAssembly at
-// all (a *wasm.FormatError with the offset).
+// Inspect decodes a module and checks it against the probe ABI without
+// running it, as an engine with cfg would load it: one exported memory;
+// one entry point of the right type; imports only from "gate" (with the
+// ABI's names and signatures, of version 1 or 2) and
+// "wasi_snapshot_preview1"; a minimum memory within cfg's memory limit; a
+// size, function bodies and per-instance setup within the load limits
+// (see DefaultMaxModuleSize). It reports every violation at once, and the
+// ABI version the module needs. The error is for a file that is not
+// WebAssembly at all (a *wasm.FormatError with the offset).
 func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 	sum := sha256.Sum256(b)
-	info := &Inspection{Size: len(b), SHA256: hex.EncodeToString(sum[:])}
+	info := &Inspection{Size: len(b), SHA256: hex.EncodeToString(sum[:]), ABIVersion: 1}
 	bad := func(rule, format string, args ...any) {
 		info.Violations = append(info.Violations, Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -100,6 +106,9 @@ func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 		}
 		info.Imports = append(info.Imports, it)
 		checkImport(it, bad)
+		if f, ok := hostfuncs.Lookup(it.Name); ok && it.Module == hostfuncs.ModuleName {
+			info.ABIVersion = max(info.ABIVersion, f.Version)
+		}
 	}
 	for _, ex := range m.Exports {
 		it := Item{Name: ex.Name, Kind: ex.Kind.String()}

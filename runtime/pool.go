@@ -157,6 +157,7 @@ func (pl *instancePool) warm(p *Probe) {
 	if call.Holding() {
 		e.cpu.Release()
 	}
+	call.End() // what _initialize opened is not the first run's
 	if err != nil || call.Interrupted() != nil || time.Now().After(call.Deadline) {
 		inst.close(context.Background())
 		return

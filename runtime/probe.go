@@ -46,6 +46,9 @@ type Probe struct {
 	config hostfuncs.Config
 	grants hostfuncs.Grants
 	budget time.Duration
+	// net is how the probe's v2 calls reach the network; nil for the
+	// defaults (system roots, no proxy, a net.Dialer).
+	net *hostfuncs.Net
 
 	// life tracks the probe's runs, which Close stops and waits for before
 	// it counts the probe out of its pool.
@@ -86,6 +89,15 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if e.life.closed() {
 		return nil, fmt.Errorf("probe %q: %w", name, ErrClosed)
 	}
+	var pnet *hostfuncs.Net
+	if cfg.TLSRootCAs != nil || cfg.Proxy || e.cfg.dialContext != nil {
+		pnet = &hostfuncs.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
+	}
+	if cfg.TLSRootCAs == nil && m.talks() {
+		// Loaded now, in the background, rather than inside the budget
+		// of the probe's first TLS handshake.
+		hostfuncs.WarmSystemRoots()
+	}
 	p := &Probe{
 		name:   name,
 		module: m,
@@ -93,6 +105,7 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		config: hostfuncs.NewConfig(cfg.Config),
 		grants: cfg.Grants,
 		budget: budget,
+		net:    pnet,
 		life:   newLifetime(),
 	}
 	var fresh bool
@@ -133,7 +146,22 @@ func (p *Probe) resetCall(c *hostfuncs.Call, deadline time.Time) {
 		Reserve:    p.budget / 20,
 		Stop:       p.life,
 		EngineStop: e.stop,
+		Net:        p.net,
 	}
+}
+
+// talks reports whether the module imports gate.connect or gate.http, the
+// ABI v2 calls that may speak TLS.
+func (m *Module) talks() bool {
+	if m.info == nil {
+		return false
+	}
+	for _, it := range m.info.Imports {
+		if it.Module == hostfuncs.ModuleName && (it.Name == "connect" || it.Name == "http") {
+			return true
+		}
+	}
+	return false
 }
 
 // Name returns the probe's name.

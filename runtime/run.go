@@ -64,6 +64,14 @@ func (p *Probe) Run(ctx context.Context) Result {
 	if call.Holding() {
 		e.cpu.Release()
 	}
+	// However the run ended (an answer, a trap, the budget, a Close), the
+	// streams and responses it left open are closed now, before its
+	// instance can be kept, and no secret's value leaves it.
+	call.End()
+	call.RedactRun()
+	if len(call.Policy.Secrets()) > 0 {
+		x.output = call.Redact(x.output)
+	}
 
 	res := Result{
 		Elapsed:     x.end.Sub(start),

@@ -16,12 +16,17 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
-const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]... [--config K=V]... [--json]
+const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]...
+           [--http URL-PREFIX]... [--secret NAME]... [--insecure ADDR]...
+           [--tls-ca FILE] [--proxy] [--config K=V]... [--json]
        gatectl probe run --tool NAME [-m gate.toml] [--json] [-v] [--fresh]
 
 TARGET is FILE.wasm, or a standard probe: env:VAR[,VAR...], tcp:HOST:PORT,
-tcp:unix:/path, import:SPEC[,SPEC...]. A standard probe is granted what its
-target names; a module file is granted only what the flags name.
+tcp:unix:/path, import:SPEC[,SPEC...], http(s)://URL, redis:HOST:PORT,
+postgres:HOST:PORT, docker:, mcp:URL, tls:HOST:PORT. A standard probe is
+granted what its target names, the secrets it names too (bearer=NAME,
+password=NAME); a module file is granted only what the flags name.
+--tls-ca and --proxy apply to either, as tls_ca and proxy do in a manifest.
 --tool runs the probe of a manifest's tool (or server) exactly as gate
 does: its module or shorthand, grants, config and budget, under the
 manifest's [runtime]; it prints what the probe was denied and logged.
@@ -29,6 +34,9 @@ Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
 
 type probeRunFlags struct {
 	env, dial, imports, config listFlag
+	http, secrets, insecure    listFlag
+	tlsCA                      string
+	proxy                      bool
 	json, verbose, fresh       bool
 	budget                     time.Duration
 	memory                     string
@@ -44,6 +52,11 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&f.env, "env", "grant reading the environment variable `NAME` (or pattern, AWS_*); repeatable")
 	fs.Var(&f.dial, "dial", "grant connecting to `ADDR` (host:port, unix:/path, or a pattern); repeatable")
 	fs.Var(&f.imports, "import", "grant looking up `SPEC` (py:psycopg2, bin:*, lib:...); repeatable")
+	fs.Var(&f.http, "http", "grant requesting URLs under `URL-PREFIX` (https://host/path/, http://127.0.0.1:*/, unix:/path.sock:/_ping); repeatable")
+	fs.Var(&f.secrets, "secret", "grant sending the variable `NAME` as ${secret:NAME}, which the probe cannot read; repeatable")
+	fs.Var(&f.insecure, "insecure", "grant TLS without verification to `ADDR` (host:port, or a pattern), also granted by --dial or --http; repeatable")
+	fs.StringVar(&f.tlsCA, "tls-ca", "", "verify the probe's TLS peers against the PEM certificates in `FILE`, not the system roots")
+	fs.BoolVar(&f.proxy, "proxy", false, "send the probe's HTTP requests through the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (default: none)")
 	fs.Var(&f.config, "config", "set the probe config `K=V`; repeatable")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.BoolVar(&f.verbose, "v", false, "also print the probe's output and logs")
@@ -85,6 +98,16 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	if name == "" {
 		name = target
 	}
+	pcfg := runtime.ProbeConfig{
+		Grants: hostfuncs.Grants{Env: f.env, Dial: f.dial, Import: f.imports, HTTP: f.http, Secrets: f.secrets, Insecure: f.insecure},
+		Proxy:  f.proxy,
+	}
+	if f.tlsCA != "" {
+		if pcfg.TLSRootCAs, err = runtime.LoadTLSCA(f.tlsCA); err != nil {
+			fmt.Fprintf(stderr, "gatectl probe run: --tls-ca: %v\n", err)
+			return exitUsage
+		}
+	}
 
 	ctx := context.Background()
 	engine, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().
@@ -99,18 +122,20 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	}
 	defer engine.Close(ctx)
 
-	grants := hostfuncs.Grants{Env: f.env, Dial: f.dial, Import: f.imports}
 	var probe *runtime.Probe
 	if isModulePath(target) {
 		var m *runtime.Module
 		if m, err = engine.CompileFile(ctx, target); err == nil {
-			probe, err = engine.NewProbe(ctx, name, m, runtime.ProbeConfig{Grants: grants, Config: cfg})
+			pcfg.Config = cfg
+			probe, err = engine.NewProbe(ctx, name, m, pcfg)
 		}
 	} else {
 		if len(cfg) > 0 {
 			err = errors.New("--config does not apply to a standard probe: its target is its config")
 		} else {
-			probe, err = engine.StandardProbe(ctx, name, target, runtime.ProbeConfig{Grants: grants})
+			// The shorthand's own grants (its secrets among them) are
+			// merged with the flags' by StandardProbe.
+			probe, err = engine.StandardProbe(ctx, name, target, pcfg)
 		}
 	}
 	if err != nil {
@@ -139,9 +164,13 @@ func outcomeCode(res runtime.Result) int {
 }
 
 // isModulePath tells a file from a shorthand: a shorthand's kind is one of
-// a few words followed by a colon; anything ending in .wasm or holding a
-// path separator before any colon is a file.
+// a few words followed by a colon; anything else ending in .wasm or
+// holding a path separator before any colon is a file. A URL
+// ("https://host/probe.wasm") is an http shorthand, whatever it ends in.
 func isModulePath(target string) bool {
+	if kind, _, ok := strings.Cut(target, "://"); ok && !strings.ContainsAny(kind, `/\.`) {
+		return false
+	}
 	if strings.HasSuffix(target, ".wasm") {
 		return true
 	}
@@ -268,9 +297,12 @@ type logJSON struct {
 }
 
 type grantsJSON struct {
-	Env    []string `json:"env"`
-	Dial   []string `json:"dial"`
-	Import []string `json:"import"`
+	Env      []string `json:"env"`
+	Dial     []string `json:"dial"`
+	Import   []string `json:"import"`
+	HTTP     []string `json:"http"`
+	Secrets  []string `json:"secrets"`
+	Insecure []string `json:"insecure"`
 }
 
 // resultJSON is a run's --json shape; p is nil for a tool without a probe.
@@ -294,7 +326,8 @@ func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJS
 		Logs:        []logJSON{},
 		LogsDropped: res.LogsDropped,
 		Output:      res.Output,
-		Grants:      grantsJSON{Env: nonNil(g.Env), Dial: nonNil(g.Dial), Import: nonNil(g.Import)},
+		Grants: grantsJSON{Env: nonNil(g.Env), Dial: nonNil(g.Dial), Import: nonNil(g.Import),
+			HTTP: nonNil(g.HTTP), Secrets: nonNil(g.Secrets), Insecure: nonNil(g.Insecure)},
 	}
 	for _, l := range res.Logs {
 		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
@@ -319,9 +352,10 @@ func writeJSON(w io.Writer, v any) {
 
 const probeInspectSynopsis = `gatectl probe inspect FILE.wasm [--json] [--memory SIZE]
 
-Shows a module's imports, exports, memory and entry point, and every way it
-breaks probe ABI v1. Exit codes: 0 conforms, 1 breaks the ABI, 2 unreadable
-or not WebAssembly.`
+Shows a module's imports, exports, memory and entry point, the probe ABI
+version it needs (2 when it imports a function version 2 added, such as
+gate.connect or gate.http; else 1), and every way it breaks the ABI.
+Exit codes: 0 conforms, 1 breaks the ABI, 2 unreadable or not WebAssembly.`
 
 func probeInspect(args []string, stdout, stderr io.Writer) int {
 	fs := newCommand("gatectl probe inspect", probeInspectSynopsis, stdout, stderr)
@@ -370,6 +404,7 @@ type inspectionJSON struct {
 	Size       int                 `json:"size"`
 	SHA256     string              `json:"sha256"`
 	Entry      string              `json:"entry"`
+	ABIVersion int                 `json:"abi_version"`
 	Conforms   bool                `json:"conforms"`
 	Imports    []runtime.Item      `json:"imports"`
 	Exports    []runtime.Item      `json:"exports"`
@@ -380,8 +415,8 @@ type inspectionJSON struct {
 func inspectJSON(file string, info *runtime.Inspection) inspectionJSON {
 	out := inspectionJSON{
 		File: file, Size: info.Size, SHA256: info.SHA256, Entry: string(info.Entry),
-		Conforms: len(info.Violations) == 0,
-		Imports:  info.Imports, Exports: info.Exports, Memory: info.Memory, Violations: info.Violations,
+		ABIVersion: info.ABIVersion, Conforms: len(info.Violations) == 0,
+		Imports: info.Imports, Exports: info.Exports, Memory: info.Memory, Violations: info.Violations,
 	}
 	if out.Imports == nil {
 		out.Imports = []runtime.Item{}
@@ -422,11 +457,13 @@ func printInspection(w io.Writer, file string, info *runtime.Inspection) {
 	for _, it := range info.Exports {
 		fmt.Fprintf(w, "  %s  %s\n", t(it.Name), t(strings.TrimSpace(it.Kind+" "+it.Type)))
 	}
+	// The version the module needs: a v1 module's verdict reads as it
+	// always has.
 	if len(info.Violations) == 0 {
-		fmt.Fprintln(w, "ABI v1:  conforms")
+		fmt.Fprintf(w, "ABI v%d:  conforms\n", info.ABIVersion)
 		return
 	}
-	fmt.Fprintf(w, "ABI v1:  %d violation(s)\n", len(info.Violations))
+	fmt.Fprintf(w, "ABI v%d:  %d violation(s)\n", info.ABIVersion, len(info.Violations))
 	for _, v := range info.Violations {
 		fmt.Fprintf(w, "  - %s\n", t(v.Msg))
 	}

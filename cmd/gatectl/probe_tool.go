@@ -27,7 +27,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 	}
 	// The manifest decides what the probe gets; a flag that changed it
 	// would answer a question nobody asked.
-	for _, flag := range []string{"env", "dial", "import", "config", "budget", "memory", "python", "name"} {
+	for _, flag := range []string{"env", "dial", "import", "http", "secret", "insecure", "tls-ca", "proxy", "config", "budget", "memory", "python", "name"} {
 		if fs.set(flag) {
 			fmt.Fprintf(stderr, "%s: --%s does not go with --tool: the manifest says what the probe of %s gets\n", cmd, flag, f.tool)
 			return exitUsage
@@ -91,14 +91,15 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 	}
 	printResult(stdout, f.tool, res, true, f.verbose)
 	if probe != nil {
-		printProbeSetup(stdout, probeSpec.Label(), probe)
+		printProbeSetup(stdout, probeSpec, probe)
 	}
 	return outcomeCode(res)
 }
 
 // printProbeSetup says what the probe ran with, so a denial can be read
-// against the grants that caused it.
-func printProbeSetup(w io.Writer, label string, p *runtime.Probe) {
+// against the grants that caused it. ABI v2's grants and settings are
+// shown when the probe has them.
+func printProbeSetup(w io.Writer, spec *manifest.Probe, p *runtime.Probe) {
 	t := safetext.Terminal
 	list := func(l []string) string {
 		if len(l) == 0 {
@@ -107,8 +108,18 @@ func printProbeSetup(w io.Writer, label string, p *runtime.Probe) {
 		return t(strings.Join(l, ", "))
 	}
 	g := p.Grants()
-	fmt.Fprintf(w, "  probe: %s, budget %s\n", t(label), p.Budget().Round(time.Microsecond))
-	fmt.Fprintf(w, "  grants: env %s; dial %s; import %s\n", list(g.Env), list(g.Dial), list(g.Import))
+	fmt.Fprintf(w, "  probe: %s, budget %s\n", t(spec.Label()), p.Budget().Round(time.Microsecond))
+	v2 := ""
+	if len(g.HTTP)+len(g.Secrets)+len(g.Insecure) > 0 {
+		v2 = fmt.Sprintf("; http %s; secrets %s; insecure %s", list(g.HTTP), list(g.Secrets), list(g.Insecure))
+	}
+	fmt.Fprintf(w, "  grants: env %s; dial %s; import %s%s\n", list(g.Env), list(g.Dial), list(g.Import), v2)
+	if spec.TLSCA != "" {
+		fmt.Fprintf(w, "  tls_ca: %s\n", t(spec.TLSCA))
+	}
+	if spec.Proxy {
+		fmt.Fprintln(w, "  proxy: as HTTPS_PROXY, HTTP_PROXY and NO_PROXY say")
+	}
 	if cfg := p.Config(); len(cfg) > 0 {
 		keys := make([]string, 0, len(cfg))
 		for k := range cfg {

@@ -66,6 +66,77 @@ func TestABIDocExamples(t *testing.T) {
 	}
 }
 
+// TestABIDocProtocolExamples builds the protocol probes of docs/ABI.md ("A
+// protocol probe in C", "A protocol probe in Go") with the page's own build
+// commands, and runs the page's own probetest test of each against its
+// fake peers with go test, so that what the page says a probe author can
+// write, build and test is so.
+func TestABIDocProtocolExamples(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	doc := string(must(os.ReadFile(filepath.Join(root, "docs", "ABI.md"))))
+	for _, ex := range []struct {
+		name, heading, lang, src, test string
+	}{
+		{"c", "## A protocol probe in C", "c", "cache.c", "cache_test.go"},
+		{"go", "## A protocol probe in Go", "go", "main.go", "api_test.go"},
+	} {
+		t.Run(ex.name, func(t *testing.T) {
+			sec := section(t, doc, ex.heading)
+			blocks := fences(sec)
+			require.GreaterOrEqual(t, len(blocks), 3, "%s: want the probe, its build command and its test", ex.heading)
+			src, build, test := blocks[0], blocks[1], blocks[len(blocks)-1]
+			require.Equal(t, ex.lang, src.lang, "%s: the first block is the probe", ex.heading)
+			require.Equal(t, "sh", build.lang, "%s: the second block builds it", ex.heading)
+			require.Equal(t, "go", test.lang, "%s: the last block tests it", ex.heading)
+
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ex.src), []byte(src.text), 0o644))
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "check"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "check", ex.test), []byte(test.text), 0o644))
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
+			gomod := "module docprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+			// Nothing is fetched: the module's requirements are gate's.
+			env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+
+			cmd := exec.Command("sh", "-c", build.text)
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s\n%s", build.text, out)
+
+			cmd = exec.Command("go", "test", "-count=1", "./check")
+			cmd.Dir, cmd.Env = dir, env
+			out, err = cmd.CombinedOutput()
+			require.NoError(t, err, "the page's test of its %s probe:\n%s", ex.name, out)
+		})
+	}
+}
+
+type block struct{ lang, text string }
+
+// fences returns the fenced blocks of doc, in order.
+func fences(doc string) []block {
+	var out []block
+	for _, m := range regexp.MustCompile("(?s)```([a-z]*)\n(.*?)```").FindAllStringSubmatch(doc, -1) {
+		out = append(out, block{m[1], m[2]})
+	}
+	return out
+}
+
+// section returns doc from heading to the next heading of its level.
+func section(t *testing.T, doc, heading string) string {
+	i := strings.Index(doc, "\n"+heading+"\n")
+	require.GreaterOrEqual(t, i, 0, "docs/ABI.md has no %q", heading)
+	rest := doc[i+1+len(heading):]
+	if j := strings.Index(rest, "\n## "); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
 // fence returns the first ```lang block of doc.
 func fence(t *testing.T, doc, lang string) string {
 	m := regexp.MustCompile("(?s)```" + lang + "\n(.*?)```").FindStringSubmatch(doc)

@@ -1,4 +1,4 @@
-// Package probetest checks a probe module against probe ABI v1, as
+// Package probetest checks a probe module against the probe ABI, as
 // testing/slogtest checks a slog.Handler: a probe author calls Test from a
 // go test, and every way the module breaks the contract is reported at
 // once, each as its own failure.
@@ -20,13 +20,34 @@
 //
 //   - it loads: the engine can meter and compile it;
 //   - each case answers within the budget, without trapping, misusing a
-//     host function or answering anything but 0 or 1;
+//     host function or answering anything but 0 or 1 (or 2, GATE_ERROR,
+//     when the case wants runtime.Failed: the probe raises on purpose);
 //   - each case gives the outcome the case wants;
+//   - its fake peers (Case.Peers) see what their scripts expect;
+//   - no secret's value (Case.Secrets) shows in the run's reason, logs,
+//     notes, denials, error or output;
 //   - an "unavailable" answer comes with a reason;
 //   - it asks for nothing its grants leave out (a denial means the
 //     manifest would need a grant the author did not list);
 //   - a reactor answers the same on a reused instance as on a fresh one,
 //     since the engine keeps instances between runs.
+//
+// A probe that talks to services (ABI v2) is tested against fake peers
+// instead of servers: a Script that expects and sends bytes, a Handler
+// that serves HTTP (and HTTPS), or Refuse:
+//
+//	probetest.Test(t, wasm, probetest.Options{
+//		Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:6379"}, Secrets: []string{"TOKEN"}},
+//		Cases: []probetest.Case{{
+//			Name:    "pong",
+//			Secrets: map[string]string{"TOKEN": "s3cret"},
+//			Peers: map[string]probetest.Peer{"127.0.0.1:6379": probetest.Script(
+//				probetest.Expect("AUTH ${secret:TOKEN}\r\nPING\r\n"),
+//				probetest.Send("+OK\r\n+PONG\r\n"),
+//			)},
+//			Want: runtime.Available,
+//		}},
+//	})
 package probetest
 
 import (
@@ -34,6 +55,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	gonet "net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -54,6 +77,18 @@ type Options struct {
 	// MemoryLimit and Budget default to the engine's defaults.
 	MemoryLimit uint64
 	Budget      time.Duration
+	// Peers are fake services shared by every case; a case's own Peers
+	// are merged over them. A key is the address as the probe's request
+	// reaches it: "host:port" and "unix:/path" for streams (and HTTP over
+	// them: a unix: key serves unix:/path:/request URLs), "tls:host:port"
+	// for a TLS stream, "http://host[:port]" and "https://host[:port]"
+	// (origins, no path) for HTTP. Host names never resolve: a peer can
+	// sit behind "api.example.com:443". TLS peers (tls: and https: keys)
+	// present a certificate of a CA made for the Check, and the probe
+	// verifies against that CA only, so verification passes as with a
+	// real server. Any address without a peer refuses connections: no
+	// case reaches the network.
+	Peers map[string]Peer
 }
 
 // Case is one situation and the answer it must give.
@@ -63,7 +98,19 @@ type Case struct {
 	Env map[string]string
 	// Config is merged over Options.Config.
 	Config map[string]string
-	// Want is the outcome the probe must give.
+	// Secrets are the values of the secrets the case's grants name
+	// (Grants.Secrets): the host reads them as environment variables, so
+	// they are merged over Env. The probe never sees them; fake peers
+	// receive them where the probe wrote ${secret:NAME}, and a value that
+	// shows up in the run's reason, logs, notes, error or output is a
+	// violation of rule "secret".
+	Secrets map[string]string
+	// Peers are the case's fake services, merged over Options.Peers.
+	Peers map[string]Peer
+	// Want is the outcome the probe must give. runtime.Failed means the
+	// probe must raise: answer 2 (GATE_ERROR) by itself, with a reason,
+	// as a probe does for a transient failure such as a timeout; a trap or
+	// an overrun is a violation still.
 	Want runtime.Outcome
 }
 
@@ -93,7 +140,13 @@ func Test(t testing.TB, wasm []byte, opts Options) {
 func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	var out []*Violation
 	add := func(c, rule, format string, args ...any) {
-		out = append(out, &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)})
+		v := &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+		for _, o := range out {
+			if *o == *v { // the reused instance's run can break a rule the fresh one did
+				return
+			}
+		}
+		out = append(out, v)
 	}
 
 	cfg := runtime.NewEngineConfig()
@@ -116,7 +169,9 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	}
 
 	env := &swappableEnv{}
-	engine, err := runtime.NewEngine(ctx, cfg.WithLookupEnv(env.lookup))
+	peers := &swappablePeers{}
+	ca := &testCA{}
+	engine, err := runtime.NewEngine(ctx, cfg.WithLookupEnv(env.lookup).WithDialContext(peers.dial))
 	if err != nil {
 		add("", "engine", "%v", err)
 		return out
@@ -139,12 +194,37 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 			config = map[string]string{}
 		}
 		maps.Copy(config, c.Config)
-		probe, err := engine.NewProbe(ctx, "probe", mod, runtime.ProbeConfig{Grants: opts.Grants, Config: config})
+		caseEnv := maps.Clone(c.Env)
+		if caseEnv == nil {
+			caseEnv = map[string]string{}
+		}
+		maps.Copy(caseEnv, c.Secrets)
+		casePeers := maps.Clone(opts.Peers)
+		if casePeers == nil {
+			casePeers = map[string]Peer{}
+		}
+		maps.Copy(casePeers, c.Peers)
+		pcfg := runtime.ProbeConfig{Grants: opts.Grants, Config: config}
+		if len(casePeers) > 0 {
+			if err := ca.init(); err != nil {
+				add(c.Name, "peers", "making the peers' CA: %v", err)
+				continue
+			}
+			pcfg.TLSRootCAs = ca.pool
+		}
+		fake, err := newPeerNet(casePeers, c.Secrets, ca)
 		if err != nil {
-			add(c.Name, "grants", "%v", err)
+			add(c.Name, "peers", "%v", err)
 			continue
 		}
-		env.set(c.Env)
+		probe, err := engine.NewProbe(ctx, "probe", mod, pcfg)
+		if err != nil {
+			add(c.Name, "grants", "%v", err)
+			fake.close()
+			continue
+		}
+		env.set(caseEnv)
+		peers.set(fake)
 		fresh := probe.Run(ctx)
 		checkResult(c, fresh, anyAnswer, add)
 		if fresh.Outcome != runtime.Failed && mod.Entry() == runtime.Reactor {
@@ -155,15 +235,82 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 				add(c.Name, "reuse", "answers %s (%q) on a reused instance but %s (%q) on a fresh one; a reactor must not keep state between runs",
 					again.Outcome, again.Reason, fresh.Outcome, fresh.Reason)
 			}
+			checkSecrets(c, again, add)
 		}
 		probe.Close(ctx)
+		// The host closed the runs' connections as they ended; give the
+		// peers' scripts the moment they need to see that and finish.
+		fake.settle(settleGrace)
+		peers.set(nil)
+		for _, f := range fake.close() {
+			add(c.Name, "peer", "%s", f)
+		}
 	}
 	return out
 }
 
+// settleGrace bounds how long a case waits for its peers to finish after
+// the run. It only matters when the host fails to close a connection,
+// which the host's own tests would catch; the peers are closed after it.
+const settleGrace = 2 * time.Second
+
+// swappablePeers is the fake network of the current case; cases run one
+// at a time, and between cases every address refuses.
+type swappablePeers struct {
+	mu  sync.Mutex
+	net *peerNet
+}
+
+func (p *swappablePeers) set(n *peerNet) {
+	p.mu.Lock()
+	p.net = n
+	p.mu.Unlock()
+}
+
+func (p *swappablePeers) dial(ctx context.Context, network, addr string) (gonet.Conn, error) {
+	p.mu.Lock()
+	n := p.net
+	p.mu.Unlock()
+	if n == nil {
+		n = &peerNet{}
+	}
+	return n.dial(ctx, network, addr)
+}
+
+// checkSecrets reports a secret whose value shows anywhere the run leaves
+// behind. It names the secret, never the value.
+func checkSecrets(c Case, res runtime.Result, add func(c, rule, format string, args ...any)) {
+	names := slices.Sorted(maps.Keys(c.Secrets))
+	for _, name := range names {
+		v := c.Secrets[name]
+		if v == "" {
+			continue
+		}
+		where := map[string][]string{"reason": {res.Reason}, "output": {res.Output}, "notes": res.Notes, "denials": res.Denials}
+		for _, l := range res.Logs {
+			where["logs"] = append(where["logs"], l.Message)
+		}
+		if res.Err != nil {
+			where["error"] = []string{res.Err.Error()}
+		}
+		for _, w := range slices.Sorted(maps.Keys(where)) {
+			if contains(v, where[w]...) {
+				add(c.Name, "secret", "the value of secret %s leaked into the run's %s", name, w)
+			}
+		}
+	}
+}
+
 func checkResult(c Case, res runtime.Result, anyAnswer bool, add func(c, rule, format string, args ...any)) {
+	checkSecrets(c, res, add)
 	var perr *runtime.ProbeError
 	if errors.As(res.Err, &perr) {
+		if c.Want == runtime.Failed && !anyAnswer && perr.Kind == runtime.KindStatus && perr.Status == 2 {
+			if perr.Reason == "" {
+				add(c.Name, "reason", "raises (answers 2) without a reason (call gate.reason)")
+			}
+			return
+		}
 		rule := map[runtime.ErrorKind]string{
 			runtime.KindOverrun: "budget", runtime.KindTrap: "trap", runtime.KindABI: "abi",
 			runtime.KindStatus: "status", runtime.KindCanceled: "budget",

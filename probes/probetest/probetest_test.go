@@ -3,6 +3,7 @@ package probetest_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -109,6 +110,107 @@ func TestCheckReportsEveryViolation(t *testing.T) {
 			require.Len(t, got, len(tt.want), "%v", got)
 			for i, w := range tt.want {
 				assert.Contains(t, got[i].Error(), w)
+			}
+		})
+	}
+}
+
+// buildC compiles a C probe with the flags gate.h documents.
+func buildC(t *testing.T, src string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "probe.wasm")
+	cmd := exec.Command("clang", "--target=wasm32", "-mcpu=mvp", "-nostdlib", "-ffreestanding", "-Oz",
+		"-I", filepath.Join("..", "include"),
+		"-Wl,--no-entry", "-Wl,--export=probe", "-Wl,--strip-all",
+		"-Wl,--initial-memory=65536", "-Wl,--max-memory=65536",
+		"-Wl,--stack-first", "-Wl,-z,stack-size=8192", "-o", out, src)
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, "clang (apt-get install clang lld):\n%s", b)
+	return must(os.ReadFile(out))
+}
+
+// A protocol probe, tested against scripted peers only: every outcome a
+// Redis-like PING can give, with a secret the probe sends and never sees.
+func TestScriptedPeers(t *testing.T) {
+	ping := buildC(t, filepath.Join("testdata", "ping.c"))
+	const addr = "127.0.0.1:6379"
+	auth := map[string]string{"secret": "TOKEN"}
+	token := map[string]string{"TOKEN": "s3cret-value"}
+	probetest.Test(t, ping, probetest.Options{
+		Grants: hostfuncs.Grants{Dial: []string{addr}, Secrets: []string{"TOKEN"}},
+		Config: map[string]string{"addr": addr},
+		Cases: []probetest.Case{
+			{Name: "pong", Want: runtime.Available,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("PING\r\n"), probetest.Send("+PONG\r\n"))}},
+			{Name: "auth, the secret substituted", Config: auth, Secrets: token, Want: runtime.Available,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(
+					probetest.Expect("AUTH ${secret:TOKEN}\r\nPING\r\n"), probetest.Send("+OK\r\n+PONG\r\n"))}},
+			// The peer echoes the secret into the line the probe makes its
+			// reason: the host redacts it, or rule "secret" fails.
+			{Name: "auth rejected, the echo redacted", Config: auth, Secrets: token, Want: runtime.Unavailable,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(
+					probetest.Expect("AUTH ${secret:TOKEN}\r\n"), probetest.Send("-WRONGPASS ${secret:TOKEN} is not it\r\n"))}},
+			{Name: "server error", Want: runtime.Unavailable,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("PING\r\n"), probetest.Send("-ERR unknown command\r\n"))}},
+			{Name: "refused", Want: runtime.Unavailable, Peers: map[string]probetest.Peer{addr: probetest.Refuse()}},
+			{Name: "no peer refuses", Want: runtime.Unavailable},
+			{Name: "hangs: the probe raises", Want: runtime.Failed, Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Hang())}},
+			{Name: "closes: the probe raises", Want: runtime.Failed,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("PING\r\n"), probetest.Close())}},
+		},
+	})
+}
+
+// What goes wrong with peers and secrets is reported, each once, naming
+// the case, the peer and the step, never a secret's value.
+func TestCheckReportsPeerViolations(t *testing.T) {
+	ping := buildC(t, filepath.Join("testdata", "ping.c"))
+	const addr = "127.0.0.1:6379"
+	pong := map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("PING\r\n"), probetest.Send("+PONG\r\n"))}
+	for _, tt := range []struct {
+		name string
+		opts probetest.Options
+		want []string
+	}{
+		{
+			name: "the peer expects other bytes",
+			opts: probetest.Options{Cases: []probetest.Case{{Name: "hello", Want: runtime.Available,
+				Peers: map[string]probetest.Peer{addr: probetest.Script(probetest.Expect("HELLO\r\n"), probetest.Send("+PONG\r\n"))}}}},
+			want: []string{
+				`case "hello": probe "probe" raised: connection closed before a reply`,
+				`case "hello": peer 127.0.0.1:6379: step 1, Expect("HELLO\r\n"): received "PING\r\n"`,
+			},
+		},
+		{
+			name: "a secret read as a variable and logged",
+			opts: probetest.Options{
+				Grants: hostfuncs.Grants{Dial: []string{addr}, Env: []string{"TOKEN"}},
+				Cases: []probetest.Case{{Name: "leak", Config: map[string]string{"leak": "1"}, Secrets: map[string]string{"TOKEN": "s3cret-value"},
+					Peers: pong, Want: runtime.Available}},
+			},
+			want: []string{`case "leak": the value of secret TOKEN leaked into the run's logs`},
+		},
+		{
+			name: "want a raise, get an answer",
+			opts: probetest.Options{Cases: []probetest.Case{{Name: "raise", Peers: pong, Want: runtime.Failed}}},
+			want: []string{`case "raise": answers available (""), want error`},
+		},
+		{
+			name: "a peer key that is no address",
+			opts: probetest.Options{Cases: []probetest.Case{{Name: "bad key", Peers: map[string]probetest.Peer{"https://h/v1": probetest.Refuse()}}}},
+			want: []string{`case "bad key": peer "https://h/v1": an http(s) peer is an origin`},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Config = map[string]string{"addr": addr}
+			if tt.opts.Grants.Dial == nil {
+				tt.opts.Grants.Dial = []string{addr}
+			}
+			got := probetest.Check(context.Background(), ping, tt.opts)
+			require.Len(t, got, len(tt.want), "%v", got)
+			for i, w := range tt.want {
+				assert.Contains(t, got[i].Error(), w)
+				assert.NotContains(t, got[i].Error(), "s3cret-value")
 			}
 		})
 	}

@@ -3,13 +3,17 @@
 // A probe is a small WebAssembly module that tells gate whether an agent
 // tool can run. gate runs it in a sandbox under a 100 ms budget; the probe
 // asks the host questions (Env, Dial, Import, Config) and answers
-// Available or Unavailable, with a Reason when it says no. This package
-// wraps the host's "gate" imports (probe ABI version 1; see
-// probes/include/gate.h for the same ABI in C).
+// Available or Unavailable, with a Reason when it says no. Since ABI
+// version 2 it can also talk to the service: Connect opens a stream (an
+// io.Reader and io.Writer), HTTP makes one request, and both tell TLS
+// facts. This package wraps the host's "gate" imports; see
+// probes/include/gate.h for the same ABI in C and docs/ABI.md for the
+// contract. A probe that calls any of the version-2 functions needs a
+// version-2 host.
 //
 // Its functions (Env, Dial, Import, Reason, ...) build for GOOS=wasip1
-// GOARCH=wasm only: plain go doc shows the errors and levels and none of
-// them. Ask for that target:
+// GOARCH=wasm only: plain go doc shows the errors, levels and plain types
+// and none of them. Ask for that target:
 //
 //	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk
 //	GOOS=wasip1 GOARCH=wasm go doc ./probes/sdk Dial
@@ -44,6 +48,43 @@
 // the denied name, which it uses if the probe ends Unavailable without a
 // Reason. So on ErrDenied a probe can just return Unavailable.
 //
+// # Talking to services (ABI v2)
+//
+// A protocol probe connects, writes, reads and decides:
+//
+//	c, err := sdk.Connect("127.0.0.1:6379", sdk.WithTimeout(50*time.Millisecond))
+//	if err != nil { ... }                // errors.Is(err, sdk.ErrRefused), ...
+//	defer c.Close()
+//	c.WriteString("AUTH " + sdk.Secret("REDIS_PASSWORD") + "\r\nPING\r\n")
+//	n, err := c.Read(buf)                // io.EOF when the peer closed
+//
+// or asks over HTTP:
+//
+//	resp, err := sdk.HTTP(sdk.Request{
+//		URL:    "https://api.example.com/v1/models",
+//		Header: map[string]string{"Authorization": "Bearer " + sdk.Secret("API_KEY")},
+//	})
+//	if err == nil && resp.Status == 401 { ... }
+//
+// Secrets never enter the probe: Secret("NAME") is the placeholder
+// "${secret:NAME}", which the host replaces with the value of a variable
+// the probe's secrets grant names on the way out, and puts back in place
+// of the value in everything that comes in. So a probe can send a
+// password it cannot read.
+//
+// Errors of the version-2 calls are *CallError values: the status as one
+// of the Err* values (errors.Is(err, sdk.ErrTLS)) and the host's words for
+// it (gate.last_error), e.g. "TLS failed (x509: certificate signed by
+// unknown authority)".
+//
+// Bounds, per run, whatever the probe or its peers do: 8 handles (streams
+// and responses) open at once and 32 opened in all (ErrLimit past
+// either); 64 KiB written (counted as the probe wrote it, placeholders and
+// all) and 1 MiB read, response heads and bodies included; a request of
+// at most 64 KiB with a body of at most 16 KiB; the first 64 KiB of a
+// response body kept. Every wait ends by the budget, less a reserve for
+// the probe to answer.
+//
 // # What it costs
 //
 // A Go-built probe carries the Go runtime: it is about 2 MB, takes 0.5-0.9 s
@@ -56,5 +97,15 @@
 // are worth the cost. Importing fmt adds about 300 KB, which is why Reason
 // takes a plain string.
 //
-// Everything but the errors and constants is only built for GOOS=wasip1.
+// Each function here is one host call, a few microseconds, except where
+// its doc says more: a failed version-2 call asks gate.last_error too,
+// HTTP reads the status and body (three calls), and Env, Config and
+// Response.Header ask again when the value is longer than their first
+// buffer. The host calls' own waits (connecting, a peer's answer) are
+// the probe's real cost, and the budget bounds them.
+//
+// Everything but the errors, the constants and the plain types (Request,
+// TLSState, Secret) is only built for GOOS=wasip1; those are plain Go, so
+// that what the SDK writes and reads around the host calls is tested on
+// the host.
 package sdk

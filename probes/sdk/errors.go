@@ -64,6 +64,62 @@ var (
 	ErrBadAddress = &Error{-6, "bad address"}
 	// ErrUnknownScheme: Import's spec has a scheme the host doesn't know.
 	ErrUnknownScheme = &Error{-6, "unknown scheme"}
+
+	// ABI v2: streams (Connect) and HTTP.
+
+	// ErrBadRequest: HTTP's request is malformed (the SDK checks most of
+	// it before asking the host, and answers this too).
+	ErrBadRequest = &Error{-6, "bad request"}
+	// ErrLimit: a per-run bound is reached: 8 handles open at once, 32
+	// opened in all, 64 KiB sent or 1 MiB received.
+	ErrLimit = &Error{-7, "limit reached"}
+	// ErrTLS: the TLS handshake failed or the peer's certificate was not
+	// verified; the error's detail (LastError) says why.
+	ErrTLS = &Error{-8, "TLS failed"}
+	// ErrClosed: the peer reset the connection, closed it before the
+	// whole request went out, or spoke broken HTTP. (A clean end of a
+	// stream is io.EOF from Read, not this.)
+	ErrClosed = &Error{-9, "connection closed by peer"}
+	// ErrBadHandle: the Conn or Response is closed, or was never opened
+	// in this run.
+	ErrBadHandle = &Error{-10, "bad handle"}
+	// ErrNotTLS: TLS was asked of a plain stream or an http: response.
+	ErrNotTLS = &Error{-1, "not TLS"}
+)
+
+// CallError is a failed ABI v2 call: the status, as one of the Err*
+// values (so errors.Is(err, sdk.ErrRefused) works), and the host's own
+// words for it from gate.last_error, such as "x509: certificate signed by
+// unknown authority". The host redacts secrets from them.
+type CallError struct {
+	// Err is the status, one of the Err* values or an *Error for a status
+	// this SDK does not know.
+	Err error
+	// Detail is what gate.last_error said, or what the SDK found wrong
+	// with a request before it asked the host; "" if nothing.
+	Detail string
+}
+
+// Error is the status in words, then the detail in parentheses:
+// "TLS failed (x509: certificate signed by unknown authority)".
+func (e *CallError) Error() string {
+	if e.Detail == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + " (" + e.Detail + ")"
+}
+
+// Unwrap returns the status, for errors.Is and errors.As.
+func (e *CallError) Unwrap() error { return e.Err }
+
+// Known statuses of each ABI v2 call, in the order docs/ABI.md lists them.
+var (
+	connectErrors = []*Error{ErrDenied, ErrRefused, ErrTimeout, ErrUnreachable, ErrBadAddress, ErrLimit, ErrTLS}
+	sendErrors    = []*Error{ErrNotSet, ErrDenied, ErrTimeout, ErrLimit, ErrClosed, ErrBadHandle}
+	recvErrors    = []*Error{ErrTimeout, ErrLimit, ErrClosed, ErrBadHandle}
+	httpErrors    = []*Error{ErrNotSet, ErrDenied, ErrRefused, ErrTimeout, ErrUnreachable, ErrBadRequest, ErrLimit, ErrTLS, ErrClosed}
+	handleErrors  = []*Error{ErrBadHandle}
+	tlsErrors     = []*Error{ErrNotTLS, ErrBadHandle}
 )
 
 // statusError maps a negative status to the matching error among known

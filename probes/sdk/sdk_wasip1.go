@@ -3,7 +3,6 @@
 package sdk
 
 import (
-	"math"
 	"time"
 	"unsafe"
 )
@@ -85,13 +84,8 @@ func LookupEnv(name string) (string, bool) {
 // It fails with ErrDenied, ErrRefused, ErrTimeout, ErrUnreachable or
 // ErrBadAddress.
 func Dial(addr string, timeout time.Duration) error {
-	var ms int32
-	if timeout > 0 {
-		d := (timeout + time.Millisecond - 1) / time.Millisecond
-		ms = int32(min(d, math.MaxInt32))
-	}
 	p, n := str(addr)
-	if status := gateDial(p, n, ms); status != 0 {
+	if status := gateDial(p, n, millis(timeout)); status != 0 {
 		return statusError(status, ErrDenied, ErrRefused, ErrTimeout, ErrUnreachable, ErrBadAddress)
 	}
 	return nil

@@ -39,13 +39,14 @@ import (
 
 // cacheSubdir is the entries' directory inside the cache directory,
 // versioned so that a format change never reads older entries (v2:
-// servers' upstreams).
-const cacheSubdir = "gate-manifest-v2"
+// servers' upstreams; v3: probes' http, secrets and insecure grants,
+// tls_ca and proxy).
+const cacheSubdir = "gate-manifest-v3"
 
 // cacheFormat is part of every key; bump it (and cacheMagic, and
 // cacheSubdir) whenever the entry format or the meaning of a Manifest
 // field changes.
-const cacheFormat = 2
+const cacheFormat = 3
 
 // cacheMaxEntries bounds the entries kept; past it, writing one removes
 // the oldest written, down to three quarters of it so that pruning is
@@ -63,7 +64,7 @@ var cacheHits, cacheMisses, cacheWrites atomic.Int64
 // LoadCached is LoadWithLimits with a cache of parsed manifests in
 // cacheDir (normally the engine's cache directory: $GATE_CACHE_DIR or the
 // user cache directory, see runtime.EngineConfig.WithCacheDir), kept in
-// its gate-manifest-v2 subdirectory. Parsing and checking a 10,000-tool
+// its gate-manifest-v3 subdirectory. Parsing and checking a 10,000-tool
 // manifest takes tens of milliseconds, most of a `gatectl check`; an agent
 // launcher runs that at every start, on the same file.
 //

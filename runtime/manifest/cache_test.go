@@ -104,19 +104,24 @@ module = "probes/p%d.wasm"
 sha256 = "%064x"
 config = { url_var = "DB_%d", "b key" = "v<%d>", empty = "" }
 budget = "%dms"
+tls_ca = "certs/ca%d.pem"
+proxy = true
 [tools.probe.grants]
 env = ["DB_%d", "PG*"]
 dial = ["localhost:%d", "[::1]:5432"]
 import = ["py:psycopg2", "lib:libpq.so.5"]
-`, i, i+1, i, i, 1+r.IntN(80), i, 1000+i)
+secrets = ["DB_PASSWORD_%d", "PGPASS"]
+insecure = ["localhost:%d", "unix:/run/db.sock"]
+http = ["https://api.example.com/v%d/", "http://127.0.0.1:*/health", "unix:/var/run/docker.sock:/_ping"]
+`, i, i+1, i, i, 1+r.IntN(80), i, i, 1000+i, i, 1000+i, i)
 		case 1:
 			fmt.Fprintf(&b, "probe = \"env:KB_%d_TOKEN\"\n", i)
 		case 2:
-			fmt.Fprintf(&b, "probe = { module = \"/opt/p%d.wasm\", config = {}, grants = { env = [], dial = [\"*:443\"], import = [] } }\n", i)
+			fmt.Fprintf(&b, "probe = { module = \"/opt/p%d.wasm\", config = {}, grants = { env = [], dial = [\"*:443\"], import = [], secrets = [], insecure = [] }, proxy = false }\n", i)
 		case 4:
 			fmt.Fprintf(&b, "probe = { module = \"p%d.wasm\", grants = { dial = [] } }\n", i)
 		case 3:
-			fmt.Fprintf(&b, "probe = { standard = \"tcp:localhost:%d\", budget = \"10ms\" }\n", 1+i)
+			fmt.Fprintf(&b, "probe = { standard = \"tcp:localhost:%d\", budget = \"10ms\", tls_ca = \"/etc/ssl/ca%d.pem\" }\n", 1+i, i)
 		}
 	}
 	b.WriteString(`
@@ -272,6 +277,13 @@ func TestManifestCacheRoundTripShapes(t *testing.T) {
 		{Tools: []Tool{{Parameters: json.RawMessage(`{}`), Probe: &Probe{Config: map[string]string{"": ""}, Env: []string{""}}}, {Probe: &Probe{}}}},
 		{Runtime: Runtime{TTL: &zero, Grace: &zero, Budget: &zero, Memory: &zeroMem, CacheDir: &empty, Concurrency: -1}, Skills: Skills{AllowedToolsRequired: &f}},
 		{Servers: []Server{{Probe: &Probe{Import: []string{}}, Pos: Position{File: "a", Line: -1, Col: 1 << 40}}, {Pos: Position{File: "b"}}, {}}},
+		// ABI v2's grants and settings, nil, empty and set, the proxy
+		// flag with and without a budget.
+		{Tools: []Tool{
+			{Probe: &Probe{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}, Proxy: true}},
+			{Probe: &Probe{HTTP: []string{"https://api.example.com/v1/", "unix:/var/run/docker.sock:/_ping"}, Secrets: []string{"K"}, Insecure: []string{"localhost:*"}, TLSCA: "/etc/ca.pem", Proxy: true, Budget: &zero}},
+			{Probe: &Probe{Standard: "tcp:h:1", TLSCA: "/ca.pem", Budget: &zero}},
+		}},
 	} {
 		got, err := decodeEntry(encodeEntry(m, key), key, Limits{})
 		require.NoError(t, err)

@@ -46,9 +46,10 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x02"
+const cacheMagic = "gateMC\x00\x03"
 
-// entry flag bits of Runtime's pointers, and of Skills' booleans.
+// entry flag bits of Runtime's pointers, of Skills' booleans, of an
+// Upstream's pointers and of a Probe's budget and proxy.
 const (
 	rtTTL = 1 << iota
 	rtGrace
@@ -65,6 +66,10 @@ const (
 	upPrefix      = 1 << 0
 	upCallTimeout = 1 << 1
 	upAll         = 1<<2 - 1
+
+	prBudget = 1 << 0
+	prProxy  = 1 << 1
+	prAll    = 1<<2 - 1
 )
 
 var errBadEntry = errors.New("manifest cache: bad entry")
@@ -269,10 +274,19 @@ func (e *cenc) probe(p *Probe) {
 	e.list(p.Env)
 	e.list(p.Dial)
 	e.list(p.Import)
-	if p.Budget == nil {
-		e.byte(0)
-	} else {
-		e.byte(1)
+	e.list(p.HTTP)
+	e.list(p.Secrets)
+	e.list(p.Insecure)
+	e.str(p.TLSCA)
+	var flags byte
+	if p.Budget != nil {
+		flags |= prBudget
+	}
+	if p.Proxy {
+		flags |= prProxy
+	}
+	e.byte(flags)
+	if p.Budget != nil {
 		e.varint(int64(*p.Budget))
 	}
 	e.pos(p.Pos)
@@ -642,9 +656,15 @@ func (d *cdec) probe(left int) *Probe {
 	p.Env = d.list(d.lim.MaxArrayLen)
 	p.Dial = d.list(d.lim.MaxArrayLen)
 	p.Import = d.list(d.lim.MaxArrayLen)
-	if d.byte(1) == 1 {
+	p.HTTP = d.list(d.lim.MaxArrayLen)
+	p.Secrets = d.list(d.lim.MaxArrayLen)
+	p.Insecure = d.list(d.lim.MaxArrayLen)
+	p.TLSCA = d.str()
+	flags := d.byte(prAll)
+	if flags&prBudget != 0 {
 		p.Budget = d.dur(time.Duration(d.varint()))
 	}
+	p.Proxy = flags&prProxy != 0
 	p.Pos = d.pos()
 	return p
 }

@@ -151,6 +151,7 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 		}
 		q := *p
 		q.Module = rel(q.Module)
+		q.TLSCA = rel(q.TLSCA)
 		return &q
 	}
 	c.Tools = append([]Tool(nil), c.Tools...)

@@ -69,7 +69,8 @@ func probeStrings(ptrs []*string, p *Probe) []*string {
 		return ptrs
 	}
 	ptrs = appendString(appendString(appendString(ptrs, &p.Standard), &p.Module), &p.SHA256)
-	for _, list := range [][]string{p.Env, p.Dial, p.Import} {
+	ptrs = appendString(ptrs, &p.TLSCA)
+	for _, list := range [][]string{p.Env, p.Dial, p.Import, p.HTTP, p.Secrets, p.Insecure} {
 		for i := range list {
 			ptrs = appendString(ptrs, &list[i])
 		}

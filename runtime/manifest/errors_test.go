@@ -30,11 +30,11 @@ func TestErrorFormat(t *testing.T) {
 	e := errs[0]
 	assert.Equal(t, Position{File: "gate.toml", Line: 3, Col: 54}, e.Pos)
 	assert.Equal(t, "tools[0].probe.grants.dail", e.Key)
-	assert.Equal(t, `unknown key "dail" (known: env, dial, import)`, e.Msg)
-	assert.Equal(t, `gate.toml:3:54: tools[0].probe.grants: unknown key "dail" (known: env, dial, import)`, e.Error())
+	assert.Equal(t, `unknown key "dail" (known: env, dial, import, http, secrets, insecure)`, e.Msg)
+	assert.Equal(t, `gate.toml:3:54: tools[0].probe.grants: unknown key "dail" (known: env, dial, import, http, secrets, insecure)`, e.Error())
 	detail := "" +
 		`   3 | probe = { module = "m.wasm", grants = { env = ["A"], dail = ["x"] } }` + "\n" +
-		`     | ` + strings.Repeat(" ", 53) + `^^^^ unknown key "dail" (known: env, dial, import)`
+		`     | ` + strings.Repeat(" ", 53) + `^^^^ unknown key "dail" (known: env, dial, import, http, secrets, insecure)`
 	assert.Equal(t, detail, e.Detail())
 	assert.Equal(t, e.Error(), fmt.Sprintf("%v", e))
 	assert.Equal(t, e.Error(), fmt.Sprint(e))

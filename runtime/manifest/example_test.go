@@ -71,7 +71,7 @@ probe = { module = "db.wasm", grants = { env = ["DATABASE_URL"], dail = ["localh
 	// gate.toml:6:8: tools[0].name: bad tool name "query database": want 1 to 64 letters, digits, _ or - (what the OpenAI and Anthropic APIs accept)
 	//    6 | name = "query database"
 	//      |        ^^^^^^^^^^^^^^^^ bad tool name "query database": want 1 to 64 letters, digits, _ or - (what the OpenAI and Anthropic APIs accept)
-	// gate.toml:7:66: tools[0].probe.grants: unknown key "dail" (known: env, dial, import)
+	// gate.toml:7:66: tools[0].probe.grants: unknown key "dail" (known: env, dial, import, http, secrets, insecure)
 	//    7 | probe = { module = "db.wasm", grants = { env = ["DATABASE_URL"], dail = ["localhost:5432"] } }
-	//      |                                                                  ^^^^ unknown key "dail" (known: env, dial, import)
+	//      |                                                                  ^^^^ unknown key "dail" (known: env, dial, import, http, secrets, insecure)
 }

@@ -67,6 +67,9 @@ func TestFastPathTaken(t *testing.T) {
 		{"unknown key", "[[tools]]\nname = \"a\"\ncolour = 1\n", false},
 		{"header through dotted table", "[[tools]]\nname = \"a\"\nprobe.module = \"m.wasm\"\n[tools.probe.grants]\nenv = [\"A\"]\n", false},
 		{"too many tools", strings.Repeat("[[tools]]\n", 3), false},
+		{"v2 keys", "[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = [\"K\"]\ninsecure = [\"h:1\"]\n", true},
+		{"v2 keys with standard", "tools = [{ name = \"a\", probe = { standard = \"tcp:h:1\", tls_ca = \"/ca.pem\", proxy = false } }]\n", true},
+		{"bad v2 key", "[[tools]]\nname = \"a\"\nprobe = { module = \"p.wasm\", proxy = 1 }\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := Limits{}
@@ -174,6 +177,10 @@ func fastPathSeeds() []string {
 		"[[tools]]\nname = \"a\"\ndescription = '''\nmulti\nline'''\nparameters.type = \"object\"\nparameters.\"quoted key\" = \"<&>\\u2028\"\n",
 		"[\"tools\"]\n",
 		"[[ tools ]]\nname = \"sp\"\n[ tools . probe ]\nmodule = \"m.wasm\"\n",
+		// ABI v2's grants and settings, good and bad.
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = [\"K\", \"K*\"]\ninsecure = [\"h:1\", \"unix:/s\"]\nhttp = [\"https://h/v1/\"]\n",
+		"tools = [{ name = \"a\", probe = { standard = \"tcp:h:1\", tls_ca = \"\", proxy = \"yes\", grants = { secrets = [] } } }]\n",
+		"[[servers]]\nname = \"s\"\nprobe.module = \"m.wasm\"\nprobe.tls_ca = [1]\nprobe.grants.secrets = [\"\"]\n",
 		// Upstreams, which the fast path leaves to the full one.
 		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
 		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",

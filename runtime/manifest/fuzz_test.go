@@ -3,7 +3,9 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,6 +36,9 @@ func FuzzParse(f *testing.F) {
 		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",
 		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
 		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
+		// ABI v2's grants and settings.
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", tls_ca = \"../ca.pem\", proxy = true, grants = { secrets = [\"K\"], insecure = [\"h:1\"], http = [\"https://h/\"] } }\n",
+		"[[tools]]\nname = \"a\"\nprobe = { standard = \"tcp:h:1\", tls_ca = \"/ca.pem\", proxy = false }\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -75,5 +80,54 @@ func FuzzParse(f *testing.F) {
 		if _, err := json.Marshal(m); err != nil {
 			t.Fatalf("manifest does not marshal: %v", err)
 		}
+		forEachProbe(m, func(p *Probe) {
+			if err := probeInvariants(p); err != nil {
+				t.Fatal(err)
+			}
+		})
 	})
+}
+
+// forEachProbe calls fn with every probe of m.
+func forEachProbe(m *Manifest, fn func(*Probe)) {
+	for _, t := range m.Tools {
+		if t.Probe != nil {
+			fn(t.Probe)
+		}
+	}
+	for _, s := range m.Servers {
+		if s.Probe != nil {
+			fn(s.Probe)
+		}
+		if s.Upstream != nil {
+			for _, r := range s.Upstream.Tools {
+				fn(r.Probe)
+			}
+		}
+	}
+}
+
+// probeInvariants is what holds for every probe of a Manifest: one of
+// Standard and Module; a standard probe with no config or grants of its
+// own; paths absolute and clean.
+func probeInvariants(p *Probe) error {
+	switch {
+	case (p.Standard == "") == (p.Module == ""):
+		return fmt.Errorf("probe %+v: want exactly one of standard and module", p)
+	case p.Standard != "" && (p.Config != nil || p.SHA256 != "" || p.Env != nil || p.Dial != nil || p.Import != nil ||
+		p.HTTP != nil || p.Secrets != nil || p.Insecure != nil):
+		return fmt.Errorf("standard probe %+v: has config or grants of its own", p)
+	case p.Module != "" && (!filepath.IsAbs(p.Module) || filepath.Clean(p.Module) != p.Module):
+		return fmt.Errorf("module path %q: want absolute and clean", p.Module)
+	case p.TLSCA != "" && (!filepath.IsAbs(p.TLSCA) || filepath.Clean(p.TLSCA) != p.TLSCA):
+		return fmt.Errorf("tls_ca path %q: want absolute and clean", p.TLSCA)
+	}
+	for _, list := range [][]string{p.Env, p.Dial, p.Import, p.HTTP, p.Secrets, p.Insecure} {
+		for _, e := range list {
+			if strings.TrimSpace(e) == "" {
+				return fmt.Errorf("probe %+v: an empty grant", p)
+			}
+		}
+	}
+	return nil
 }

@@ -13,7 +13,10 @@
 // A probe is written either as a standard-probe shorthand string
 // (probe = "env:SERP_API_KEY", see package probes) or as a table naming a
 // WebAssembly module with its config, grants and budget (or a standard
-// probe with a budget of its own).
+// probe with a budget of its own). Either table may name a CA file for the
+// probe's TLS peers and let the host's proxy variables apply; a shorthand
+// string cannot, so a standard probe that needs them is written as a table:
+// probe = { standard = "tcp:db.internal:5432", tls_ca = "ca.pem" }.
 //
 // Load and Parse check everything they can without touching anything but
 // the manifest itself, and report every problem at once, each at its line
@@ -276,7 +279,7 @@ type Probe struct {
 	// Standard is a standard-probe shorthand in canonical form
 	// ("env:A,B", "tcp:localhost:5432", "import:py:psycopg2"); its config
 	// and grants follow from it (probes.ParseShorthand), so Config and the
-	// grants below are empty.
+	// grants below are empty (TLSCA, Proxy and Budget may be set).
 	Standard string `json:"standard,omitempty"`
 	// Module is the absolute, cleaned path of a WebAssembly probe. It is
 	// not checked to exist: the runtime does that when it opens it.
@@ -287,13 +290,31 @@ type Probe struct {
 	// Config is what the probe reads with gate.config; nil when not
 	// written.
 	Config map[string]string `json:"config,omitempty"`
-	// Env, Dial and Import are the probe's grants (see hostfuncs.Grants):
-	// environment variables it may read, addresses it may dial and
-	// dependency specs it may look up. Each entry has been checked with
-	// the same rules the runtime applies.
-	Env    []string `json:"env,omitempty"`
-	Dial   []string `json:"dial,omitempty"`
-	Import []string `json:"import,omitempty"`
+	// Env, Dial, Import, HTTP, Secrets and Insecure are the probe's
+	// grants (see hostfuncs.Grants): environment variables it may read,
+	// addresses it may dial and dependency specs it may look up; with ABI
+	// v2, URL prefixes it may request, variables it may send as
+	// ${secret:NAME} but never read, and addresses it may reach over TLS
+	// without verification. Each entry has been checked with the same
+	// rules the runtime applies.
+	Env      []string `json:"env,omitempty"`
+	Dial     []string `json:"dial,omitempty"`
+	Import   []string `json:"import,omitempty"`
+	HTTP     []string `json:"http,omitempty"`
+	Secrets  []string `json:"secrets,omitempty"`
+	Insecure []string `json:"insecure,omitempty"`
+	// TLSCA is the absolute, cleaned path of a PEM file whose
+	// certificates, and only those, verify the probe's TLS peers (tls:
+	// streams, https: requests); "" verifies against the system roots.
+	// Like Module it is not read here: the runtime reads it (at most
+	// 1 MiB) when it loads the probe, and reports a file that holds no
+	// certificate. Allowed with Standard.
+	TLSCA string `json:"tls_ca,omitempty"`
+	// Proxy sends the probe's HTTP requests through the proxy the host's
+	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY name; false, the default, lets
+	// no proxy variable of the host apply, so that a probe's answer does
+	// not depend on who started gate. Allowed with Standard.
+	Proxy bool `json:"proxy,omitempty"`
 	// Budget lowers the runtime's budget for this probe; nil keeps it.
 	// More than 0, at most 100ms, and at most runtime.budget when that is
 	// written.

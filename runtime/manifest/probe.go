@@ -8,8 +8,8 @@ import (
 )
 
 var (
-	probeKeys = []string{"module", "standard", "sha256", "config", "grants", "budget"}
-	grantKeys = []string{"env", "dial", "import"}
+	probeKeys = []string{"module", "standard", "sha256", "config", "grants", "budget", "tls_ca", "proxy"}
+	grantKeys = []string{"env", "dial", "import", "http", "secrets", "insecure"}
 )
 
 // probe checks a probe in either form: a shorthand string or a table.
@@ -31,7 +31,8 @@ func (c *checker) probe(path string, v any) *Probe {
 }
 
 // probeTable checks the table form: a module with its pin, config, grants
-// and budget, or a standard probe with a budget.
+// and budget, or a standard probe with a budget; either may name a CA file
+// for its TLS peers and ask for the host's proxy.
 func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 	c.unknownKeys(path, t, probeKeys)
 	mod, hasMod := t["module"]
@@ -73,6 +74,14 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 		c.config(p, path+".config", t)
 		c.grants(p, path+".grants", t)
 	}
+	c.tlsCA(p, path+".tls_ca", t)
+	if v, ok := t["proxy"]; ok {
+		if b, isBool := v.(bool); isBool {
+			p.Proxy = b
+		} else {
+			c.valueErr(path+".proxy", "want true or false, got %s", describe(v))
+		}
+	}
 	if d, ok := c.duration(path+".budget", t); ok {
 		if err := checkBudget(d); err != nil {
 			c.valueErr(path+".budget", "%v", err)
@@ -82,6 +91,26 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 			p.Budget = &d
 		}
 	}
+}
+
+// tlsCA reads the path of the PEM file whose certificates verify the
+// probe's TLS peers. The file is not read here: like a module, it is the
+// runtime's to open (and a cached Manifest would otherwise keep a CA file's
+// old contents).
+func (c *checker) tlsCA(p *Probe, path string, t map[string]any) {
+	v, ok := t["tls_ca"]
+	if !ok {
+		return
+	}
+	s, ok := c.str(path, v, `a path to a PEM file of CA certificates (a string), like "ca.pem"`)
+	if !ok {
+		return
+	}
+	if strings.TrimSpace(s) == "" {
+		c.valueErr(path, "empty tls_ca path: want the PEM file of the CA certificates that verify the probe's TLS peers, or no tls_ca for the system roots")
+		return
+	}
+	p.TLSCA = c.resolve(s)
 }
 
 // sha256 reads the optional pin of a module's contents.
@@ -130,7 +159,7 @@ func (c *checker) grants(p *Probe, path string, t map[string]any) {
 	if !ok {
 		return
 	}
-	g, ok := c.table(path, v, `a table like { env = ["VAR"], dial = ["host:port"], import = ["py:module"] }`)
+	g, ok := c.table(path, v, `a table like { env = ["VAR"], dial = ["host:port"], import = ["py:module"], http = ["https://host/path/"], secrets = ["API_KEY"], insecure = ["host:port"] }`)
 	if !ok {
 		return
 	}
@@ -144,6 +173,9 @@ func (c *checker) grants(p *Probe, path string, t map[string]any) {
 		{"env", "variable name", "variable names", &p.Env, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Env: []string{s}} }},
 		{"dial", "address", "addresses", &p.Dial, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Dial: []string{s}} }},
 		{"import", "import spec", "import specs", &p.Import, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Import: []string{s}} }},
+		{"http", "URL prefix", "URL prefixes", &p.HTTP, func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }},
+		{"secrets", "variable name", "variable names", &p.Secrets, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Secrets: []string{s}} }},
+		{"insecure", "address", "addresses", &p.Insecure, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }},
 	}
 	for _, k := range kinds {
 		v, ok := g[k.key]

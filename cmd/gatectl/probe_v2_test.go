@@ -1,0 +1,178 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// v2Probe needs ABI v2 and reads GATECTL_SECRET_KEY (see its .wat).
+var v2Probe = filepath.Join("testdata", "probes", "v2_secret.wasm")
+
+// secretValue is what GATECTL_SECRET_KEY holds in these tests: long
+// enough that finding it in output is not a coincidence.
+const secretValue = "sk-gatectl-test-0123456789abcdef"
+
+// writeCA writes a self-signed CA certificate as PEM into dir/name.
+func writeCA(t *testing.T, dir, name string) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "gatectl test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	path := filepath.Join(dir, name)
+	writeFile(t, path, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	return path
+}
+
+// TestV2ProbeFresh rebuilds the v2 probe from its source, as
+// TestHostileProbeFresh does the hostile one.
+func TestV2ProbeFresh(t *testing.T) {
+	_, err := exec.LookPath("wat2wasm")
+	require.NoError(t, err, "wat2wasm is needed to check testdata/probes: apt-get install wabt")
+	out := filepath.Join(t.TempDir(), "v2_secret.wasm")
+	b, err := exec.Command("wat2wasm", strings.TrimSuffix(v2Probe, ".wasm")+".wat", "-o", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	built, err := os.ReadFile(out)
+	require.NoError(t, err)
+	committed, err := os.ReadFile(v2Probe)
+	require.NoError(t, err)
+	assert.Equal(t, built, committed, "testdata/probes/v2_secret.wasm is stale: cd testdata/probes && wat2wasm v2_secret.wat -o v2_secret.wasm")
+}
+
+// probe inspect says which ABI version a module needs, in text and JSON.
+func TestProbeInspectV2(t *testing.T) {
+	code, stdout, _ := gatectl(t, "probe", "inspect", v2Probe)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "\nABI v2:  conforms\n")
+	golden(t, "probe_inspect_v2.txt", stdout)
+
+	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", v2Probe)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, `"abi_version": 2,`)
+	golden(t, "probe_inspect_v2.json", stdout)
+
+	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", hostile("ask"))
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, `"abi_version": 1,`)
+}
+
+// probe run's v2 flags: --secret, --http, --insecure, --tls-ca, --proxy.
+func TestProbeRunV2Flags(t *testing.T) {
+	t.Setenv("GATECTL_SECRET_KEY", secretValue)
+	dir := t.TempDir()
+	ca := writeCA(t, dir, "ca.pem")
+	notPEM := filepath.Join(dir, "not.pem")
+	writeFile(t, notPEM, "hello\n")
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a substring of stdout
+		stderr string // a substring of stderr
+	}{
+		{"env granted", []string{v2Probe, "--name", "v2", "--env", "GATECTL_SECRET_KEY"}, exitOK, "v2: available (", ""},
+		{"a secret is not readable", []string{v2Probe, "--name", "v2", "--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY"},
+			exitUnavailable, "v2: unavailable: env \"GATECTL_SECRET_KEY\" not granted to probe \"v2\" (", ""},
+		{"a secret, denied by name", []string{hostile("ask"), "--name", "asker", "--config", "op=env", "--config", "arg=GATECTL_SECRET_KEY",
+			"--env", "GATECTL_*", "--secret", "GATECTL_SECRET_KEY"},
+			exitUnavailable, "\n  denied: env \"GATECTL_SECRET_KEY\"", ""},
+		{"tls-ca and proxy, module", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--tls-ca", ca, "--proxy", "--insecure", "127.0.0.1:*"}, exitOK, ": available (", ""},
+		{"http grants", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--http", "http://127.0.0.1:*/health", "--http", "unix:/var/run/docker.sock:/_ping"}, exitOK, ": available (", ""},
+		{"tls-ca, standard", []string{"env:GATECTL_SECRET_KEY", "--tls-ca", ca, "--proxy"}, exitOK, "env:GATECTL_SECRET_KEY: available (", ""},
+
+		{"tls-ca missing", []string{"env:HOME", "--tls-ca", filepath.Join(dir, "nope.pem")}, exitUsage, "",
+			"gatectl probe run: --tls-ca: open " + filepath.Join(dir, "nope.pem") + ": no such file or directory"},
+		{"tls-ca not PEM", []string{"env:HOME", "--tls-ca", notPEM}, exitUsage, "",
+			"gatectl probe run: --tls-ca: " + notPEM + ": no PEM certificate in it"},
+		{"secret pattern", []string{"env:HOME", "--secret", "API_*"}, exitUsage, "", `secret grant "API_*": secrets are named exactly; no patterns`},
+		{"bad insecure", []string{v2Probe, "--insecure", "localhost:"}, exitUsage, "", `insecure grant "localhost:": empty port`},
+		// Refused by any implementation of http grants: the scheme.
+		{"bad http", []string{v2Probe, "--http", "ftp://example.com/"}, exitUsage, "", `http grant "ftp://example.com/": `},
+		{"v2 flags with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--secret", "X"}, exitUsage, "",
+			"--secret does not go with --tool"},
+		{"tls-ca with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--tls-ca", ca}, exitUsage, "",
+			"--tls-ca does not go with --tool"},
+		{"proxy with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--proxy"}, exitUsage, "",
+			"--proxy does not go with --tool"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := gatectl(t, append([]string{"probe", "run"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, "stdout: %s\nstderr: %s", stdout, stderr)
+			assert.Contains(t, stdout, tt.stdout)
+			assert.Contains(t, stderr, tt.stderr)
+			assert.NotContains(t, stdout+stderr, secretValue)
+		})
+	}
+
+	// --json lists every grant the probe got.
+	code, stdout, _ := gatectl(t, "probe", "run", "--json", "--name", "v2", v2Probe,
+		"--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY", "--insecure", "127.0.0.1:*", "--dial", "127.0.0.1:*",
+		"--http", "https://api.example.com/v1/")
+	assert.Equal(t, exitUnavailable, code)
+	golden(t, "probe_run_v2.json", maskTimings(stdout))
+}
+
+// probe run --tool shows a manifest probe's v2 grants and settings, and
+// runs it with them: its secret is denied to env.
+func TestProbeRunToolV2(t *testing.T) {
+	t.Setenv("GATECTL_SECRET_KEY", secretValue)
+	dir := t.TempDir()
+	writeCA(t, dir, "ca.pem")
+	wasm, err := os.ReadFile(v2Probe)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "v2.wasm"), wasm, 0o644))
+	m := filepath.Join(dir, "gate.toml")
+	writeFile(t, m, `[[tools]]
+name = "with_secret"
+[tools.probe]
+module = "v2.wasm"
+tls_ca = "ca.pem"
+proxy = true
+grants = { env = ["GATECTL_SECRET_KEY"], secrets = ["GATECTL_SECRET_KEY"], insecure = ["localhost:8443"], dial = ["localhost:8443"], http = ["https://localhost:8443/"] }
+
+[[tools]]
+name = "readable"
+probe = { module = "v2.wasm", grants = { env = ["GATECTL_SECRET_KEY"] } }
+
+[[tools]]
+name = "bad_ca"
+probe = { standard = "env:HOME", tls_ca = "gate.toml" }
+`)
+	code, stdout, stderr := gatectl(t, "probe", "run", "--tool", "with_secret", "-m", m)
+	assert.Equal(t, exitUnavailable, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "\n  denied: env \"GATECTL_SECRET_KEY\"")
+	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial localhost:8443; import -; http https://localhost:8443/; secrets GATECTL_SECRET_KEY; insecure localhost:8443\n")
+	assert.Contains(t, stdout, "\n  tls_ca: "+filepath.Join(dir, "ca.pem")+"\n")
+	assert.Contains(t, stdout, "\n  proxy: as HTTPS_PROXY, HTTP_PROXY and NO_PROXY say\n")
+	assert.NotContains(t, stdout, secretValue)
+
+	code, stdout, _ = gatectl(t, "probe", "run", "--tool", "readable", "-m", m)
+	assert.Equal(t, exitOK, code, stdout)
+	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial -; import -\n", "v1 grants print as they did")
+	assert.NotContains(t, stdout, "tls_ca:")
+
+	code, _, stderr = gatectl(t, "probe", "run", "--tool", "bad_ca", "-m", m)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "tools[0].probe.tls_ca: tls_ca: "+m+": no PEM certificate in it")
+}

@@ -1,0 +1,118 @@
+package hostfuncs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGrantsV2IsZero(t *testing.T) {
+	assert.True(t, Grants{}.IsZero())
+	assert.True(t, Grants{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}}.IsZero())
+	for _, g := range []Grants{
+		{HTTP: []string{"https://api.example.com/"}},
+		{Secrets: []string{"K"}},
+		{Insecure: []string{"localhost:8443"}},
+	} {
+		assert.False(t, g.IsZero(), "%+v", g)
+	}
+}
+
+func TestGrantsV2Key(t *testing.T) {
+	a := Grants{HTTP: []string{"https://b.example/", "https://a.example/"}, Secrets: []string{"K", "J", "K"}, Insecure: []string{"x:1"}}
+	same := Grants{HTTP: []string{"https://a.example/", "https://b.example/", "https://a.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1", "x:1"}}
+	assert.Equal(t, a.Key(), same.Key(), "order and repetition do not matter")
+	for _, other := range []Grants{
+		{HTTP: []string{"https://a.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1"}},
+		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J"}, Insecure: []string{"x:1"}},
+		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}},
+		// The same entries under another kind grant something else.
+		{HTTP: []string{"https://a.example/", "https://b.example/"}, Env: []string{"J", "K"}, Insecure: []string{"x:1"}},
+		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}, Dial: []string{"x:1"}},
+		{Dial: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1"}},
+		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K", "x:1"}},
+	} {
+		assert.NotEqual(t, a.Key(), other.Key(), "%+v", other)
+	}
+	assert.Equal(t, Grants{}.Key(), Grants{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}}.Key())
+}
+
+func TestGrantsV2Merge(t *testing.T) {
+	g := Grants{HTTP: []string{"https://b.example/"}, Secrets: []string{"K"}}.Merge(Grants{
+		HTTP:     []string{"https://a.example/", "https://b.example/"},
+		Secrets:  []string{"J", "K"},
+		Insecure: []string{"localhost:8443"},
+	})
+	assert.Equal(t, Grants{
+		HTTP:     []string{"https://a.example/", "https://b.example/"},
+		Secrets:  []string{"J", "K"},
+		Insecure: []string{"localhost:8443"},
+	}, g)
+	assert.True(t, Grants{}.Merge(Grants{}).IsZero())
+}
+
+func TestGrantsV2Errors(t *testing.T) {
+	tests := []struct {
+		grants Grants
+		want   string
+	}{
+		{Grants{HTTP: []string{""}}, `http grant "": empty URL prefix`},
+		{Grants{HTTP: []string{"https://api.example.com/", "api.example.com"}}, `http grant "api.example.com": want http://host/path, https://host/path or unix:/socket:/path`},
+		{Grants{HTTP: []string{"https://a!b.example/"}}, `http grant "https://a!b.example/": host "a!b.example": '!' is not allowed in a host name`},
+		{Grants{HTTP: []string{"https://[fd00::1/8]/"}}, `http grant "https://[fd00::1/8]/": prefix "fd00::1/8" has host bits set: write fd00::/8`},
+		{Grants{Secrets: []string{"K*"}}, `secret grant "K*": secrets are named exactly; no patterns`},
+		{Grants{Secrets: []string{"K", ""}}, `secret grant "": empty name`},
+		{Grants{Secrets: []string{"9K"}}, `secret grant "9K": a secret's name starts with a letter or _, as in ${secret:NAME}`},
+		{Grants{Insecure: []string{"localhost"}}, `insecure grant "localhost": want host:port or unix:/path`},
+		{Grants{Insecure: []string{":8443"}}, `insecure grant ":8443": empty host (write "*:8443" to allow any host)`},
+		{Grants{Insecure: []string{"127.1:443"}}, `insecure grant "127.1:443": "127.1": an IPv4 pattern has four octets, each 0-255 or *`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			_, err := tt.grants.Compile()
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
+}
+
+func TestGrantsV2Policy(t *testing.T) {
+	p, err := Grants{
+		HTTP:     []string{"https://api.example.com/v1/"},
+		Secrets:  []string{"OPENAI_API_KEY"},
+		Insecure: []string{"localhost:8443", "*.internal.example:*"},
+	}.Compile()
+	require.NoError(t, err)
+	assert.True(t, p.AllowSecret("OPENAI_API_KEY"))
+	assert.False(t, p.AllowSecret("OPENAI_API"))
+	assert.False(t, p.AllowEnv("OPENAI_API_KEY"))
+	assert.True(t, p.AllowInsecure("localhost:8443"))
+	assert.True(t, p.AllowInsecure("LocalHost.:8443"))
+	assert.True(t, p.AllowInsecure("db.internal.example:5432"))
+	assert.False(t, p.AllowInsecure("localhost:443"))
+	assert.False(t, p.AllowInsecure("127.1:8443"))
+	assert.False(t, p.AllowDial("localhost:8443"), "insecure grants no connection by itself")
+
+	// An https target's Addr is what the insecure grant is asked about.
+	target, err := ParseHTTPTarget("https://LOCALHOST:8443/x")
+	require.NoError(t, err)
+	assert.Equal(t, "localhost:8443", target.Addr())
+	assert.True(t, p.AllowInsecure(target.Addr()))
+	target, err = ParseHTTPTarget("http://[::1]/")
+	require.NoError(t, err)
+	assert.Equal(t, "[::1]:80", target.Addr())
+	target, err = ParseHTTPTarget("unix:/run/x.sock:/")
+	require.NoError(t, err)
+	assert.Equal(t, "unix:/run/x.sock", target.Addr())
+
+	zero, err := Grants{}.Compile()
+	require.NoError(t, err)
+	assert.False(t, zero.AllowSecret("OPENAI_API_KEY"))
+	assert.False(t, zero.AllowInsecure("localhost:8443"))
+	assert.Empty(t, zero.Secrets())
+	var nilPolicy *Policy
+	assert.False(t, nilPolicy.AllowSecret("K"))
+	assert.False(t, nilPolicy.AllowInsecure("localhost:8443"))
+	assert.Nil(t, nilPolicy.Secrets())
+}
