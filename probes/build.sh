@@ -1,6 +1,7 @@
 #!/bin/sh
 # build.sh rebuilds the committed standard probes (env.wasm, tcp.wasm,
-# import.wasm) from src/*.c. It is the one command to run after changing
+# import.wasm and the ABI v2 ones: http, redis, postgres, docker, mcp,
+# tls) from src/*.c. It is the one command to run after changing
 # src/ or include/ (`go generate ./probes` runs it); TestCommittedWasmIsFresh
 # fails when the committed bytes differ from what this script produces.
 #
@@ -23,6 +24,8 @@
 #   one 64 KiB page, not growable, with an 8 KiB stack first (the probes use
 #                       a few hundred bytes) so that a stack overflow traps
 #                       instead of overwriting the static buffers after it
+#                       (the v2 probes' request and body buffers take ~45 KiB
+#                       of the rest)
 set -eu
 
 out=${1:-.}

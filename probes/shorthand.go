@@ -16,15 +16,33 @@ import (
 //	env:DATABASE_URL,REDIS_URL
 //	tcp:localhost:5432    tcp:[::1]:6379    tcp:unix:/var/run/docker.sock
 //	import:py:psycopg2,bin:docker
+//	https://api.example.com/v1/models bearer=OPENAI_API_KEY status=200
+//	redis:127.0.0.1:6379 password=REDIS_PASSWORD
+//	postgres:127.0.0.1:5432 user=app database=app
+//	docker:    docker:unix:/home/me/.docker/run/docker.sock
+//	mcp:http://127.0.0.1:8080/mcp bearer=MCP_TOKEN
+//	tls:api.example.com:443 days=14
+//
+// The kinds of ABI v2 (http, redis, postgres, docker, mcp, tls) take a
+// target and then options, whitespace-separated key=value words; a value
+// may be double-quoted, with \" and \\ its only escapes, to hold spaces:
+// header="X-Org: acme corp". Every one takes timeout_ms=; README.md lists
+// the others.
 //
 // The grants are exact: they allow the probe precisely what its config
 // asks it to check and nothing else, so a shorthand can be granted without
-// review.
+// review. Secrets are granted by name only where the shorthand sends them
+// (bearer=, password=, ${secret:NAME} in a URL's query, a header or the
+// body); the probe never sees their values. A shorthand never grants
+// insecure TLS: insecure=true also needs the manifest's own insecure grant.
 type Shorthand struct {
 	// Kind is the standard probe to run.
 	Kind Kind
 	// Config is the probe's string config: "vars" for env, "addr" for tcp,
-	// "specs" for import (comma-separated lists, as the probes read them).
+	// "specs" for import (comma-separated lists, as the probes read them);
+	// the v2 kinds' keys are listed in README.md. Defaults that depend on
+	// each other are filled in (postgres "user" and "database", tls "days",
+	// docker "socket") so that the probe and a reader see the same values.
 	Config map[string]string
 	// Env lists the environment variables the probe may read.
 	Env []string
@@ -41,12 +59,17 @@ type Shorthand struct {
 // configKey is the config key that holds a shorthand's value, per kind.
 var configKey = map[Kind]string{Env: "vars", TCP: "addr", Import: "specs"}
 
-// ParseShorthand parses "KIND:VALUE" (see Shorthand). Lists in VALUE are
+// ParseShorthand parses "KIND:VALUE" (see Shorthand); for http the URL
+// itself is the shorthand, its scheme the kind. Lists in VALUE are
 // separated by commas and/or whitespace, as the probes themselves read
 // them; duplicates are dropped. Environment variable names must match
 // [A-Za-z_][A-Za-z0-9_]*, import specs must be SCHEME:NAME, and a tcp
 // address must be HOST:PORT with a numeric port from 1 to 65535
-// ([IPV6]:PORT for IPv6) or unix:/ABSOLUTE/PATH.
+// ([IPV6]:PORT for IPv6) or unix:/ABSOLUTE/PATH. A URL must be plain
+// (no user info, fragment or unclean path; a placeholder only in its
+// query) so that its grant, the URL up to its query, reads as exactly
+// what it allows. Unknown options are an error that lists the kind's
+// options, and so is an option given twice, but for header=.
 func ParseShorthand(s string) (Shorthand, error) {
 	fail := func(format string, args ...any) (Shorthand, error) {
 		return Shorthand{}, fmt.Errorf("probe shorthand %q: %s", s, fmt.Sprintf(format, args...))
@@ -56,6 +79,31 @@ func ParseShorthand(s string) (Shorthand, error) {
 		return fail(`want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: %s)`, kindList())
 	}
 	kind := Kind(kindStr)
+	if kindStr == "https" {
+		kind = HTTP
+	}
+	if _, v2 := optionNames[kind]; v2 {
+		target, rest := splitTarget(strings.TrimSpace(value))
+		switch kind {
+		case HTTP:
+			// The kind is the URL's scheme: the URL is the target.
+			target, rest = splitTarget(strings.TrimSpace(s))
+		default:
+			if !strings.HasPrefix(target, "unix:") && strings.Contains(target, "=") {
+				// Options but no target: "docker: timeout_ms=50" asks the
+				// default socket; the other kinds need one.
+				target, rest = "", strings.TrimSpace(value)
+			}
+		}
+		if target == "" && kind != Docker {
+			return fail("empty target; want e.g. %q", example(kind))
+		}
+		sh := Shorthand{Kind: kind}
+		if err := parseV2(&sh, target, rest); err != nil {
+			return fail("%v", err)
+		}
+		return sh, nil
+	}
 	key, ok := configKey[kind]
 	if !ok {
 		return fail("unknown kind %q (kinds: %s)", kindStr, kindList())
@@ -99,20 +147,25 @@ func ParseShorthand(s string) (Shorthand, error) {
 }
 
 // String returns the shorthand in the canonical form ParseShorthand
-// accepts, e.g. "env:A,B"; for a Shorthand that ParseShorthand returned,
+// accepts, e.g. "env:A,B" or "redis:h:6379 password=P" (options in a
+// fixed order, defaults left out); for a Shorthand that ParseShorthand returned,
 // ParseShorthand(s.String()) gives s back. The zero Shorthand is "".
 func (s Shorthand) String() string {
 	if s.Kind == "" {
 		return ""
+	}
+	if _, v2 := optionNames[s.Kind]; v2 {
+		return s.stringV2()
 	}
 	return string(s.Kind) + ":" + s.Config[configKey[s.Kind]]
 }
 
 // kindList names the standard probes for error messages.
 func kindList() string {
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = string(k)
+	// "https" is a shorthand's kind too: the URL's scheme says which.
+	names := []string{string(Env), string(TCP), string(Import), "http", "https"}
+	for _, k := range kinds[4:] {
+		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")
 }
@@ -124,6 +177,18 @@ func example(k Kind) string {
 		return "env:DATABASE_URL"
 	case TCP:
 		return "tcp:localhost:5432"
+	case HTTP:
+		return "https://api.example.com/v1/models bearer=API_KEY"
+	case Redis:
+		return "redis:127.0.0.1:6379 password=REDIS_PASSWORD"
+	case Postgres:
+		return "postgres:127.0.0.1:5432 user=app"
+	case Docker:
+		return "docker:unix:/var/run/docker.sock"
+	case MCP:
+		return "mcp:http://127.0.0.1:8080/mcp"
+	case TLS:
+		return "tls:example.com:443 days=14"
 	default:
 		return "import:bin:docker"
 	}

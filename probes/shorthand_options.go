@@ -1,0 +1,528 @@
+package probes
+
+import (
+	"fmt"
+	"net/netip"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// The ABI v2 kinds take a target and options: "redis:127.0.0.1:6379
+// password=REDIS_PASSWORD timeout_ms=50". Options are key=value words
+// separated by whitespace; a value may be double-quoted, with \" and \\ as
+// its only escapes, to hold spaces ("expect_body=\"status: ok\"").
+
+// option is one key=value word of a shorthand.
+type option struct{ key, value string }
+
+// optionNames lists each v2 kind's options, in the order String writes
+// them (and error messages list them).
+var optionNames = map[Kind][]string{
+	HTTP:     {"method", "bearer", "header", "body", "status", "expect_body", "reject_body", "expect_header", "insecure", "timeout_ms"},
+	MCP:      {"bearer", "header", "timeout_ms"},
+	Redis:    {"password", "user", "timeout_ms"},
+	Postgres: {"user", "database", "timeout_ms"},
+	Docker:   {"timeout_ms"},
+	TLS:      {"days", "timeout_ms"},
+}
+
+// DefaultDockerSocket is the socket "docker:" asks.
+const DefaultDockerSocket = "/var/run/docker.sock"
+
+// DefaultTLSDays is how many days a certificate must have left, unless a
+// tls shorthand says days=N: two weeks, time enough to renew.
+const DefaultTLSDays = "14"
+
+// DefaultPostgresUser is the role a postgres shorthand starts up as unless
+// it says user=; pg_isready's default too.
+const DefaultPostgresUser = "postgres"
+
+// isSpace reports whether c separates options: ASCII whitespace and the
+// other control characters, as isSep does for lists.
+func isSpace(c byte) bool { return c <= ' ' || c == 0x7F }
+
+// splitTarget returns the first word of s and the rest.
+func splitTarget(s string) (target, rest string) {
+	i := 0
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// parseOptions parses whitespace-separated key=value words for kind k,
+// refusing unknown names, empty values and repeats (but of header=).
+func parseOptions(k Kind, s string) ([]option, error) {
+	var opts []option
+	seen := map[string]bool{}
+	for i := 0; ; {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			return opts, nil
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) && s[i] != '=' {
+			i++
+		}
+		key := s[start:i]
+		if i == len(s) || s[i] != '=' {
+			return nil, fmt.Errorf("%q is not an option; want key=value (options: %s)", key, strings.Join(optionNames[k], ", "))
+		}
+		if !knownOption(k, key) {
+			return nil, fmt.Errorf("unknown option %q (options for %s: %s)", key, k, strings.Join(optionNames[k], ", "))
+		}
+		i++ // the '='
+		var value string
+		if i < len(s) && s[i] == '"' {
+			var b strings.Builder
+			i++
+			for {
+				if i == len(s) {
+					return nil, fmt.Errorf("option %s: unterminated quoted value", key)
+				}
+				c := s[i]
+				i++
+				if c == '"' {
+					break
+				}
+				if c == '\\' {
+					if i == len(s) || (s[i] != '"' && s[i] != '\\') {
+						return nil, fmt.Errorf(`option %s: in a quoted value, \ must be followed by " or \`, key)
+					}
+					c = s[i]
+					i++
+				}
+				b.WriteByte(c)
+			}
+			if i < len(s) && !isSpace(s[i]) {
+				return nil, fmt.Errorf("option %s: want whitespace after the closing quote", key)
+			}
+			value = b.String()
+		} else {
+			vs := i
+			for i < len(s) && !isSpace(s[i]) {
+				i++
+			}
+			value = s[vs:i]
+		}
+		if value == "" {
+			return nil, fmt.Errorf("option %s: empty value", key)
+		}
+		if seen[key] && key != "header" {
+			return nil, fmt.Errorf("option %s given twice", key)
+		}
+		seen[key] = true
+		opts = append(opts, option{key, value})
+	}
+}
+
+func knownOption(k Kind, key string) bool {
+	for _, n := range optionNames[k] {
+		if n == key {
+			return true
+		}
+	}
+	return false
+}
+
+// quote writes an option value so that parseOptions reads it back:
+// as is when it has no whitespace, quote or backslash, else quoted.
+func quote(v string) string {
+	if v != "" && !strings.ContainsFunc(v, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) || r == '"' || r == '\\' }) {
+		return v
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+}
+
+// parseV2 parses the target and options of an ABI v2 kind into sh.
+func parseV2(sh *Shorthand, target, rest string) error {
+	opts, err := parseOptions(sh.Kind, rest)
+	if err != nil {
+		return err
+	}
+	cfg := map[string]string{}
+	sh.Config = cfg
+	var headers []string
+	for _, o := range opts {
+		switch o.key {
+		case "timeout_ms":
+			n, err := strconv.ParseUint(o.value, 10, 31)
+			if err != nil {
+				return fmt.Errorf("option timeout_ms: %q is not a whole number of milliseconds (0 to 2147483647)", o.value)
+			}
+			cfg["timeout_ms"] = strconv.FormatUint(n, 10)
+		case "bearer":
+			if !ValidEnvName(o.value) {
+				return fmt.Errorf("option bearer: bad secret name %q: want letters, digits and _, not starting with a digit", o.value)
+			}
+			headers = append(headers, bearerHeader(o.value))
+		case "header":
+			name, value, ok := strings.Cut(o.value, ":")
+			value = strings.Trim(value, " \t")
+			if !ok || !validToken(name) || value == "" || strings.ContainsFunc(value, isCtl) {
+				return fmt.Errorf("option header: want header=Name:value (quoted if the value has spaces), not %q", o.value)
+			}
+			headers = append(headers, name+": "+value)
+		case "expect_header":
+			name, text, ok := strings.Cut(o.value, ":")
+			text = strings.Trim(text, " \t")
+			if !ok || !validToken(name) || strings.ContainsFunc(text, isCtl) {
+				return fmt.Errorf("option expect_header: want expect_header=Name:text (quoted if the text has spaces), not %q", o.value)
+			}
+			cfg["expect_header"] = name + ": " + text
+		case "method":
+			if !validMethod(o.value) {
+				return fmt.Errorf("option method: %q is not a method; want upper-case letters like GET, HEAD or POST", o.value)
+			}
+			cfg["method"] = o.value
+		case "status":
+			v, err := checkStatus(o.value)
+			if err != nil {
+				return fmt.Errorf("option status: %v", err)
+			}
+			cfg["status"] = v
+		case "insecure":
+			if o.value != "true" {
+				return fmt.Errorf(`option insecure: want insecure=true (it skips TLS verification and needs an insecure grant), not %q`, o.value)
+			}
+			cfg["insecure"] = "true"
+		case "days":
+			n, err := strconv.ParseUint(o.value, 10, 16)
+			if err != nil || n > 36500 {
+				return fmt.Errorf("option days: %q is not a whole number of days (0 to 36500)", o.value)
+			}
+			cfg["days"] = strconv.FormatUint(n, 10)
+		case "password":
+			if !ValidEnvName(o.value) {
+				return fmt.Errorf("option password: want the name of the secret that holds it (letters, digits and _, not starting with a digit), not %q", o.value)
+			}
+			cfg["password"] = o.value
+		case "user", "database":
+			// Redis sends these in an inline command, PostgreSQL in
+			// NUL-terminated strings: neither can carry a control character.
+			if strings.ContainsFunc(o.value, isCtl) || (sh.Kind == Redis && strings.ContainsAny(o.value, " \"'")) {
+				return fmt.Errorf("option %s: %q holds a control character, a space or a quote", o.key, o.value)
+			}
+			cfg[o.key] = o.value
+		default: // body, expect_body, reject_body
+			cfg[o.key] = o.value
+		}
+	}
+	if len(headers) > 0 {
+		cfg["headers"] = strings.Join(headers, "\n")
+	}
+
+	switch sh.Kind {
+	case HTTP, MCP:
+		grant, err := checkURL(target)
+		if err != nil {
+			return fmt.Errorf("bad URL %q: %v", target, err)
+		}
+		cfg["url"] = target
+		sh.HTTP = []string{grant}
+	case Redis:
+		addr := strings.TrimPrefix(target, "tls:")
+		if err := checkAddr(addr); err != nil || (addr != target && strings.HasPrefix(addr, "unix:")) {
+			if err == nil {
+				err = fmt.Errorf("TLS over a unix socket is not supported")
+			}
+			return fmt.Errorf("bad address %q: %v (want HOST:PORT, tls:HOST:PORT or unix:/PATH)", target, err)
+		}
+		if cfg["user"] != "" && cfg["password"] == "" {
+			return fmt.Errorf("option user needs password=SECRET too (AUTH takes both)")
+		}
+		cfg["addr"] = target
+		sh.Dial = []string{addr}
+		if p := cfg["password"]; p != "" {
+			sh.Secrets = []string{p}
+		}
+	case Postgres:
+		if err := checkAddr(target); err != nil {
+			return fmt.Errorf("bad address %q: %v", target, err)
+		}
+		cfg["addr"] = target
+		sh.Dial = []string{target}
+		if cfg["user"] == "" {
+			cfg["user"] = DefaultPostgresUser
+		}
+		if cfg["database"] == "" {
+			cfg["database"] = cfg["user"]
+		}
+	case Docker:
+		sock := DefaultDockerSocket
+		if target != "" {
+			p, ok := strings.CutPrefix(target, "unix:")
+			if !ok || checkAddr(target) != nil {
+				return fmt.Errorf("bad socket %q: want docker: (for %s) or docker:unix:/ABSOLUTE/PATH", target, DefaultDockerSocket)
+			}
+			sock = p
+		}
+		cfg["socket"] = sock
+		sh.HTTP = []string{"unix:" + sock + ":/_ping"}
+	case TLS:
+		if err := checkAddr(target); err != nil || strings.HasPrefix(target, "unix:") {
+			if err == nil {
+				err = fmt.Errorf("TLS needs HOST:PORT")
+			}
+			return fmt.Errorf("bad address %q: %v", target, err)
+		}
+		cfg["addr"] = target
+		sh.Dial = []string{target}
+		if cfg["days"] == "" {
+			cfg["days"] = DefaultTLSDays
+		}
+	}
+	for _, k := range []string{"url", "headers", "body"} {
+		names, err := secretNames(cfg[k])
+		if err != nil {
+			return fmt.Errorf("%s: %v", k, err)
+		}
+		for _, n := range names {
+			if !contains(sh.Secrets, n) {
+				sh.Secrets = append(sh.Secrets, n)
+			}
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bearerHeader is the header line bearer=NAME stands for.
+func bearerHeader(name string) string {
+	return "Authorization: Bearer ${secret:" + name + "}"
+}
+
+// stringV2 writes an ABI v2 shorthand in the form parseV2 reads.
+func (s Shorthand) stringV2() string {
+	var b strings.Builder
+	c := s.Config
+	switch s.Kind {
+	case HTTP:
+		b.WriteString(c["url"])
+	case MCP:
+		b.WriteString("mcp:" + c["url"])
+	case Docker:
+		b.WriteString("docker:")
+		if c["socket"] != DefaultDockerSocket {
+			b.WriteString("unix:" + c["socket"])
+		}
+	default:
+		b.WriteString(string(s.Kind) + ":" + c["addr"])
+	}
+	put := func(k, v string) { b.WriteString(" " + k + "=" + quote(v)) }
+	for _, k := range optionNames[s.Kind] {
+		v, ok := c[k]
+		switch {
+		case k == "bearer":
+			continue // written with the headers, in their order
+		case k == "header":
+			if c["headers"] == "" {
+				continue
+			}
+			bearer := false // bearer= may be given once
+			for _, line := range strings.Split(c["headers"], "\n") {
+				if name, ok := strings.CutPrefix(line, "Authorization: Bearer ${secret:"); ok && !bearer &&
+					strings.HasSuffix(name, "}") && ValidEnvName(name[:len(name)-1]) {
+					put("bearer", name[:len(name)-1])
+					bearer = true
+					continue
+				}
+				name, value, _ := strings.Cut(line, ": ")
+				put("header", name+":"+value)
+			}
+			continue
+		case k == "expect_header" && ok:
+			name, text, _ := strings.Cut(v, ": ")
+			v = name + ":" + text
+		case k == "user" && s.Kind == Postgres && v == DefaultPostgresUser,
+			k == "database" && s.Kind == Postgres && v == c["user"],
+			k == "days" && v == DefaultTLSDays:
+			continue // the default
+		}
+		if ok {
+			put(k, v)
+		}
+	}
+	return b.String()
+}
+
+// isCtl reports whether r is an ASCII control character other than tab.
+func isCtl(r rune) bool { return (r < ' ' && r != '\t') || r == 0x7F }
+
+// validToken reports whether s is an HTTP token (a header name).
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// validMethod reports whether s is a method in the usual spelling:
+// upper-case letters and '-', at most 16 of them.
+func validMethod(s string) bool {
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('A' <= c && c <= 'Z' || c == '-' && i > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkStatus checks a status list, "200-299,301", and returns it with
+// its items joined by commas.
+func checkStatus(v string) (string, error) {
+	items := strings.FieldsFunc(v, isSep)
+	if len(items) == 0 {
+		return "", fmt.Errorf("no status codes in %q", v)
+	}
+	for _, it := range items {
+		lo, hi, isRange := strings.Cut(it, "-")
+		if !isRange {
+			hi = lo
+		}
+		a, errA := statusCode(lo)
+		b, errB := statusCode(hi)
+		if errA != nil || errB != nil || a > b {
+			return "", fmt.Errorf("%q is not a status code (100 to 599) or a range of them like 200-299", it)
+		}
+	}
+	return strings.Join(items, ","), nil
+}
+
+func statusCode(s string) (int, error) {
+	if len(s) != 3 {
+		return 0, fmt.Errorf("want three digits")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 100 || n > 599 {
+		return 0, fmt.Errorf("want 100 to 599")
+	}
+	return n, nil
+}
+
+// checkURL checks an http(s) URL as a shorthand writes it and returns the
+// http grant it needs: scheme://host[:port] and its path, as a prefix. The
+// URL must be plain, so that the grant reads as exactly what it allows:
+// no user info, fragment, percent-encoded host, "." or ".." or empty path
+// segments, and ${secret:NAME} only in the query (where the host allows
+// it).
+func checkURL(raw string) (string, error) {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok || (scheme != "http" && scheme != "https") {
+		return "", fmt.Errorf("want http://HOST[:PORT]/PATH or https://...")
+	}
+	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7F }) {
+		return "", fmt.Errorf("contains whitespace or control characters")
+	}
+	if strings.Contains(raw, "#") {
+		return "", fmt.Errorf("a fragment (#...) is never sent; leave it out")
+	}
+	beforeQuery, _, _ := strings.Cut(rest, "?")
+	if strings.Contains(beforeQuery, "${") {
+		return "", fmt.Errorf("${secret:NAME} may appear only in the query")
+	}
+	authority, p := beforeQuery, ""
+	if i := strings.IndexByte(beforeQuery, '/'); i >= 0 {
+		authority, p = beforeQuery[:i], beforeQuery[i:]
+	}
+	if strings.Contains(authority, "@") {
+		return "", fmt.Errorf("user info (user@host) is not allowed; send credentials as a header (bearer= or header=)")
+	}
+	if err := checkHostPort(authority); err != nil {
+		return "", err
+	}
+	if p == "" {
+		p = "/"
+	} else if c := path.Clean(p); c != p && c+"/" != p {
+		return "", fmt.Errorf("path %q is not clean (no ., .. or empty segments)", p)
+	}
+	return scheme + "://" + authority + p, nil
+}
+
+// checkHostPort checks a URL's host[:port]: a name, an IPv4 address or an
+// [IPv6] address, and a port from 1 to 65535 if any.
+func checkHostPort(hp string) error {
+	host, port := hp, ""
+	if strings.HasPrefix(hp, "[") {
+		end := strings.IndexByte(hp, ']')
+		if end < 0 {
+			return fmt.Errorf("missing ] in host %q", hp)
+		}
+		host, port = hp[1:end], hp[end+1:]
+		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() || a.Zone() != "" {
+			return fmt.Errorf("only IPv6 addresses (without a zone) go in brackets, not %q", host)
+		}
+		if port != "" {
+			p, ok := strings.CutPrefix(port, ":")
+			if !ok {
+				return fmt.Errorf("want [IPV6]:PORT, not %q", hp)
+			}
+			port = p
+		} else {
+			return nil
+		}
+	} else {
+		var hasPort bool
+		host, port, hasPort = strings.Cut(hp, ":")
+		if host == "" {
+			return fmt.Errorf("empty host")
+		}
+		for i := 0; i < len(host); i++ {
+			c := host[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_') {
+				return fmt.Errorf("bad host %q: want a name or an address", host)
+			}
+		}
+		if !hasPort {
+			return nil
+		}
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 || port[0] < '1' || port[0] > '9' {
+		return fmt.Errorf("port %q is not a number from 1 to 65535", port)
+	}
+	return nil
+}
+
+// secretNames returns the names of the ${secret:NAME} placeholders in v,
+// in order, or an error for one that is not closed or names no variable.
+func secretNames(v string) ([]string, error) {
+	var names []string
+	for {
+		i := strings.Index(v, "${secret:")
+		if i < 0 {
+			return names, nil
+		}
+		v = v[i+len("${secret:"):]
+		end := strings.IndexByte(v, '}')
+		if end < 0 || !ValidEnvName(v[:end]) {
+			bad := v
+			if end >= 0 {
+				bad = v[:end+1]
+			}
+			return nil, fmt.Errorf("bad placeholder %q: want ${secret:NAME} with NAME letters, digits and _, not starting with a digit", "${secret:"+bad)
+		}
+		names = append(names, v[:end])
+		v = v[end+1:]
+	}
+}
