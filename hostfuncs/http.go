@@ -121,11 +121,11 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	t := x.target
 	query, status, why := c.substituteEscaped([]byte(t.RawQuery), url.QueryEscape)
 	if status != StatusOK {
-		return nil, c.fail(status, "http: "+pr.url+": "+why)
+		return nil, c.fail(status, why)
 	}
 	body, status, why := c.substitute(pr.body)
 	if status != StatusOK {
-		return nil, c.fail(status, "http: "+pr.url+": body: "+why)
+		return nil, c.fail(status, why)
 	}
 	x.secretBody = !bytes.Equal(body, pr.body)
 	u := t.Scheme + "://" + unixHost
@@ -165,7 +165,7 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 		}
 		v, status, why := c.substitute([]byte(h.value))
 		if status != StatusOK {
-			return nil, c.fail(status, "http: "+pr.url+": header "+h.name+": "+why)
+			return nil, c.fail(status, why)
 		}
 		if string(v) != h.value {
 			x.secretHeaders = append(x.secretHeaders, h.name)

@@ -137,7 +137,7 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 	}
 	out, status, why := c.substitute(b)
 	if status != StatusOK {
-		return c.fail(status, "send: "+why)
+		return c.fail(status, why)
 	}
 	if len(out) > 0 && &out[0] != &b[0] {
 		// substitute hands b back unless it put a value in.
