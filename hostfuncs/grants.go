@@ -105,9 +105,17 @@ func union(a, b []string) []string {
 // nothing): a probe holds its Policy for its whole life, most are granted
 // one kind of thing, and a Gate may hold 10,000 of them.
 type Policy struct {
-	env      *envMatcher
-	dial     *dialMatcher
-	imp      *importMatcher
+	env  *envMatcher
+	dial *dialMatcher
+	imp  *importMatcher
+	// v2 holds the grants of ABI v2, behind one pointer that is nil for
+	// the many probes granted none: an idle tool's heap is counted in
+	// bytes (TestIdleMemoryPerTool).
+	v2 *policyV2
+}
+
+// policyV2 is the part of a Policy that ABI v2 added.
+type policyV2 struct {
 	http     *httpMatcher
 	secrets  nameSet
 	insecure *dialMatcher
@@ -141,11 +149,14 @@ func (g Grants) Compile() (*Policy, error) {
 			return nil, fmt.Errorf("import grant %q: %w", e, err)
 		}
 	}
+	if len(g.HTTP)+len(g.Secrets)+len(g.Insecure) > 0 {
+		p.v2 = &policyV2{}
+	}
 	if len(g.HTTP) > 0 {
-		p.http = &httpMatcher{}
+		p.v2.http = &httpMatcher{}
 	}
 	for _, e := range g.HTTP {
-		if err := p.http.add(e); err != nil {
+		if err := p.v2.http.add(e); err != nil {
 			return nil, fmt.Errorf("http grant %q: %w", e, err)
 		}
 	}
@@ -153,20 +164,22 @@ func (g Grants) Compile() (*Policy, error) {
 		if err := checkSecretGrant(e); err != nil {
 			return nil, fmt.Errorf("secret grant %q: %w", e, err)
 		}
-		p.secrets = append(p.secrets, e)
+		p.v2.secrets = append(p.v2.secrets, e)
 	}
-	p.secrets = p.secrets.sealed()
+	if p.v2 != nil {
+		p.v2.secrets = p.v2.secrets.sealed()
+	}
 	if len(g.Insecure) > 0 {
-		p.insecure = &dialMatcher{}
+		p.v2.insecure = &dialMatcher{}
 	}
 	for _, e := range g.Insecure {
-		if err := p.insecure.add(e); err != nil {
+		if err := p.v2.insecure.add(e); err != nil {
 			return nil, fmt.Errorf("insecure grant %q: %w", e, err)
 		}
 	}
-	if p.insecure != nil {
-		p.insecure.raw = p.insecure.raw.sealed()
-		p.insecure.exact = slices.Clip(p.insecure.exact)
+	if p.v2 != nil && p.v2.insecure != nil {
+		p.v2.insecure.raw = p.v2.insecure.raw.sealed()
+		p.v2.insecure.exact = slices.Clip(p.v2.insecure.exact)
 	}
 	if p.env != nil {
 		p.env.exact = p.env.exact.sealed()
@@ -203,32 +216,34 @@ func (s nameSet) has(name string) bool {
 // AllowEnv reports whether the variable name may be read. A secret never
 // may, whatever the env grants say.
 func (p *Policy) AllowEnv(name string) bool {
-	return p != nil && p.env.match(name) && !p.secrets.has(name)
+	return p != nil && p.env.match(name) && (p.v2 == nil || !p.v2.secrets.has(name))
 }
 
 // AllowSecret reports whether the variable name is granted as a secret.
-func (p *Policy) AllowSecret(name string) bool { return p != nil && p.secrets.has(name) }
+func (p *Policy) AllowSecret(name string) bool {
+	return p != nil && p.v2 != nil && p.v2.secrets.has(name)
+}
 
 // Secrets returns the names granted as secrets, sorted.
 func (p *Policy) Secrets() []string {
-	if p == nil {
+	if p == nil || p.v2 == nil {
 		return nil
 	}
-	return p.secrets
+	return p.v2.secrets
 }
 
 // AllowInsecure reports whether the address ("host:port") may be reached
 // over TLS without verification. An address that is not well formed is
 // never granted.
 func (p *Policy) AllowInsecure(addr string) bool {
-	if p == nil || p.insecure == nil {
+	if p == nil || p.v2 == nil || p.v2.insecure == nil {
 		return false
 	}
-	if p.insecure.rawHas(addr) {
+	if p.v2.insecure.rawHas(addr) {
 		return true
 	}
 	a, err := parseDialAddr(addr)
-	return err == nil && p.insecure.match(a)
+	return err == nil && p.v2.insecure.match(a)
 }
 
 // AllowDial reports whether the address is granted. An address that is

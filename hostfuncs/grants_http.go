@@ -369,7 +369,9 @@ func (t HTTPTarget) Addr() string {
 // AllowHTTP reports whether the target is granted. A target that is not
 // in normal form (as ParseHTTPTarget returns it) is never granted, so that
 // one assembled by hand cannot carry "/v1/../admin" past a "/v1/" grant.
-func (p *Policy) AllowHTTP(t HTTPTarget) bool { return p != nil && p.http.match(t) }
+func (p *Policy) AllowHTTP(t HTTPTarget) bool {
+	return p != nil && p.v2 != nil && p.v2.http.match(t)
+}
 
 // httpMatcher holds the http grants of one Policy.
 type httpMatcher struct {

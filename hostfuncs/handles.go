@@ -20,6 +20,10 @@ type netState struct {
 	bytesIn  int64
 	lastErr  string
 	errSet   bool
+	// secretSent is set once a send carried a secret's value: from then
+	// on, recv coalesces what a peer sends in quick succession before it
+	// redacts (see fill).
+	secretSent bool
 }
 
 // handle is one open stream or HTTP response.

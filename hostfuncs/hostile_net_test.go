@@ -365,3 +365,33 @@ func (g *guest) v2call(t testing.TB, c *Call, fn string, args ...uint32) {
 	_, err := g.call(c, fn, args...)
 	require.NoError(t, err)
 }
+
+// TestHostileSecretPrefixByTiming: a probe that sends guesses of a secret's
+// first bytes to an echo server must not learn from recv which guess begins
+// the value. A host that held back a tail because it might begin a value
+// would keep the right guess until the wait ran out (here, a 10 s budget)
+// and hand the wrong ones over at once. Every guess must come back whole
+// and at once: the bound is half the budget, so only a machine stalled for
+// seconds could fail it.
+func TestHostileSecretPrefixByTiming(t *testing.T) {
+	g := newGuest(t)
+	l := echoServer(t, "tcp", "127.0.0.1:0")
+	v := secretValues[1]
+	for _, guess := range []string{v[:1], v[:10], "Z", v[:len(v)-1]} {
+		c := secretCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, v)
+		h := g.connect(t, c, l.Addr().String(), 0, 0)
+		require.Positive(t, h)
+		// A secret first, so that the run is one that has sent one.
+		p, n := g.put(t, 0, "${secret:K}")
+		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
+		_, echo := g.recv(t, c, h, bufCap, 0)
+		require.Equal(t, "${secret:K}", echo)
+		p, n = g.put(t, 0, guess)
+		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
+		got, back := g.recv(t, c, h, bufCap, 0)
+		require.Equal(t, int32(len(guess)), got, "guess %q: %s", guess, g.lastError(t, c))
+		assert.Equal(t, guess, back)
+		assert.Greater(t, c.Remaining(), 5*time.Second, "guess %q: recv waited on a prefix of the secret", guess)
+		c.End()
+	}
+}

@@ -121,11 +121,11 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	t := x.target
 	query, status, why := c.substituteEscaped([]byte(t.RawQuery), url.QueryEscape)
 	if status != StatusOK {
-		return nil, c.fail(status, "http: "+pr.url+": "+why)
+		return nil, c.fail(status, why)
 	}
 	body, status, why := c.substitute(pr.body)
 	if status != StatusOK {
-		return nil, c.fail(status, "http: "+pr.url+": body: "+why)
+		return nil, c.fail(status, why)
 	}
 	x.secretBody = !bytes.Equal(body, pr.body)
 	u := t.Scheme + "://" + unixHost
@@ -165,7 +165,7 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 		}
 		v, status, why := c.substitute([]byte(h.value))
 		if status != StatusOK {
-			return nil, c.fail(status, "http: "+pr.url+": header "+h.name+": "+why)
+			return nil, c.fail(status, why)
 		}
 		if string(v) != h.value {
 			x.secretHeaders = append(x.secretHeaders, h.name)
@@ -220,29 +220,37 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		return nil, err
 	}
 	defer resp.Body.Close()
-	head := headSize(resp)
-	c.countIn(head)
 	left := c.inLeft()
 	if left <= 0 {
 		return nil, errBytesInBound
 	}
-	// A secret's value that spans the 64 KiB cut is read whole, so that it
-	// is redacted whole (see redact_net.go).
-	extra := int64(max(c.longestSecret()-1, 0))
-	body, err := io.ReadAll(io.LimitReader(resp.Body, min(int64(MaxHTTPBody)+extra, left)))
-	c.countIn(len(body))
+	// The window read is the same whatever the secrets are: MaxHTTPBody
+	// and room for a value that starts before the cut to end inside it.
+	// The whole window is redacted and the redacted text is cut, so a
+	// value that spans the cut is never half shown, and neither what is
+	// kept nor whether the body counts as whole depends on a value's
+	// length (a window sized by the longest value would tell it).
+	window := int64(MaxHTTPBody + MaxSecret)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, min(window, left+MaxSecret)))
 	if err != nil {
 		return nil, err
 	}
-	whole := int64(len(body)) < int64(MaxHTTPBody)+extra
-	if r := c.redactorFor(); r != nil {
-		body, _ = r.redactCut(body, min(len(body), MaxHTTPBody))
-	}
+	ended := int64(len(raw)) < window
+	body := c.redact(raw)
+	whole := ended && len(body) <= MaxHTTPBody
 	body = body[:min(len(body), MaxHTTPBody)]
+	c.countIn(len(body))
 	r := &response{status: resp.StatusCode, body: body, header: make(http.Header, len(resp.Header))}
+	head := len(resp.Status) + len("HTTP/1.1 \r\n\r\n")
 	for k, vs := range resp.Header {
-		r.header[k] = []string{string(c.redact([]byte(strings.Join(vs, ", "))))}
+		v := string(c.redact([]byte(strings.Join(vs, ", "))))
+		r.header[k] = []string{v}
+		head += len(k) + len(v) + 4
 	}
+	// The head counts as the probe can read it, redacted, as the body
+	// does: a raw count would let a probe that reads up to the bound tell
+	// how long an echoed value is.
+	c.countIn(head)
 	if c.redactorFor() != nil && resp.Header.Get("Content-Length") != "" {
 		// The peer's count would tell the length of a secret it echoed in
 		// the body; the probe gets the length of what it can read, or none.
@@ -259,18 +267,6 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 }
 
 var errBytesInBound = errors.New(errBytesIn)
-
-// headSize is about how many bytes the response's head took on the wire,
-// for the bytes-in bound.
-func headSize(resp *http.Response) int {
-	n := len(resp.Status) + len("HTTP/1.1 \r\n\r\n")
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			n += len(k) + len(v) + 4
-		}
-	}
-	return n
-}
 
 // dial connects the transport: the unix socket for unixHost, else the
 // address the URL names, which the grants allowed (or the proxy's, which

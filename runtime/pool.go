@@ -58,7 +58,7 @@ func (e *Engine) pool(p *Probe) (pl *instancePool, fresh bool) {
 	}
 	key := poolKey{module: m}
 	if !m.standard {
-		key.grants = p.grants.Key()
+		key.grants = p.Grants().Key()
 	}
 	e.mu.Lock()
 	pl = e.pools[key]

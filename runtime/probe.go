@@ -44,11 +44,13 @@ type Probe struct {
 	pool   *instancePool // and through it, the engine
 	policy *hostfuncs.Policy
 	config hostfuncs.Config
-	grants hostfuncs.Grants
-	budget time.Duration
-	// net is how the probe's v2 calls reach the network; nil for the
-	// defaults (system roots, no proxy, a net.Dialer).
-	net *hostfuncs.Net
+	// env, dial and imp are its v1 grants; ext holds the rest, and is nil
+	// for a probe granted nothing of ABI v2 (most): an idle tool's heap
+	// is counted in bytes (TestIdleMemoryPerTool), and a whole Grants
+	// here took 72 of them for nothing.
+	env, dial, imp []string
+	ext            *probeExt
+	budget         time.Duration
 
 	// life tracks the probe's runs, which Close stops and waits for before
 	// it counts the probe out of its pool.
@@ -103,10 +105,14 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		module: m,
 		policy: policy,
 		config: hostfuncs.NewConfig(cfg.Config),
-		grants: cfg.Grants,
+		env:    cfg.Grants.Env,
+		dial:   cfg.Grants.Dial,
+		imp:    cfg.Grants.Import,
 		budget: budget,
-		net:    pnet,
 		life:   newLifetime(),
+	}
+	if g := cfg.Grants; pnet != nil || len(g.HTTP)+len(g.Secrets)+len(g.Insecure) > 0 {
+		p.ext = &probeExt{http: g.HTTP, secrets: g.Secrets, insecure: g.Insecure, net: pnet}
 	}
 	var fresh bool
 	p.pool, fresh = e.pool(p)
@@ -120,6 +126,22 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 		}
 	}
 	return p, nil
+}
+
+// probeExt is what a probe holds of ABI v2: its grants, and how its calls
+// reach the network (nil for the defaults: system roots, no proxy, a
+// net.Dialer).
+type probeExt struct {
+	http, secrets, insecure []string
+	net                     *hostfuncs.Net
+}
+
+// netOf is the probe's Net, nil for the defaults.
+func (p *Probe) netOf() *hostfuncs.Net {
+	if p.ext == nil {
+		return nil
+	}
+	return p.ext.net
 }
 
 // newCall is the host functions' view of one execution of the probe.
@@ -146,7 +168,7 @@ func (p *Probe) resetCall(c *hostfuncs.Call, deadline time.Time) {
 		Reserve:    p.budget / 20,
 		Stop:       p.life,
 		EngineStop: e.stop,
-		Net:        p.net,
+		Net:        p.netOf(),
 	}
 }
 
@@ -171,7 +193,13 @@ func (p *Probe) Name() string { return p.name }
 func (p *Probe) Module() *Module { return p.module }
 
 // Grants returns what the probe was granted.
-func (p *Probe) Grants() hostfuncs.Grants { return p.grants }
+func (p *Probe) Grants() hostfuncs.Grants {
+	g := hostfuncs.Grants{Env: p.env, Dial: p.dial, Import: p.imp}
+	if p.ext != nil {
+		g.HTTP, g.Secrets, g.Insecure = p.ext.http, p.ext.secrets, p.ext.insecure
+	}
+	return g
+}
 
 // Config returns a copy of the probe's config.
 func (p *Probe) Config() map[string]string { return p.config.Map() }

@@ -28,6 +28,24 @@ type requirement struct {
 	reasonEnv, reasonImports, reasonDial string
 	transient                            bool // a failed dial raises
 	noProbe                              bool // always available
+	// service is a protocol probe's target (ABI v2), checked here only
+	// as far as a dial tells: refused gives refused, in the probe's own
+	// words; anything that listens is asked in its protocol, which
+	// protocols_test.go checks against real servers.
+	service *service
+}
+
+// service is what a protocol probe asks, and how it words a refusal.
+type service struct {
+	addr    string // dialled by the test: host:port or unix:/path
+	refused string // the reason when nothing listens
+	secret  string // a variable that must be set before anything is asked
+	serp    bool   // the loopback stand-in for serpapi.com (serpAddr)
+}
+
+// serpURL is search_web's URL in the tests' copy of gate.toml.
+func serpURL() string {
+	return "http://" + serpAddr + "/account.json?api_key=${secret:SERP_API_KEY}"
 }
 
 // quickstart is every tool and server of gate.toml, in file order.
@@ -35,18 +53,18 @@ var quickstart = []struct {
 	name string
 	req  requirement
 }{
-	{"search_web", requirement{env: []string{"SERP_API_KEY"}}},
+	{"search_web", requirement{service: &service{serp: true, secret: "SERP_API_KEY"}}},
 	{"ai_research", requirement{env: []string{"OPENAI_API_KEY", "PINECONE_API_KEY"}}},
 	{"notify_team", requirement{env: []string{"SLACK_TOKEN"}}},
-	{"query_local_db", requirement{dial: []string{"127.0.0.1:5432"}}},
-	{"cache_data", requirement{dial: []string{"127.0.0.1:6379"}}},
+	{"query_local_db", requirement{service: &service{addr: "127.0.0.1:5432", refused: "postgres 127.0.0.1:5432: connection refused"}}},
+	{"cache_data", requirement{service: &service{addr: "127.0.0.1:6379", refused: "redis 127.0.0.1:6379: connection refused"}}},
 	{"terminal", requirement{imports: []string{"bin:sh"}}},
 	{"filesystem_read", requirement{noProbe: true}},
 	{"search_content", requirement{noProbe: true}},
 	{"query_database", requirement{env: []string{"DATABASE_URL"}, imports: []string{"py:psycopg2"},
 		reasonEnv: "DATABASE_URL not configured", reasonImports: "psycopg2 package not installed"}},
-	{"docker_command", requirement{imports: []string{"bin:docker"}, dial: []string{"unix:/var/run/docker.sock"},
-		reasonImports: "Docker unavailable: {} not found", reasonDial: "Docker unavailable: {}"}},
+	{"docker_command", requirement{service: &service{addr: "unix:/var/run/docker.sock",
+		refused: "Docker unavailable: /var/run/docker.sock: connection refused (is the daemon running?)"}}},
 	{"cloud_deploy", requirement{env: []string{"AWS_ACCESS_KEY"}, imports: []string{"py:boto3"},
 		reasonEnv: "AWS credentials not configured", reasonImports: "AWS SDK error: boto3 not installed"}},
 	{"ml_inference", requirement{imports: []string{"py:torch", "py:transformers"}, reasonImports: "Missing ML dependencies: {}"}},
@@ -56,6 +74,12 @@ var quickstart = []struct {
 	{"mcp:filesystem", requirement{dial: []string{"127.0.0.1:3333"}}},
 	{"mcp:notion", requirement{dial: []string{"127.0.0.1:3334"}}},
 }
+
+// serpAddr is where the tests' copy of gate.toml sends search_web's key
+// check (see manifestCopy): a loopback stand-in for serpapi.com, since
+// tests never reach the internet. The test's own listener on it accepts
+// the key "set-by-the-test" and rejects any other.
+var serpAddr string
 
 // keys are the variables the tools ask for.
 var keys = []string{"SERP_API_KEY", "OPENAI_API_KEY", "PINECONE_API_KEY", "SLACK_TOKEN", "DATABASE_URL", "AWS_ACCESS_KEY"}
@@ -97,7 +121,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	tmpDir = dir
+	addr, stop, err := startSerp()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	serpAddr = addr
 	code := m.Run()
+	stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -135,7 +166,7 @@ func TestQuickstartGroundTruth(t *testing.T) {
 	}
 	withKeys := func(env map[string]string) map[string]string {
 		for _, k := range keys {
-			env[k] = "set-by-the-test"
+			env[k] = goodKey
 		}
 		return env
 	}
@@ -153,6 +184,8 @@ func TestQuickstartGroundTruth(t *testing.T) {
 		{"packages only", withPackages(baseEnv())},
 		{"keys only", withKeys(baseEnv())},
 		{"keys and packages", withPackages(withKeys(baseEnv()))},
+		// A key that is set but revoked: the service itself says no.
+		{"revoked search key", func() map[string]string { e := withKeys(baseEnv()); e["SERP_API_KEY"] = "revoked"; return e }()},
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -182,6 +215,10 @@ func TestQuickstartGroundTruth(t *testing.T) {
 					continue
 				}
 				state, reason := truth.expect(q.req)
+				if state == "" {
+					t.Logf("%s: a service listens at %s; its protocol's answer is not compared here", q.name, q.req.service.addr)
+					continue
+				}
 				if !assert.Equal(t, state, e.State, "%s: %s", q.name, e.Reason) {
 					continue
 				}
@@ -233,7 +270,7 @@ func TestQuickstartGroundTruth(t *testing.T) {
 // runCheck runs `gatectl check -m gate.toml --json` with exactly env.
 func runCheck(t *testing.T, gatectl string, env map[string]string) checkJSON {
 	t.Helper()
-	cmd := exec.Command(gatectl, "check", "-m", "gate.toml", "--json")
+	cmd := exec.Command(gatectl, "check", "-m", manifestCopy(t), "--json")
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -283,7 +320,7 @@ func newWorld(t *testing.T, env map[string]string) *world {
 	t.Helper()
 	w := &world{env: env, py: map[string]bool{}, lib: map[string]bool{}, dials: map[string]dialled{}}
 	for _, q := range quickstart {
-		for _, a := range q.req.dial {
+		for _, a := range q.req.dialled() {
 			why, ok := dial(a)
 			w.dials[a] = dialled{why, ok}
 		}
@@ -329,7 +366,7 @@ func (w *world) importable(spec string) bool {
 func (w *world) moved() map[string]bool {
 	out := map[string]bool{}
 	for _, q := range quickstart {
-		for _, a := range q.req.dial {
+		for _, a := range q.req.dialled() {
 			if why, ok := dial(a); (dialled{why, ok}) != w.dials[a] {
 				out[q.name] = true
 			}
@@ -367,6 +404,19 @@ func (w *world) expect(r requirement) (state, reason string) {
 	if r.noProbe {
 		return "available", ""
 	}
+	if s := r.service; s != nil {
+		switch {
+		case s.serp && w.env[s.secret] == "":
+			return "unavailable", `secret "` + s.secret + `" is not set`
+		case s.serp && w.env[s.secret] == goodKey:
+			return "available", ""
+		case s.serp:
+			return "unavailable", serpURL() + ": credentials rejected (HTTP 401)"
+		case !w.dials[s.addr].ok && w.dials[s.addr].why == "connection refused":
+			return "unavailable", s.refused
+		}
+		return "", "" // something listens: its answer is protocols_test.go's to check
+	}
 	var missing []string
 	for _, v := range r.env {
 		if w.env[v] == "" {
@@ -395,6 +445,17 @@ func (w *world) expect(r requirement) (state, reason string) {
 		}
 	}
 	return "available", ""
+}
+
+// dialled is every address the requirement's probe connects to.
+func (r requirement) dialled() []string {
+	if r.service != nil && r.service.serp {
+		return nil
+	}
+	if r.service != nil {
+		return []string{r.service.addr}
+	}
+	return r.dial
 }
 
 // because is the override with "{}" replaced by what failed, or the

@@ -85,7 +85,7 @@ func TestManifestPinsAndGrants(t *testing.T) {
 		assert.Equal(t, items(p.Config["imports"]), p.Import, "%s: grants.import must be exactly config.imports", tool.Name)
 		assert.Equal(t, items(p.Config["dial"]), p.Dial, "%s: grants.dial must be exactly config.dial", tool.Name)
 	}
-	assert.Equal(t, 6, modules, "query_database, docker_command, cloud_deploy, ml_inference, gpu_inference, network_tool")
+	assert.Equal(t, 5, modules, "query_database, cloud_deploy, ml_inference, gpu_inference, network_tool")
 }
 
 // items splits a requires.wasm list as gate_next_item does: commas and

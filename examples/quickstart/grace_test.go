@@ -109,15 +109,16 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	assert.Contains(t, fresh.String(), "level=WARN msg=\"Availability check failed for tool 'network_tool'")
 }
 
-// TestUnavailableIsFinal contrasts an honest "unavailable": search_web
-// loses its key after a success and is hidden at the next probe, grace
-// window or not, and that answer is cached for the TTL.
+// TestUnavailableIsFinal contrasts an honest "unavailable": search_web's
+// key is revoked after a success (the service answers 401, here the
+// loopback stand-in for serpapi.com) and the tool is hidden at the next
+// probe, grace window or not, and that answer is cached for the TTL.
 func TestUnavailableIsFinal(t *testing.T) {
 	ctx := context.Background()
 	env := &caseEnv{}
-	env.set(map[string]string{"SERP_API_KEY": "k"})
+	env.set(map[string]string{"SERP_API_KEY": goodKey})
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
-	g, err := runtime.Open(ctx, "gate.toml", runtime.NewGateConfig().
+	g, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithLookupEnv(env.lookup)).
 		WithRegistry(runtime.NewRegistryConfig().WithClock(clock).WithLogger(slog.New(slog.DiscardHandler))))
 	require.NoError(t, err)
@@ -128,15 +129,16 @@ func TestUnavailableIsFinal(t *testing.T) {
 		return st[0]
 	}
 
-	assert.Equal(t, runtime.StateAvailable, status().State)
-	env.set(nil)
-	clock.advance(31 * time.Second)
 	st := status()
+	assert.Equal(t, runtime.StateAvailable, st.State, st.Reason)
+	env.set(map[string]string{"SERP_API_KEY": "revoked"})
+	clock.advance(31 * time.Second)
+	st = status()
 	assert.Equal(t, runtime.StateUnavailable, st.State)
 	assert.False(t, st.Graced)
-	assert.Equal(t, "Missing environment variables: SERP_API_KEY", st.Reason)
+	assert.Equal(t, serpURL()+": credentials rejected (HTTP 401)", st.Reason)
 
-	env.set(map[string]string{"SERP_API_KEY": "k"})
+	env.set(map[string]string{"SERP_API_KEY": goodKey})
 	clock.advance(10 * time.Second)
 	st = status()
 	assert.Equal(t, runtime.StateUnavailable, st.State, "the negative answer is cached for the TTL")

@@ -86,8 +86,10 @@ type Options struct {
 	// sit behind "api.example.com:443". TLS peers (tls: and https: keys)
 	// present a certificate of a CA made for the Check, and the probe
 	// verifies against that CA only, so verification passes as with a
-	// real server. Any address without a peer refuses connections: no
-	// case reaches the network.
+	// real server. When any Peers are set (here or in a Case), any address
+	// without a peer refuses connections and no case reaches the network;
+	// a Check with no Peers at all dials for real, as v1 probes are
+	// tested against real listeners.
 	Peers map[string]Peer
 }
 
@@ -171,7 +173,18 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	env := &swappableEnv{}
 	peers := &swappablePeers{}
 	ca := &testCA{}
-	engine, err := runtime.NewEngine(ctx, cfg.WithLookupEnv(env.lookup).WithDialContext(peers.dial))
+	// With peers anywhere in the Check, the probe reaches nothing else; a
+	// Check without any dials the real network, as probes of ABI v1 were
+	// always tested against real listeners.
+	ecfg := cfg.WithLookupEnv(env.lookup)
+	hermetic := len(opts.Peers) > 0
+	for _, c := range opts.Cases {
+		hermetic = hermetic || len(c.Peers) > 0
+	}
+	if hermetic {
+		ecfg = ecfg.WithDialContext(peers.dial)
+	}
+	engine, err := runtime.NewEngine(ctx, ecfg)
 	if err != nil {
 		add("", "engine", "%v", err)
 		return out
