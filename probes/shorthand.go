@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // Shorthand is a standard probe with its config and the grants it needs,
@@ -141,6 +143,15 @@ func ParseShorthand(s string) (Shorthand, error) {
 	if value == "" {
 		// Only separators, e.g. "env:,": as empty as "env:".
 		return fail("empty value; want e.g. %q", example(kind))
+	}
+	// The grants' compiler has the last word: what it refuses
+	// ("import:PY:x", "tcp:0:80") is refused here, where the manifest's
+	// author sees it, not when the probe is made. (Env names it reads as
+	// ValidEnvName does; env shorthands, the most common, skip its cost.)
+	if kind != Env {
+		if _, err := (hostfuncs.Grants{Dial: sh.Dial, Import: sh.Import}).Compile(); err != nil {
+			return fail("%v", err)
+		}
 	}
 	sh.Config = map[string]string{key: value}
 	return sh, nil

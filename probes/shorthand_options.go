@@ -6,6 +6,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // The ABI v2 kinds take a target and options: "redis:127.0.0.1:6379
@@ -275,6 +277,12 @@ func parseV2(sh *Shorthand, target, rest string) error {
 			cfg["days"] = DefaultTLSDays
 		}
 	}
+	if u := cfg["url"]; u != "" {
+		// The host's own parser has the last word on what it will send.
+		if _, err := hostfuncs.ParseHTTPTarget(u); err != nil {
+			return fmt.Errorf("bad URL %q: %v", u, err)
+		}
+	}
 	for _, k := range []string{"url", "headers", "body"} {
 		names, err := secretNames(cfg[k])
 		if err != nil {
@@ -285,6 +293,12 @@ func parseV2(sh *Shorthand, target, rest string) error {
 				sh.Secrets = append(sh.Secrets, n)
 			}
 		}
+	}
+	// And the grants' compiler on what they allow: a target the grants
+	// would refuse ("http://0/", "redis:1.2.3:6379") is refused here,
+	// where the manifest's author sees it.
+	if _, err := (hostfuncs.Grants{Dial: sh.Dial, HTTP: sh.HTTP, Secrets: sh.Secrets}).Compile(); err != nil {
+		return fmt.Errorf("bad target %q: %v", target, err)
 	}
 	return nil
 }

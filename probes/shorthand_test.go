@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 func TestParseShorthand(t *testing.T) {
@@ -79,6 +81,9 @@ func TestParseShorthandErrors(t *testing.T) {
 		{"import::x", `bad import spec ":x"`},
 		{"import:1py:x", `bad import spec "1py:x"`},
 		{"import:py_2:x", `bad import spec "py_2:x"`},
+		{"import:PY:x", `import grant "PY:x": scheme "PY"`},
+		{"tcp:0:80", `dial grant "0:80"`},
+		{"tcp:1.2.3:80", `dial grant "1.2.3:80"`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := ParseShorthand(tc.in)
@@ -121,6 +126,17 @@ func FuzzParseShorthand(f *testing.F) {
 			t.Fatalf("%q parsed to %q, which does not parse: %v", s, sh.String(), err)
 		}
 		assert.Equal(t, sh, again)
+		// The grants compile, and allow what the probe will ask.
+		policy, err := (hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}).Compile()
+		require.NoError(t, err, "%q", s)
+		for _, u := range []string{sh.Config["url"], "unix:" + sh.Config["socket"] + ":/_ping"} {
+			if u == "unix::/_ping" || u == "" {
+				continue
+			}
+			target, err := hostfuncs.ParseHTTPTarget(u)
+			require.NoError(t, err, "%q", s)
+			assert.True(t, policy.AllowHTTP(target), "%q: its grants %v refuse %q", s, sh.HTTP, u)
+		}
 		for _, n := range sh.Secrets {
 			assert.True(t, ValidEnvName(n), "secret %q", n)
 		}
