@@ -109,7 +109,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	})
 	if err != nil {
 		status := httpStatus(err)
-		return c.fail(status, "http: "+pr.method+" "+pr.url+": "+httpErrorText(err))
+		return c.fail(status, httpErrorText(err))
 	}
 	return c.net.add(&handle{resp: resp})
 }
