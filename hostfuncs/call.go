@@ -121,7 +121,7 @@ type Call struct {
 	// nil means the defaults (see Net).
 	Net *Net
 
-	secrets secretCache
+	secrets *secretCache
 	// net is the run's ABI v2 state (handles, byte counts, last error),
 	// made by the first v2 call and dropped by End.
 	net *netState

@@ -45,6 +45,11 @@ type secretValue struct {
 // secret returns the value of the secret name, reading it from the
 // environment the first time in a run.
 func (c *Call) secret(name string) (string, bool) {
+	if c.secrets == nil {
+		// Made on first use: a Call is per run, and most runs have no
+		// secret, so its size is every fresh run's.
+		c.secrets = new(secretCache)
+	}
 	for _, v := range c.secrets.read {
 		if v.name == name {
 			return v.value, v.set
@@ -192,6 +197,9 @@ func (c *Call) redactorFor() *redactor {
 	names := c.Policy.Secrets()
 	if len(names) == 0 {
 		return nil
+	}
+	if c.secrets == nil {
+		c.secrets = new(secretCache)
 	}
 	if !c.secrets.built {
 		c.secrets.built = true
