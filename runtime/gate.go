@@ -263,16 +263,20 @@ func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {
 // shorthand, or a module read from disk, checked against its sha256 pin,
 // then compiled; either with the CA file of its tls_ca, read now.
 func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Prober, error) {
+	var net manifest.ProbeNet // zero when the probe has none of ABI v2
+	if p.Net != nil {
+		net = *p.Net
+	}
 	cfg := ProbeConfig{
-		Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: p.HTTP, Secrets: p.Secrets, Insecure: p.Insecure},
+		Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: net.HTTP, Secrets: net.Secrets, Insecure: net.Insecure},
 		Config: p.Config,
-		Proxy:  p.Proxy,
+		Proxy:  net.Proxy,
 	}
 	if p.Budget != nil {
 		cfg.Budget = *p.Budget
 	}
-	if p.TLSCA != "" {
-		pool, err := LoadTLSCA(p.TLSCA)
+	if net.TLSCA != "" {
+		pool, err := LoadTLSCA(net.TLSCA)
 		if err != nil {
 			return nil, &probeKeyError{key: "tls_ca", err: fmt.Errorf("tls_ca: %w", err)}
 		}

@@ -42,6 +42,7 @@ func BenchmarkMemoryPerTool(b *testing.B) {
 // was 66 KB, a warm instance's page each).
 func TestIdleMemoryPerTool(t *testing.T) {
 	heap, linear := toolSlope(t, `probe = "env:HOME"`)
+	t.Logf("per idle env tool: %.0f heap bytes, %.0f linear memory bytes", heap, linear)
 	require.Less(t, heap, 1024.0, "heap bytes per idle env tool")
 	require.Less(t, linear, 64.0, "linear memory bytes per idle env tool")
 }

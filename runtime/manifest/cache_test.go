@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
@@ -214,7 +215,7 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	require.NoError(t, err, "%+v", err)
 	seen := map[string]bool{}
 	fieldsSet(reflect.ValueOf(m), seen)
-	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, Position{}} {
+	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, ProbeNet{}, Position{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {
 			key := rt.Name() + "." + rt.Field(i).Name
@@ -280,9 +281,15 @@ func TestManifestCacheRoundTripShapes(t *testing.T) {
 		// ABI v2's grants and settings, nil, empty and set, the proxy
 		// flag with and without a budget.
 		{Tools: []Tool{
-			{Probe: &Probe{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}, Proxy: true}},
-			{Probe: &Probe{HTTP: []string{"https://api.example.com/v1/", "unix:/var/run/docker.sock:/_ping"}, Secrets: []string{"K"}, Insecure: []string{"localhost:*"}, TLSCA: "/etc/ca.pem", Proxy: true, Budget: &zero}},
-			{Probe: &Probe{Standard: "tcp:h:1", TLSCA: "/ca.pem", Budget: &zero}},
+			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}, Proxy: true}}},
+			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{"https://api.example.com/v1/", "unix:/var/run/docker.sock:/_ping"}, Secrets: []string{"K"}, Insecure: []string{"localhost:*"}, TLSCA: "/etc/ca.pem", Proxy: true}, Budget: &zero}},
+			{Probe: &Probe{Standard: "tcp:h:1", Net: &ProbeNet{TLSCA: "/ca.pem"}, Budget: &zero}},
+			// One empty list is enough for a Net, and none for none.
+			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{}}}},
+			{Probe: &Probe{Net: &ProbeNet{Secrets: []string{}}}},
+			{Probe: &Probe{Net: &ProbeNet{Insecure: []string{}}}},
+			{Probe: &Probe{Net: &ProbeNet{Proxy: true}}},
+			{Probe: &Probe{Env: []string{"A"}, Net: nil}},
 		}},
 	} {
 		got, err := decodeEntry(encodeEntry(m, key), key, Limits{})
@@ -967,4 +974,59 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 	out := binary.LittleEndian.AppendUint32(bytes.Clone(prefix), x)
 	require.Equal(t, crc32.Checksum(want, castagnoli), crc32.Checksum(out, castagnoli))
 	return out
+}
+
+// The entry of a manifest with ABI v2's probe keys, byte for byte as it
+// was written before Probe's Net held them (and its JSON, likewise): the
+// format did not change with Net, so entries in gate-manifest-v3 stay
+// good. Should this fail, the format changed: bump cacheFormat,
+// cacheMagic and cacheSubdir, and write the new bytes here.
+func TestManifestCacheEntryUnchangedByNet(t *testing.T) {
+	const src = `[[tools]]
+name = "short"
+probe = "env:A"
+
+[[tools]]
+name = "v2"
+[tools.probe]
+module = "p.wasm"
+tls_ca = "ca.pem"
+proxy = true
+budget = "5ms"
+grants = { env = ["E"], http = ["https://h/v1/"], secrets = ["S"], insecure = ["h:2"] }
+
+[[tools]]
+name = "empty"
+probe = { module = "q.wasm", grants = { http = [], secrets = [] } }
+
+[[tools]]
+name = "std"
+probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
+`
+	const entry = "" +
+		"676174654d430003070000000000000000000000000000000000000000000000" +
+		"000000000000000071006d2f6162732f676174652e746f6d6c73686f7274656e" +
+		"763a412f6162732f676174652e746f6d6c76322f6162732f702e7761736d4568" +
+		"747470733a2f2f682f76312f53683a322f6162732f63612e70656d656d707479" +
+		"2f6162732f712e7761736d7374647463703a683a312f63612e70656d0e000000" +
+		"0000000000000505000001050000000000000000000000010e06020002020200" +
+		"0001000b000002010000020d020102030b0380ade204000e10000a0205000001" +
+		"000b00000000000101000000002002001c020300000107000000000000000000" +
+		"0700002802002402000d66dfcf"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":["S"],"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":7,"col":8}},"pos":{"file":"/abs/gate.toml","line":5,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":16,"col":1}},"pos":{"file":"/abs/gate.toml","line":14,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":20,"col":1}},"pos":{"file":"/abs/gate.toml","line":18,"col":1}}]}`
+	m, err := Parse("/abs/gate.toml", []byte(src))
+	require.NoError(t, err)
+	key := [sha256.Size]byte{7}
+	assert.Equal(t, entry, hex.EncodeToString(encodeEntry(m, key)))
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	assert.Equal(t, asJSON, string(b))
+
+	assert.Nil(t, m.Tools[0].Probe.Net)
+	assert.Equal(t, &ProbeNet{HTTP: []string{}, Secrets: []string{}}, m.Tools[2].Probe.Net)
+	raw, err := hex.DecodeString(entry)
+	require.NoError(t, err)
+	got, err := decodeEntry(raw, key, Limits{})
+	require.NoError(t, err)
+	require.True(t, reflect.DeepEqual(m, got), "%#v\n%#v", m, got)
 }

@@ -274,15 +274,23 @@ func (e *cenc) probe(p *Probe) {
 	e.list(p.Env)
 	e.list(p.Dial)
 	e.list(p.Import)
-	e.list(p.HTTP)
-	e.list(p.Secrets)
-	e.list(p.Insecure)
-	e.str(p.TLSCA)
+	// Net's fields where they were when they were Probe's own, so that
+	// the format (and every entry written before Net) is unchanged: a nil
+	// Net is written as all of them zero, as no non-nil Net is
+	// (ProbeNet.ptr).
+	var net ProbeNet
+	if p.Net != nil {
+		net = *p.Net
+	}
+	e.list(net.HTTP)
+	e.list(net.Secrets)
+	e.list(net.Insecure)
+	e.str(net.TLSCA)
 	var flags byte
 	if p.Budget != nil {
 		flags |= prBudget
 	}
-	if p.Proxy {
+	if net.Proxy {
 		flags |= prProxy
 	}
 	e.byte(flags)
@@ -656,15 +664,17 @@ func (d *cdec) probe(left int) *Probe {
 	p.Env = d.list(d.lim.MaxArrayLen)
 	p.Dial = d.list(d.lim.MaxArrayLen)
 	p.Import = d.list(d.lim.MaxArrayLen)
-	p.HTTP = d.list(d.lim.MaxArrayLen)
-	p.Secrets = d.list(d.lim.MaxArrayLen)
-	p.Insecure = d.list(d.lim.MaxArrayLen)
-	p.TLSCA = d.str()
+	var net ProbeNet
+	net.HTTP = d.list(d.lim.MaxArrayLen)
+	net.Secrets = d.list(d.lim.MaxArrayLen)
+	net.Insecure = d.list(d.lim.MaxArrayLen)
+	net.TLSCA = d.str()
 	flags := d.byte(prAll)
 	if flags&prBudget != 0 {
 		p.Budget = d.dur(time.Duration(d.varint()))
 	}
-	p.Proxy = flags&prProxy != 0
+	net.Proxy = flags&prProxy != 0
+	p.Net = net.ptr() // nil when none is set, as the checker leaves it
 	p.Pos = d.pos()
 	return p
 }

@@ -151,7 +151,11 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 		}
 		q := *p
 		q.Module = rel(q.Module)
-		q.TLSCA = rel(q.TLSCA)
+		if q.Net != nil {
+			n := *q.Net
+			n.TLSCA = rel(n.TLSCA)
+			q.Net = &n
+		}
 		return &q
 	}
 	c.Tools = append([]Tool(nil), c.Tools...)

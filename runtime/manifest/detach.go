@@ -69,8 +69,17 @@ func probeStrings(ptrs []*string, p *Probe) []*string {
 		return ptrs
 	}
 	ptrs = appendString(appendString(appendString(ptrs, &p.Standard), &p.Module), &p.SHA256)
-	ptrs = appendString(ptrs, &p.TLSCA)
-	for _, list := range [][]string{p.Env, p.Dial, p.Import, p.HTTP, p.Secrets, p.Insecure} {
+	ptrs = appendList(ptrs, p.Env, p.Dial, p.Import)
+	if n := p.Net; n != nil {
+		ptrs = appendString(ptrs, &n.TLSCA)
+		ptrs = appendList(ptrs, n.HTTP, n.Secrets, n.Insecure)
+	}
+	return ptrs
+}
+
+// appendList appends the strings of lists.
+func appendList(ptrs []*string, lists ...[]string) []*string {
+	for _, list := range lists {
 		for i := range list {
 			ptrs = appendString(ptrs, &list[i])
 		}

@@ -109,20 +109,26 @@ func forEachProbe(m *Manifest, fn func(*Probe)) {
 
 // probeInvariants is what holds for every probe of a Manifest: one of
 // Standard and Module; a standard probe with no config or grants of its
-// own; paths absolute and clean.
+// own; paths absolute and clean; a Net only when it sets something.
 func probeInvariants(p *Probe) error {
+	var net ProbeNet
+	if p.Net != nil {
+		net = *p.Net
+	}
 	switch {
 	case (p.Standard == "") == (p.Module == ""):
 		return fmt.Errorf("probe %+v: want exactly one of standard and module", p)
 	case p.Standard != "" && (p.Config != nil || p.SHA256 != "" || p.Env != nil || p.Dial != nil || p.Import != nil ||
-		p.HTTP != nil || p.Secrets != nil || p.Insecure != nil):
+		net.HTTP != nil || net.Secrets != nil || net.Insecure != nil):
 		return fmt.Errorf("standard probe %+v: has config or grants of its own", p)
+	case p.Net != nil && p.Net.ptr() == nil:
+		return fmt.Errorf("probe %+v: a Net that sets nothing, not nil", p)
 	case p.Module != "" && (!filepath.IsAbs(p.Module) || filepath.Clean(p.Module) != p.Module):
 		return fmt.Errorf("module path %q: want absolute and clean", p.Module)
-	case p.TLSCA != "" && (!filepath.IsAbs(p.TLSCA) || filepath.Clean(p.TLSCA) != p.TLSCA):
-		return fmt.Errorf("tls_ca path %q: want absolute and clean", p.TLSCA)
+	case net.TLSCA != "" && (!filepath.IsAbs(net.TLSCA) || filepath.Clean(net.TLSCA) != net.TLSCA):
+		return fmt.Errorf("tls_ca path %q: want absolute and clean", net.TLSCA)
 	}
-	for _, list := range [][]string{p.Env, p.Dial, p.Import, p.HTTP, p.Secrets, p.Insecure} {
+	for _, list := range [][]string{p.Env, p.Dial, p.Import, net.HTTP, net.Secrets, net.Insecure} {
 		for _, e := range list {
 			if strings.TrimSpace(e) == "" {
 				return fmt.Errorf("probe %+v: an empty grant", p)

@@ -61,6 +61,7 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 			}
 		}
 	}
+	var net ProbeNet // Net's fields, kept only if any is set
 	if hasStd && !hasMod {
 		// With both, the conflict is already reported; checking the rest
 		// as a module's keeps the messages to one about it.
@@ -72,16 +73,17 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 	} else {
 		c.sha256(p, path+".sha256", t)
 		c.config(p, path+".config", t)
-		c.grants(p, path+".grants", t)
+		c.grants(p, &net, path+".grants", t)
 	}
-	c.tlsCA(p, path+".tls_ca", t)
+	c.tlsCA(&net, path+".tls_ca", t)
 	if v, ok := t["proxy"]; ok {
 		if b, isBool := v.(bool); isBool {
-			p.Proxy = b
+			net.Proxy = b
 		} else {
 			c.valueErr(path+".proxy", "want true or false, got %s", describe(v))
 		}
 	}
+	p.Net = net.ptr()
 	if d, ok := c.duration(path+".budget", t); ok {
 		if err := checkBudget(d); err != nil {
 			c.valueErr(path+".budget", "%v", err)
@@ -97,7 +99,7 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 // probe's TLS peers. The file is not read here: like a module, it is the
 // runtime's to open (and a cached Manifest would otherwise keep a CA file's
 // old contents).
-func (c *checker) tlsCA(p *Probe, path string, t map[string]any) {
+func (c *checker) tlsCA(net *ProbeNet, path string, t map[string]any) {
 	v, ok := t["tls_ca"]
 	if !ok {
 		return
@@ -110,7 +112,7 @@ func (c *checker) tlsCA(p *Probe, path string, t map[string]any) {
 		c.valueErr(path, "empty tls_ca path: want the PEM file of the CA certificates that verify the probe's TLS peers, or no tls_ca for the system roots")
 		return
 	}
-	p.TLSCA = c.resolve(s)
+	net.TLSCA = c.resolve(s)
 }
 
 // sha256 reads the optional pin of a module's contents.
@@ -153,8 +155,8 @@ func (c *checker) config(p *Probe, path string, t map[string]any) {
 
 // grants reads the probe's grants, checking each entry as the runtime
 // will, so that a bad one is reported here, at its line, rather than when
-// the probe is loaded.
-func (c *checker) grants(p *Probe, path string, t map[string]any) {
+// the probe is loaded. ABI v2's grants go to net.
+func (c *checker) grants(p *Probe, net *ProbeNet, path string, t map[string]any) {
 	v, ok := t["grants"]
 	if !ok {
 		return
@@ -173,9 +175,9 @@ func (c *checker) grants(p *Probe, path string, t map[string]any) {
 		{"env", "variable name", "variable names", &p.Env, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Env: []string{s}} }},
 		{"dial", "address", "addresses", &p.Dial, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Dial: []string{s}} }},
 		{"import", "import spec", "import specs", &p.Import, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Import: []string{s}} }},
-		{"http", "URL prefix", "URL prefixes", &p.HTTP, func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }},
-		{"secrets", "variable name", "variable names", &p.Secrets, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Secrets: []string{s}} }},
-		{"insecure", "address", "addresses", &p.Insecure, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }},
+		{"http", "URL prefix", "URL prefixes", &net.HTTP, func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }},
+		{"secrets", "variable name", "variable names", &net.Secrets, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Secrets: []string{s}} }},
+		{"insecure", "address", "addresses", &net.Insecure, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }},
 	}
 	for _, k := range kinds {
 		v, ok := g[k.key]

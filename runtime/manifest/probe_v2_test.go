@@ -1,9 +1,12 @@
 package manifest
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,18 +37,18 @@ probe = "tcp:localhost:1"
 		assert.Equal(t, fast, took, "the fast path takes v2 keys")
 		p := m.Tools[0].Probe
 		assert.Equal(t, "/abs/dir/p/redis.wasm", p.Module)
-		assert.Equal(t, "/abs/certs/ca.pem", p.TLSCA, "relative to the manifest's directory, cleaned")
-		assert.True(t, p.Proxy)
 		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Dial)
-		assert.Equal(t, []string{"REDIS_PASSWORD"}, p.Secrets)
-		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Insecure)
-		assert.Equal(t, []string{"https://api.example.com/v1/"}, p.HTTP)
+		require.NotNil(t, p.Net)
+		assert.Equal(t, "/abs/certs/ca.pem", p.Net.TLSCA, "relative to the manifest's directory, cleaned")
+		assert.True(t, p.Net.Proxy)
+		assert.Equal(t, []string{"REDIS_PASSWORD"}, p.Net.Secrets)
+		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Net.Insecure)
+		assert.Equal(t, []string{"https://api.example.com/v1/"}, p.Net.HTTP)
 
 		s := m.Tools[1].Probe
 		assert.Equal(t, "tcp:localhost:5432", s.Standard)
-		assert.Equal(t, "/etc/ca.pem", s.TLSCA)
-		assert.False(t, s.Proxy)
-		assert.Nil(t, s.Secrets)
+		require.NotNil(t, s.Net)
+		assert.Equal(t, &ProbeNet{TLSCA: "/etc/ca.pem"}, s.Net)
 
 		assert.Equal(t, &Probe{Standard: "tcp:localhost:1", Pos: m.Tools[2].Probe.Pos}, m.Tools[2].Probe)
 	}
@@ -70,4 +73,77 @@ probe = { module = "p.wasm", grants = { http = ["ftp://h/x", "ok"], env = ["A"] 
 	assert.Contains(t, e.Detail(), "\n     | "+strings.Repeat(" ", 48)+`^^^^^^^^^^^ http grant "ftp://h/x": `)
 	assert.Equal(t, "tools[0].probe.grants.http[1]", errs[1].Key)
 	assert.Equal(t, 62, errs[1].Pos.Col)
+}
+
+// A probe that writes none of ABI v2's keys has a nil Net, on the fast
+// path and the full one alike; proxy = false sets nothing, and an empty
+// list is kept (nil and empty differ everywhere in a Manifest).
+func TestProbeNetNilWhenNone(t *testing.T) {
+	src := `[[tools]]
+name = "short"
+probe = "env:A"
+
+[[tools]]
+name = "module"
+probe = { module = "p.wasm", grants = { env = ["A"], dial = ["h:1"] }, budget = "5ms" }
+
+[[tools]]
+name = "noproxy"
+probe = { standard = "tcp:h:1", proxy = false }
+
+[[tools]]
+name = "emptyhttp"
+probe = { module = "p.wasm", grants = { http = [] } }
+`
+	for _, fast := range []bool{true, false} {
+		m, errs, _, _ := parseMode("/abs/gate.toml", []byte(src), Limits{}, fast)
+		require.Empty(t, errs, "%+v", errs)
+		for _, tool := range m.Tools[:3] {
+			assert.Nil(t, tool.Probe.Net, "%s, fast %v", tool.Name, fast)
+		}
+		assert.Equal(t, &ProbeNet{HTTP: []string{}}, m.Tools[3].Probe.Net, "fast %v", fast)
+	}
+}
+
+// What a Gate keeps of every probed tool: a Probe in the 176-byte size
+// class, as before ABI v2 (its fields inline made it 264, in the 288
+// class, and an idle tool over 1 KB: TestIdleMemoryPerTool).
+func TestProbeSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	assert.LessOrEqual(t, unsafe.Sizeof(Probe{}), uintptr(176))
+}
+
+// Net's fields are written flat on the probe's object, in the order they
+// had as Probe's own fields, and read back the same way, Net nil when the
+// object has none of them.
+func TestProbeJSON(t *testing.T) {
+	budget := 5 * time.Millisecond
+	p := &Probe{
+		Module: "/p.wasm", SHA256: strings.Repeat("a", 64), Config: map[string]string{"k": "v"},
+		Env: []string{"E"}, Dial: []string{"h:1"}, Import: []string{"py:x"},
+		Net: &ProbeNet{
+			HTTP: []string{"https://h/"}, Secrets: []string{"S"}, Insecure: []string{"h:2"},
+			TLSCA: "/ca.pem", Proxy: true,
+		},
+		Budget: &budget, Pos: Position{File: "gate.toml", Line: 3, Col: 9},
+	}
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.Equal(t, `{"module":"/p.wasm","sha256":"`+strings.Repeat("a", 64)+`","config":{"k":"v"},`+
+		`"env":["E"],"dial":["h:1"],"import":["py:x"],"http":["https://h/"],"secrets":["S"],"insecure":["h:2"],`+
+		`"tls_ca":"/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"gate.toml","line":3,"col":9}}`, string(b))
+	var back Probe
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, p, &back)
+
+	// In a Tool, by pointer, and with no Net.
+	b, err = json.Marshal(Tool{Name: "t", Probe: &Probe{Standard: "env:A"}})
+	require.NoError(t, err)
+	assert.Equal(t, `{"name":"t","probe":{"standard":"env:A","pos":{"file":"","line":0,"col":0}},"pos":{"file":"","line":0,"col":0}}`, string(b))
+	var tool Tool
+	require.NoError(t, json.Unmarshal(b, &tool))
+	assert.Equal(t, &Probe{Standard: "env:A"}, tool.Probe)
+	assert.Nil(t, tool.Probe.Net)
 }
