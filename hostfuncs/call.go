@@ -480,5 +480,13 @@ func clipUTF8(b []byte, max int) string {
 			b = b[:i]
 		}
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	// Each invalid byte became three: clip again, now at a rune start of
+	// valid text, so that max holds for what is kept, not only for what
+	// was read.
+	for len(s) > max {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
 }

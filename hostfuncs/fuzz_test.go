@@ -23,14 +23,32 @@ var fuzzFuncs = []struct {
 	}},
 	{"reason", 2, noOut, nil},
 	{"log", 3, noOut, nil},
+	// ABI v2. A fuzzed run holds no handle, so the calls that take one
+	// answer -10 unless a connect or http in the same input opened it;
+	// what is granted (127.0.0.1:1) refuses at once.
+	{"connect", 4, noOut, func(r int32) bool { return r > 0 || (r <= StatusDenied && r >= StatusTLS) }},
+	{"send", 3, noOut, func(r int32) bool {
+		return r >= 0 || r == StatusNotFound || r == StatusDenied || r == StatusTimedOut || r == StatusLimit || r == StatusClosed || r == StatusBadHandle
+	}},
+	{"recv", 4, func(a [4]uint32) (uint32, uint32, bool) { return a[1], a[2], true }, func(r int32) bool {
+		return r >= 0 || r == StatusTimedOut || r == StatusLimit || r == StatusClosed || r == StatusBadHandle
+	}},
+	{"close", 1, noOut, func(r int32) bool { return r == StatusOK || r == StatusBadHandle }},
+	{"http", 4, noOut, func(r int32) bool { return r > 0 || (r <= StatusNotFound && r >= StatusClosed) }},
+	{"http_status", 1, noOut, func(r int32) bool { return r == StatusBadHandle || (r >= 100 && r <= 599) }},
+	{"http_body", 3, func(a [4]uint32) (uint32, uint32, bool) { return a[1], a[2], true }, func(r int32) bool { return r >= 0 || r == StatusBadHandle }},
+	{"tls", 2, func(a [4]uint32) (uint32, uint32, bool) { return a[1], 16, true }, func(r int32) bool {
+		return r == 0 || r == 1 || r == StatusNotFound || r == StatusBadHandle
+	}},
+	{"last_error", 2, func(a [4]uint32) (uint32, uint32, bool) { return a[0], a[1], true }, envResult},
 }
 
 func bufArg(a [4]uint32) (uint32, uint32, bool) { return a[2], a[3], true }
 func noOut([4]uint32) (uint32, uint32, bool)    { return 0, 0, false }
 func envResult(r int32) bool                    { return r >= 0 || r == StatusNotFound || r == StatusDenied }
 
-// FuzzHostFuncs hands every gate function arbitrary pointers, lengths and
-// memory contents. Whatever they are, the host must not panic, must answer
+// FuzzHostFuncs hands every gate function, of both ABI versions, arbitrary
+// pointers, lengths, handles and memory contents. Whatever they are, the host must not panic, must answer
 // with a documented status or refuse the range with a *MemoryError, and
 // must write nothing outside the one buffer the probe offered.
 func FuzzHostFuncs(f *testing.F) {
@@ -41,9 +59,15 @@ func FuzzHostFuncs(f *testing.F) {
 	f.Add(uint8(4), uint32(65530), uint32(100), uint32(0), uint32(0), []byte("\xff\xfe"))
 	f.Add(uint8(5), uint32(2), uint32(0), uint32(65535), uint32(0), []byte("x"))
 	f.Add(uint8(0), uint32(0xffffffff), uint32(2), uint32(0), uint32(0xffffffff), []byte{})
+	f.Add(uint8(6), uint32(0), uint32(11), uint32(0), uint32(0), []byte("127.0.0.1:1"))
+	f.Add(uint8(10), uint32(0), uint32(25), uint32(0), uint32(0), []byte("GET http://127.0.0.1:1/\n\n"))
+	f.Add(uint8(8), uint32(1), uint32(100), uint32(64), uint32(0), []byte{})
+	f.Add(uint8(13), uint32(1), uint32(65530), uint32(0), uint32(0), []byte{})
+	f.Add(uint8(14), uint32(0), uint32(64), uint32(0), uint32(0), []byte{})
 
 	g := newGuest(f)
-	grants := Grants{Env: []string{"HOME_X", "EMPTY", "A*"}, Dial: []string{"127.0.0.1:1"}, Import: []string{"test:*"}}
+	grants := Grants{Env: []string{"HOME_X", "EMPTY", "A*"}, Dial: []string{"127.0.0.1:1"}, Import: []string{"test:*"},
+		HTTP: []string{"http://127.0.0.1:1/"}, Secrets: []string{"S"}}
 	f.Fuzz(func(t *testing.T, fn uint8, a0, a1, a2, a3 uint32, mem []byte) {
 		spec := fuzzFuncs[int(fn)%len(fuzzFuncs)]
 		args := [4]uint32{a0, a1, a2, a3}
@@ -51,6 +75,7 @@ func FuzzHostFuncs(f *testing.F) {
 			args[0], args[1], args[2] = a2, a0, a1 // level first; keep ptr/len in a0, a1
 		}
 		c := testCall(t, grants)
+		defer c.End()
 		if err := c.Resolvers.Register("test", ResolverFunc(resolveYes)); err != nil {
 			t.Fatal(err)
 		}
