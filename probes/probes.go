@@ -1,9 +1,9 @@
 // Package probes ships gate's standard probes and parses their shorthand.
 //
 // A probe is a small WebAssembly module that tells gate whether an agent
-// tool can run (see include/gate.h for the ABI). The three standard probes
+// tool can run (see include/gate.h for the ABI). The standard probes
 // cover what most tools need, so that most manifests never ship a module
-// of their own:
+// of their own. Three ask the host (ABI v1):
 //
 //   - env: every environment variable in config "vars" is set and non-empty;
 //   - tcp: config "addr" ("host:port" or "unix:/path") accepts a connection
@@ -11,11 +11,18 @@
 //   - import: every spec in config "specs" ("bin:docker", "py:psycopg2",
 //     "lib:libpq.so.5", ...) is importable.
 //
+// Six ask a service in its own protocol (ABI v2; README.md lists their
+// config, options and reasons): http (an http:// or https:// URL: status,
+// headers, body), redis (PING, AUTH from a secret), postgres (the startup
+// handshake, pg_isready's answers), docker (/_ping on the socket), mcp
+// (initialize and tools/list over streamable HTTP) and tls (a verified
+// certificate that is not about to expire).
+//
 // They are written in C (src/), built by build.sh into the committed
-// env.wasm, tcp.wasm and import.wasm (a little over 1 KB each, one page of
-// memory, importing nothing but the gate host module) and embedded here.
-// After changing src/ or include/, run `go generate ./probes`;
-// TestCommittedWasmIsFresh fails until you do.
+// .wasm files (1.4 to 5 KB each, one page of memory, importing nothing but
+// the gate host module) and embedded here. After changing src/ or
+// include/, run `go generate ./probes`; TestCommittedWasmIsFresh fails
+// until you do.
 //
 // Probe authors: write C against include/gate.h, or Go against package
 // github.com/gate-dev/gate/probes/sdk (much bigger and slower to load).
