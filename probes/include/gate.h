@@ -187,6 +187,16 @@ void gate_log(int32_t level, const char *msg, uint32_t len);
  * gate_send's bytes, an HTTP request's header values, body or query); the
  * host substitutes it on the way out and puts the placeholder back in place
  * of the value in everything that comes in. The probe never sees the value.
+ *
+ * Bounds per run: 8 handles open at once, 32 opened in all; 64 KiB sent
+ * (counted as written, placeholders and all), 1 MiB received; an HTTP
+ * request of at most 64 KiB with a 16 KiB body; the first 64 KiB of a
+ * response body kept. Costs: each call is one host call; a wait
+ * (connecting, a peer's answer, an HTTP exchange) costs about 20 us beyond
+ * the network, for the execution slot the run gives back and takes again;
+ * once a run has sent a secret, each read that gets data first waits for
+ * 5 ms of quiet (docs/ABI.md, "Secrets", says why). docs/BENCHMARKS.md has
+ * the figures against Go doing the same.
  */
 
 /*

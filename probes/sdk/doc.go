@@ -101,8 +101,12 @@
 // its doc says more: a failed version-2 call asks gate.last_error too,
 // HTTP reads the status and body (three calls), and Env, Config and
 // Response.Header ask again when the value is longer than their first
-// buffer. The host calls' own waits (connecting, a peer's answer) are
-// the probe's real cost, and the budget bounds them.
+// buffer. The host calls' own waits are the probe's real cost, and the
+// budget bounds them: a wait (connecting, a peer's answer, an HTTP exchange) costs about
+// 20 µs beyond the network, for the execution slot the run gives back
+// and takes again; once a run has sent a secret, each read that gets
+// data first waits for 5 ms of quiet (docs/ABI.md, "Secrets", says why).
+// docs/BENCHMARKS.md has the figures against Go doing the same.
 //
 // Everything but the errors, the constants and the plain types (Request,
 // TLSState, Secret) is only built for GOOS=wasip1; those are plain Go, so
