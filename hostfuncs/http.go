@@ -230,12 +230,12 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	// value that spans the cut is never half shown, and neither what is
 	// kept nor whether the body counts as whole depends on a value's
 	// length (a window sized by the longest value would tell it).
-	window := int64(MaxHTTPBody + MaxSecret)
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, min(window, left+MaxSecret)))
+	limit := min(int64(MaxHTTPBody+MaxSecret), left+MaxSecret)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
 		return nil, err
 	}
-	ended := int64(len(raw)) < window
+	ended := int64(len(raw)) < limit // the body ended inside what was read
 	body := c.redact(raw)
 	whole := ended && len(body) <= MaxHTTPBody
 	body = body[:min(len(body), MaxHTTPBody)]
