@@ -102,7 +102,12 @@ func serve(t testing.TB, network, addr string, handle func(net.Conn)) net.Listen
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	t.Cleanup(func() { l.Close(); wg.Wait() })
+	// The accept loop counts itself, so that each handler's Add happens
+	// while the count is above zero: an Add from zero racing Cleanup's
+	// Wait is what the race detector reports.
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		for {
 			c, err := l.Accept()
 			if err != nil {

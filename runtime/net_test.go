@@ -35,7 +35,9 @@ func newPeer(t testing.TB, handle func(net.Conn)) *peer {
 	p := &peer{Listener: l, accepted: make(chan struct{}, 64), closed: make(chan struct{}, 64)}
 	var wg sync.WaitGroup
 	t.Cleanup(func() { l.Close(); wg.Wait() })
+	wg.Add(1) // the accept loop itself, so that no handler's Add starts from zero during Wait
 	go func() {
+		defer wg.Done()
 		for {
 			c, err := l.Accept()
 			if err != nil {
