@@ -127,7 +127,9 @@ func BenchmarkCheckVsPython(b *testing.B) {
 // within 3x of the probe run, whatever python3 on PATH is.
 func BenchmarkQuickstartCheck(b *testing.B) {
 	gatectl := buildGatectl(b)
-	env := append(os.Environ(), "GATE_CACHE_DIR="+b.TempDir())
+	// Without SERP_API_KEY: with it, search_web would ask serpapi.com.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SERP_API_KEY=") })
+	env = append(env, "GATE_CACHE_DIR="+b.TempDir())
 	check := &timedCommand{argv: []string{gatectl, "check", "-m", "../../examples/quickstart/gate.toml"}, env: env, exitCode: 1}
 	probe := &timedCommand{argv: []string{gatectl, "probe", "run", "env:HOME"}, env: env}
 	check.run(b)

@@ -47,7 +47,10 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
 	logs := &syncBuffer{}
-	g, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithRegistry(runtime.NewRegistryConfig().
+	// No environment: only network_tool is asked, and nothing here may
+	// reach serpapi.com through search_web's key.
+	noEnv := runtime.NewEngineConfig().WithLookupEnv(func(string) (string, bool) { return "", false })
+	g, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
 		WithClock(clock).WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))))
 	require.NoError(t, err)
 	defer g.Close(ctx)
@@ -99,7 +102,7 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	m, err = manifest.Load("gate.toml")
 	require.NoError(t, err)
 	fresh := &syncBuffer{}
-	g2, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithRegistry(runtime.NewRegistryConfig().
+	g2, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
 		WithLogger(slog.New(slog.NewTextHandler(fresh, nil)))))
 	require.NoError(t, err)
 	defer g2.Close(ctx)
