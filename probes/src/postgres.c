@@ -166,8 +166,8 @@ static int check(void) {
 		return std_config_error("postgres", "user", "must not hold a NUL byte");
 	if (has_nul(database, (uint32_t)dn))
 		return std_config_error("postgres", "database", "must not hold a NUL byte");
-	int32_t timeout_ms;
-	if (proto_timeout("postgres", &timeout_ms) < 0)
+	int32_t timeout_ms = std_timeout("postgres");
+	if (timeout_ms < 0)
 		return GATE_ERROR;
 
 	startup_len = 4;

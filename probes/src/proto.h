@@ -41,48 +41,6 @@ static inline int32_t proto_config(const char *probe, const char *key, char *buf
 	return n;
 }
 
-/* 10 digits hold INT32_MAX; the 11th byte tells a longer value apart. */
-static char proto_num_buf[11];
-
-/*
- * proto_uint reads config key as a whole number from 0 to max into *out,
- * leaving *out alone when the key is not set. It returns 0, or -1 after
- * setting the reason "<probe> probe: config "<key>" must be <what> (0 to
- * <max>), not "<value>"".
- */
-static inline int proto_uint(const char *probe, const char *key, const char *what, uint32_t max, int32_t *out) {
-	int32_t n = gate_config_str(key, proto_num_buf, sizeof proto_num_buf);
-	if (n < 0)
-		return 0;
-	uint32_t v = 0;
-	int ok = n > 0 && n < (int32_t)sizeof proto_num_buf;
-	for (int32_t i = 0; ok && i < n; i++) {
-		uint32_t d = (uint32_t)(unsigned char)proto_num_buf[i] - '0';
-		if (d > 9 || v > (max - d) / 10)
-			ok = 0;
-		v = v * 10 + d;
-	}
-	if (ok) {
-		*out = (int32_t)v;
-		return 0;
-	}
-	std_config_error(probe, key, "must be ");
-	std_puts(what);
-	std_puts(" (0 to ");
-	std_putu(max);
-	std_puts("), not \"");
-	std_put(proto_num_buf, n < (int32_t)sizeof proto_num_buf ? (uint32_t)n : sizeof proto_num_buf);
-	std_puts(n > (int32_t)sizeof proto_num_buf ? "...\"" : "\"");
-	std_reason();
-	return -1;
-}
-
-/* proto_timeout reads "timeout_ms" (default 0: as long as the budget allows). */
-static inline int proto_timeout(const char *probe, int32_t *out) {
-	*out = 0;
-	return proto_uint(probe, "timeout_ms", "a whole number of milliseconds", 0x7FFFFFFFu, out);
-}
-
 /*
  * proto_target starts every reason with kind (e.g. "redis ", or "") and the
  * target as the manifest wrote it, then ": ". A very long target is cut so

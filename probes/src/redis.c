@@ -132,8 +132,8 @@ static int check(void) {
 		return std_config_error("redis", "user", "needs \"password\" too");
 	if (!valid_word(user, (uint32_t)un))
 		return std_config_error("redis", "user", "must not hold spaces, quotes or control characters");
-	int32_t timeout_ms;
-	if (proto_timeout("redis", &timeout_ms) < 0)
+	int32_t timeout_ms = std_timeout("redis");
+	if (timeout_ms < 0)
 		return GATE_ERROR;
 
 	proto_target("redis ", addr, (uint32_t)an);

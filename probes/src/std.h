@@ -170,34 +170,52 @@ static inline void std_missing_reason(void) {
 /* ---- ABI v2: timeouts, the host's words, HTTP requests and answers ---- */
 
 /* 10 digits hold INT32_MAX; the 11th byte tells a longer value apart. */
-static char std_timeout_buf[11];
+static char std_num_buf[11];
+
+/*
+ * std_uint reads config key of probe as a whole number from 0 to max
+ * (at most INT32_MAX) into *out, leaving *out alone when the key is not
+ * set. It returns 0, or -1 after setting the reason "<probe> probe: config
+ * "<key>" must be <what> (0 to <max>), not "<value>"".
+ */
+static inline int std_uint(const char *probe, const char *key, const char *what, uint32_t max, int32_t *out) {
+	int32_t n = gate_config_str(key, std_num_buf, sizeof std_num_buf);
+	if (n < 0)
+		return 0;
+	uint32_t v = 0;
+	int ok = n > 0 && n < (int32_t)sizeof std_num_buf;
+	for (int32_t i = 0; ok && i < n; i++) {
+		uint32_t d = (uint32_t)(unsigned char)std_num_buf[i] - '0';
+		if (d > 9 || v > (max - d) / 10)
+			ok = 0;
+		v = v * 10 + d;
+	}
+	if (ok) {
+		*out = (int32_t)v;
+		return 0;
+	}
+	std_config_error(probe, key, "must be ");
+	std_puts(what);
+	std_puts(" (0 to ");
+	std_putu(max);
+	std_puts("), not \"");
+	std_put(std_num_buf, n < (int32_t)sizeof std_num_buf ? (uint32_t)n : sizeof std_num_buf);
+	std_puts(n > (int32_t)sizeof std_num_buf ? "...\"" : "\"");
+	std_reason();
+	return -1;
+}
 
 /*
  * std_timeout reads the optional "timeout_ms" config of probe. It returns
  * the timeout (0, "as long as the budget allows", if not set), or -1
  * after setting a reason when the value is not a whole number from 0 to
- * INT32_MAX. (tcp.c has its own copy, from before v2.)
+ * INT32_MAX.
  */
 static inline int32_t std_timeout(const char *probe) {
-	int32_t n = gate_config_str("timeout_ms", std_timeout_buf, sizeof std_timeout_buf);
-	if (n < 0)
-		return 0;
-	uint32_t v = 0;
-	int ok = n > 0 && n < (int32_t)sizeof std_timeout_buf;
-	for (int32_t i = 0; ok && i < n; i++) {
-		uint32_t d = (uint32_t)(unsigned char)std_timeout_buf[i] - '0';
-		if (d > 9 || v > (0x7FFFFFFFu - d) / 10)
-			ok = 0;
-		v = v * 10 + d;
-	}
-	if (ok)
-		return (int32_t)v;
-	std_config_error(probe, "timeout_ms",
-			 "must be a whole number of milliseconds (0 to 2147483647), not \"");
-	std_put(std_timeout_buf, n < (int32_t)sizeof std_timeout_buf ? (uint32_t)n : sizeof std_timeout_buf);
-	std_puts(n > (int32_t)sizeof std_timeout_buf ? "...\"" : "\"");
-	std_reason();
-	return -1;
+	int32_t t = 0;
+	if (std_uint(probe, "timeout_ms", "a whole number of milliseconds", 0x7FFFFFFFu, &t) < 0)
+		return -1;
+	return t;
 }
 
 /*

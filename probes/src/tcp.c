@@ -11,43 +11,13 @@
  */
 #include "std.h"
 
-/* 10 digits hold INT32_MAX; the 11th byte tells a longer value apart. */
-static char timeout_buf[11];
-
-/*
- * parse_timeout reads the optional "timeout_ms" config. It returns the
- * timeout (0 if not set), or -1 after setting a reason when the value is
- * not a whole number from 0 to INT32_MAX.
- */
-static int32_t parse_timeout(void) {
-	int32_t n = gate_config_str("timeout_ms", timeout_buf, sizeof timeout_buf);
-	if (n < 0)
-		return 0;
-	uint32_t v = 0;
-	int ok = n > 0 && n < (int32_t)sizeof timeout_buf;
-	for (int32_t i = 0; ok && i < n; i++) {
-		uint32_t d = (uint32_t)(unsigned char)timeout_buf[i] - '0';
-		if (d > 9 || v > (0x7FFFFFFFu - d) / 10)
-			ok = 0;
-		v = v * 10 + d;
-	}
-	if (ok)
-		return (int32_t)v;
-	std_config_error("tcp", "timeout_ms",
-			 "must be a whole number of milliseconds (0 to 2147483647), not \"");
-	std_put(timeout_buf, n < (int32_t)sizeof timeout_buf ? (uint32_t)n : sizeof timeout_buf);
-	std_puts(n > (int32_t)sizeof timeout_buf ? "...\"" : "\"");
-	std_reason();
-	return -1;
-}
-
 GATE_EXPORT(probe) int probe(void) {
 	int32_t n = std_config("tcp", "addr");
 	if (n < 0)
 		return GATE_ERROR;
 	if (n == 0)
 		return std_config_error("tcp", "addr", "is not set");
-	int32_t timeout_ms = parse_timeout();
+	int32_t timeout_ms = std_timeout("tcp");
 	if (timeout_ms < 0)
 		return GATE_ERROR;
 

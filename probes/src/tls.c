@@ -70,10 +70,10 @@ static int check(void) {
 	if (an == 0)
 		return std_config_error("tls", "addr", "is not set");
 	int32_t days = 14;
-	if (proto_uint("tls", "days", "a whole number of days", 36500, &days) < 0)
+	if (std_uint("tls", "days", "a whole number of days", 36500, &days) < 0)
 		return GATE_ERROR;
-	int32_t timeout_ms;
-	if (proto_timeout("tls", &timeout_ms) < 0)
+	int32_t timeout_ms = std_timeout("tls");
+	if (timeout_ms < 0)
 		return GATE_ERROR;
 
 	const char *addr = target + 4;
