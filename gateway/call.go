@@ -20,6 +20,7 @@ const (
 	OutcomeCancelled   = "cancelled"   // the client cancelled it
 	OutcomeUnavailable = "unavailable" // the tool is not offered now
 	OutcomeTooLarge    = "too_large"   // the result was over the cap
+	OutcomeShutdown    = "shutdown"    // gate began to shut down before an answer
 )
 
 // refuseHidden answers a tools/call for a tool that is not offered with
@@ -65,8 +66,11 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 // can show: the upstream's own are passed through as they came.
 func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, error) {
 	prefixed, timeout := o.tool.Name, o.timeout
+	if u.gw.life.Err() != nil {
+		return nil, OutcomeShutdown, shuttingDown(prefixed)
+	}
 	u.mu.Lock()
-	cs, state, lastErr := u.session, u.state, u.lastErr
+	cs, session, state, lastErr := u.session, u.sessionCtx, u.state, u.lastErr
 	u.mu.Unlock()
 	if cs == nil || state != StateReady {
 		why := fmt.Sprintf("server %s is %s", u.name, state)
@@ -75,8 +79,15 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		}
 		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	// The call ends when the client cancels it, at its timeout, when gate
+	// shuts down, and when the upstream's session ends: each of these
+	// answers the client at once, with what happened.
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(u.gw.life, func() { cancel(errShutdown) })()
+	defer context.AfterFunc(session, func() { cancel(context.Cause(session)) })()
+	tctx, cancelTimeout := context.WithTimeout(cctx, timeout)
+	defer cancelTimeout()
 	params := &mcp.CallToolParams{Name: o.upstream}
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
@@ -86,7 +97,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		defer done()
 		params.SetProgressToken(up)
 	}
-	res, err := cs.CallTool(cctx, params)
+	res, err := cs.CallTool(tctx, params)
 	switch {
 	case err == nil:
 		b, merr := json.Marshal(res)
@@ -104,7 +115,13 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return res, OutcomeOK, nil
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
+	case u.gw.life.Err() != nil:
+		// Shutdown ends the sessions too; whichever came first, the
+		// client is told why.
+		return nil, OutcomeShutdown, shuttingDown(prefixed)
 	case cctx.Err() != nil:
+		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(cctx).Error()))}
+	case tctx.Err() != nil:
 		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}
 	var je *jsonrpc.Error

@@ -19,9 +19,11 @@ const (
 	DefaultConnectTimeout = 10 * time.Second
 	// DefaultListTimeout bounds one tools/list of an upstream (all pages).
 	DefaultListTimeout = 10 * time.Second
-	// DefaultKeepAlive is how often an upstream is pinged; a missed answer
-	// closes its session, hides its tools and reconnects: an upstream that
-	// hangs is found within about this long even when no call is made.
+	// DefaultKeepAlive is how often an upstream is pinged, whatever
+	// protocol version it speaks; a ping not answered before the next one
+	// is due fails its session, hides its tools and reconnects: an
+	// upstream that hangs is found within twice this long even when no
+	// call is made.
 	DefaultKeepAlive = 5 * time.Second
 	// DefaultBackoffMin and DefaultBackoffMax bound the wait between
 	// reconnections to an upstream; it doubles on each failure and starts
@@ -36,6 +38,27 @@ const (
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
 	DefaultMaxResultBytes = 4 << 20
+	// DefaultMaxMessageBytes caps one message from an upstream, whatever
+	// its transport: a stdio line, an HTTP response body, a line or event
+	// of an SSE stream. It is read no further: the session fails and the
+	// upstream is down, with why. 16 MiB is the SDK's own line cap for
+	// stdio, far above any honest message and far below what would hurt.
+	DefaultMaxMessageBytes = 16 << 20
+	// DefaultWriteTimeout bounds one write to an upstream: a message to a
+	// stdio upstream's stdin, or an HTTP request that carries an answer or
+	// a notification (and the headers of its event stream). An upstream
+	// that takes longer has stopped reading: its session fails.
+	DefaultWriteTimeout = 10 * time.Second
+	// DefaultMaxPending caps, per upstream, the requests it sent that
+	// gate has not answered yet and the notifications it sent that gate
+	// has not handled yet. Past it gate reads nothing more from that
+	// upstream until it has caught up, so a flood queues in the
+	// upstream's own pipe or socket, never in gate's memory.
+	DefaultMaxPending = 256
+	// DefaultStopGrace is how long a stdio upstream is given to exit
+	// after its stdin is closed, and again after SIGTERM to its process
+	// group, before SIGKILL: closing one takes at most twice this.
+	DefaultStopGrace = 2 * time.Second
 	// DefaultMaxSessions caps the streamable-HTTP sessions open at once;
 	// a new session past it is refused with 503.
 	DefaultMaxSessions = 256
@@ -55,6 +78,8 @@ type Config struct {
 	callTimeout, connectTimeout, listTimeout, keepAlive time.Duration
 	backoffMin, backoffMax                              time.Duration
 	maxTools, maxResult, maxSessions, maxRequest        int
+	maxMessage, maxPending                              int
+	writeTimeout, stopGrace                             time.Duration
 	sessionIdle, streamDeadline                         time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
@@ -71,6 +96,8 @@ func NewConfig() Config {
 		backoffMin: DefaultBackoffMin, backoffMax: DefaultBackoffMax,
 		maxTools: DefaultMaxTools, maxResult: DefaultMaxResultBytes,
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
+		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
+		writeTimeout: DefaultWriteTimeout, stopGrace: DefaultStopGrace,
 		sessionIdle: DefaultSessionIdle, streamDeadline: DefaultStreamDeadline, version: "dev",
 	}
 }
@@ -90,7 +117,9 @@ func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; ret
 
 // WithKeepAlive sets how often upstreams are pinged; 0 turns pings off
 // (a hung upstream is then found only by a call or listing that times
-// out).
+// out). Any answer to a ping, an error included, shows the upstream alive:
+// the 2026-07-28 protocol has no ping method, and its servers answer one
+// with "method not found".
 func (c Config) WithKeepAlive(d time.Duration) Config { c.keepAlive = d; return c }
 
 // WithBackoff sets the least and the most time between reconnections.
@@ -104,6 +133,20 @@ func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
 
 // WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
 func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
+
+// WithMaxMessageBytes sets the largest message read from an upstream.
+func (c Config) WithMaxMessageBytes(n int) Config { c.maxMessage = n; return c }
+
+// WithWriteTimeout sets how long one write to an upstream may take.
+func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+
+// WithMaxPending sets how many requests and notifications of one upstream
+// may wait for gate before it stops reading that upstream.
+func (c Config) WithMaxPending(n int) Config { c.maxPending = n; return c }
+
+// WithStopGrace sets how long a stdio upstream is given to exit after its
+// stdin is closed, and again after SIGTERM, before SIGKILL.
+func (c Config) WithStopGrace(d time.Duration) Config { c.stopGrace = d; return c }
 
 // WithMaxSessions sets how many streamable-HTTP sessions may be open.
 func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }
