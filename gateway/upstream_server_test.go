@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 	if mcptest.RunHostile(os.Getenv(mcptest.HostileEnv)) {
 		return
 	}
+	if mode := os.Getenv(protectEnv); mode != "" {
+		runProtectMode(mode)
+		return
+	}
 	if mode := os.Getenv("GATE_TEST_UPSTREAM"); mode != "" {
 		runStdioUpstream(mode)
 		return

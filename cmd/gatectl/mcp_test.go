@@ -38,6 +38,9 @@ import (
 const mcpWait = 15 * time.Second
 
 func TestMain(m *testing.M) {
+	if mcptest.RunHostile(os.Getenv(mcptest.HostileEnv)) {
+		return
+	}
 	if os.Getenv("GATECTL_TEST_UPSTREAM") != "" {
 		runMCPTestUpstream()
 		return
