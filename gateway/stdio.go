@@ -25,7 +25,8 @@ type stdioLink struct {
 	log   *lineWriter
 	cfg   *Config
 
-	proc      *process
+	proc      atomic.Pointer[process] // once Connect has started it
+	killed    atomic.Bool
 	connected atomic.Bool // the handshake succeeded: closing is graceful
 }
 
@@ -36,7 +37,10 @@ func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, startError(l.argv0, err)
 	}
-	l.proc = p
+	l.proc.Store(p)
+	if l.killed.Load() { // killed while it started
+		p.kill()
+	}
 	inner, err := (&mcp.IOTransport{
 		Reader: &lineCap{r: p.stdout, max: l.cfg.maxMessage, g: l.g},
 		Writer: &deadlineWriter{f: p.stdin, d: l.cfg.writeTimeout, g: l.g},
@@ -56,21 +60,22 @@ func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 func (l *stdioLink) handshakeDone() { l.connected.Store(true) }
 
 func (l *stdioLink) ended() (how, lastLine string) {
-	if l.proc == nil {
-		return "", ""
+	if p := l.proc.Load(); p != nil {
+		return p.ended()
 	}
-	return l.proc.ended()
+	return "", ""
 }
 
 func (l *stdioLink) stop() {
-	if l.proc != nil {
-		l.proc.stop(l.cfg.stopGrace)
+	if p := l.proc.Load(); p != nil {
+		p.stop(l.cfg.stopGrace)
 	}
 }
 
 func (l *stdioLink) kill() {
-	if l.proc != nil {
-		l.proc.kill()
+	l.killed.Store(true)
+	if p := l.proc.Load(); p != nil {
+		p.kill()
 	}
 }
 
@@ -114,7 +119,7 @@ func (c *stdioConn) readError(err error) error {
 		return r
 	}
 	if errors.Is(err, io.EOF) {
-		c.l.proc.waitExit(c.l.cfg.stopGrace)
+		c.l.proc.Load().waitExit(c.l.cfg.stopGrace)
 	}
 	return err
 }
@@ -130,10 +135,11 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // Close stops the command: gracefully once it has answered the
 // handshake, at once when it never did (it has had its chance).
 func (c *stdioConn) Close() error {
+	p := c.l.proc.Load()
 	if !c.l.connected.Load() {
-		c.l.proc.kill()
+		p.kill()
 	}
-	c.l.proc.stop(c.l.cfg.stopGrace)
+	p.stop(c.l.cfg.stopGrace)
 	return c.Connection.Close()
 }
 

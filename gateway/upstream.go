@@ -160,7 +160,12 @@ func (u *upstream) serve(ctx context.Context) error {
 	})
 	client.AddReceivingMiddleware(g.flow.middleware)
 	cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
+	// A handshake cut short (its timeout, gate stopping) kills the link at
+	// once: the SDK would otherwise wait on the cancellation it sends an
+	// upstream that answers nothing.
+	stopKill := context.AfterFunc(cctx, l.kill)
 	cs, err := client.Connect(cctx, l, nil)
+	stopKill()
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 	cancel()
 	if err != nil {

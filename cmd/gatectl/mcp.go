@@ -36,7 +36,7 @@ Standard output carries only the protocol; upstream state changes, probe
 flips and reloads are logged on stderr. The manifest is re-read when it
 changes and on SIGHUP. SIGTERM, SIGINT or the end of stdin stop it: calls
 in flight are answered with an error that says gate is shutting down, the
-upstreams are closed, all at once, and it exits within 6 s, whatever the
+upstreams are closed, all at once, and it exits within 8 s, whatever the
 client and the upstreams do.`
 
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
@@ -127,10 +127,11 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 }
 
 // mcpSessionClose bounds closing the client's session on SIGTERM (its
-// answers written), mcpLogClose each last write to stderr: a client or a
-// terminal that reads nothing keeps gatectl mcp no longer. With the
-// gateway's bound on closing its upstreams (twice their 2 s stop grace,
-// and a second), gatectl mcp exits within 6 s of SIGTERM.
+// answers written), mcpLogClose each of the three last steps that write
+// to stderr: a client or a terminal that reads nothing keeps gatectl mcp
+// no longer. With the gateway's bound on closing its upstreams (twice
+// their 2 s stop grace, and a second), gatectl mcp exits within 8 s of
+// SIGTERM (1 + 5 + 3 × 0.5, rounded up).
 const (
 	mcpSessionClose = time.Second
 	mcpLogClose     = 500 * time.Millisecond
