@@ -2,21 +2,16 @@ package gateway_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -67,19 +62,6 @@ func sdkHandler(stateless bool) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
 }
 
-// rpcMethod is the method of the JSON-RPC request a POST carries (the
-// body is put back for the next handler).
-func rpcMethod(r *http.Request) string {
-	if r.Method != http.MethodPost {
-		return ""
-	}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	var m struct{ Method string }
-	_ = json.Unmarshal(body, &m)
-	return m.Method
-}
-
 // waitDown waits until server has been down with a reason that has want,
 // and returns the reason.
 func waitDown(t *testing.T, h *harness, server, want string) string {
@@ -119,7 +101,7 @@ type endlessAnswer struct {
 }
 
 func (e *endlessAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rpcMethod(r) != "tools/call" {
+	if mcptest.RPCMethod(r) != "tools/call" {
 		e.next.ServeHTTP(w, r)
 		return
 	}
@@ -234,7 +216,7 @@ type hangAfterList struct {
 }
 
 func (h *hangAfterList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	method := rpcMethod(r)
+	method := mcptest.RPCMethod(r)
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
 		h.version.Store(v)
 	}
@@ -258,7 +240,7 @@ type countPings struct {
 }
 
 func (c *countPings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rpcMethod(r) == "ping" {
+	if mcptest.RPCMethod(r) == "ping" {
 		c.pings.Add(1)
 	}
 	c.next.ServeHTTP(w, r)
@@ -326,37 +308,6 @@ func TestUpstreamStderrWhileTheLogIsBlocked(t *testing.T) {
 	assert.Contains(t, log.String(), "gate mcp: upstream chatty: chatter chatter")
 }
 
-// readPID reads the pid a forker upstream wrote, once it has.
-func readPID(t *testing.T, path string, not int) int {
-	t.Helper()
-	var pid int
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(string(b))
-		return err == nil && pid != not
-	}, waitFor, 10*time.Millisecond, "no pid in %s", path)
-	return pid
-}
-
-// gone reports whether pid no longer runs: no such process, or a zombie.
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z' || s[i+2] == 'X'
-	}
-	return false
-}
-
 // An upstream runs in a process group of its own, which gate ends as a
 // whole: a child it started (that holds its stdout and stderr, and
 // ignores SIGTERM) ends with it when it is restarted, and when the
@@ -369,18 +320,18 @@ func TestUpstreamChildrenEndWithIt(t *testing.T) {
 	h := start(t, server("1"), fastConfig().WithStopGrace(200*time.Millisecond))
 	c := h.client()
 	c.WaitTools(t, "forker_echo", "forker_wait")
-	first := readPID(t, pidFile, 0)
-	require.False(t, gone(first), "the upstream's child (pid %d) is not running", first)
+	first := mcptest.ReadPID(t, pidFile, 0)
+	require.False(t, mcptest.ProcessGone(first), "the upstream's child (pid %d) is not running", first)
 
 	h.rewrite(server("2")) // another environment: the upstream is restarted
-	second := readPID(t, pidFile, first)
+	second := mcptest.ReadPID(t, pidFile, first)
 	c.WaitTools(t, "forker_echo", "forker_wait")
 	echoes(t, c, "forker_echo")
-	require.Eventually(t, func() bool { return gone(first) }, waitFor, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(first) }, waitFor, 10*time.Millisecond,
 		"the first upstream's child (pid %d) outlived its restart", first)
 
 	h.stop()
-	require.Eventually(t, func() bool { return gone(second) }, waitFor, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(second) }, waitFor, 10*time.Millisecond,
 		"the upstream's child (pid %d) outlived the gateway", second)
 }
 
@@ -409,41 +360,16 @@ func TestConnectFailuresSayWhatHappened(t *testing.T) {
 	}
 }
 
-// callsInFlight counts the tools/call requests an HTTP upstream is
-// answering.
-type callsInFlight struct {
-	next http.Handler
-	n    atomic.Int64
-}
-
-func (c *callsInFlight) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rpcMethod(r) == "tools/call" {
-		c.n.Add(1)
-		defer c.n.Add(-1)
-	}
-	c.next.ServeHTTP(w, r)
-}
-
 // On shutdown every forwarded call in flight is answered at once with an
 // error that says gate is shutting down, and Run returns.
 func TestShutdownAnswersCallsInFlight(t *testing.T) {
-	web := &callsInFlight{next: sdkHandler(false)}
+	web := &mcptest.CallsInFlight{Next: sdkHandler(false)}
 	h := start(t, httpServer("web", serveHTTP(t, web))+hostileServer(t, "local", "plain"), fastConfig())
 	c := h.client()
 	c.WaitTools(t, "local_echo", "local_wait", "web_echo", "web_wait")
 	const calls = 20
-	errs := make(chan error, calls)
-	for i := range calls {
-		tool := "web_wait"
-		if i%2 == 1 {
-			tool = "local_wait"
-		}
-		go func() {
-			_, err := c.call(t, tool, nil)
-			errs <- err
-		}()
-	}
-	require.Eventually(t, func() bool { return web.n.Load() == calls/2 }, waitFor, 10*time.Millisecond)
+	errs := c.StartCalls(calls, "web_wait", "local_wait")
+	require.Eventually(t, func() bool { return web.N() == calls/2 }, waitFor, 10*time.Millisecond)
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -464,5 +390,5 @@ func TestShutdownAnswersCallsInFlight(t *testing.T) {
 	case <-time.After(waitFor):
 		t.Fatal("the gateway's Run did not return")
 	}
-	require.Eventually(t, func() bool { return web.n.Load() == 0 }, waitFor, 10*time.Millisecond, "the upstream's calls were never cancelled")
+	require.Eventually(t, func() bool { return web.N() == 0 }, waitFor, 10*time.Millisecond, "the upstream's calls were never cancelled")
 }

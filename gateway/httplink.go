@@ -131,9 +131,9 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
-		resp.Body = &sseBody{rc: resp.Body, ctx: ctx, release: release, max: l.cfg.maxMessage, g: l.g}
+		resp.Body = &sseBody{body: body{rc: resp.Body, release: release}, ctx: ctx, max: l.cfg.maxMessage, g: l.g}
 	} else {
-		resp.Body = &capBody{rc: resp.Body, release: release, max: l.cfg.maxMessage, g: l.g}
+		resp.Body = &capBody{body: body{rc: resp.Body, release: release}, max: l.cfg.maxMessage, g: l.g}
 	}
 	return resp, nil
 }
@@ -189,13 +189,25 @@ func outgoingOf(req *http.Request) outgoing {
 	return outgoing{outCall, "a request"}
 }
 
-// capBody is a response body read no further than max bytes.
-type capBody struct {
+// body is a response body whose Close also releases what its request
+// held (its timer, its context).
+type body struct {
 	rc      io.ReadCloser
 	release func()
 	once    sync.Once
-	max, n  int
-	g       *guard
+}
+
+func (b *body) Close() error {
+	err := b.rc.Close()
+	b.once.Do(b.release)
+	return err
+}
+
+// capBody is a response body read no further than max bytes.
+type capBody struct {
+	body
+	max, n int
+	g      *guard
 }
 
 func (b *capBody) Read(p []byte) (int, error) {
@@ -212,23 +224,15 @@ func (b *capBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *capBody) Close() error {
-	err := b.rc.Close()
-	b.once.Do(b.release)
-	return err
-}
-
 // sseBody is an event stream whose every line is at most max bytes, and
 // that is read no further while the upstream's requests and
 // notifications it brought wait for gate (inflow): it counts them as they
 // pass, by the data of each event.
 type sseBody struct {
-	rc      io.ReadCloser
-	ctx     context.Context
-	release func()
-	once    sync.Once
-	max     int
-	g       *guard
+	body
+	ctx context.Context
+	max int
+	g   *guard
 
 	lineLen int    // bytes of the line so far
 	line    []byte // its first maxAnswer bytes
@@ -248,12 +252,6 @@ func (b *sseBody) Read(p []byte) (int, error) {
 		return 0, serr
 	}
 	return n, err
-}
-
-func (b *sseBody) Close() error {
-	err := b.rc.Close()
-	b.once.Do(b.release)
-	return err
 }
 
 func (b *sseBody) scan(p []byte) error {

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -102,24 +97,6 @@ func (g *gatectlMCP) terminate(t *testing.T) time.Duration {
 	return 0
 }
 
-// callsInFlight counts the tools/call requests an HTTP upstream is
-// answering.
-type callsInFlight struct {
-	next http.Handler
-	n    atomic.Int64
-}
-
-func (c *callsInFlight) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	var m struct{ Method string }
-	if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-		c.n.Add(1)
-		defer c.n.Add(-1)
-	}
-	c.next.ServeHTTP(w, r)
-}
-
 // TestMCPSIGTERMAnswersCallsInFlight sends SIGTERM to gatectl mcp while
 // 20 calls wait on its upstreams (stdio and HTTP): each is answered with
 // an error that says gate is shutting down, and gatectl exits.
@@ -128,7 +105,7 @@ func TestMCPSIGTERMAnswersCallsInFlight(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	s := mcptest.Server()
-	web := &callsInFlight{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)}
+	web := &mcptest.CallsInFlight{Next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)}
 	srv := httptest.NewServer(web)
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -141,20 +118,8 @@ func TestMCPSIGTERMAnswersCallsInFlight(t *testing.T) {
 	g.client.WaitTools(t, "local_echo", "local_wait", "web_echo", "web_wait")
 
 	const calls = 20
-	errs := make(chan error, calls)
-	for i := range calls {
-		tool := "web_wait"
-		if i%2 == 1 {
-			tool = "local_wait"
-		}
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
-			defer cancel()
-			_, err := g.client.Session.CallTool(ctx, &mcp.CallToolParams{Name: tool})
-			errs <- err
-		}()
-	}
-	require.Eventually(t, func() bool { return web.n.Load() == calls/2 }, mcpWait, 10*time.Millisecond)
+	errs := g.client.StartCalls(calls, "web_wait", "local_wait")
+	require.Eventually(t, func() bool { return web.N() == calls/2 }, mcpWait, 10*time.Millisecond)
 	g.terminate(t)
 	for range calls {
 		err := <-errs
@@ -162,21 +127,6 @@ func TestMCPSIGTERMAnswersCallsInFlight(t *testing.T) {
 		require.ErrorAs(t, err, &je, "a call in flight on SIGTERM")
 		assert.Contains(t, je.Message, "gate is shutting down")
 	}
-}
-
-// pidIn reads the pid a hostile upstream wrote to path.
-func pidIn(t *testing.T, path string) int {
-	t.Helper()
-	var pid int
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(string(b))
-		return err == nil
-	}, mcpWait, 10*time.Millisecond, "no pid in %s", path)
-	return pid
 }
 
 // TestMCPSIGTERMWithAnUpstreamThatStopsReading: a stdio upstream that
@@ -198,9 +148,9 @@ func TestMCPSIGTERMWithAnUpstreamThatStopsReading(t *testing.T) {
 	}, 2*mcpWait, 10*time.Millisecond, "the upstream that reads nothing was never marked down:\n%s", g.stderr.String())
 	g.client.WaitTools(t, "deaf_echo", "deaf_wait", "local_echo", "local_wait") // restarted, flooding again
 	assert.Equal(t, "echo: meanwhile", g.client.call(t, "local_echo", "meanwhile"))
-	deaf := pidIn(t, pidFile)
+	deaf := mcptest.ReadPID(t, pidFile, 0)
 	g.terminate(t)
-	require.Eventually(t, func() bool { return processGone(deaf) }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(deaf) }, 5*time.Second, 10*time.Millisecond,
 		"the upstream (pid %d) still runs after gatectl mcp exited", deaf)
 }
 
@@ -260,4 +210,3 @@ func TestMCPUpstreamCannotReadGatesEnvironment(t *testing.T) {
 	assert.Contains(t, got, "permission denied")
 	g.terminate(t)
 }
-
