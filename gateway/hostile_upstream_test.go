@@ -168,41 +168,94 @@ func TestEndlessMessagesAreCapped(t *testing.T) {
 	}
 }
 
-// A stdio upstream that sends request after request and reads none of
-// the answers is failed at the write timeout; meanwhile gate holds no
-// more of its requests than the cap (no goroutine per request without
-// bound), and the other upstream is served.
-func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
-	before := runtime.NumGoroutine()
-	var peak atomic.Int64
-	stopWatch := make(chan struct{})
-	var watched sync.WaitGroup
-	watched.Add(1)
-	go func() {
-		defer watched.Done()
-		for {
-			if n := int64(runtime.NumGoroutine()); n > peak.Load() {
-				peak.Store(n)
-			}
-			select {
-			case <-stopWatch:
+// deafOverHTTP is an HTTP upstream that, once it has answered its first
+// tools/list, sends ping requests without end on its event stream and
+// takes none of gate's answers (each POST of one waits until gate gives
+// up on it).
+type deafOverHTTP struct {
+	next   http.Handler
+	listed chan struct{}
+	once   sync.Once
+}
+
+func (d *deafOverHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := mcptest.RPCMethod(r)
+	switch {
+	case r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		rc := http.NewResponseController(w)
+		_ = rc.Flush()
+		select {
+		case <-d.listed:
+		case <-r.Context().Done():
+			return
+		}
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":\"flood-%d\",\"method\":\"ping\"}\n\n", i); err != nil {
 				return
-			case <-time.After(time.Millisecond):
+			}
+			if rc.Flush() != nil {
+				return
 			}
 		}
-	}()
-	h := start(t, hostileServer(t, "deaf", "deaf")+hostileServer(t, "other", "plain"),
-		fastConfig().WithWriteTimeout(300*time.Millisecond).WithMaxPending(64))
-	c := h.client()
-	why := waitDown(t, h, "deaf", "read nothing of its stdin for 300ms")
-	t.Logf("down: %s", why)
-	c.WaitTools(t, "other_echo", "other_wait")
-	echoes(t, c, "other_echo")
-	close(stopWatch)
-	watched.Wait()
-	// A few hundred: the gateway's own, the cap's, and the SDK's per
-	// session. A gate that takes every request reaches tens of thousands.
-	assert.Less(t, peak.Load()-int64(before), int64(1000), "goroutines: %d before, %d at the peak", before, peak.Load())
+	case r.Method == http.MethodPost && method == "": // an answer of gate's
+		<-r.Context().Done()
+	default:
+		d.next.ServeHTTP(w, r)
+		if method == "tools/list" {
+			d.once.Do(func() { close(d.listed) })
+		}
+	}
+}
+
+// An upstream that sends request after request and takes none of the
+// answers is failed at the write timeout, over stdio and over HTTP;
+// meanwhile gate holds no more of its requests than the cap (no
+// goroutine per request without bound), and the other upstream is
+// served.
+func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
+	for _, tc := range []struct{ transport, want string }{
+		{"stdio", "it read nothing of its stdin for 300ms (the write timeout)"},
+		{"http", "it did not take an answer to its request within 300ms (the write timeout)"},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			var peak atomic.Int64
+			stopWatch := make(chan struct{})
+			var watched sync.WaitGroup
+			watched.Add(1)
+			go func() {
+				defer watched.Done()
+				for {
+					if n := int64(runtime.NumGoroutine()); n > peak.Load() {
+						peak.Store(n)
+					}
+					select {
+					case <-stopWatch:
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+			}()
+			manifest := hostileServer(t, "deaf", "deaf")
+			if tc.transport == "http" {
+				manifest = httpServer("deaf", serveHTTP(t, &deafOverHTTP{next: sdkHandler(false), listed: make(chan struct{})}))
+			}
+			h := start(t, manifest+hostileServer(t, "other", "plain"),
+				fastConfig().WithWriteTimeout(300*time.Millisecond).WithMaxPending(64))
+			c := h.client()
+			t.Logf("down: %s", waitDown(t, h, "deaf", tc.want))
+			c.WaitTools(t, "other_echo", "other_wait")
+			echoes(t, c, "other_echo")
+			close(stopWatch)
+			watched.Wait()
+			// A few hundred: the gateway's own, the cap's, and the SDK's
+			// per session. A gate that takes every request reaches tens of
+			// thousands.
+			assert.Less(t, peak.Load()-int64(before), int64(1000), "goroutines: %d before, %d at the peak", before, peak.Load())
+		})
+	}
 }
 
 // hangAfterList wraps an HTTP upstream: once it has answered its first
