@@ -134,19 +134,44 @@ func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
 // WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
 func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
 
-// WithMaxMessageBytes sets the largest message read from an upstream.
-func (c Config) WithMaxMessageBytes(n int) Config { c.maxMessage = n; return c }
+// WithMaxMessageBytes sets the largest message read from an upstream; 0
+// or less selects DefaultMaxMessageBytes.
+func (c Config) WithMaxMessageBytes(n int) Config {
+	c.maxMessage = orDefault(n, DefaultMaxMessageBytes)
+	return c
+}
 
-// WithWriteTimeout sets how long one write to an upstream may take.
-func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+// WithWriteTimeout sets how long one write to an upstream may take; 0 or
+// less selects DefaultWriteTimeout.
+func (c Config) WithWriteTimeout(d time.Duration) Config {
+	c.writeTimeout = orDefault(d, DefaultWriteTimeout)
+	return c
+}
 
 // WithMaxPending sets how many requests and notifications of one upstream
-// may wait for gate before it stops reading that upstream.
-func (c Config) WithMaxPending(n int) Config { c.maxPending = n; return c }
+// may wait for gate before it stops reading that upstream; 0 or less
+// selects DefaultMaxPending.
+func (c Config) WithMaxPending(n int) Config {
+	c.maxPending = orDefault(n, DefaultMaxPending)
+	return c
+}
 
 // WithStopGrace sets how long a stdio upstream is given to exit after its
-// stdin is closed, and again after SIGTERM, before SIGKILL.
-func (c Config) WithStopGrace(d time.Duration) Config { c.stopGrace = d; return c }
+// stdin is closed, and again after SIGTERM, before SIGKILL; 0 or less
+// selects DefaultStopGrace.
+func (c Config) WithStopGrace(d time.Duration) Config {
+	c.stopGrace = orDefault(d, DefaultStopGrace)
+	return c
+}
+
+// orDefault is v, or def when v is not more than 0: a bound of 0 would
+// fail every upstream at once, or stop reading it for ever.
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
 
 // WithMaxSessions sets how many streamable-HTTP sessions may be open.
 func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }

@@ -113,7 +113,8 @@ func (p *process) signal(sig syscall.Signal) {
 // stop ends the command as MCP asks a client to (its stdin closed, then
 // SIGTERM, then SIGKILL), each step to the whole group and given grace,
 // and then whatever of the group outlived the command: at most twice
-// grace in all. It closes gate's ends of the pipes, so that nothing of
+// grace in all, and grace more for a command the kernel keeps from
+// dying. It closes gate's ends of the pipes, so that nothing of
 // gate waits on a pipe the group's survivors hold. It may be called again
 // and from several goroutines; each call returns once the first is done.
 func (p *process) stop(grace time.Duration) {
@@ -127,10 +128,12 @@ func (p *process) stop(grace time.Duration) {
 			}
 		}
 		p.endGroup(deadline)
-		<-p.exited // after SIGKILL, at once
+		// After SIGKILL the command ends at once, unless the kernel holds
+		// it (an uninterruptible wait): gate does not wait on it longer.
+		p.waitExit(grace)
 		_ = p.stdout.Close()
 		_ = p.stderr.Close()
-		<-p.forwarded
+		<-p.forwarded // its read ends with the close
 	})
 }
 

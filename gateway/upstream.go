@@ -239,7 +239,7 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 		u.setState(StateDown, why.Error())
 	}
 	l.guard().fail(errSessionOver)
-	closed := make(chan struct{})
+	closed, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(closed)
 		_ = cs.Close()
@@ -247,13 +247,23 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 	// The SDK closes the transport only once nothing is in flight on the
 	// session; a stdio upstream is stopped now, whatever is (a write it
 	// does not read, a handler), which ends it.
-	l.stop()
+	go func() {
+		defer close(stopped)
+		l.stop()
+	}()
 	t := time.NewTimer(time.Until(deadline))
-	select {
-	case <-closed:
-	case <-t.C:
+	defer t.Stop()
+	for closed != nil || stopped != nil {
+		select {
+		case <-closed:
+			closed = nil
+		case <-stopped:
+			stopped = nil
+		case <-t.C:
+			l.kill()
+			return
+		}
 	}
-	t.Stop()
 	l.kill()
 }
 
