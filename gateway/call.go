@@ -70,7 +70,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return nil, OutcomeShutdown, shuttingDown(prefixed)
 	}
 	u.mu.Lock()
-	cs, session, state, lastErr := u.session, u.sessionCtx, u.state, u.lastErr
+	cs, session, g, state, lastErr := u.session, u.sessionCtx, u.guard, u.state, u.lastErr
 	u.mu.Unlock()
 	if cs == nil || state != StateReady {
 		why := fmt.Sprintf("server %s is %s", u.name, state)
@@ -97,7 +97,13 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		defer done()
 		params.SetProgressToken(up)
 	}
+	// A call in flight owes the upstream a cancellation until it is
+	// answered: one that ends for gate's reasons has the SDK send one.
+	g.cancels.owe()
 	res, err := cs.CallTool(tctx, params)
+	if err == nil || tctx.Err() == nil {
+		g.cancels.owed.Add(-1)
+	}
 	switch {
 	case err == nil:
 		b, merr := json.Marshal(res)

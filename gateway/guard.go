@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,16 +18,52 @@ import (
 // error for the same event is vaguer or, when the event only fails one
 // call, absent: the session ends on the guard's word, with its reason.
 type guard struct {
-	once   sync.Once
-	err    error
-	broken chan struct{}
-	flow   inflow
+	once    sync.Once
+	err     error
+	broken  chan struct{}
+	flow    inflow
+	cancels cancellations
 }
 
 func newGuard(maxPending int) *guard {
-	g := &guard{broken: make(chan struct{})}
+	g := &guard{broken: make(chan struct{}), cancels: cancellations{wake: make(chan struct{}, 1)}}
 	g.flow = inflow{max: maxPending, done: g.broken, wake: make(chan struct{}, 1)}
 	return g
+}
+
+// cancellations counts the notifications/cancelled the SDK owes the
+// upstream (one for each call in flight, until it is answered: a call
+// gate gives up on has the SDK send one, on a goroutine of its own) and
+// those the transport has written. A session closed before they are written loses them (the
+// SDK sends nothing on a session being closed), and the upstream's tools
+// then run on: an HTTP upstream's DELETE even waits for them.
+type cancellations struct {
+	owed, sent atomic.Int64
+	wake       chan struct{} // cap 1: one was sent
+}
+
+func (c *cancellations) owe() { c.owed.Add(1) }
+
+func (c *cancellations) sentOne() {
+	c.sent.Add(1)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// flushed waits until every cancellation owed has been sent, or until
+// deadline.
+func (c *cancellations) flushed(deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for c.sent.Load() < c.owed.Load() {
+		select {
+		case <-c.wake:
+		case <-t.C:
+			return
+		}
+	}
 }
 
 // fail ends the session for err; the first reason is the one kept.
@@ -79,8 +117,11 @@ type inflow struct {
 var handledNotifications = map[string]bool{
 	"notifications/progress":           true,
 	"notifications/tools/list_changed": true,
-	"notifications/cancelled":          true,
+	methodCancelled:                    true,
 }
+
+// methodCancelled is MCP's cancellation notification.
+const methodCancelled = "notifications/cancelled"
 
 // wait returns once the upstream may be read again, or with an error once
 // the session is over.

@@ -161,6 +161,7 @@ func TestEndlessMessagesAreCapped(t *testing.T) {
 				}
 				// Loopback's socket buffers hold some MiB beyond what
 				// gate read; a gate without the cap reads it all.
+				t.Logf("the upstream wrote %d bytes before gate closed the connection", e.wrote.Load())
 				assert.Less(t, e.wrote.Load(), int64(limit/2), "gate read %d bytes of an answer capped at 1 MiB", e.wrote.Load())
 			}
 			echoes(t, c, "other_echo")
@@ -250,6 +251,7 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 			echoes(t, c, "other_echo")
 			close(stopWatch)
 			watched.Wait()
+			t.Logf("goroutines: %d before, %d at the peak", before, peak.Load())
 			// A few hundred: the gateway's own, the cap's, and the SDK's
 			// per session. A gate that takes every request reaches tens of
 			// thousands.

@@ -110,8 +110,11 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel(nil)
 	}
 	resp, err := l.base.RoundTrip(req.WithContext(ctx))
-	if what.kind == outAnswer {
+	switch {
+	case what.kind == outAnswer:
 		l.g.flow.answered()
+	case what.method == methodCancelled:
+		l.g.cancels.sentOne()
 	}
 	if err != nil {
 		if context.Cause(ctx) == errWriteTimeout {
@@ -148,8 +151,9 @@ const (
 )
 
 type outgoing struct {
-	kind int
-	desc string // for an error message: `"tools/list"`, "an answer"
+	kind   int
+	desc   string // for an error message: `"tools/list"`, "an answer"
+	method string // of a request or a notification
 }
 
 // maxAnswer is more than any answer or notification gate sends (pings,
@@ -160,33 +164,33 @@ const maxAnswer = 64 << 10
 func outgoingOf(req *http.Request) outgoing {
 	switch req.Method {
 	case http.MethodGet:
-		return outgoing{outStream, "the request for its event stream"}
+		return outgoing{kind: outStream, desc: "the request for its event stream"}
 	case http.MethodDelete:
-		return outgoing{outEnd, "the end of the session"}
+		return outgoing{kind: outEnd, desc: "the end of the session"}
 	}
 	if req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > maxAnswer {
-		return outgoing{outCall, "a request"}
+		return outgoing{kind: outCall, desc: "a request"}
 	}
 	body, err := req.GetBody()
 	if err != nil {
-		return outgoing{outCall, "a request"}
+		return outgoing{kind: outCall, desc: "a request"}
 	}
 	defer body.Close()
 	b, _ := io.ReadAll(io.LimitReader(body, maxAnswer))
 	msg, err := jsonrpc.DecodeMessage(b)
 	if err != nil {
-		return outgoing{outCall, "a request"}
+		return outgoing{kind: outCall, desc: "a request"}
 	}
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
-		return outgoing{outAnswer, "an answer to its request"}
+		return outgoing{kind: outAnswer, desc: "an answer to its request"}
 	case *jsonrpc.Request:
 		if !m.IsCall() {
-			return outgoing{outNote, fmt.Sprintf("the notification %q", m.Method)}
+			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
 		}
-		return outgoing{outCall, fmt.Sprintf("%q", m.Method)}
+		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method}
 	}
-	return outgoing{outCall, "a request"}
+	return outgoing{kind: outCall, desc: "a request"}
 }
 
 // body is a response body whose Close also releases what its request

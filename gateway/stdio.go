@@ -126,8 +126,13 @@ func (c *stdioConn) readError(err error) error {
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)
-	if _, ok := msg.(*jsonrpc.Response); ok {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
 		c.l.g.flow.answered()
+	case *jsonrpc.Request:
+		if m.Method == methodCancelled {
+			c.l.g.cancels.sentOne()
+		}
 	}
 	return err
 }

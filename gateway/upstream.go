@@ -50,8 +50,10 @@ type upstream struct {
 	state   string
 	lastErr string
 	session *mcp.ClientSession
-	// sessionCtx ends with the session, with why as its cause.
+	// sessionCtx ends with the session, with why as its cause; guard is
+	// the session's.
 	sessionCtx context.Context
+	guard      *guard
 	tools      []listedTool
 	over       bool   // it lists more tools than the gateway's cap
 	lists      uint64 // listings made, one per session and list_changed burst
@@ -192,7 +194,7 @@ func (u *upstream) serve(ctx context.Context) error {
 	var why error
 	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
 	u.mu.Lock()
-	u.session, u.sessionCtx = cs, sctx
+	u.session, u.sessionCtx, u.guard = cs, sctx, g
 	u.mu.Unlock()
 	// Drain a list_changed that arrived before the session was usable: the
 	// first listing below sees it.
@@ -217,8 +219,13 @@ func (u *upstream) serve(ctx context.Context) error {
 }
 
 // closeSlack is what closing a session may take beyond twice its
-// upstream's stop grace before the link is killed under it.
-const closeSlack = time.Second
+// upstream's stop grace before the link is killed under it; cancelFlush
+// bounds waiting, before the close, for the cancellations of the calls
+// that ended with the session to be sent.
+const (
+	closeSlack  = time.Second
+	cancelFlush = time.Second
+)
 
 // closeSession ends a session: the calls, listings and pings still on it
 // end with why, the upstream is down (unless it is being stopped), then
@@ -228,7 +235,7 @@ const closeSlack = time.Second
 func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.CancelCauseFunc, why error, failed bool) {
 	deadline := time.Now().Add(2*u.gw.cfg.stopGrace + closeSlack)
 	u.mu.Lock()
-	u.session, u.sessionCtx = nil, nil
+	u.session, u.sessionCtx, u.guard = nil, nil, nil
 	u.mu.Unlock()
 	if why == nil {
 		why = errSessionOver
@@ -238,7 +245,17 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 		// Its tools are hidden now, not once it has been stopped.
 		u.setState(StateDown, why.Error())
 	}
-	l.guard().fail(errSessionOver)
+	g := l.guard()
+	if g.reason() == nil {
+		// A session closed whole: the calls just ended are cancelled at
+		// the upstream first, so that its tools stop too.
+		flush := time.Now().Add(cancelFlush)
+		if deadline.Before(flush) {
+			flush = deadline
+		}
+		g.cancels.flushed(flush)
+	}
+	g.fail(errSessionOver)
 	closed, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(closed)
