@@ -23,9 +23,9 @@ func FuzzRedact(f *testing.F) {
 		if len(a) > MaxSecret || len(b) > MaxSecret {
 			return
 		}
-		c, _ := stestCall(t, Grants{Secrets: []string{"A", "B"}}, map[string]string{"A": a, "B": b})
+		c, _ := stestCall(t, Grants{Secrets: everywhere("A", "B")}, map[string]string{"A": a, "B": b})
 		orig := bytes.Clone(in)
-		out := c.redact(in)
+		out := redactAll(c, in)
 		if !bytes.Equal(in, orig) {
 			t.Fatal("redact changed its input")
 		}
@@ -109,9 +109,9 @@ func FuzzSubstitute(f *testing.F) {
 	f.Add([]byte("${secret:K}"), "${secret:K}")
 	f.Add([]byte("${secret:K-1}${secret:_k9}"), "v")
 	f.Fuzz(func(t *testing.T, in []byte, value string) {
-		c, _ := stestCall(t, Grants{Secrets: []string{"K", "UNSET", "_k9"}}, map[string]string{"K": value, "_k9": "nine", "OTHER": "o"})
+		c, _ := stestCall(t, Grants{Secrets: everywhere("K", "UNSET", "_k9")}, map[string]string{"K": value, "_k9": "nine", "OTHER": "o"})
 		orig := bytes.Clone(in)
-		out, status, why := c.substitute(in)
+		out, status, why := subst(c, in)
 		if !bytes.Equal(in, orig) {
 			t.Fatal("substitute changed its input")
 		}
