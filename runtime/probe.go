@@ -132,8 +132,9 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 // reach the network (nil for the defaults: system roots, no proxy, a
 // net.Dialer).
 type probeExt struct {
-	http, secrets, insecure []string
-	net                     *hostfuncs.Net
+	http, insecure []string
+	secrets        map[string][]string // name -> destinations
+	net            *hostfuncs.Net
 }
 
 // netOf is the probe's Net, nil for the defaults.
