@@ -73,6 +73,8 @@ func probeStrings(ptrs []*string, p *Probe) []*string {
 	if n := p.Net; n != nil {
 		ptrs = appendString(ptrs, &n.TLSCA)
 		ptrs = appendList(ptrs, n.HTTP, n.Insecure)
+		// The secrets' names are map keys, which the decoder interns as
+		// copies of their own; their destinations are in the source.
 		for _, dests := range n.Secrets {
 			ptrs = appendList(ptrs, dests)
 		}
@@ -90,36 +92,24 @@ func appendList(ptrs []*string, lists ...[]string) []*string {
 	return ptrs
 }
 
-// detachMaps gives the strings of p's config, and the names of its
-// secrets, homes of their own (a map's keys and values cannot be pointed
-// at; both are rare enough to copy one by one). The secrets'
-// destinations, in slices, go with probeStrings.
-func detachMaps(whole string, p *Probe) {
-	if p == nil {
+// detachConfig gives p's config strings homes of their own (a map's keys
+// and values cannot be pointed at; config is rare enough to copy one by
+// one).
+func detachConfig(whole string, p *Probe) {
+	if p == nil || p.Config == nil {
 		return
 	}
-	if p.Config != nil {
-		cfg := make(map[string]string, len(p.Config))
-		for k, v := range p.Config {
-			cfg[detached(whole, k)] = detached(whole, v)
+	cfg := make(map[string]string, len(p.Config))
+	for k, v := range p.Config {
+		if within(k, whole) {
+			k = strings.Clone(k)
 		}
-		p.Config = cfg
-	}
-	if p.Net != nil && p.Net.Secrets != nil {
-		secrets := make(map[string][]string, len(p.Net.Secrets))
-		for name, dests := range p.Net.Secrets {
-			secrets[detached(whole, name)] = dests
+		if within(v, whole) {
+			v = strings.Clone(v)
 		}
-		p.Net.Secrets = secrets
+		cfg[k] = v
 	}
-}
-
-// detached is s, copied if it lies in whole.
-func detached(whole, s string) string {
-	if within(s, whole) {
-		return strings.Clone(s)
-	}
-	return s
+	p.Config = cfg
 }
 
 // detachTools detaches the strings of tools from whole.
@@ -132,7 +122,7 @@ func detachTools(whole string, tools []Tool) {
 		t := &tools[i]
 		ptrs = appendString(appendString(ptrs, &t.Name), &t.Description)
 		ptrs = probeStrings(ptrs, t.Probe)
-		detachMaps(whole, t.Probe)
+		detachConfig(whole, t.Probe)
 	}
 	detachStrings(whole, ptrs)
 }
@@ -153,7 +143,7 @@ func detachRest(whole string, m *Manifest) {
 		s := &m.Servers[i]
 		ptrs = appendString(appendString(ptrs, &s.Name), &s.Description)
 		ptrs = probeStrings(ptrs, s.Probe)
-		detachMaps(whole, s.Probe)
+		detachConfig(whole, s.Probe)
 		ptrs = upstreamStrings(whole, ptrs, s.Upstream)
 	}
 	detachStrings(whole, ptrs)
@@ -183,7 +173,7 @@ func upstreamStrings(whole string, ptrs []*string, u *Upstream) []*string {
 		r := &u.Tools[i]
 		ptrs = appendString(appendString(ptrs, &r.Name), &r.Match)
 		ptrs = probeStrings(ptrs, r.Probe)
-		detachMaps(whole, r.Probe)
+		detachConfig(whole, r.Probe)
 	}
 	return ptrs
 }
