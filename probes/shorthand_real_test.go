@@ -6,12 +6,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/runtime"
@@ -65,7 +62,7 @@ func TestShorthandSecretsReachTheirTarget(t *testing.T) {
 	runReal(t, e, runtime.ProbeConfig{TLSRootCAs: ca.Pool()}, []realCase{
 		{shorthand: "redis:tls:" + secure + " password=GOOD_KEY", outcome: runtime.Available},
 	})
-	sock := unixPeer(t, redisAuthPeer(good))
+	sock := testsvc.ServeUnix(t, redisAuthPeer(good))
 	runReal(t, e, runtime.ProbeConfig{}, []realCase{
 		{shorthand: "redis:unix:" + sock + " password=GOOD_KEY", outcome: runtime.Available},
 	})
@@ -94,30 +91,4 @@ func redisAuthPeer(want string) func(net.Conn) {
 			}
 		}
 	}
-}
-
-// unixPeer serves handle on a unix socket in a temporary directory and
-// returns its path.
-func unixPeer(t *testing.T, handle func(net.Conn)) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	sock := filepath.Join(dir, "r.sock")
-	require.Less(t, len(sock), 100, "socket path %q is too long for a unix socket", sock)
-	l, err := net.Listen("unix", sock)
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	return sock
 }

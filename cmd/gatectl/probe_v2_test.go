@@ -20,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testsvc"
 )
 
 // v2Probe needs ABI v2 and reads GATECTL_SECRET_KEY (see its .wat).
@@ -226,23 +228,7 @@ func TestProbeRunSecretBinding(t *testing.T) {
 // echoPeer is a loopback TCP peer that sends back what it reads.
 func echoPeer(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-				_, _ = io.Copy(c, c)
-			}()
-		}
-	}()
-	return l.Addr().String()
+	return testsvc.Serve(t, func(c net.Conn) { _, _ = io.Copy(c, c) })
 }
 
 // check reports a secret sent where it is not bound with the address it
