@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -101,4 +102,48 @@ func TestRedactStreamNoRedactor(t *testing.T) {
 	s.push([]byte("+PONG\r\n"))
 	assert.Equal(t, "+PONG\r\n", string(s.release(nil, false)))
 	assert.True(t, s.empty())
+}
+
+// FuzzRecvCuts is the same pair through a real socket and recv: a probe
+// that places a value anywhere in what it sends (padding moves it across
+// the host's 64 KiB reads and the hold's margin) and reads the echo with
+// any buffer size and any short timeout reads exactly the redaction of
+// what the peer sent back.
+func FuzzRecvCuts(f *testing.F) {
+	f.Add("s3cr7", uint16(0), uint16(64), uint8(0))
+	f.Add("0123456789abcdefghijklmnopqrstuvwxyzABCD", uint16(65536-60), uint16(1), uint8(1))
+	f.Add("zz", uint16(12280), uint16(24576), uint8(2))
+	f.Add("p@ss w/rd", uint16(40000), uint16(4095), uint8(3))
+	g := newGuest(f)
+	l := echoServer(f, "tcp", "127.0.0.1:0")
+	f.Fuzz(func(t *testing.T, value string, pad, bufcap uint16, timeoutMS uint8) {
+		if value == "" || len(value) > 64 || strings.Contains(value, "${") {
+			return
+		}
+		c := secretCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, value)
+		defer c.End()
+		h := g.connect(t, c, l.Addr().String(), 0, 0)
+		require.Positive(t, h)
+		// The whole page holds the message; the receive buffer reuses it
+		// once it is sent.
+		padding := strings.Repeat(".", int(pad)%((MaxBytesOut-2*MaxSecret)*3/4))
+		msg := padding + "${secret:K}" + padding[:len(padding)/3]
+		p, n := g.put(t, 0, msg)
+		require.Equal(t, int32(len(msg)), g.v2(t, c, "send", uint32(h), p, n), g.lastError(t, c))
+		want := string(redactAll(c, []byte(strings.Replace(msg, "${secret:K}", value, 1))))
+		capacity := uint32(bufcap)%bufCap + 1
+		var b strings.Builder
+		for b.Len() < len(want) && c.Remaining() > time.Second {
+			n, part := g.recv(t, c, h, capacity, int32(timeoutMS%4))
+			if n == StatusTimedOut {
+				continue
+			}
+			require.Positive(t, n, g.lastError(t, c))
+			b.WriteString(part)
+		}
+		if b.String() != want {
+			t.Fatalf("value %q at %d, read by %d with %d ms timeouts: got %d bytes, want %d; value shows: %v",
+				value, len(padding), capacity, timeoutMS%4, b.Len(), len(want), strings.Contains(b.String(), value))
+		}
+	})
 }

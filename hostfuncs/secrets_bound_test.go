@@ -322,3 +322,32 @@ func TestBytesOutOnTheWire(t *testing.T) {
 	require.Eventually(t, func() bool { return len(rec.received()) == sent*MaxSecret }, 5*time.Second, time.Millisecond)
 	assert.LessOrEqual(t, len(rec.received()), MaxBytesOut)
 }
+
+// TestBytesInBoundCutsRedactedText: a value placed so that the 1 MiB bound
+// falls inside it is never shown in part: the bound cuts the redacted
+// text, where the value is a placeholder.
+func TestBytesInBoundCutsRedactedText(t *testing.T) {
+	g := newGuest(t)
+	value := "0123456789abcdefghijklmnopqrstuvwxyzABCD"
+	for _, before := range []int{3, len(value) / 2, len(value) - 1} {
+		t.Run(fmt.Sprint(before), func(t *testing.T) {
+			peer := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+				b := make([]byte, 256)
+				c.Read(b) // the secret
+				c.Write(bytes.Repeat([]byte("."), MaxBytesIn-before))
+				c.Write([]byte(value))
+				c.Write(bytes.Repeat([]byte("."), 64<<10))
+				io.Copy(io.Discard, c)
+			})
+			c := boundCall(t, value, peer.Addr().String())
+			h := g.connect(t, c, peer.Addr().String(), 0, 0)
+			require.Positive(t, h)
+			require.Positive(t, g.send(t, c, h, "${secret:K}"))
+			got, status := g.recvAll(t, c, h, bufCap)
+			assert.Equal(t, StatusLimit, status)
+			assert.Len(t, got, MaxBytesIn)
+			tail := got[len(got)-64:]
+			assert.NotContains(t, tail, value[:3], "the bound split the value")
+		})
+	}
+}
