@@ -297,7 +297,7 @@ func TestIdleMemoryIsBounded(t *testing.T) {
 	rssBefore := rss(t)
 	kept := 0
 	for i := range 100 {
-		// Different grants, so that no two probes share an instance.
+		// Each probe keeps its instances to itself; different grants too.
 		grants := hostfuncs.Grants{Env: []string{fmt.Sprint("V", i)}}
 		p, err := e.NewProbe(ctx, "sparse", m, ProbeConfig{Grants: grants})
 		require.NoError(t, err)
