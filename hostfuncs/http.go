@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
@@ -59,6 +60,8 @@ type exchange struct {
 	secretHeaders []string
 	secretBody    bool
 	denied        bool
+	// slot is the socket slot reserved for the first connection.
+	slot atomic.Pointer[socketSlot]
 }
 
 func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int32 {
@@ -199,6 +202,11 @@ func hostInURL(t HTTPTarget) string {
 // without reading more.
 func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (*response, error) {
 	c := x.c
+	release, err := x.reserveSocket(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	tr := &http.Transport{
 		DisableKeepAlives:      true,
 		DialContext:            x.dial,
@@ -273,9 +281,9 @@ var errBytesInBound = errors.New(errBytesIn)
 // the manifest allowed).
 func (x *exchange) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if host, _, _ := net.SplitHostPort(addr); host == unixHost && x.target.Unix != "" {
-		return x.net.dialContext(ctx, "unix", x.target.Unix)
+		return x.dialHeld(ctx, "unix", x.target.Unix)
 	}
-	return x.net.dialContext(ctx, network, addr)
+	return x.dialHeld(ctx, network, addr)
 }
 
 // checkRedirect follows at most MaxRedirects redirects, each granted as the
