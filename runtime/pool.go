@@ -66,6 +66,9 @@ func (e *Engine) pool(p *Probe) (pl *instancePool, fresh bool) {
 			return pl, false
 		}
 	}
+	// A standard module is gate's own code and keeps nothing between
+	// runs: one pool for all its probes. Any other module's pool is its
+	// probe's own (see poolKey).
 	key := poolKey{module: m}
 	if !m.standard {
 		key.owner = p
