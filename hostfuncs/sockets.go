@@ -128,7 +128,11 @@ func (s *socketSlots) dial(ctx context.Context, network string, dial func() (net
 // slot, reports the context's error, not the dial's. The slot goes to the
 // first dial (see heldSocket); release gives it back if none took it.
 func (x *exchange) reserveSocket(ctx context.Context) (release func(), err error) {
-	slot, _, err := processSockets().take(ctx, "tcp")
+	network := "tcp"
+	if x.target.Unix != "" {
+		network = "unix"
+	}
+	slot, _, err := processSockets().take(ctx, network)
 	if err != nil {
 		return nil, err
 	}

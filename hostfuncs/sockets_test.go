@@ -162,3 +162,25 @@ func TestCallsWhenTheHostIsOutOfSockets(t *testing.T) {
 	assert.Equal(t, "gate.dial", intr.Where)
 	assert.ErrorContains(t, intr, want)
 }
+
+// BenchmarkSocketSlot is what holding a socket slot adds to a connection:
+// the same pipe "dial" and Close with and without one.
+func BenchmarkSocketSlot(b *testing.B) {
+	b.Run("slot=none", func(b *testing.B) {
+		for b.Loop() {
+			c, _ := pipeDial()
+			c.Close()
+		}
+	})
+	b.Run("slot=held", func(b *testing.B) {
+		s := newSocketSlots(1 << 10)
+		ctx := context.Background()
+		for b.Loop() {
+			c, err := s.dial(ctx, "tcp", pipeDial)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Close()
+		}
+	})
+}
