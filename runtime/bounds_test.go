@@ -26,10 +26,25 @@ import (
 // entries: the shapes that made compiling and instantiating cost seconds.
 // They are generated rather than committed, being megabytes of nothing.
 func genModule(elems, extraFuncs, nops int) []byte {
+	body := []byte{0} // no locals
+	for range nops {
+		body = append(body, 0x01)
+	}
+	bodies := [][]byte{append(body, 0x41, 0, 0x0b)}
+	for range extraFuncs {
+		bodies = append(bodies, []byte{0, 0x41, 0, 0x0b})
+	}
+	return genReactor(elems, bodies)
+}
+
+// genReactor builds a reactor of functions () -> i32 with the given
+// bodies (locals and code), the first exported as probe, and an active
+// element segment of elems entries when elems > 0.
+func genReactor(elems int, bodies [][]byte) []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	b = wasm.AppendSection(b, wasm.SectionType, []byte{1, 0x60, 0, 1, 0x7f}) // () -> i32
-	funcs := wasm.AppendU32(nil, uint32(1+extraFuncs))
-	for range 1 + extraFuncs {
+	funcs := wasm.AppendU32(nil, uint32(len(bodies)))
+	for range bodies {
 		funcs = append(funcs, 0)
 	}
 	b = wasm.AppendSection(b, wasm.SectionFunction, funcs)
@@ -50,15 +65,9 @@ func genModule(elems, extraFuncs, nops int) []byte {
 		}
 		b = wasm.AppendSection(b, wasm.SectionElement, seg)
 	}
-	body := []byte{0} // no locals
-	for range nops {
-		body = append(body, 0x01)
-	}
-	body = append(body, 0x41, 0, 0x0b)
-	code := wasm.AppendU32(nil, uint32(1+extraFuncs))
-	code = append(wasm.AppendU32(code, uint32(len(body))), body...)
-	for range extraFuncs {
-		code = append(code, 4, 0, 0x41, 0, 0x0b)
+	code := wasm.AppendU32(nil, uint32(len(bodies)))
+	for _, body := range bodies {
+		code = append(wasm.AppendU32(code, uint32(len(body))), body...)
 	}
 	return wasm.AppendSection(b, wasm.SectionCode, code)
 }

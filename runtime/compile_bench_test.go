@@ -113,26 +113,14 @@ func peakRSS(t *testing.T) int64 {
 // exported as probe, each body about bodyBytes long of i32 additions whose
 // results are dropped (work a compiler cannot skip reading, unlike nops).
 func genBodies(funcs, bodyBytes int) []byte {
-	b := []byte("\x00asm\x01\x00\x00\x00")
-	b = wasm.AppendSection(b, wasm.SectionType, []byte{1, 0x60, 0, 1, 0x7f})
-	decl := wasm.AppendU32(nil, uint32(funcs))
-	for range funcs {
-		decl = append(decl, 0)
-	}
-	b = wasm.AppendSection(b, wasm.SectionFunction, decl)
-	b = wasm.AppendSection(b, wasm.SectionMemory, []byte{1, 1, 1, 1})
-	exports := []byte{2}
-	exports = append(wasm.AppendName(exports, "memory"), 2, 0)
-	exports = append(wasm.AppendName(exports, "probe"), 0, 0)
-	b = wasm.AppendSection(b, wasm.SectionExport, exports)
 	body := []byte{0}
 	for len(body)+6 <= bodyBytes {
 		body = append(body, 0x41, 0, 0x41, 1, 0x6a, 0x1a) // i32.const 0; i32.const 1; i32.add; drop
 	}
 	body = append(body, 0x41, 0, 0x0b)
-	code := wasm.AppendU32(nil, uint32(funcs))
-	for range funcs {
-		code = append(wasm.AppendU32(code, uint32(len(body))), body...)
+	bodies := make([][]byte, funcs)
+	for i := range bodies {
+		bodies[i] = body
 	}
-	return wasm.AppendSection(b, wasm.SectionCode, code)
+	return genReactor(0, bodies)
 }
