@@ -17,7 +17,7 @@ import (
 // (server.ServerOptions), the MCP gateway's upstreams, files and the
 // runtime's own descriptors what is left. So probes that hold their 8
 // streams each make other probes wait, and never make an innocent probe's
-// dial or the server's accept fail for want of a descriptor. On Linux, Go
+// dial or the server's accept fail for want of a descriptor. On Unix, Go
 // raises the soft limit to one below the hard limit at start (the syscall
 // package's init), so it is the hard limit that counts, unless the host
 // app lowered the limit since.
