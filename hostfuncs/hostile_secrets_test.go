@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -388,6 +391,28 @@ func TestFindLeaks(t *testing.T) {
 	}
 	for _, c := range valueAlphabet {
 		require.NotContains(t, "${secret:P}", string(c), "the alphabet shares nothing with a placeholder")
+	}
+}
+
+// TestHostileSecretsProbesAreFresh rebuilds the probes of
+// testdata/secrets from their .wat and fails when a committed .wasm
+// differs, so that the sources stay the truth.
+func TestHostileSecretsProbesAreFresh(t *testing.T) {
+	_, err := exec.LookPath("wat2wasm")
+	require.NoError(t, err, "wat2wasm is needed: apt-get install wabt")
+	out := t.TempDir()
+	cmd := exec.Command("sh", filepath.Join("testdata", "secrets", "gen.sh"), out)
+	msg, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", msg)
+	built, err := filepath.Glob(filepath.Join(out, "*.wasm"))
+	require.NoError(t, err)
+	require.NotEmpty(t, built)
+	for _, b := range built {
+		name := filepath.Base(b)
+		fresh, _ := os.ReadFile(b)
+		committed, err := os.ReadFile(filepath.Join("testdata", "secrets", name))
+		require.NoError(t, err, "%s is built from source but not committed", name)
+		assert.Equal(t, fresh, committed, "testdata/secrets/%s is stale: sh testdata/secrets/gen.sh", name)
 	}
 }
 
