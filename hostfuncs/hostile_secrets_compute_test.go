@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -67,15 +68,7 @@ func TestHostileSecretComputingPeers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			addr, peer := linePeer(t, tt.answer)
 			c := hostileCall(t, grants(reach(addr, bound), boundSecret("P", bound)), map[string]string{"P": v})
-			h := g.connect(t, c, addr, 0, 0)
-			require.Positive(t, h, g.lastError(t, c))
-			msg := "${secret:P}\r\n"
-			sent := g.send(t, c, h, msg)
-			if sent == int32(len(msg)) {
-				n, got := g.recv(t, c, h, bufCap, 0)
-				t.Logf("the peer answered (%d): %.80q", n, got)
-				assertNoLeak(t, v, "what the probe read", got, msg)
-			}
+			sent := attackStream(t, g, c, addr, "${secret:P}\r\n", 1, v)
 			assertRefusedUnbound(t, c, sent, v, peer)
 		})
 	}
@@ -101,18 +94,27 @@ func TestHostileSecretRedis(t *testing.T) {
 	assert.Equal(t, "+OK\r\n+PONG\r\n", recvLines(t, g, c, h, 2), "the honest use: the secret's own Redis takes it")
 
 	monitor := redisMonitor(t, other)
-	h = g.connect(t, c, other, 0, 0)
-	require.Positive(t, h, g.lastError(t, c))
 	attack := "SET x ${secret:P}\r\nSTRLEN x\r\nGETRANGE x 0 9\r\nGETRANGE x 10 19\r\n${secret:P}\r\n"
-	sent := g.send(t, c, h, attack)
-	if sent == int32(len(attack)) {
-		got := recvLines(t, g, c, h, 7)
-		t.Logf("the other Redis answered: %.300q", got)
-		assertNoLeak(t, v, "what the probe read", got, attack)
-	}
+	sent := attackStream(t, g, c, other, attack, 7, v)
 	var rec received
 	rec.add([]byte(monitor()))
 	assertRefusedUnbound(t, c, sent, v, &rec)
+}
+
+// attackStream connects to addr and sends msg; if the host sent it, it
+// receives until lines line ends came or the stream ended, and checks
+// that what came shows nothing of v. It returns the send's answer.
+func attackStream(t testing.TB, g *guest, c *Call, addr, msg string, lines int, v string) int32 {
+	t.Helper()
+	h := g.connect(t, c, addr, 0, 0)
+	require.Positive(t, h, g.lastError(t, c))
+	sent := g.send(t, c, h, msg)
+	if sent == int32(len(msg)) {
+		got := recvLines(t, g, c, h, lines)
+		t.Logf("the peer answered: %.300q", got)
+		assertNoLeak(t, v, "what the probe read", got, msg)
+	}
+	return sent
 }
 
 // recvLines receives until n line ends came, or the stream ends or fails.
@@ -205,14 +207,7 @@ func TestHostileSecretChunkedStream(t *testing.T) {
 	bound := echoServer(t, "tcp", "127.0.0.1:0").Addr().String()
 	v := hostileValue(25, 50)
 	c := hostileCall(t, grants(reach(addr, bound), boundSecret("P", bound)), map[string]string{"P": v})
-	h := g.connect(t, c, addr, 0, 0)
-	require.Positive(t, h, g.lastError(t, c))
 	req := "GET /token?at=25 HTTP/1.1\r\nHost: x\r\nAuthorization: ${secret:P}\r\nConnection: close\r\n\r\n"
-	sent := g.send(t, c, h, req)
-	if sent == int32(len(req)) {
-		got, _ := g.recvAll(t, c, h, bufCap)
-		t.Logf("the server answered: %.300q", got)
-		assertNoLeak(t, v, "what the probe read", got, req)
-	}
+	sent := attackStream(t, g, c, addr, req, math.MaxInt, v)
 	assertRefusedUnbound(t, c, sent, v, peer)
 }

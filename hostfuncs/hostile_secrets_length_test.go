@@ -69,7 +69,7 @@ func TestHostileSecretLengthCopies(t *testing.T) {
 			t.Logf("%d placeholders kept of 1300", strings.Count(body, "${secret:P}"))
 			return seen{fmt.Sprint(n), body, cl}
 		}},
-		{"stream", [2]int{1000, 1001}, func(t *testing.T, c *Call) seen {
+		{"stream", [2]int{300, 301}, func(t *testing.T, c *Call) seen {
 			h := g.connect(t, c, stream, 0, 0)
 			require.Positive(t, h, g.lastError(t, c))
 			msg := copiesOfP((MaxBytesOut-1)/len("${secret:P},")) + "\n"
@@ -198,7 +198,7 @@ func waitFor(t testing.TB, cond func() bool) {
 func TestHostileSecretLengthSendTiming(t *testing.T) {
 	g := newGuest(t)
 	sink, _ := countingPeer(t)
-	const runs = 15
+	const runs = 11
 	var anchor, short, long []time.Duration
 	for range runs {
 		anchor = append(anchor, timeSend(t, g, sink, ""))

@@ -41,16 +41,33 @@ func echoBack(t testing.TB, g *guest, c *Call, addr, msg string) (int32, string)
 	if sent < 0 {
 		return sent, ""
 	}
-	lines := strings.Count(msg, "\n")
-	var b strings.Builder
-	for strings.Count(b.String(), "\n") < lines {
-		got, s := g.recv(t, c, h, bufCap, 0)
-		if got <= 0 {
-			break
-		}
-		b.WriteString(s)
+	return sent, recvLines(t, g, c, h, strings.Count(msg, "\n"))
+}
+
+// sendOn sends msg on a new stream to addr and returns the send's answer.
+func sendOn(t testing.TB, g *guest, c *Call, addr, msg string) string {
+	t.Helper()
+	h := g.connect(t, c, addr, 0, 0)
+	require.Positive(t, h, g.lastError(t, c))
+	return fmt.Sprint(g.send(t, c, h, msg))
+}
+
+// oracleSetting is where a secret goes in a run that echoes candidates:
+// the secret is bound to boundTo, and sent there first when sendFirst.
+type oracleSetting struct {
+	name      string
+	boundTo   string
+	sendFirst bool
+}
+
+// oracleSettings are the two runs in which an echo must tell nothing of a
+// secret: one that never sent it, the echo its own destination; one that
+// sent it to its destination, a sink, the echo elsewhere.
+func oracleSettings(echo, sink string) []oracleSetting {
+	return []oracleSetting{
+		{"never sent, the echo its destination", echo, false},
+		{"sent to its destination, the echo elsewhere", sink, true},
 	}
-	return sent, b.String()
 }
 
 func TestHostileSecretOraclePIN(t *testing.T) {
@@ -58,22 +75,13 @@ func TestHostileSecretOraclePIN(t *testing.T) {
 	echo := echoServer(t, "tcp", "127.0.0.1:0").Addr().String()
 	sink, _ := countingPeer(t)
 	candidates := candidatesPIN()
-	for _, tt := range []struct {
-		name      string
-		boundTo   string
-		sendFirst bool
-	}{
-		{"never sent, candidates to its destination", echo, false},
-		{"sent to its destination, candidates to an echo elsewhere", sink, true},
-	} {
+	for _, tt := range oracleSettings(echo, sink) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := func(pin string) seen {
 				c := hostileCall(t, grants(reach(echo, sink), boundSecret("PIN", tt.boundTo)), map[string]string{"PIN": pin})
 				var s seen
 				if tt.sendFirst {
-					h := g.connect(t, c, sink, 0, 0)
-					require.Positive(t, h, g.lastError(t, c))
-					s.add(fmt.Sprint(g.send(t, c, h, "${secret:PIN}\n")))
+					s.add(sendOn(t, g, c, sink, "${secret:PIN}\n"))
 				}
 				sent, back := echoBack(t, g, c, echo, candidates)
 				s.add(fmt.Sprint(sent), back)
@@ -148,23 +156,14 @@ func TestHostileSecretOracleRelation(t *testing.T) {
 	echo := echoServer(t, "tcp", "127.0.0.1:0").Addr().String()
 	sink, _ := countingPeer(t)
 	a := hostileValue(31, 12)
-	for _, tt := range []struct {
-		name     string
-		bBoundTo string
-		sendB    bool
-	}{
-		{"B never sent", echo, false},
-		{"B sent to its destination elsewhere", sink, true},
-	} {
+	for _, tt := range oracleSettings(echo, sink) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := func(b string) seen {
-				g2 := grants(reach(echo, sink), boundSecret("A", echo), boundSecret("B", tt.bBoundTo))
+				g2 := grants(reach(echo, sink), boundSecret("A", echo), boundSecret("B", tt.boundTo))
 				c := hostileCall(t, g2, map[string]string{"A": a, "B": b})
 				var s seen
-				if tt.sendB {
-					h := g.connect(t, c, sink, 0, 0)
-					require.Positive(t, h, g.lastError(t, c))
-					s.add(fmt.Sprint(g.send(t, c, h, "${secret:B}\n")))
+				if tt.sendFirst {
+					s.add(sendOn(t, g, c, sink, "${secret:B}\n"))
 				}
 				sent, back := echoBack(t, g, c, echo, "${secret:A}${secret:A}\n")
 				s.add(fmt.Sprint(sent), back)

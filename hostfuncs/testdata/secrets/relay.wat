@@ -20,8 +20,9 @@
 ;; accident); "h" adds a "t" line with the response's status.
 ;;
 ;; Then, when "sink" names an address, the probe connects to it and sends
-;; the report in pieces of 16 KiB until it is all sent or a send fails. It
-;; answers 1 when "answer" is "1" (and sets no reason), else 0.
+;; the report in pieces of 16 KiB. It answers 2 (it raises) when the report
+;; could not be sent whole, else 1 when "answer" is "1" (and sets no
+;; reason), else 0.
 (module
   (import "gate" "config" (func $config (param i32 i32 i32 i32) (result i32)))
   (import "gate" "connect" (func $connect (param i32 i32 i32 i32) (result i32)))
@@ -191,18 +192,18 @@
     (if (i32.gt_s (local.get $n) (i32.const 0))
       (then
         (local.set $h (call $connect (i32.const 0x10000) (local.get $n) (i32.const 0) (i32.const 0)))
-        (if (i32.gt_s (local.get $h) (i32.const 0))
-          (then
-            (local.set $p (i32.const 0x40000))
-            (block $sent
-              (loop $piece
-                (br_if $sent (i32.ge_u (local.get $p) (global.get $out)))
-                (local.set $n (i32.sub (global.get $out) (local.get $p)))
-                (if (i32.gt_u (local.get $n) (i32.const 16384)) (then (local.set $n (i32.const 16384))))
-                (br_if $sent (i32.lt_s (call $send (local.get $h) (local.get $p) (local.get $n)) (i32.const 0)))
-                (local.set $p (i32.add (local.get $p) (local.get $n)))
-                (br $piece)))
-            (drop (call $close (local.get $h)))))))
+        (if (i32.le_s (local.get $h) (i32.const 0)) (then (return (i32.const 2))))
+        (local.set $p (i32.const 0x40000))
+        (loop $piece
+          (if (i32.lt_u (local.get $p) (global.get $out))
+            (then
+              (local.set $n (i32.sub (global.get $out) (local.get $p)))
+              (if (i32.gt_u (local.get $n) (i32.const 16384)) (then (local.set $n (i32.const 16384))))
+              (if (i32.lt_s (call $send (local.get $h) (local.get $p) (local.get $n)) (i32.const 0))
+                (then (return (i32.const 2))))
+              (local.set $p (i32.add (local.get $p) (local.get $n)))
+              (br $piece))))
+        (drop (call $close (local.get $h)))))
     (if (i32.gt_s (call $config (i32.const 24) (i32.const 6) (i32.const 0x10000) (i32.const 1)) (i32.const 0))
       (then
         (if (i32.eq (i32.load8_u (i32.const 0x10000)) (i32.const 49))
