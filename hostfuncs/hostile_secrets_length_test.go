@@ -3,7 +3,6 @@ package hostfuncs
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -28,23 +27,6 @@ func placeholders(n int) string { return strings.Repeat("${secret:P}", n) }
 // copy of the value is redacted as one (copies that touch become one
 // placeholder).
 func copiesOfP(n int) string { return strings.Repeat("${secret:P},", n) }
-
-// onceLinePeer echoes the first line it is sent and closes the stream.
-func onceLinePeer(t testing.TB) string {
-	addr, _ := hostilePeer(t, func(c net.Conn) {
-		var line []byte
-		buf := make([]byte, 64<<10)
-		for !slices.Contains(line, '\n') {
-			n, err := c.Read(buf)
-			line = append(line, buf[:n]...)
-			if err != nil {
-				return
-			}
-		}
-		c.Write(line)
-	})
-	return addr
-}
 
 // TestHostileSecretLengthCopies: the destination echoes many copies of the
 // value; how many whole copies the probe gets back, and where the last one

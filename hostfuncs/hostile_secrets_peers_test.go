@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -192,4 +194,30 @@ func linePeer(t testing.TB, answer func(line string) string) (string, *received)
 // countingPeer reads everything it is sent and records it.
 func countingPeer(t testing.TB) (string, *received) {
 	return hostilePeer(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+}
+
+// onceLinePeer echoes the first line it is sent and closes the stream.
+func onceLinePeer(t testing.TB) string {
+	addr, _ := hostilePeer(t, func(c net.Conn) {
+		var line []byte
+		buf := make([]byte, 64<<10)
+		for !slices.Contains(line, '\n') {
+			n, err := c.Read(buf)
+			line = append(line, buf[:n]...)
+			if err != nil {
+				return
+			}
+		}
+		c.Write(line)
+	})
+	return addr
+}
+
+// dumpHandler records each request it serves, as it arrived, in r.
+func dumpHandler(r *received) http.HandlerFunc {
+	return func(w http.ResponseWriter, req *http.Request) {
+		b, _ := httputil.DumpRequest(req, true)
+		r.add(b)
+		w.Write([]byte("landed\n"))
+	}
 }

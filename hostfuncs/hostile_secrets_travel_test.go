@@ -2,7 +2,6 @@ package hostfuncs
 
 import (
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"strings"
 	"testing"
@@ -19,15 +18,11 @@ import (
 // on to a destination it is not bound to, and a denied redirect records
 // its target without the value in any form.
 
-// dumpHandler records each request it serves, as it arrived, in r.
-func dumpHandler(r *received) http.HandlerFunc {
-	return func(w http.ResponseWriter, req *http.Request) {
-		b, _ := httputil.DumpRequest(req, true)
-		r.add(b)
-		w.Write([]byte("landed\n"))
-	}
-}
-
+// TestHostileSecretRedirects: a request to the value's destination is
+// redirected, to another origin or to a path of the same origin the
+// secret is not bound to, with the value in the URL, a header or a 307's
+// body. The second destination (granted, but not the value's) must never
+// receive the value in any form, and no redirect sends a Referer.
 func TestHostileSecretRedirects(t *testing.T) {
 	g := newGuest(t)
 	v := specialValue(51)
