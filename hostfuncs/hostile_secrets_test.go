@@ -53,8 +53,7 @@ import (
 // gate.http. Every secrets grant of these tests is made here, so that its
 // form changes in one place.
 func boundSecret(name string, dests ...string) Grants {
-	_ = dests // a secrets grant that names only secrets binds them nowhere
-	return Grants{Secrets: []string{name}}
+	return Grants{Secrets: map[string][]string{name: dests}}
 }
 
 // reach grants what a probe needs to reach each destination, written as
