@@ -11,7 +11,9 @@
 ;;                     of the stream, a failure, or a timeout once
 ;;                     something came
 ;;   h REQUEST         gate.http; the response becomes the current handle
-;;   b                 http_body of the current response (64 KiB at most)
+;;   b [FROM]          http_body of the current response (64 KiB at most),
+;;                     reported from byte FROM on (the report must fit
+;;                     the run's bytes-out bound)
 ;;   H NAME            http_header NAME of the current response
 ;;   x                 close the current handle
 ;; Each step adds a line to the report: the operation, the status the host
@@ -161,7 +163,10 @@
     (if (i32.eq (local.get $op) (i32.const 98)) ;; b
       (then
         (local.set $st (call $http_body (global.get $cur) (i32.const 0x30000) (i32.const 0x10000)))
-        (call $record (local.get $op) (local.get $st) (i32.const 0x30000) (call $got (local.get $st) (i32.const 0x10000)))
+        (local.set $count (call $got (local.get $st) (i32.const 0x10000)))
+        (if (i32.gt_s (local.get $alen) (i32.const 0)) (then (local.set $cap (call $atoi (local.get $arg)))))
+        (if (i32.gt_u (local.get $cap) (local.get $count)) (then (local.set $cap (local.get $count))))
+        (call $record (local.get $op) (local.get $st) (i32.add (i32.const 0x30000) (local.get $cap)) (i32.sub (local.get $count) (local.get $cap)))
         (return)))
     (if (i32.eq (local.get $op) (i32.const 72)) ;; H
       (then
