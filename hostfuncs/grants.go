@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -60,35 +59,6 @@ type Grants struct {
 func (g Grants) IsZero() bool {
 	return len(g.Env) == 0 && len(g.Dial) == 0 && len(g.Import) == 0 &&
 		len(g.HTTP) == 0 && len(g.Secrets) == 0 && len(g.Insecure) == 0
-}
-
-// Key is a canonical form of g: two Grants have the same Key exactly
-// when they grant the same entries, whatever their order or repetitions.
-// The engine shares a module's live instances only among probes whose
-// grants have the same Key.
-func (g Grants) Key() string {
-	var b strings.Builder
-	// Length-prefixed, so that no entry's bytes can imitate a boundary.
-	entry := func(s string) {
-		b.WriteString(strconv.Itoa(len(s)))
-		b.WriteByte(':')
-		b.WriteString(s)
-	}
-	for _, list := range [][]string{g.Env, g.Dial, g.Import, g.HTTP, g.Insecure} {
-		for _, s := range union(list, nil) {
-			entry(s)
-		}
-		b.WriteByte(';')
-	}
-	for _, name := range slices.Sorted(mapKeys(g.Secrets)) {
-		entry(name)
-		b.WriteByte('=')
-		for _, d := range union(g.Secrets[name], nil) {
-			entry(d)
-		}
-		b.WriteByte(',')
-	}
-	return b.String()
 }
 
 // Merge returns the union of g and o, sorted and without duplicates.

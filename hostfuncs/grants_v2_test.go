@@ -19,31 +19,6 @@ func TestGrantsV2IsZero(t *testing.T) {
 	}
 }
 
-func TestGrantsV2Key(t *testing.T) {
-	jk := map[string][]string{"J": {"x:1"}, "K": {"https://a.example/", "x:2"}}
-	a := Grants{HTTP: []string{"https://b.example/", "https://a.example/"}, Secrets: jk, Insecure: []string{"x:1"}}
-	same := Grants{HTTP: []string{"https://a.example/", "https://b.example/", "https://a.example/"},
-		Secrets: map[string][]string{"K": {"x:2", "https://a.example/", "x:2"}, "J": {"x:1"}}, Insecure: []string{"x:1", "x:1"}}
-	assert.Equal(t, a.Key(), same.Key(), "order and repetition do not matter")
-	for _, other := range []Grants{
-		{HTTP: []string{"https://a.example/"}, Secrets: jk, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: boundTo("J", "x:1"), Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: jk},
-		// Another destination, or the destinations of one secret given to
-		// another, grant something else.
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: map[string][]string{"J": {"x:1"}, "K": {"https://a.example/"}}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: map[string][]string{"K": {"x:1"}, "J": {"https://a.example/", "x:2"}}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: map[string][]string{"J": {"x:1", "K"}, "https://a.example/": {"x:2"}}, Insecure: []string{"x:1"}},
-		// The same entries under another kind grant something else.
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Env: []string{"J", "K"}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: jk, Dial: []string{"x:1"}},
-		{Dial: []string{"https://a.example/", "https://b.example/"}, Secrets: jk, Insecure: []string{"x:1"}},
-	} {
-		assert.NotEqual(t, a.Key(), other.Key(), "%+v", other)
-	}
-	assert.Equal(t, Grants{}.Key(), Grants{HTTP: []string{}, Secrets: map[string][]string{}, Insecure: []string{}}.Key())
-}
-
 func TestGrantsV2Merge(t *testing.T) {
 	g := Grants{HTTP: []string{"https://b.example/"}, Secrets: boundTo("K", "x:2")}.Merge(Grants{
 		HTTP:     []string{"https://a.example/", "https://b.example/"},

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,6 +33,8 @@ type exchange struct {
 	// one of them is bound to.
 	headerSecrets map[string]secretSet
 	bodySecrets   secretSet
+	// slot is the socket slot reserved for the first connection.
+	slot atomic.Pointer[socketSlot]
 }
 
 // reshaping are the request headers that change how a response's bytes
@@ -235,6 +238,11 @@ func (e errEncoded) Error() string {
 // closes the connection without reading more.
 func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (*response, error) {
 	c := x.c
+	release, err := x.reserveSocket(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	tr := &http.Transport{
 		DisableKeepAlives:      true,
 		DialContext:            x.dial,
@@ -336,9 +344,9 @@ var errBytesInBound = errors.New(errBytesIn)
 // the manifest allowed).
 func (x *exchange) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if host, _, _ := net.SplitHostPort(addr); host == unixHost && x.first.Unix != "" {
-		return x.net.dialContext(ctx, "unix", x.first.Unix)
+		return x.dialHeld(ctx, "unix", x.first.Unix)
 	}
-	return x.net.dialContext(ctx, network, addr)
+	return x.dialHeld(ctx, network, addr)
 }
 
 // checkRedirect follows at most MaxRedirects redirects, each granted as the

@@ -77,8 +77,14 @@ const (
 )
 
 // dialContext dials through Net.DialContext when one is set, else a plain
-// net.Dialer; ctx carries the wait's deadline.
+// net.Dialer; ctx carries the wait's deadline. The socket holds one of the
+// process's socket slots until it is closed (see SocketBound).
 func (n *Net) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	return processSockets().dial(ctx, network, func() (net.Conn, error) { return n.rawDial(ctx, network, addr) })
+}
+
+// rawDial dials without a socket slot.
+func (n *Net) rawDial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if n != nil && n.DialContext != nil {
 		return n.DialContext(ctx, network, addr)
 	}

@@ -3,7 +3,6 @@ package hostfuncs
 import (
 	"bytes"
 	"fmt"
-	"strings"
 )
 
 // Secrets (ABI v2) are variables a probe may send but never see. The probe
@@ -264,19 +263,10 @@ func (c *Call) redactText(set secretSet, s string) string {
 	return string(r.redact([]byte(s)))
 }
 
-// deniedText is the probe's own request as a denial records it. When the
-// request came from a peer (a redirect's Location), it may hold a value
-// the peer reflected, in forms the redactor knows or not: the query is
-// left out and the rest redacted of every secret.
+// deniedURL is a URL a peer gave (a redirect's Location) as a denial
+// records it: it may hold a value the peer reflected, in forms the
+// redactor knows or not, so the query is left out and the rest redacted
+// of every secret.
 func (c *Call) deniedURL(t HTTPTarget) string {
 	return c.Redact(t.withoutQuery())
-}
-
-// hasPlaceholder reports whether s holds a placeholder.
-func hasPlaceholder(s string) bool {
-	if !strings.Contains(s, placeholderOpen) {
-		return false
-	}
-	start, _, _ := nextPlaceholder([]byte(s), 0)
-	return start >= 0
 }

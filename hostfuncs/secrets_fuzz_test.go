@@ -56,7 +56,7 @@ func redactReference(in []byte, secrets map[string]string) []byte {
 		if v == "" {
 			continue
 		}
-		for _, form := range []string{v, url.QueryEscape(v)} {
+		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
 			for i := 0; i+len(form) <= len(in); i++ {
 				if bytes.HasPrefix(in[i:], []byte(form)) {
 					hits = append(hits, hit{i, i + len(form), "${secret:" + name + "}"})

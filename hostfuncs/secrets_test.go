@@ -33,10 +33,15 @@ var stestEnv = map[string]string{
 	"LONG":  strings.Repeat("x", MaxSecret+1),
 	"MAX":   strings.Repeat("y", MaxSecret),
 	"NEST":  "${secret:K}",
+	"FAR":   "far away",
 	"OTHER": "not granted",
 }
 
-var stestGrants = Grants{Secrets: everywhere("K", "PW", "EMPTY", "LONG", "MAX", "NEST", "UNSET")}
+var stestGrants = func() Grants {
+	g := Grants{Secrets: everywhere("K", "PW", "EMPTY", "LONG", "MAX", "NEST", "UNSET")}
+	g.Secrets["FAR"] = []string{"10.9.9.9:9"} // granted, but bound elsewhere than testDest
+	return g
+}()
 
 func TestSubstitute(t *testing.T) {
 	tests := []struct {
@@ -71,6 +76,9 @@ func TestSubstitute(t *testing.T) {
 		{"${secret:K}${secret:UNSET}", "", StatusNotFound, `secret "UNSET" is not set`},
 		{"${secret:OTHER}", "", StatusDenied, `secret "OTHER" not granted to probe "p"`},
 		{"${secret:PATH}", "", StatusDenied, `secret "PATH" not granted to probe "p"`},
+		// A granted secret bound elsewhere is denied as firmly, and named
+		// with where it was to go.
+		{"AUTH ${secret:FAR}", "", StatusDenied, `secret "FAR" not granted to probe "p" for "127.0.0.1:1"`},
 		// Denials come first, whatever the order.
 		{"${secret:UNSET}${secret:OTHER}", "", StatusDenied, `secret "OTHER" not granted to probe "p"`},
 	}
@@ -113,6 +121,7 @@ func TestSubstituteSharesNothing(t *testing.T) {
 	assert.Equal(t, "AUTH v4lue\r\n", string(out))
 	out = append(out, "XXXXXXXXXXXXXXXXXXXXXXXX"...)
 	assert.Equal(t, "AUTH ${secret:K}\r\nrest", string(in), "out is a new slice: appending to it leaves b alone")
+	assert.Equal(t, "AUTH v4lue\r\nXXXXXXXXXXXXXXXXXXXXXXXX", string(out))
 }
 
 func TestSubstituteEscaped(t *testing.T) {

@@ -243,14 +243,21 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	if !ok {
 		return c.fail(StatusTimedOut, "recv: no time left in the budget")
 	}
+	full, _ := c.clip(0)
 	r := c.redactorOf(c.scopeOf(s.dest))
 	var (
 		err  error
 		stop bool
 	)
 	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
-		ctx, cancel := c.netContext(ctx, d)
+		wait, cancel := c.netContext(ctx, d)
 		defer cancel()
+		// The hold's own reads may run a little past the probe's timeout
+		// (quietRead at most), never past the budget: a probe that reads
+		// with 1 ms timeouts must still see the peer fall quiet.
+		budget, cancelBudget := c.netContext(ctx, full)
+		defer cancelBudget()
+		probeDeadline, _ := wait.Deadline()
 		for len(s.pending) == 0 && !s.capped {
 			left := c.rawLeft()
 			if left <= 0 {
@@ -261,15 +268,17 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 				err = errBytesInBound
 				break
 			}
-			readCtx, cancelRead := ctx, context.CancelFunc(func() {})
+			readCtx, cancelRead := wait, context.CancelFunc(func() {})
 			var quietAt time.Time
 			if !s.held.empty() {
 				// Quiet means nothing more came: what the socket already
 				// holds is read first, however long ago the last byte
 				// arrived, so a probe that waits before it reads cannot
 				// end the hold by waiting.
-				quietAt = later(s.lastByte.Add(quietGap), time.Now().Add(quietRead))
-				readCtx, cancelRead = context.WithDeadline(ctx, quietAt)
+				if at := later(s.lastByte.Add(quietGap), time.Now().Add(quietRead)); !at.After(probeDeadline.Add(quietRead)) {
+					quietAt = at
+					readCtx, cancelRead = context.WithDeadline(budget, quietAt)
+				}
 			}
 			chunk := make([]byte, min(int64(recvChunk), left))
 			var n int
@@ -278,12 +287,10 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 				n, err = s.conn.Read(chunk)
 				return err
 			})
-			// The read's own deadline ended it, not the wait's: judged by
-			// the deadlines, since the socket's can fire before the
-			// context's timer has run.
-			dl, _ := ctx.Deadline()
-			quiet := !quietAt.IsZero() && isTimeout(err) && ctx.Err() == nil && quietAt.Before(dl)
 			cancelRead()
+			// The read's own deadline ended it: judged by the clock, since
+			// the socket's deadline can fire before the context's timer.
+			quiet := n == 0 && !quietAt.IsZero() && isTimeout(err) && !stopped(readCtx) && !time.Now().Before(quietAt)
 			if n > 0 {
 				c.countRaw(n)
 				s.held.push(chunk[:n])
@@ -299,7 +306,7 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 				break
 			}
 		}
-		stop = stopped(ctx)
+		stop = stopped(wait) || stopped(budget)
 	})
 	if len(s.pending) > 0 {
 		// Bytes now; an error that lasts is reported by the next call.
