@@ -149,6 +149,7 @@ func (u *upstream) serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	transport = u.countProgress(transport)
 	cctx, cancel := context.WithTimeout(ctx, u.gw.cfg.connectTimeout)
 	cs, err := client.Connect(cctx, transport, nil)
 	cancel()
