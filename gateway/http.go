@@ -166,5 +166,5 @@ func (g *Gateway) settle(op *opening, announced string) {
 	if ss == nil || ss.InitializeParams() == nil || ss.ID() == announced {
 		return
 	}
-	go func() { _ = ss.Close() }()
+	_ = ss.Close()
 }
