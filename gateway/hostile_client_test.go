@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -305,4 +306,66 @@ func counterValue(t *testing.T, reg *prometheus.Registry, name, label string) fl
 		}
 	}
 	return 0
+}
+
+// A call that outlasts the HTTP server's read timeout is answered: the
+// timeout bounds reading the request, and /mcp lifts it once the body is
+// read (it used to cancel the call's stream when it passed).
+func TestLongCallOutlivesReadTimeout(t *testing.T) {
+	url, _ := httpUpstream(t, newUpstreamServer(""))
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
+	srv := httptest.NewUnstartedServer(h.gw.Handler())
+	srv.Config.ReadTimeout = 200 * time.Millisecond
+	srv.Start()
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	cl, c := mcptest.New("patient")
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, MaxRetries: -1}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	c.Session = cs
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
+	// 25 steps of 20 ms: more than twice the read timeout.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "w_slow", Arguments: map[string]any{"steps": 25}})
+	require.NoError(t, err)
+	assert.Equal(t, "done after 25 steps", textOf(res))
+}
+
+// Shutting down answers every call in flight with an error that says so,
+// whatever the clients do: 20 calls of an honest client, and one of a
+// client that reads nothing of its answer.
+func TestShutdownAnswersCallsInFlight(t *testing.T) {
+	url, _ := httpUpstream(t, newUpstreamServer(""))
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
+	c := h.client()
+	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
+	stalled := initializeRaw(t, h.url)
+	stalled.stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w_hang","arguments":{}}}`)
+
+	errs := make(chan error, 20)
+	for range 20 {
+		go func() {
+			_, err := c.call(t, "w_hang", nil)
+			errs <- err
+		}()
+	}
+	// Every call is at the upstream.
+	require.Eventually(t, func() bool { return h.gw.InFlight() == 21 }, waitFor, 10*time.Millisecond)
+
+	h.gw.CloseSessions()
+	for range 20 {
+		select {
+		case err := <-errs:
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "gate is shutting down")
+		case <-time.After(waitFor):
+			t.Fatal("a call in flight got no answer")
+		}
+	}
+	assert.Zero(t, h.gw.InFlight())
+	assert.True(t, stalled.gone(), "the stalled client's session is closed")
 }

@@ -1,21 +1,18 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Handler returns the gateway as a streamable-HTTP MCP endpoint (gatectl
 // serve mounts it at /mcp, behind its token and Host checks). It bounds
-// what a client can make it hold: a request body is read up to
-// WithMaxRequestBytes; a request that could open a session (a POST without
+// what a client can make it hold: a request body over WithMaxRequestBytes
+// is refused with 413; a request that could open a session (a POST without
 // Mcp-Session-Id, whatever its body) is refused with 503 while
 // WithMaxSessions sessions are open or being opened; an idle session is
 // closed after WithSessionIdle; every write to a client must complete
@@ -31,19 +28,11 @@ func (g *Gateway) Handler() http.Handler {
 	})
 	protected := http.NewCrossOriginProtection().Handler(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			if tooLarge := g.readBody(r); tooLarge {
-				http.Error(w, fmt.Sprintf("gate: a request body is at most %d bytes", g.cfg.maxRequest), http.StatusRequestEntityTooLarge)
-				return
-			}
-		}
 		// A response on /mcp may be a stream that lasts as long as a
 		// session (the standalone GET) or a call (a POST answered as
-		// events), far past an HTTP server's read and write timeouts:
-		// the body is read, so the read deadline is lifted (it would
-		// cancel the request when it passed), and each write gets a
-		// deadline of its own.
-		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+		// events), far past an HTTP server's write timeout: each write
+		// gets a deadline of its own. (Go's server lifts the read
+		// deadline once the body is read.)
 		id := r.Header.Get("Mcp-Session-Id")
 		dw := newDeadlineWriter(w, g.cfg.writeTimeout, r.Method == http.MethodPost, func() {
 			sid := id
@@ -72,28 +61,6 @@ func (g *Gateway) Handler() http.Handler {
 		protected.ServeHTTP(dw, r.WithContext(context.WithValue(r.Context(), openingKey{}, op)))
 		g.settle(op, w.Header().Get("Mcp-Session-Id"))
 	})
-}
-
-// readBody reads a POST's body, within the cap, and puts it back for the
-// SDK to read: once it is read the read deadline can be lifted.
-func (g *Gateway) readBody(r *http.Request) (tooLarge bool) {
-	if r.Body == nil {
-		return false
-	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, int64(g.cfg.maxRequest)+1))
-	if len(b) > g.cfg.maxRequest {
-		return true
-	}
-	if err != nil {
-		// Let the SDK meet the same error on what is left.
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(b))
-	return false
 }
 
 // The session cap is decided by what the SDK does, not by a reading of

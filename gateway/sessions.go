@@ -48,7 +48,7 @@ type clientSession struct {
 	mu      sync.Mutex // guards what follows
 	calls   map[*inflightCall]struct{}
 	writers map[*deadlineWriter]struct{}
-	dropped bool
+	ended   bool // dropped, closed, or abandoned at shutdown
 }
 
 // inflightCall is a forwarded call being served.
@@ -75,7 +75,9 @@ func (g *Gateway) client(ss *mcp.ServerSession) *clientSession {
 		t.mu.Lock()
 		delete(t.sessions, ss)
 		t.mu.Unlock()
-		cs.end(errSessionDropped)
+		// Closed: its streams end with it, and what is queued for it can
+		// go nowhere.
+		cs.end(errSessionDropped, false)
 	}()
 	return cs
 }
@@ -117,7 +119,7 @@ func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Con
 	switch {
 	case closing:
 		cancel(errShuttingDown)
-	case cs.dropped:
+	case cs.ended:
 		cancel(errSessionDropped)
 	default:
 		cs.calls[call] = struct{}{}
@@ -131,6 +133,17 @@ func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Con
 		cs.poke()
 		cancel(nil)
 	}
+}
+
+// cancels returns the cancel functions of cs's calls in flight.
+func (cs *clientSession) cancels() []context.CancelCauseFunc {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	out := make([]context.CancelCauseFunc, 0, len(cs.calls))
+	for c := range cs.calls {
+		out = append(out, c.cancel)
+	}
+	return out
 }
 
 // poke tells a Shutdown waiting for cs's requests that one ended.
@@ -157,23 +170,26 @@ func (cs *clientSession) busy() bool {
 	return false
 }
 
-// end cancels the session's calls with cause, fails its writes and drops
-// its outbox. It returns false if the session was ended already.
-func (cs *clientSession) end(cause error) bool {
+// end cancels the session's calls with cause, drops its outbox and, if
+// fail, fails its writes at once. It returns false if the session was
+// ended already.
+func (cs *clientSession) end(cause error, fail bool) bool {
 	cs.mu.Lock()
-	if cs.dropped {
+	if cs.ended {
 		cs.mu.Unlock()
 		return false
 	}
-	cs.dropped = true
+	cs.ended = true
 	calls, writers := cs.calls, cs.writers
 	cs.calls, cs.writers = map[*inflightCall]struct{}{}, map[*deadlineWriter]struct{}{}
 	cs.mu.Unlock()
 	for c := range calls {
 		c.cancel(cause)
 	}
-	for w := range writers {
-		w.expire()
+	if fail {
+		for w := range writers {
+			w.expire()
+		}
 	}
 	cs.out.close()
 	return true
@@ -181,7 +197,7 @@ func (cs *clientSession) end(cause error) bool {
 
 // drop ends cs and closes its session, once, and says why in the log.
 func (g *Gateway) drop(cs *clientSession, reason, why string) {
-	if !cs.end(errSessionDropped) {
+	if !cs.end(errSessionDropped, true) {
 		return
 	}
 	g.sessionMetrics.dropped(reason)
@@ -205,7 +221,7 @@ func shortID(id string) string {
 func (cs *clientSession) addWriter(w *deadlineWriter) func() {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	if cs.dropped {
+	if cs.ended {
 		w.expire()
 		return func() {}
 	}
@@ -235,11 +251,8 @@ func (g *Gateway) Shutdown(ctx context.Context) error {
 	for ss := range g.server.Sessions() {
 		cs := g.client(ss)
 		all = append(all, cs)
-		cs.mu.Lock()
-		calls := cs.calls
-		cs.mu.Unlock()
-		for c := range calls {
-			c.cancel(errShuttingDown)
+		for _, cancel := range cs.cancels() {
+			cancel(errShuttingDown)
 		}
 	}
 	// The SDK writes no answer once a session is closing: the answers
@@ -281,10 +294,23 @@ func (g *Gateway) abandon(ctx context.Context) error {
 	}
 	t.mu.Unlock()
 	for _, cs := range all {
-		cs.end(errShuttingDown)
+		cs.end(errShuttingDown, true)
 		go func() { _ = cs.ss.Close() }()
 	}
 	return ctx.Err()
+}
+
+// InFlight returns how many forwarded calls are being served now.
+func (g *Gateway) InFlight() int {
+	g.clients.mu.Lock()
+	defer g.clients.mu.Unlock()
+	n := 0
+	for _, cs := range g.clients.sessions {
+		cs.mu.Lock()
+		n += len(cs.calls)
+		cs.mu.Unlock()
+	}
+	return n
 }
 
 // CloseSessions is Shutdown bounded by the write timeout, for
