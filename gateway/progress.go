@@ -26,7 +26,7 @@ import (
 // progressCatchUp bounds how long a result waits for its call's progress
 // to be handled and written; past it the result goes out, and progress
 // still to come goes to the session's standalone stream, if it has one.
-const progressCatchUp = time.Second
+const progressCatchUp = 5 * time.Second
 
 // progressRoute is where an upstream's progress for one forwarded call
 // goes: the client's session, under the client's own token.
