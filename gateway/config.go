@@ -36,8 +36,9 @@ const (
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
 	DefaultMaxResultBytes = 4 << 20
-	// DefaultMaxSessions caps the streamable-HTTP sessions open at once;
-	// a new session past it is refused with 503.
+	// DefaultMaxSessions caps the streamable-HTTP sessions open at once,
+	// with the requests being served that could open one (any POST
+	// without Mcp-Session-Id); such a request past it is refused with 503.
 	DefaultMaxSessions = 256
 	// DefaultSessionIdle closes a streamable-HTTP session idle this long.
 	DefaultSessionIdle = 30 * time.Minute

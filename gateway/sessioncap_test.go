@@ -3,10 +3,12 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -172,4 +174,45 @@ func TestSessionCapUnderConcurrency(t *testing.T) {
 	wg.Wait()
 	require.LessOrEqual(t, most, 8)
 	require.Equal(t, 8, g.sessions())
+}
+
+// The protocol versions /mcp speaks, as docs/MCP.md states them: an
+// initialize gets the version it asks for from 2024-11-05 to 2025-11-25,
+// and 2025-11-25 for a later one; a server/discover lists those four, and
+// not 2026-07-28, whose requests a stateful streamable server refuses.
+func TestMCPProtocolVersions(t *testing.T) {
+	_, url := capGateway(t, 16)
+	for _, c := range []struct{ asked, got string }{
+		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2025-11-25"},
+	} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + c.asked + `","capabilities":{},"clientInfo":{"name":"v","version":"1"}}}`
+		got := postAnswer(t, url, nil, body)
+		require.Contains(t, got, `"protocolVersion":"`+c.got+`"`, "initialize asking %s", c.asked)
+	}
+	h := http.Header{}
+	h.Set("Mcp-Protocol-Version", "2026-07-28")
+	h.Set("Mcp-Method", "server/discover")
+	require.Contains(t, postAnswer(t, url, h, discoverBody), `"supportedVersions":["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`)
+	h.Set("Mcp-Method", "tools/list")
+	require.Contains(t, postAnswer(t, url, h, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`),
+		`is not supported by this server`)
+}
+
+// postAnswer posts body and returns the answer's body.
+func postAnswer(t *testing.T, url string, header http.Header, body string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(b)
 }
