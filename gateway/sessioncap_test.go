@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -70,11 +69,28 @@ func (g *Gateway) closeAll(t testing.TB) {
 	require.Eventually(t, func() bool { return g.held() == 0 && g.opened() == 0 }, 10*time.Second, time.Millisecond)
 }
 
+// postMCP posts body with the header and returns the answer's status, 0
+// when the request failed (a body the SDK cut short: what it holds is
+// checked anyway).
 func postMCP(t testing.TB, url string, header http.Header, body []byte) int {
+	t.Helper()
+	code, _ := post(t, url, header, string(body))
+	return code
+}
+
+// postAnswer posts body and returns the answer's body.
+func postAnswer(t testing.TB, url string, header http.Header, body string) string {
+	t.Helper()
+	code, answer := post(t, url, header, body)
+	require.NotZero(t, code, "the request failed")
+	return answer
+}
+
+func post(t testing.TB, url string, header http.Header, body string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -83,10 +99,14 @@ func postMCP(t testing.TB, url string, header http.Header, body []byte) int {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0 // a body the SDK cut short; what it holds is checked anyway
+		return 0, ""
 	}
-	resp.Body.Close()
-	return resp.StatusCode
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, ""
+	}
+	return resp.StatusCode, string(b)
 }
 
 const plainInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"p","version":"1"}}}`
@@ -197,22 +217,4 @@ func TestMCPProtocolVersions(t *testing.T) {
 	h.Set("Mcp-Method", "tools/list")
 	require.Contains(t, postAnswer(t, url, h, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`),
 		`is not supported by this server`)
-}
-
-// postAnswer posts body and returns the answer's body.
-func postAnswer(t *testing.T, url string, header http.Header, body string) string {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return string(b)
 }

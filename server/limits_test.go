@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,11 +11,11 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -346,37 +345,9 @@ func TestLimitListener(t *testing.T) {
 func TestIdleConnectionsCannotLockOutTheToken(t *testing.T) {
 	const token = "s3cret"
 	f := tinyFixture(t, Options{Token: token}, ServerOptions{MaxConns: 1024})
-	addr := strings.TrimPrefix(f.url, "http://")
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	var dials atomic.Int64
-	for range 1100 {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				c, err := net.DialTimeout("tcp", addr, 10*time.Second)
-				if err != nil {
-					continue
-				}
-				dials.Add(1)
-				// Held until the server closes it, or the test ends.
-				done := make(chan struct{})
-				go func() {
-					_, _ = io.Copy(io.Discard, c)
-					close(done)
-				}()
-				select {
-				case <-done:
-				case <-ctx.Done():
-				}
-				c.Close()
-			}
-		})
-	}
-	defer func() {
-		stop()
-		wg.Wait()
-	}()
-	require.Eventually(t, func() bool { return dials.Load() >= 1100 }, 30*time.Second, 10*time.Millisecond, "the idle connections are open")
+	opened, stop := testnet.HoldIdle(strings.TrimPrefix(f.url, "http://"), 1100)
+	defer stop()
+	require.Eventually(t, func() bool { return opened() >= 1100 }, 30*time.Second, 10*time.Millisecond, "the idle connections are open")
 
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
 	answered := 0

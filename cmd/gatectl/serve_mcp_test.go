@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/internal/mcptest"
+	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,48 +29,11 @@ import (
 // TypeScript SDK's (testdata/tsclient/http_client.mjs), and hostile ones
 // written by hand.
 
-type stepsArgs struct {
-	Steps int `json:"steps"`
-}
-
-// newSessionsUpstream is an MCP server whose tools report progress, flood
-// it, or never answer:
-//
-//	steps  sends "steps" progress notifications, then answers
-//	flood  the same, each with a 4 KiB message
-//	hang   answers when cancelled, or after a minute
-func newSessionsUpstream() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "gatectl-sessions-upstream", Version: "1"}, nil)
-	report := func(message func(int) string) func(context.Context, *mcp.CallToolRequest, stepsArgs) (*mcp.CallToolResult, any, error) {
-		return func(ctx context.Context, req *mcp.CallToolRequest, in stepsArgs) (*mcp.CallToolResult, any, error) {
-			tok := req.Params.GetProgressToken()
-			for i := 1; i <= in.Steps && tok != nil; i++ {
-				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: float64(in.Steps), Message: message(i)}); err != nil {
-					return nil, nil, err
-				}
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("done after %d steps", in.Steps)}}}, nil, nil
-		}
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "steps"}, report(func(i int) string { return fmt.Sprintf("step %d", i) }))
-	pad := strings.Repeat("p", 4<<10)
-	mcp.AddTool(s, &mcp.Tool{Name: "flood"}, report(func(int) string { return pad }))
-	mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(time.Minute):
-			return nil, nil, fmt.Errorf("hang: never cancelled")
-		}
-	})
-	return s
-}
-
 // serveSessions runs gatectl serve, with a token, in front of the upstream
 // above (its tools unprefixed), and returns it with its /mcp URL.
 func serveSessions(t *testing.T, token string) (*serveProcess, string) {
 	t.Helper()
-	up := newSessionsUpstream()
+	up := mcptest.NewProgressServer()
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil))
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -87,8 +50,6 @@ func serveSessions(t *testing.T, token string) (*serveProcess, string) {
 	return s, "http://" + s.addr + "/mcp"
 }
 
-var sessionsTools = []string{"flood", "hang", "steps"}
-
 // goMCP connects the Go SDK's client to endpoint with the token.
 func goMCP(t *testing.T, endpoint, token string, noStream bool) *goClient {
 	t.Helper()
@@ -102,7 +63,7 @@ func goMCP(t *testing.T, endpoint, token string, noStream bool) *goClient {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
 	c.Session = cs
-	c.WaitTools(t, sessionsTools...)
+	c.WaitTools(t, mcptest.ProgressTools...)
 	return &goClient{c}
 }
 
@@ -118,24 +79,7 @@ func (c *goClient) steps(t *testing.T, n int) (string, []float64, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	var got []float64
-	for len(got) < n {
-		select {
-		case p := <-c.Progress:
-			got = append(got, p.Progress)
-		case <-time.After(mcpWait):
-			return mcptest.Text(res), got, nil
-		}
-	}
-	return mcptest.Text(res), got, nil
-}
-
-func upTo(n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = float64(i + 1)
-	}
-	return out
+	return mcptest.Text(res), c.ProgressOf(t, n), nil
 }
 
 // tsHTTPClient is testdata/tsclient/http_client.mjs under node.
@@ -193,7 +137,7 @@ func startTSHTTPClient(t *testing.T, endpoint, token string, noStream bool) *tsH
 	})
 	e := c.next(t, "its first listing")
 	require.Equal(t, "tools", e.Event)
-	require.Equal(t, sessionsTools, e.Names)
+	require.Equal(t, mcptest.ProgressTools, e.Names)
 	return c
 }
 
@@ -236,7 +180,7 @@ func TestServeMCPProgressWithoutStream(t *testing.T) {
 				e := c.steps(t, 10)
 				require.Equal(t, "result", e.Event, "%+v\n%s", e, c.stderr.String())
 				assert.Equal(t, "done after 10 steps", e.Text)
-				require.Equal(t, upTo(10), e.Progress)
+				require.Equal(t, mcptest.Steps(10), e.Progress)
 			}
 		})
 		t.Run("Go "+name, func(t *testing.T) {
@@ -245,91 +189,16 @@ func TestServeMCPProgressWithoutStream(t *testing.T) {
 				text, progress, err := c.steps(t, 10)
 				require.NoError(t, err)
 				assert.Equal(t, "done after 10 steps", text)
-				require.Equal(t, upTo(10), progress)
+				require.Equal(t, mcptest.Steps(10), progress)
 			}
 		})
 	}
 }
 
-// rawSession is a /mcp client written by hand, with the token.
-type rawSession struct {
-	t        *testing.T
-	endpoint string
-	token    string
-	id       string
-}
-
-func (c *rawSession) post(body string) (*http.Response, error) {
-	req, err := http.NewRequest(http.MethodPost, c.endpoint, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	if c.id != "" {
-		req.Header.Set("Mcp-Session-Id", c.id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp, nil
-}
-
-const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
-
-// open initializes a session.
-func (c *rawSession) open() {
-	c.t.Helper()
-	resp, err := c.post(initializeBody)
-	require.NoError(c.t, err)
-	require.Equal(c.t, http.StatusOK, resp.StatusCode)
-	c.id = resp.Header.Get("Mcp-Session-Id")
-	resp, err = c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	require.NoError(c.t, err)
-	require.Equal(c.t, http.StatusAccepted, resp.StatusCode)
-}
-
-// stall sends a request on a connection of its own and never reads the
-// answer.
-func (c *rawSession) stall(method, body string) net.Conn {
-	c.t.Helper()
-	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(strings.TrimSuffix(c.endpoint, "/mcp"), "http://"), mcpWait)
-	require.NoError(c.t, err)
-	c.t.Cleanup(func() { conn.Close() })
-	require.NoError(c.t, conn.(*net.TCPConn).SetReadBuffer(4<<10))
-	req := fmt.Sprintf("%s /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-11-25\r\n", method, c.token, c.id)
-	if body != "" {
-		req += fmt.Sprintf("Content-Type: application/json\r\nContent-Length: %d\r\n", len(body))
-	}
-	_, err = io.WriteString(conn, req+"\r\n"+body)
-	require.NoError(c.t, err)
-	return conn
-}
-
 // gauge reads one series of serve's /metrics, 0 when it is absent.
 func (s *serveProcess) gauge(t *testing.T, series string) float64 {
 	t.Helper()
-	req, err := http.NewRequest("GET", "http://"+s.addr+"/metrics", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, series+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			require.NoError(t, err)
-			return f
-		}
-	}
-	return 0
+	return s.series(t, series)[series]
 }
 
 // TestServeMCPUnderHostileClients runs gatectl serve as a real process and
@@ -367,11 +236,11 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	// stream is never read while it floods it.
 	const stalledSessions = 2
 	for range stalledSessions {
-		c := &rawSession{t: t, endpoint: endpoint, token: token}
-		c.open()
-		c.stall(http.MethodGet, "")
+		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
+		c.Open()
+		c.Stall(http.MethodGet, "")
 		// 4 MB: more than the buffers of both ends hold.
-		c.stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
+		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
 	}
 	// Batch initializes, kept open, past the cap: 300 first, 16 at a
 	// time, then more throughout.
@@ -379,8 +248,8 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	var batchIDs []string
 	var refused, failed atomic.Int64
 	batch := func() {
-		c := &rawSession{t: t, endpoint: endpoint, token: token}
-		resp, err := c.post("[" + initializeBody + "]")
+		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
+		resp, err := c.Try("[" + mcptest.InitializeBody + "]")
 		switch {
 		case err != nil:
 			failed.Add(1)
@@ -408,29 +277,8 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	attack(batch)
 	// Connections without the token that send nothing, opened again as
 	// the server closes them.
-	var idle sync.WaitGroup
-	idleCtx, stopIdle := context.WithCancel(context.Background())
+	_, stopIdle := testnet.HoldIdle(s.addr, 1100)
 	defer stopIdle()
-	for range 1100 {
-		idle.Go(func() {
-			for idleCtx.Err() == nil {
-				c, err := net.DialTimeout("tcp", s.addr, mcpWait)
-				if err != nil {
-					continue
-				}
-				closed := make(chan struct{})
-				go func() {
-					_, _ = io.Copy(io.Discard, c)
-					close(closed)
-				}()
-				select {
-				case <-closed:
-				case <-idleCtx.Done():
-				}
-				c.Close()
-			}
-		})
-	}
 	// Event streams with the token, never read.
 	var streams []net.Conn
 	for range 8 {
@@ -455,11 +303,11 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 			text, progress, err := c.steps(t, 5)
 			require.NoError(t, err)
 			assert.Equal(t, "done after 5 steps", text)
-			assert.Equal(t, upTo(5), progress)
+			assert.Equal(t, mcptest.Steps(5), progress)
 		}
 		e := ts.steps(t, 5)
 		require.Equal(t, "result", e.Event, "%+v", e)
-		assert.Equal(t, upTo(5), e.Progress)
+		assert.Equal(t, mcptest.Steps(5), e.Progress)
 		calls += 3
 	}
 	wg.Wait()
@@ -470,7 +318,6 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	// The attackers go away, but for the stalled sessions, which gate
 	// drops itself once a write to them has waited 10 s.
 	stopIdle()
-	idle.Wait()
 	for _, c := range streams {
 		c.Close()
 	}
@@ -501,9 +348,9 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	// (The calls are goBare's: a client with a standalone stream may see
 	// that stream end before it reads its calls' answers, and fail them
 	// itself.)
-	stalled := &rawSession{t: t, endpoint: endpoint, token: token}
-	stalled.open()
-	stalled.stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hang","arguments":{}}}`)
+	stalled := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
+	stalled.Open()
+	stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hang","arguments":{}}}`)
 	errs := make(chan error, 20)
 	for range 20 {
 		go func() {
