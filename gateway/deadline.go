@@ -22,7 +22,7 @@ type deadlineWriter struct {
 	rc      *http.ResponseController
 	timeout time.Duration
 	// request says the response answers a request (a POST), which
-	// Shutdown lets finish before it closes the session; a GET is a
+	// CloseSessionsContext lets finish before it closes the session; a GET is a
 	// standalone stream, which lasts as long as the session.
 	request bool
 	expired atomic.Bool

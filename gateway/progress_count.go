@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -45,11 +46,19 @@ type countingTransport struct {
 
 func (t *countingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
+	if err != nil || fmt.Sprintf("%T", c) == streamableClientConn {
+		// Wrapped, the SDK's streamable connection would never hear of
+		// its session: it is counted by its bodies (scanBody), or not at
+		// all, never broken.
+		return c, err
 	}
 	return &countingConn{Connection: c, u: t.u}, nil
 }
+
+// streamableClientConn is the type of the SDK's streamable client
+// connection (v1.8.0), which the client tells of the session through an
+// unexported method a wrapper cannot have.
+const streamableClientConn = "*mcp.streamableClientConn"
 
 type countingConn struct {
 	mcp.Connection
@@ -80,9 +89,16 @@ type progressScanTransport struct {
 func (t *progressScanTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	if err == nil && resp.Body != nil {
-		resp.Body = &scanningBody{ReadCloser: resp.Body, scan: newTokenScanner(progressTokenPrefix(t.u.id), t.u.sawProgress)}
+		resp.Body = t.u.scanBody(resp.Body)
 	}
 	return resp, err
+}
+
+// scanBody returns body counting, as it is read, the progress tokens of
+// u's routes in it: what an HTTP upstream's transport does with each
+// response body.
+func (u *upstream) scanBody(body io.ReadCloser) io.ReadCloser {
+	return &scanningBody{ReadCloser: body, scan: newTokenScanner(progressTokenPrefix(u.id), u.sawProgress)}
 }
 
 type scanningBody struct {

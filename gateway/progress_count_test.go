@@ -1,10 +1,13 @@
 package gateway
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -68,4 +71,18 @@ func FuzzTokenScanner(f *testing.F) {
 			t.Fatalf("%q cut at %v: found %q, want %q", b, cuts, got, want)
 		}
 	})
+}
+
+// The SDK's streamable client connection is never wrapped (it would lose
+// its session, its protocol-version header and its standalone stream):
+// the type name countProgress looks for is the SDK's.
+func TestStreamableClientConnIsNotWrapped(t *testing.T) {
+	c, err := (&mcp.StreamableClientTransport{Endpoint: "http://127.0.0.1:9"}).Connect(context.Background())
+	assert.NoError(t, err)
+	defer c.Close()
+	assert.Equal(t, streamableClientConn, fmt.Sprintf("%T", c))
+	wrapped, err := (&countingTransport{Transport: &mcp.StreamableClientTransport{Endpoint: "http://127.0.0.1:9"}}).Connect(context.Background())
+	assert.NoError(t, err)
+	defer wrapped.Close()
+	assert.Equal(t, streamableClientConn, fmt.Sprintf("%T", wrapped))
 }

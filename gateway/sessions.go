@@ -17,7 +17,8 @@ import (
 // and closes it, and touches no other session.
 
 var (
-	// errShuttingDown is the cause of the calls Shutdown cancels.
+	// errShuttingDown is the cause of the calls CloseSessionsContext
+	// cancels.
 	errShuttingDown = errors.New("gate is shutting down")
 	// errSessionDropped is the cause of the calls of a dropped session.
 	errSessionDropped = errors.New("the session was dropped")
@@ -35,7 +36,7 @@ type clientTable struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*clientSession
 	opening  int  // sessionless POSTs being served: each may open one
-	closing  bool // Shutdown has begun
+	closing  bool // CloseSessionsContext has begun
 }
 
 // clientSession is the gateway's state of one client session.
@@ -146,7 +147,7 @@ func (cs *clientSession) cancels() []context.CancelCauseFunc {
 	return out
 }
 
-// poke tells a Shutdown waiting for cs's requests that one ended.
+// poke tells a CloseSessionsContext waiting for cs's requests that one ended.
 func (cs *clientSession) poke() {
 	select {
 	case cs.changed <- struct{}{}:
@@ -234,7 +235,7 @@ func (cs *clientSession) addWriter(w *deadlineWriter) func() {
 	}
 }
 
-// Shutdown stops the gateway's service to clients: new sessions and calls
+// CloseSessionsContext ends the gateway's service to clients: new sessions and calls
 // are refused, every forwarded call in flight is cancelled and answered
 // with an error that says gate is shutting down, and once those answers
 // are written every session is closed (its streams end). It returns when
@@ -242,7 +243,7 @@ func (cs *clientSession) addWriter(w *deadlineWriter) func() {
 // /mcp fails at once, so that an HTTP server's Shutdown or Close is not
 // kept waiting by a client that does not read. Run keeps the upstreams
 // until its own context ends.
-func (g *Gateway) Shutdown(ctx context.Context) error {
+func (g *Gateway) CloseSessionsContext(ctx context.Context) error {
 	t := &g.clients
 	t.mu.Lock()
 	t.closing = true
@@ -283,7 +284,7 @@ func (g *Gateway) Shutdown(ctx context.Context) error {
 	}
 }
 
-// abandon ends every session's calls and writes at once, when Shutdown
+// abandon ends every session's calls and writes at once, when CloseSessionsContext
 // runs out of time.
 func (g *Gateway) abandon(ctx context.Context) error {
 	t := &g.clients
@@ -313,10 +314,10 @@ func (g *Gateway) InFlight() int {
 	return n
 }
 
-// CloseSessions is Shutdown bounded by the write timeout, for
+// CloseSessions is CloseSessionsContext bounded by the write timeout, for
 // http.Server.RegisterOnShutdown.
 func (g *Gateway) CloseSessions() {
 	ctx, cancel := context.WithTimeout(context.Background(), g.cfg.writeTimeout)
 	defer cancel()
-	_ = g.Shutdown(ctx)
+	_ = g.CloseSessionsContext(ctx)
 }

@@ -171,7 +171,7 @@ loop:
 	gwDown := make(chan struct{})
 	go func() {
 		defer close(gwDown)
-		_ = gw.Shutdown(shutdownCtx)
+		_ = gw.CloseSessionsContext(shutdownCtx)
 	}()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "gatectl serve: shutdown: %v after %v; closing the connections still open\n", err, shutdownBound)
