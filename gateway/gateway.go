@@ -28,6 +28,10 @@ type Gateway struct {
 	server  *mcp.Server
 	metrics *metrics
 
+	// clients is the state of the client sessions (sessions.go).
+	clients        clientTable
+	sessionMetrics *sessionMetrics
+
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
 	kick chan struct{}
@@ -70,7 +74,9 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 		},
 	})
-	g.server.AddReceivingMiddleware(g.refuseHidden)
+	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
+	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g
 }
 
