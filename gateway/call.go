@@ -20,7 +20,6 @@ const (
 	OutcomeCancelled   = "cancelled"   // the client cancelled it
 	OutcomeUnavailable = "unavailable" // the tool is not offered now
 	OutcomeTooLarge    = "too_large"   // the result was over the cap
-	OutcomeShutdown    = "shutdown"    // gate began to shut down before an answer
 )
 
 // refuseHidden answers a tools/call for a tool that is not offered with
@@ -66,9 +65,6 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 // can show: the upstream's own are passed through as they came.
 func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, error) {
 	prefixed, timeout := o.tool.Name, o.timeout
-	if u.gw.life.Err() != nil {
-		return nil, OutcomeShutdown, shuttingDown(prefixed)
-	}
 	u.mu.Lock()
 	cs, session, g, state, lastErr := u.session, u.sessionCtx, u.guard, u.state, u.lastErr
 	u.mu.Unlock()
@@ -80,29 +76,38 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
 	}
 	// The call ends when the client cancels it, at its timeout, when gate
-	// shuts down, and when the upstream's session ends: each of these
-	// answers the client at once, with what happened.
-	cctx, cancel := context.WithCancelCause(ctx)
+	// shuts down or drops the client's session (track), and when the
+	// upstream's session ends: each of these answers the client at once,
+	// with what happened.
+	ctx, untrack := u.gw.track(ctx, req.Session)
+	defer untrack()
+	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	defer context.AfterFunc(u.gw.life, func() { cancel(errShutdown) })()
 	defer context.AfterFunc(session, func() { cancel(context.Cause(session)) })()
-	tctx, cancelTimeout := context.WithTimeout(cctx, timeout)
+	cctx, cancelTimeout := context.WithTimeout(sctx, timeout)
 	defer cancelTimeout()
 	params := &mcp.CallToolParams{Name: o.upstream}
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
 	}
+	var progress *callProgress
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		up, done := u.route(req.Session, tok)
+		up, p, done := u.route(ctx, req.Session, tok)
 		defer done()
+		progress = p
 		params.SetProgressToken(up)
 	}
 	// A call in flight owes the upstream a cancellation until it is
 	// answered: one that ends for gate's reasons has the SDK send one.
 	g.cancels.owe()
-	res, err := cs.CallTool(tctx, params)
-	if err == nil || tctx.Err() == nil {
+	res, err := cs.CallTool(cctx, params)
+	if err == nil || cctx.Err() == nil {
 		g.cancels.owed.Add(-1)
+	}
+	if progress != nil && sctx.Err() == nil {
+		// The call's progress goes out before its result.
+		progress.catchUp(ctx, progressCatchUp)
+		u.gw.flush(ctx, req.Session, progressCatchUp)
 	}
 	switch {
 	case err == nil:
@@ -119,15 +124,13 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 			return res, OutcomeToolError, nil
 		}
 		return res, OutcomeOK, nil
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		return nil, OutcomeCancelled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
-	case u.gw.life.Err() != nil:
-		// Shutdown ends the sessions too; whichever came first, the
-		// client is told why.
-		return nil, OutcomeShutdown, shuttingDown(prefixed)
+	case sctx.Err() != nil:
+		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
 	case cctx.Err() != nil:
-		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(cctx).Error()))}
-	case tctx.Err() != nil:
 		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}
 	var je *jsonrpc.Error

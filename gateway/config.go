@@ -44,11 +44,12 @@ const (
 	// upstream is down, with why. 16 MiB is the SDK's own line cap for
 	// stdio, far above any honest message and far below what would hurt.
 	DefaultMaxMessageBytes = 16 << 20
-	// DefaultWriteTimeout bounds one write to an upstream: a message to a
-	// stdio upstream's stdin, or an HTTP request that carries an answer or
-	// a notification (and the headers of its event stream). An upstream
-	// that takes longer has stopped reading: its session fails.
-	DefaultWriteTimeout = 10 * time.Second
+	// DefaultUpstreamWriteTimeout bounds one write to an upstream: a
+	// message to a stdio upstream's stdin, or an HTTP request that carries
+	// an answer or a notification (and the headers of its event stream).
+	// An upstream that takes longer has stopped reading: its session
+	// fails.
+	DefaultUpstreamWriteTimeout = 10 * time.Second
 	// DefaultMaxPending caps, per upstream, the requests it sent that
 	// gate has not answered yet and the notifications it sent that gate
 	// has not handled yet. Past it gate reads nothing more from that
@@ -59,17 +60,26 @@ const (
 	// after its stdin is closed, and again after SIGTERM to its process
 	// group, before SIGKILL: closing one takes at most twice this.
 	DefaultStopGrace = 2 * time.Second
-	// DefaultMaxSessions caps the streamable-HTTP sessions open at once;
-	// a new session past it is refused with 503.
+	// DefaultMaxSessions caps the streamable-HTTP sessions open at once,
+	// with the requests being served that could open one (any POST
+	// without Mcp-Session-Id); such a request past it is refused with 503.
 	DefaultMaxSessions = 256
 	// DefaultSessionIdle closes a streamable-HTTP session idle this long.
 	DefaultSessionIdle = 30 * time.Minute
 	// DefaultMaxRequestBytes caps the body of a request to /mcp.
 	DefaultMaxRequestBytes = 4 << 20
-	// DefaultStreamDeadline bounds writing one /mcp response, a stream
-	// included: clients open the session's event stream again when it
-	// ends, and a client that stops reading holds its connection no longer.
-	DefaultStreamDeadline = 10 * time.Minute
+	// DefaultWriteTimeout bounds each write to a /mcp client (an answer,
+	// one event of a stream): a write that does not complete within it
+	// drops the client's session, so a client that stops reading holds
+	// nothing for longer, and waits on it block only its own session. A
+	// client reading at any speed a person could notice is far faster.
+	DefaultWriteTimeout = 10 * time.Second
+	// DefaultSessionQueue is how many notifications (list_changed,
+	// resource updates, progress) may wait for one session, over any
+	// transport; one more that cannot be coalesced with one waiting drops
+	// the session (docs/MCP.md, "Limits"). As /v1/events's stream buffer:
+	// a client reading at all never gets near it.
+	DefaultSessionQueue = 1024
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -79,8 +89,9 @@ type Config struct {
 	backoffMin, backoffMax                              time.Duration
 	maxTools, maxResult, maxSessions, maxRequest        int
 	maxMessage, maxPending                              int
-	writeTimeout, stopGrace                             time.Duration
-	sessionIdle, streamDeadline                         time.Duration
+	upstreamWrite, stopGrace                            time.Duration
+	sessionQueue                                        int
+	sessionIdle, writeTimeout                           time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
 	metrics                                             prometheus.Registerer
@@ -97,8 +108,9 @@ func NewConfig() Config {
 		maxTools: DefaultMaxTools, maxResult: DefaultMaxResultBytes,
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
 		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
-		writeTimeout: DefaultWriteTimeout, stopGrace: DefaultStopGrace,
-		sessionIdle: DefaultSessionIdle, streamDeadline: DefaultStreamDeadline, version: "dev",
+		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
+		sessionQueue: DefaultSessionQueue,
+		sessionIdle:  DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 	}
 }
 
@@ -141,10 +153,10 @@ func (c Config) WithMaxMessageBytes(n int) Config {
 	return c
 }
 
-// WithWriteTimeout sets how long one write to an upstream may take; 0 or
-// less selects DefaultWriteTimeout.
-func (c Config) WithWriteTimeout(d time.Duration) Config {
-	c.writeTimeout = orDefault(d, DefaultWriteTimeout)
+// WithUpstreamWriteTimeout sets how long one write to an upstream may
+// take; 0 or less selects DefaultUpstreamWriteTimeout.
+func (c Config) WithUpstreamWriteTimeout(d time.Duration) Config {
+	c.upstreamWrite = orDefault(d, DefaultUpstreamWriteTimeout)
 	return c
 }
 
@@ -182,8 +194,12 @@ func (c Config) WithMaxRequestBytes(n int) Config { c.maxRequest = n; return c }
 // WithSessionIdle sets how long an idle streamable-HTTP session is kept.
 func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; return c }
 
-// WithStreamDeadline sets how long writing one /mcp response may take.
-func (c Config) WithStreamDeadline(d time.Duration) Config { c.streamDeadline = d; return c }
+// WithWriteTimeout sets how long each write to a /mcp client may take
+// before its session is dropped.
+func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+
+// WithSessionQueue sets how many notifications may wait for one session.
+func (c Config) WithSessionQueue(n int) Config { c.sessionQueue = n; return c }
 
 // WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
 // which refuses a request that arrives on a loopback address but names

@@ -29,9 +29,9 @@ type Gateway struct {
 	metrics *metrics
 	logq    *logQueue // nil: no log
 
-	// life ends with Shutdown: the calls in flight end with it.
-	life     context.Context
-	shutdown context.CancelFunc
+	// clients is the state of the client sessions (sessions.go).
+	clients        clientTable
+	sessionMetrics *sessionMetrics
 
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
@@ -68,7 +68,6 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	}
 	g.metrics = newMetrics(cfg.metrics)
 	g.logq = newLogQueue(cfg.log)
-	g.life, g.shutdown = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{
@@ -77,7 +76,9 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 		},
 	})
-	g.server.AddReceivingMiddleware(g.refuseHidden)
+	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
+	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g
 }
 

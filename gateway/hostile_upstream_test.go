@@ -244,7 +244,7 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 				manifest = httpServer("deaf", serveHTTP(t, &deafOverHTTP{next: sdkHandler(false), listed: make(chan struct{})}))
 			}
 			h := start(t, manifest+hostileServer(t, "other", "plain"),
-				fastConfig().WithWriteTimeout(300*time.Millisecond).WithMaxPending(64))
+				fastConfig().WithUpstreamWriteTimeout(300*time.Millisecond).WithMaxPending(64))
 			c := h.client()
 			t.Logf("down: %s", waitDown(t, h, "deaf", tc.want))
 			c.WaitTools(t, "other_echo", "other_wait")
@@ -415,9 +415,11 @@ func TestConnectFailuresSayWhatHappened(t *testing.T) {
 	}
 }
 
-// On shutdown every forwarded call in flight is answered at once with an
-// error that says gate is shutting down, and Run returns.
-func TestShutdownAnswersCallsInFlight(t *testing.T) {
+// On shutdown (the end of Run's context, here) every forwarded call in
+// flight, on a stdio upstream as on an HTTP one, is answered at once with
+// an error that says gate is shutting down, the upstream's calls are
+// cancelled, and Run returns.
+func TestShutdownAnswersCallsOnEveryUpstream(t *testing.T) {
 	web := &mcptest.CallsInFlight{Next: sdkHandler(false)}
 	h := start(t, httpServer("web", serveHTTP(t, web))+hostileServer(t, "local", "plain"), fastConfig())
 	c := h.client()

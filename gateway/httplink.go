@@ -29,6 +29,7 @@ type httpLink struct {
 	url  string
 	cfg  *Config
 	base *http.Transport
+	next http.RoundTripper // base, or what wraps it
 
 	// closed ends every request of the session, and refuses new ones.
 	closed context.Context
@@ -40,6 +41,7 @@ type httpLink struct {
 
 func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
 	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone()}
+	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
 }
@@ -100,7 +102,7 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	stopClose := context.AfterFunc(l.closed, func() { cancel(errLinkClosed) })
 	var timer *time.Timer
 	if what.kind != outCall {
-		timer = time.AfterFunc(l.cfg.writeTimeout, func() { cancel(errWriteTimeout) })
+		timer = time.AfterFunc(l.cfg.upstreamWrite, func() { cancel(errWriteTimeout) })
 	}
 	release := func() {
 		if timer != nil {
@@ -109,7 +111,7 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 		stopClose()
 		cancel(nil)
 	}
-	resp, err := l.base.RoundTrip(req.WithContext(ctx))
+	resp, err := l.next.RoundTrip(req.WithContext(ctx))
 	switch {
 	case what.kind == outAnswer:
 		l.g.flow.answered()
@@ -118,7 +120,7 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err != nil {
 		if context.Cause(ctx) == errWriteTimeout {
-			err = fmt.Errorf("it did not take %s within %v (the write timeout)", what.desc, l.cfg.writeTimeout)
+			err = fmt.Errorf("it did not take %s within %v (the write timeout)", what.desc, l.cfg.upstreamWrite)
 			l.g.fail(err)
 		}
 		release()

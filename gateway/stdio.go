@@ -17,7 +17,7 @@ import (
 
 // stdioLink is the transport of a stdio upstream's session: the SDK's
 // newline-delimited JSON over pipes gate owns, with gate's bounds on both
-// directions (see process, lineCap, deadlineWriter, inflow).
+// directions (see process, lineCap, stdinWriter, inflow).
 type stdioLink struct {
 	g     *guard
 	cmd   *exec.Cmd
@@ -43,7 +43,7 @@ func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	inner, err := (&mcp.IOTransport{
 		Reader: &lineCap{r: p.stdout, max: l.cfg.maxMessage, g: l.g},
-		Writer: &deadlineWriter{f: p.stdin, d: l.cfg.writeTimeout, g: l.g},
+		Writer: &stdinWriter{f: p.stdin, d: l.cfg.upstreamWrite, g: l.g},
 		// One past gate's own cap, so that lineCap, which names the cap,
 		// is what stops a long line; the SDK's cap still bounds a JSON
 		// value spread over many short lines.
@@ -182,16 +182,16 @@ func (r *lineCap) Read(p []byte) (int, error) {
 // Close is the process's to do (process.stop).
 func (r *lineCap) Close() error { return nil }
 
-// deadlineWriter writes to an upstream's stdin with a deadline on each
+// stdinWriter writes to an upstream's stdin with a deadline on each
 // write: an upstream that reads nothing for that long fails its session,
 // rather than holding gate's writers (and the SDK's goroutines) for ever.
-type deadlineWriter struct {
+type stdinWriter struct {
 	f *os.File
 	d time.Duration
 	g *guard
 }
 
-func (w *deadlineWriter) Write(p []byte) (int, error) {
+func (w *stdinWriter) Write(p []byte) (int, error) {
 	if r := w.g.reason(); r != nil {
 		return 0, r // the session is over: no write waits for its deadline
 	}
@@ -205,4 +205,4 @@ func (w *deadlineWriter) Write(p []byte) (int, error) {
 }
 
 // Close is the process's to do (process.stop).
-func (w *deadlineWriter) Close() error { return nil }
+func (w *stdinWriter) Close() error { return nil }

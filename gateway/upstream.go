@@ -63,11 +63,6 @@ type upstream struct {
 	nextTk uint64
 }
 
-type progressRoute struct {
-	session *mcp.ServerSession
-	token   any
-}
-
 // connKey is what the connection depends on: a reload that keeps it keeps
 // the session (and the process) as it is.
 func connKey(u *manifest.Upstream) string {
@@ -161,12 +156,17 @@ func (u *upstream) serve(ctx context.Context) error {
 		ProgressNotificationHandler: u.progress,
 	})
 	client.AddReceivingMiddleware(g.flow.middleware)
+	var transport mcp.Transport = l
+	if _, ok := l.(*stdioLink); ok {
+		// An HTTP link scans its bodies for progress itself (link).
+		transport = u.countProgress(l)
+	}
 	cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
 	// A handshake cut short (its timeout, gate stopping) kills the link at
 	// once: the SDK would otherwise wait on the cancellation it sends an
 	// upstream that answers nothing.
 	stopKill := context.AfterFunc(cctx, l.kill)
-	cs, err := client.Connect(cctx, l, nil)
+	cs, err := client.Connect(cctx, transport, nil)
 	stopKill()
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 	cancel()
@@ -400,7 +400,11 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 // link makes the transport the manifest entry asks for.
 func (u *upstream) link(g *guard) (link, error) {
 	if u.conn.URL != "" {
-		return newHTTPLink(u.conn.URL, &u.gw.cfg, g), nil
+		l := newHTTPLink(u.conn.URL, &u.gw.cfg, g)
+		// Progress is counted as the upstream's bodies are read, below
+		// gate's bounds on them (countProgress).
+		l.next = &progressScanTransport{base: l.base, u: u}
+		return l, nil
 	}
 	if len(u.conn.Command) == 0 {
 		return nil, errors.New("no command or url")
@@ -421,46 +425,3 @@ func (u *upstream) link(g *guard) (link, error) {
 	cmd.Dir = u.dir
 	return &stdioLink{g: g, cmd: cmd, argv0: u.conn.Command[0], log: u.gw.lineLog("upstream " + u.name + ": "), cfg: &u.gw.cfg}, nil
 }
-
-// progress forwards an upstream's progress notification to the client
-// whose call it belongs to, under the client's own token.
-func (u *upstream) progress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
-	tk, ok := req.Params.ProgressToken.(string)
-	if !ok {
-		return
-	}
-	u.mu.Lock()
-	r, ok := u.routes[tk]
-	u.mu.Unlock()
-	if !ok {
-		return
-	}
-	p := *req.Params
-	p.ProgressToken = r.token
-	p.Message = cleanMessage(p.Message)
-	_ = r.session.NotifyProgress(ctx, &p)
-}
-
-// route registers a progress token for a forwarded call; the returned
-// function removes it.
-func (u *upstream) route(ss *mcp.ServerSession, token any) (string, func()) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.nextTk++
-	tk := "gate-" + strconv.FormatUint(u.id, 10) + "-" + strconv.FormatUint(u.nextTk, 10)
-	u.routes[tk] = progressRoute{ss, token}
-	return tk, func() {
-		// The SDK handles an upstream's notifications apart from its
-		// answers, so progress sent just before the answer can be handled
-		// just after it: the route outlives the call by a moment so that
-		// such progress still reaches the client.
-		time.AfterFunc(progressLinger, func() {
-			u.mu.Lock()
-			delete(u.routes, tk)
-			u.mu.Unlock()
-		})
-	}
-}
-
-// progressLinger is how long a call's progress route outlives the call.
-const progressLinger = 250 * time.Millisecond
