@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/runtime"
@@ -36,15 +38,43 @@ func BenchmarkProtocolProbes(b *testing.B) {
 	b.Cleanup(web.Close)
 	pgHost, pgPort := splitHostPort(b, pg)
 	redisHost, redisPort := splitHostPort(b, redis)
+	// The honest paths that send a secret: a Redis that wants a password,
+	// and an HTTPS API that wants a bearer token.
+	const password, token = "bench-redis-password", "bench-api-token"
+	authRedis := testsvc.Redis(b, password)
+	authHost, authPort := splitHostPort(b, authRedis)
+	ca := testsvc.NewCA(b)
+	caFile := ca.WriteFile(b)
+	api := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		io.WriteString(w, `{"status":"ok"}`)
+	}))
+	api.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Server(b, time.Hour)}}
+	api.StartTLS()
+	b.Cleanup(api.Close)
+	secrets := map[string]string{"REDIS_PW": password, "API_TOKEN": token}
+	lookup := func(k string) (string, bool) {
+		if v, ok := secrets[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+	env = append(env, "REDIS_PW="+password, "API_TOKEN="+token)
 
 	for _, svc := range []struct {
 		name      string
 		cli       []string
 		shorthand string
+		tls       bool
 	}{
-		{"redis", []string{"redis-cli", "-h", redisHost, "-p", redisPort, "ping"}, "redis:" + redis},
-		{"postgres", []string{"pg_isready", "-q", "-h", pgHost, "-p", pgPort, "-U", testsvc.PGSuperuser}, "postgres:" + pg + " user=" + testsvc.PGSuperuser},
-		{"http", []string{"curl", "-sf", "-o", "/dev/null", web.URL + "/health"}, web.URL + "/health"},
+		{"redis", []string{"redis-cli", "-h", redisHost, "-p", redisPort, "ping"}, "redis:" + redis, false},
+		{"redis-auth", []string{"redis-cli", "--no-auth-warning", "-a", password, "-h", authHost, "-p", authPort, "ping"}, "redis:" + authRedis + " password=REDIS_PW", false},
+		{"postgres", []string{"pg_isready", "-q", "-h", pgHost, "-p", pgPort, "-U", testsvc.PGSuperuser}, "postgres:" + pg + " user=" + testsvc.PGSuperuser, false},
+		{"http", []string{"curl", "-sf", "-o", "/dev/null", web.URL + "/health"}, web.URL + "/health", false},
+		{"https-bearer", []string{"curl", "-sf", "-o", "/dev/null", "--cacert", caFile, "-H", "Authorization: Bearer " + token, api.URL + "/health"}, api.URL + "/health bearer=API_TOKEN", true},
 	} {
 		exe := func(b *testing.B, argv []string) {
 			cmd := exec.Command(argv[0], argv[1:]...)
@@ -61,6 +91,9 @@ func BenchmarkProtocolProbes(b *testing.B) {
 		})
 		b.Run("probe="+svc.name+"/via=gatectl", func(b *testing.B) {
 			argv := []string{bin, "probe", "run", svc.shorthand}
+			if svc.tls {
+				argv = append(argv, "--tls-ca", caFile)
+			}
 			exe(b, argv) // warm the compilation cache
 			for b.Loop() {
 				exe(b, argv)
@@ -68,12 +101,16 @@ func BenchmarkProtocolProbes(b *testing.B) {
 		})
 		b.Run("probe="+svc.name+"/via=inproc", func(b *testing.B) {
 			ctx := context.Background()
-			e, err := runtime.NewEngine(ctx, runtime.NewEngineConfig())
+			e, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().WithLookupEnv(lookup))
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer e.Close(ctx)
-			p, err := e.StandardProbe(ctx, svc.name, svc.shorthand, runtime.ProbeConfig{})
+			var cfg runtime.ProbeConfig
+			if svc.tls {
+				cfg.TLSRootCAs = ca.Pool()
+			}
+			p, err := e.StandardProbe(ctx, svc.name, svc.shorthand, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
