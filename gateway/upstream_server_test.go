@@ -43,6 +43,10 @@ func runStdioUpstream(mode string) {
 		runRawUpstream(mode)
 		return
 	}
+	if newServer, ok := upstreamModes[mode]; ok {
+		_ = newServer().Run(context.Background(), &mcp.StdioTransport{})
+		return
+	}
 	s := newUpstreamServer(os.Getenv("GATE_TEST_TOOLS"))
 	if mode == "flood" {
 		s = newFloodServer()
