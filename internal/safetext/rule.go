@@ -23,7 +23,8 @@ const (
 
 // Class is one kind of character the rule refuses.
 type Class struct {
-	Name   string
+	Name   string // what one such character is, for a message
+	Holds  string // which characters, for the documentation
 	Table  *unicode.RangeTable
 	Action Action
 }
@@ -34,17 +35,17 @@ type Class struct {
 // are Unicode's, from the tables of Go's unicode package (Unicode
 // 15.0.0): general categories Cc, Cf, Zl, Zp, and the properties
 // Variation_Selector, Other_Default_Ignorable_Code_Point and
-// Noncharacter_Code_Point. Together they hold every Default_Ignorable_Code_Point
-// (Unicode derives it from Cf, Variation_Selector and
-// Other_Default_Ignorable_Code_Point), and every control.
+// Noncharacter_Code_Point. Together they hold every control and every
+// Default_Ignorable_Code_Point (which Unicode derives from Cf,
+// Variation_Selector and Other_Default_Ignorable_Code_Point).
 var Rule = []Class{
-	{"C0 and C1 controls and DEL (Cc)", unicode.Cc, Replace},
-	{"bidirectional formatting (ALM, LRM, RLM, embeddings, overrides, isolates)", bidi, Replace},
-	{"line and paragraph separators (Zl, Zp)", separators, Replace},
-	{"noncharacters (U+FDD0-FDEF, U+FFFE and U+FFFF of every plane)", unicode.Noncharacter_Code_Point, Replace},
-	{"format characters (Cf): soft hyphen, zero-width space and joiners, word joiner, invisible operators, byte order mark, interlinear annotation, tags U+E0000-E007F, ...", unicode.Cf, Drop},
-	{"variation selectors (U+180B-180D, U+180F, U+FE00-FE0F, U+E0100-E01EF)", unicode.Variation_Selector, Drop},
-	{"other default-ignorable code points: combining grapheme joiner, Hangul fillers U+115F, U+1160, U+3164, U+FFA0, Khmer inherent vowels, reserved U+2065, U+FFF0-FFF8, U+E0000-E0FFF", unicode.Other_Default_Ignorable_Code_Point, Drop},
+	{"a control character", "C0 and C1 controls and DEL (Cc)", unicode.Cc, Replace},
+	{"a bidirectional formatting character", "ALM, LRM, RLM, embeddings, overrides and isolates", bidi, Replace},
+	{"a line or paragraph separator", "U+2028, U+2029 (Zl, Zp)", separators, Replace},
+	{"a noncharacter", "U+FDD0-FDEF, U+FFFE and U+FFFF of every plane", unicode.Noncharacter_Code_Point, Replace},
+	{"an invisible format character", "every other Cf: soft hyphen, zero-width space and joiners, word joiner, invisible operators, byte order mark, Mongolian vowel separator, interlinear annotation, tags U+E0000-E007F, ...", unicode.Cf, Drop},
+	{"a variation selector", "U+180B-180D, U+180F, U+FE00-FE0F, U+E0100-E01EF", unicode.Variation_Selector, Drop},
+	{"an invisible character", "the other default-ignorable code points: combining grapheme joiner, Hangul fillers U+115F, U+1160, U+3164, U+FFA0, Khmer inherent vowels, reserved U+2065, U+FFF0-FFF8, U+E0000-E0FFF", unicode.Other_Default_Ignorable_Code_Point, Drop},
 }
 
 // bidi are the bidirectional formatting characters, which reorder what
