@@ -42,6 +42,10 @@ func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot) listedTool {
 		return listedTool{invalid: "the upstream listed a null tool"}
 	}
 	lt := listedTool{name: t.Name}
+	if depth := tooDeep(t.Meta); depth > 0 {
+		lt.invalid = fmt.Sprintf("its definition nests %d deep: the listing was over the %d levels the MCP SDK decodes, and gate kept the server's other tools", depth, sdkMaxDepth)
+		return lt
+	}
 	if err := checkToolName(t.Name); err != nil {
 		lt.invalid = err.Error()
 		return lt

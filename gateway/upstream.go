@@ -245,7 +245,7 @@ func (u *upstream) transport() (mcp.Transport, error) {
 	if u.conn.URL != "" {
 		return &mcp.StreamableClientTransport{
 			Endpoint:   u.conn.URL,
-			HTTPClient: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+			HTTPClient: &http.Client{Transport: fitTransport{http.DefaultTransport.(*http.Transport).Clone()}},
 			// The gateway reconnects itself, with its own backoff, and
 			// hides the tools meanwhile; retries inside the transport
 			// would only keep a dead upstream's tools offered longer.
@@ -271,7 +271,7 @@ func (u *upstream) transport() (mcp.Transport, error) {
 	cmd.Dir = u.dir
 	cmd.Stderr = u.gw.lineLog("upstream " + u.name + ": ")
 	detach(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	return &fitCommand{cmd: cmd, terminate: 2 * time.Second}, nil
 }
 
 // progress forwards an upstream's progress notification to the client

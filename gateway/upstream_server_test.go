@@ -39,6 +39,10 @@ func runStdioUpstream(mode string) {
 	if mode == "hang" {
 		select {}
 	}
+	if run, ok := rawModes[mode]; ok {
+		run()
+		return
+	}
 	if strings.HasPrefix(mode, "raw-") {
 		runRawUpstream(mode)
 		return

@@ -1,0 +1,265 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxFitFrame is the largest message the readers below hold to fit it
+// (fitMessage): the SDK's own cap on a message (mcp.DefaultMaxLineLength,
+// 16 MiB). A longer one is passed on as it comes, and refused by the cap
+// that reads it next.
+const maxFitFrame = mcp.DefaultMaxLineLength
+
+// Each reader drops what it holds past this once a frame is passed on, so
+// that one large message does not keep its buffer for the session.
+const keepFitBuffer = 64 << 10
+
+// nesting follows the nesting of objects and arrays across the chunks of
+// a stream, as jsonShape does for a whole message.
+type nesting struct {
+	depth             int
+	inString, escaped bool
+}
+
+func (n *nesting) feed(b []byte) {
+	for _, c := range b {
+		if n.inString {
+			switch {
+			case n.escaped:
+				n.escaped = false
+			case c == '\\':
+				n.escaped = true
+			case c == '"':
+				n.inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			n.inString = true
+		case '{', '[':
+			n.depth++
+		case '}', ']':
+			n.depth = max(n.depth-1, 0)
+		}
+	}
+}
+
+// idle: between values.
+func (n *nesting) idle() bool { return n.depth == 0 && !n.inString }
+
+// fitLines reads newline-delimited JSON-RPC messages (a stdio upstream's
+// output, or a JSON response body) from r and passes each on through
+// fitMessage. A message is the lines up to the one that closes its last
+// bracket, as the SDK's decoder reads a value and its newline.
+func fitLines(r io.Reader) io.Reader {
+	return &lineFitter{r: bufio.NewReaderSize(r, keepFitBuffer)}
+}
+
+type lineFitter struct {
+	r     *bufio.Reader
+	out   []byte // what Read gives next
+	frame []byte // the message being read
+	scan  nesting
+	pass  bool // passing a message over maxFitFrame on as it comes
+	err   error
+}
+
+func (f *lineFitter) Read(p []byte) (int, error) {
+	for len(f.out) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		f.next()
+	}
+	n := copy(p, f.out)
+	f.out = f.out[n:]
+	return n, nil
+}
+
+func (f *lineFitter) next() {
+	chunk, err := f.r.ReadSlice('\n')
+	f.scan.feed(chunk)
+	ended := len(chunk) > 0 && chunk[len(chunk)-1] == '\n' && f.scan.idle()
+	switch {
+	case f.pass:
+		f.out = append(f.out[:0], chunk...)
+		f.pass = !ended
+	case len(f.frame)+len(chunk) > maxFitFrame:
+		f.out = append(append(f.out[:0], f.frame...), chunk...)
+		f.frame = f.frame[:0]
+		f.pass = !ended
+	default:
+		f.frame = append(f.frame, chunk...)
+		// A body ends without a newline: at its end, a whole value is a
+		// message too.
+		if ended || err == io.EOF && f.scan.idle() {
+			f.out = append(f.out[:0], fitFrame(f.frame)...)
+			f.frame = f.frame[:0]
+		}
+	}
+	if cap(f.frame) > keepFitBuffer && len(f.frame) == 0 {
+		f.frame = nil
+	}
+	if err == bufio.ErrBufferFull {
+		return
+	}
+	if err != nil {
+		// What is left of a message cut off is passed on as it came.
+		f.out = append(f.out, f.frame...)
+		f.frame, f.err = nil, err
+	}
+}
+
+// fitFrame fits one message with the space around it (a newline after it
+// stays); one dropped leaves nothing.
+func fitFrame(frame []byte) []byte {
+	if depth, _ := jsonShape(frame); depth <= sdkMaxDepth {
+		return frame
+	}
+	msg := bytes.TrimSpace(frame)
+	fitted, keep := fitMessage(msg)
+	if !keep {
+		return nil
+	}
+	if bytes.HasSuffix(frame, []byte("\n")) {
+		fitted = append(fitted, '\n')
+	}
+	return fitted
+}
+
+// fitEvents reads a text/event-stream body from r and passes each event
+// on, its data (the JSON-RPC message, the joined data lines, as the SDK
+// joins them) through fitMessage: a message fitted is written as one data
+// line where the first was; one dropped leaves the event without data,
+// which the SDK skips.
+func fitEvents(r io.Reader) io.Reader {
+	return &eventFitter{r: bufio.NewReaderSize(r, keepFitBuffer), lineStart: true}
+}
+
+type eventFitter struct {
+	r         *bufio.Reader
+	out       []byte
+	event     []byte // the event being read, as it came
+	lineStart bool   // the next chunk starts a line
+	pass      bool   // passing an event over maxFitFrame on as it comes
+	err       error
+}
+
+func (f *eventFitter) Read(p []byte) (int, error) {
+	for len(f.out) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		f.next()
+	}
+	n := copy(p, f.out)
+	f.out = f.out[n:]
+	return n, nil
+}
+
+func (f *eventFitter) next() {
+	chunk, err := f.r.ReadSlice('\n')
+	blank := f.lineStart && (string(chunk) == "\n" || string(chunk) == "\r\n")
+	f.lineStart = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+	switch {
+	case f.pass:
+		f.out = append(f.out[:0], chunk...)
+		f.pass = !blank
+	case len(f.event)+len(chunk) > maxFitFrame:
+		f.out = append(append(f.out[:0], f.event...), chunk...)
+		f.event = f.event[:0]
+		f.pass = !blank
+	default:
+		f.event = append(f.event, chunk...)
+		if blank || err == io.EOF {
+			f.out = append(f.out[:0], fitEvent(f.event)...)
+			f.event = f.event[:0]
+		}
+	}
+	if cap(f.event) > keepFitBuffer && len(f.event) == 0 {
+		f.event = nil
+	}
+	if err == bufio.ErrBufferFull {
+		return
+	}
+	if err != nil {
+		f.out = append(f.out, f.event...)
+		f.event, f.err = nil, err
+	}
+}
+
+// fitEvent returns one event, its blank line included, with its data
+// fitted.
+func fitEvent(event []byte) []byte {
+	var data [][]byte
+	first := -1 // the first data line's index among the lines
+	lines := bytes.SplitAfter(event, []byte("\n"))
+	for i, l := range lines {
+		name, value, ok := bytes.Cut(bytes.TrimRight(l, "\r\n"), []byte(":"))
+		if ok && string(name) == "data" {
+			if first < 0 {
+				first = i
+			}
+			data = append(data, bytes.TrimSpace(value))
+		}
+	}
+	if first < 0 {
+		return event
+	}
+	msg := bytes.Join(data, []byte("\n"))
+	if depth, _ := jsonShape(msg); depth <= sdkMaxDepth {
+		return event
+	}
+	fitted, keep := fitMessage(msg)
+	var out bytes.Buffer
+	for i, l := range lines {
+		name, _, ok := bytes.Cut(bytes.TrimRight(l, "\r\n"), []byte(":"))
+		switch {
+		case !ok || string(name) != "data":
+			out.Write(l)
+		case i == first && keep:
+			out.WriteString("data: ")
+			out.Write(fitted)
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes()
+}
+
+// fitTransport passes every JSON and event-stream response of an HTTP
+// upstream through fitLines and fitEvents.
+type fitTransport struct{ base http.RoundTripper }
+
+func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	var fit func(io.Reader) io.Reader
+	switch mt {
+	case "application/json":
+		fit = fitLines
+	case "text/event-stream":
+		fit = fitEvents
+	default:
+		return resp, nil
+	}
+	resp.Body = fittedBody{fit(resp.Body), resp.Body}
+	// A fitted body is not the length the server said.
+	resp.ContentLength = -1
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+type fittedBody struct {
+	io.Reader
+	io.Closer
+}
