@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/skills"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -24,10 +23,6 @@ const (
 	// SkillsPromptName is the MCP prompt that returns the skills prompt.
 	SkillsPromptName = "skills"
 )
-
-// maxSkillFile caps a SKILL.md read for a client, as the skills package
-// caps the files it parses.
-const maxSkillFile = 1 << 20
 
 // SkillURI is the resource URI of a skill's SKILL.md.
 func SkillURI(name string) string { return skillURIPrefix + name + skillURISuffix }
@@ -118,8 +113,10 @@ func (g *Gateway) getPrompt(ctx context.Context, _ *mcp.GetPromptRequest) (*mcp.
 }
 
 // readSkill answers a skill's SKILL.md, read now (it may have changed
-// since it was validated), as a regular file with a cap, and cleaned of
-// characters that could hide text from a person reading along.
+// since it was validated) where discovery found it, following no link
+// (Skill.ReadFile: a file or folder swapped for a link out of the skill
+// paths is refused), as a regular file with a cap, and cleaned by
+// safetext's rule, so that no text hides from a person reading along.
 func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	name, ok := strings.CutPrefix(uri, skillURIPrefix)
@@ -139,7 +136,7 @@ func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if sk == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("skill %s is not offered now", quote(name))}
 	}
-	b, err := safefile.Read(sk.Path, maxSkillFile)
+	b, err := sk.ReadFile()
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("skill %s: %s", quote(name), safetext.Clean(err.Error(), false))}
 	}

@@ -43,7 +43,15 @@ type Skill struct {
 	// Warnings are the problems found that did not stop the skill from
 	// loading, in file order where they have a line.
 	Warnings []Issue `json:"warnings,omitempty"`
+
+	// file is where discovery found the file, links resolved: ReadFile
+	// reads it there, following no link, so that what it reads is the
+	// file discovery validated and not one swapped in since.
+	file location
 }
+
+// location is a file as a folder and a path below it that holds no link.
+type location struct{ root, rel string }
 
 // Issue is one problem found in a SKILL.md.
 type Issue struct {
