@@ -293,6 +293,7 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 	if f.skill != nil {
 		f.skill.Root = f.root
 		f.skill.file = f.file
+		f.skill.digest = f.hash
 	}
 }
 
