@@ -1,0 +1,84 @@
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// toolsPage is how many tools one tools/list answer holds: the SDK's
+// page size.
+const toolsPage = mcp.DefaultPageSize
+
+// serveOffered answers tools/list from the offered set the gateway
+// computed last, and sends a tools/call of a tool in that set to its
+// upstream, so that each request sees one whole set. The SDK's server
+// (v1.8.0) changes its tools one call at a time (RemoveTools, then
+// AddTool for each), under a lock it takes and drops for each: a
+// tools/list between two of them saw a set that never was, a renamed
+// tool under neither name, and a tools/call a bare "unknown tool". The
+// SDK's set is still kept in step (compute): its changes send
+// notifications/tools/list_changed, and its streamable transport looks a
+// called tool up there. A call of a tool not in the set goes on to
+// refuseHidden, which says why.
+func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/list":
+			if r, ok := req.(*mcp.ListToolsRequest); ok {
+				return g.listTools(r)
+			}
+		case "tools/call":
+			r, ok := req.(*mcp.CallToolRequest)
+			if !ok || r.Params == nil {
+				break
+			}
+			g.mu.Lock()
+			o := g.offered[r.Params.Name]
+			g.mu.Unlock()
+			if o == nil {
+				break
+			}
+			res, err := g.forward(o)(ctx, r)
+			if err == nil && res != nil && res.Content == nil {
+				c := *res
+				c.Content = []mcp.Content{} // as the SDK's server: never "null"
+				res = &c
+			}
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// listTools answers one page of the offered set, sorted by name. A cursor
+// is the last name of the page before (encoded, as the protocol wants it
+// opaque): the next page starts after it in the set offered when it is
+// asked for.
+func (g *Gateway) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+	g.mu.Lock()
+	listed := g.listed
+	g.mu.Unlock()
+	start := 0
+	if req.Params != nil && req.Params.Cursor != "" {
+		after, err := base64.RawURLEncoding.DecodeString(req.Params.Cursor)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/list: the cursor is not one gate gave"}
+		}
+		start, _ = slices.BinarySearchFunc(listed, string(after), func(t *mcp.Tool, name string) int { return strings.Compare(t.Name, name) })
+		if start < len(listed) && listed[start].Name == string(after) {
+			start++
+		}
+	}
+	end := min(start+toolsPage, len(listed))
+	res := &mcp.ListToolsResult{Tools: append([]*mcp.Tool{}, listed[start:end]...)}
+	res.CacheScope = "public" // the SDK's default
+	if end < len(listed) {
+		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(listed[end-1].Name))
+	}
+	return res, nil
+}
