@@ -17,6 +17,6 @@ func ExampleClean() {
 	fmt.Printf("%+q\n", safetext.Clean(hidden+"\u200b done\u202e.", false))
 	fmt.Println(safetext.Terminal("zero\u200bwidth"))
 	// Output:
-	// "Search the web. done\uFFFD."
+	// "Search the web. done\ufffd."
 	// zero\u200bwidth
 }
