@@ -151,28 +151,43 @@ func toolStandIn(tool []byte, depth int) []byte {
 // b holds no well-formed object there (then fn may have been called for
 // some members).
 func members(b []byte, i int, fn func(key string, val []byte)) bool {
+	return items(b, i, '{', fn)
+}
+
+// elements calls fn with each element of the array that starts at b[i]
+// (after spaces); false when b holds no well-formed array there.
+func elements(b []byte, i int, fn func(e []byte)) bool {
+	return items(b, i, '[', func(_ string, e []byte) { fn(e) })
+}
+
+// items walks the object ('{') or array ('[') that starts at b[i], calling
+// fn with each member's name ("" in an array) and value.
+func items(b []byte, i int, open byte, fn func(key string, val []byte)) bool {
+	closing := byte('}')
+	if open == '[' {
+		closing = ']'
+	}
 	i = skipSpace(b, i)
-	if i == len(b) || b[i] != '{' {
+	if i == len(b) || b[i] != open {
 		return false
 	}
 	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
+	if i < len(b) && b[i] == closing {
 		return true
 	}
 	for i < len(b) {
-		kend := valueEnd(b, i)
-		if kend < 0 || b[i] != '"' {
-			return false
-		}
 		var key string
-		if json.Unmarshal(b[i:kend], &key) != nil {
-			return false
+		if open == '{' {
+			kend := valueEnd(b, i)
+			if kend < 0 || b[i] != '"' || json.Unmarshal(b[i:kend], &key) != nil {
+				return false
+			}
+			i = skipSpace(b, kend)
+			if i == len(b) || b[i] != ':' {
+				return false
+			}
+			i = skipSpace(b, i+1)
 		}
-		i = skipSpace(b, kend)
-		if i == len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
 		vend := valueEnd(b, i)
 		if vend < 0 {
 			return false
@@ -183,40 +198,7 @@ func members(b []byte, i int, fn func(key string, val []byte)) bool {
 			return false
 		}
 		switch b[i] {
-		case '}':
-			return true
-		case ',':
-			i = skipSpace(b, i+1)
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// elements calls fn with each element of the array that starts at b[i]
-// (after spaces); false when b holds no well-formed array there.
-func elements(b []byte, i int, fn func(e []byte)) bool {
-	i = skipSpace(b, i)
-	if i == len(b) || b[i] != '[' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return true
-	}
-	for i < len(b) {
-		end := valueEnd(b, i)
-		if end < 0 {
-			return false
-		}
-		fn(b[i:end])
-		i = skipSpace(b, end)
-		if i == len(b) {
-			return false
-		}
-		switch b[i] {
-		case ']':
+		case closing:
 			return true
 		case ',':
 			i = skipSpace(b, i+1)

@@ -57,21 +57,49 @@ func (n *nesting) idle() bool { return n.depth == 0 && !n.inString }
 // fitLines reads newline-delimited JSON-RPC messages (a stdio upstream's
 // output, or a JSON response body) from r and passes each on through
 // fitMessage. A message is the lines up to the one that closes its last
-// bracket, as the SDK's decoder reads a value and its newline.
+// bracket, as the SDK's decoder reads a value and its newline; a body's
+// last value needs no newline.
 func fitLines(r io.Reader) io.Reader {
-	return &lineFitter{r: bufio.NewReaderSize(r, keepFitBuffer)}
+	var n nesting
+	return newFitter(r, func(chunk []byte, eof bool) bool {
+		n.feed(chunk)
+		return n.idle() && (eof || len(chunk) > 0 && chunk[len(chunk)-1] == '\n')
+	}, fitFrame)
 }
 
-type lineFitter struct {
+// fitEvents reads a text/event-stream body from r and passes each event
+// on, its data (the JSON-RPC message, the joined data lines, as the SDK
+// joins them) through fitMessage: a message fitted is written as one data
+// line where the first was; one dropped leaves the event without data,
+// which the SDK skips.
+func fitEvents(r io.Reader) io.Reader {
+	lineStart := true
+	return newFitter(r, func(chunk []byte, eof bool) bool {
+		blank := lineStart && (string(chunk) == "\n" || string(chunk) == "\r\n")
+		lineStart = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		return blank || eof
+	}, fitEvent)
+}
+
+// fitter reads frames from r, a chunk (a line, or what of a long one fits
+// the buffer) at a time, and passes each on through fit. end says whether
+// a chunk, the last of the stream when eof, ends its frame. A frame longer
+// than maxFitFrame is passed on as it comes, without being held.
+type fitter struct {
 	r     *bufio.Reader
+	end   func(chunk []byte, eof bool) bool
+	fit   func(frame []byte) []byte
 	out   []byte // what Read gives next
-	frame []byte // the message being read
-	scan  nesting
-	pass  bool // passing a message over maxFitFrame on as it comes
+	frame []byte // the frame being read
+	pass  bool   // passing a frame over maxFitFrame on as it comes
 	err   error
 }
 
-func (f *lineFitter) Read(p []byte) (int, error) {
+func newFitter(r io.Reader, end func([]byte, bool) bool, fit func([]byte) []byte) *fitter {
+	return &fitter{r: bufio.NewReaderSize(r, keepFitBuffer), end: end, fit: fit}
+}
+
+func (f *fitter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -83,10 +111,9 @@ func (f *lineFitter) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (f *lineFitter) next() {
+func (f *fitter) next() {
 	chunk, err := f.r.ReadSlice('\n')
-	f.scan.feed(chunk)
-	ended := len(chunk) > 0 && chunk[len(chunk)-1] == '\n' && f.scan.idle()
+	ended := f.end(chunk, err == io.EOF)
 	switch {
 	case f.pass:
 		f.out = append(f.out[:0], chunk...)
@@ -97,10 +124,8 @@ func (f *lineFitter) next() {
 		f.pass = !ended
 	default:
 		f.frame = append(f.frame, chunk...)
-		// A body ends without a newline: at its end, a whole value is a
-		// message too.
-		if ended || err == io.EOF && f.scan.idle() {
-			f.out = append(f.out[:0], fitFrame(f.frame)...)
+		if ended {
+			f.out = append(f.out[:0], f.fit(f.frame)...)
 			f.frame = f.frame[:0]
 		}
 	}
@@ -111,7 +136,7 @@ func (f *lineFitter) next() {
 		return
 	}
 	if err != nil {
-		// What is left of a message cut off is passed on as it came.
+		// What is left of a frame cut off is passed on as it came.
 		f.out = append(f.out, f.frame...)
 		f.frame, f.err = nil, err
 	}
@@ -134,67 +159,6 @@ func fitFrame(frame []byte) []byte {
 	return fitted
 }
 
-// fitEvents reads a text/event-stream body from r and passes each event
-// on, its data (the JSON-RPC message, the joined data lines, as the SDK
-// joins them) through fitMessage: a message fitted is written as one data
-// line where the first was; one dropped leaves the event without data,
-// which the SDK skips.
-func fitEvents(r io.Reader) io.Reader {
-	return &eventFitter{r: bufio.NewReaderSize(r, keepFitBuffer), lineStart: true}
-}
-
-type eventFitter struct {
-	r         *bufio.Reader
-	out       []byte
-	event     []byte // the event being read, as it came
-	lineStart bool   // the next chunk starts a line
-	pass      bool   // passing an event over maxFitFrame on as it comes
-	err       error
-}
-
-func (f *eventFitter) Read(p []byte) (int, error) {
-	for len(f.out) == 0 {
-		if f.err != nil {
-			return 0, f.err
-		}
-		f.next()
-	}
-	n := copy(p, f.out)
-	f.out = f.out[n:]
-	return n, nil
-}
-
-func (f *eventFitter) next() {
-	chunk, err := f.r.ReadSlice('\n')
-	blank := f.lineStart && (string(chunk) == "\n" || string(chunk) == "\r\n")
-	f.lineStart = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
-	switch {
-	case f.pass:
-		f.out = append(f.out[:0], chunk...)
-		f.pass = !blank
-	case len(f.event)+len(chunk) > maxFitFrame:
-		f.out = append(append(f.out[:0], f.event...), chunk...)
-		f.event = f.event[:0]
-		f.pass = !blank
-	default:
-		f.event = append(f.event, chunk...)
-		if blank || err == io.EOF {
-			f.out = append(f.out[:0], fitEvent(f.event)...)
-			f.event = f.event[:0]
-		}
-	}
-	if cap(f.event) > keepFitBuffer && len(f.event) == 0 {
-		f.event = nil
-	}
-	if err == bufio.ErrBufferFull {
-		return
-	}
-	if err != nil {
-		f.out = append(f.out, f.event...)
-		f.event, f.err = nil, err
-	}
-}
-
 // fitEvent returns one event, its blank line included, with its data
 // fitted.
 func fitEvent(event []byte) []byte {
@@ -202,8 +166,7 @@ func fitEvent(event []byte) []byte {
 	first := -1 // the first data line's index among the lines
 	lines := bytes.SplitAfter(event, []byte("\n"))
 	for i, l := range lines {
-		name, value, ok := bytes.Cut(bytes.TrimRight(l, "\r\n"), []byte(":"))
-		if ok && string(name) == "data" {
+		if value, ok := dataLine(l); ok {
 			if first < 0 {
 				first = i
 			}
@@ -220,9 +183,9 @@ func fitEvent(event []byte) []byte {
 	fitted, keep := fitMessage(msg)
 	var out bytes.Buffer
 	for i, l := range lines {
-		name, _, ok := bytes.Cut(bytes.TrimRight(l, "\r\n"), []byte(":"))
+		_, isData := dataLine(l)
 		switch {
-		case !ok || string(name) != "data":
+		case !isData:
 			out.Write(l)
 		case i == first && keep:
 			out.WriteString("data: ")
@@ -231,6 +194,13 @@ func fitEvent(event []byte) []byte {
 		}
 	}
 	return out.Bytes()
+}
+
+// dataLine returns the value of an event's line when it is a data field,
+// as the SDK reads fields (name, colon, value).
+func dataLine(l []byte) ([]byte, bool) {
+	name, value, ok := bytes.Cut(bytes.TrimRight(l, "\r\n"), []byte(":"))
+	return value, ok && string(name) == "data"
 }
 
 // fitTransport passes every JSON and event-stream response of an HTTP

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -49,18 +48,7 @@ func newDeepToolServer() *mcp.Server {
 // after it, so that none of the server's tools was ever offered); over
 // stdio and streamable HTTP.
 func TestToolNestedPastTheSDKIsHiddenAlone(t *testing.T) {
-	url, _ := httpUpstream(t, newDeepToolServer())
-	h := start(t, fmt.Sprintf(`[[servers]]
-name = "web"
-prefix = "w_"
-url = %q
-
-[[servers]]
-name = "pipe"
-prefix = "p_"
-command = [%q]
-env = { GATE_TEST_UPSTREAM = "deep-tool" }
-`, url, exe(t)), fastConfig())
+	h := startBoth(t, newDeepToolServer(), "deep-tool")
 	c := h.client()
 	c.WaitTools(t, "p_echo", "p_last", "w_echo", "w_last")
 	hidden := h.gw.Hidden()
