@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,15 +18,15 @@ const toolsPage = mcp.DefaultPageSize
 
 // serveOffered answers tools/list from the offered set the gateway
 // computed last, and sends a tools/call of a tool in that set to its
-// upstream, so that each request sees one whole set. The SDK's server
+// upstream (refusing any other with why, callOffered), so that each
+// request sees one whole set. The SDK's server
 // (v1.8.0) changes its tools one call at a time (RemoveTools, then
 // AddTool for each), under a lock it takes and drops for each: a
 // tools/list between two of them saw a set that never was, a renamed
 // tool under neither name, and a tools/call a bare "unknown tool". The
 // SDK's set is still kept in step (compute): its changes send
 // notifications/tools/list_changed, and its streamable transport looks a
-// called tool up there. A call of a tool not in the set goes on to
-// refuseHidden, which says why.
+// called tool up there.
 func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
@@ -33,16 +35,31 @@ func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
 				return g.listTools(r)
 			}
 		case "tools/call":
-			r, ok := req.(*mcp.CallToolRequest)
-			if !ok || r.Params == nil {
-				break
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				return g.callOffered(ctx, r)
 			}
-			g.mu.Lock()
-			o := g.offered[r.Params.Name]
-			g.mu.Unlock()
-			if o == nil {
-				break
-			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// errOfferedNow is what callOffered's refuseHidden passes a call on to
+// when the set changed between callOffered's look and its own, and now
+// offers the tool.
+var errOfferedNow = errors.New("offered now")
+
+// callOffered forwards a call of an offered tool to its upstream, and has
+// refuseHidden refuse one that is not offered, with why. Should the set
+// change between the two looks and offer the tool after all, what
+// refuseHidden passes the call on to is not the SDK's handler (whose set
+// may still be being changed) but a look again.
+func (g *Gateway) callOffered(ctx context.Context, r *mcp.CallToolRequest) (mcp.Result, error) {
+	refuse := g.refuseHidden(func(context.Context, string, mcp.Request) (mcp.Result, error) { return nil, errOfferedNow })
+	for range 3 {
+		g.mu.Lock()
+		o := g.offered[r.Params.Name]
+		g.mu.Unlock()
+		if o != nil {
 			res, err := g.forward(o)(ctx, r)
 			if err == nil && res != nil && res.Content == nil {
 				c := *res
@@ -51,8 +68,12 @@ func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return res, err
 		}
-		return next(ctx, method, req)
+		res, err := refuse(ctx, "tools/call", r)
+		if !errors.Is(err, errOfferedNow) {
+			return res, err
+		}
 	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: the tools offered are changing; list them again", quote(r.Params.Name))}
 }
 
 // listTools answers one page of the offered set, sorted by name. A cursor

@@ -112,7 +112,7 @@ func TestSkillChangesArePublishedToSubscribers(t *testing.T) {
 	err := rc.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "gate://skills/nothing/SKILL.md"})
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je, "a subscription to a resource gate does not offer")
-	assert.Equal(t, int64(-32002), je.Code) // MCP's "resource not found"
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code) // the SDK's "Resource not found"
 
 	waitEvent := func(name, reason string) {
 		t.Helper()
