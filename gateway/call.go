@@ -75,18 +75,27 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		}
 		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
 	}
+	ctx, untrack := u.gw.track(ctx, req.Session)
+	defer untrack()
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	params := &mcp.CallToolParams{Name: o.upstream}
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
 	}
+	var progress *callProgress
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		up, done := u.route(req.Session, tok)
+		up, p, done := u.route(ctx, req.Session, tok)
 		defer done()
+		progress = p
 		params.SetProgressToken(up)
 	}
 	res, err := cs.CallTool(cctx, params)
+	if progress != nil && ctx.Err() == nil {
+		// The call's progress goes out before its result.
+		progress.catchUp(ctx, progressCatchUp)
+		u.gw.flush(ctx, req.Session, progressCatchUp)
+	}
 	switch {
 	case err == nil:
 		b, merr := json.Marshal(res)
@@ -102,6 +111,8 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 			return res, OutcomeToolError, nil
 		}
 		return res, OutcomeOK, nil
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		return nil, OutcomeCancelled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
 	case cctx.Err() != nil:

@@ -36,17 +36,26 @@ const (
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
 	DefaultMaxResultBytes = 4 << 20
-	// DefaultMaxSessions caps the streamable-HTTP sessions open at once;
-	// a new session past it is refused with 503.
+	// DefaultMaxSessions caps the streamable-HTTP sessions open at once,
+	// with the requests being served that could open one (any POST
+	// without Mcp-Session-Id); such a request past it is refused with 503.
 	DefaultMaxSessions = 256
 	// DefaultSessionIdle closes a streamable-HTTP session idle this long.
 	DefaultSessionIdle = 30 * time.Minute
 	// DefaultMaxRequestBytes caps the body of a request to /mcp.
 	DefaultMaxRequestBytes = 4 << 20
-	// DefaultStreamDeadline bounds writing one /mcp response, a stream
-	// included: clients open the session's event stream again when it
-	// ends, and a client that stops reading holds its connection no longer.
-	DefaultStreamDeadline = 10 * time.Minute
+	// DefaultWriteTimeout bounds each write to a /mcp client (an answer,
+	// one event of a stream): a write that does not complete within it
+	// drops the client's session, so a client that stops reading holds
+	// nothing for longer, and waits on it block only its own session. A
+	// client reading at any speed a person could notice is far faster.
+	DefaultWriteTimeout = 10 * time.Second
+	// DefaultSessionQueue is how many notifications (list_changed,
+	// resource updates, progress) may wait for one session, over any
+	// transport; one more that cannot be coalesced with one waiting drops
+	// the session (docs/MCP.md, "Limits"). As /v1/events's stream buffer:
+	// a client reading at all never gets near it.
+	DefaultSessionQueue = 1024
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -55,7 +64,8 @@ type Config struct {
 	callTimeout, connectTimeout, listTimeout, keepAlive time.Duration
 	backoffMin, backoffMax                              time.Duration
 	maxTools, maxResult, maxSessions, maxRequest        int
-	sessionIdle, streamDeadline                         time.Duration
+	sessionQueue                                        int
+	sessionIdle, writeTimeout                           time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
 	metrics                                             prometheus.Registerer
@@ -71,7 +81,8 @@ func NewConfig() Config {
 		backoffMin: DefaultBackoffMin, backoffMax: DefaultBackoffMax,
 		maxTools: DefaultMaxTools, maxResult: DefaultMaxResultBytes,
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
-		sessionIdle: DefaultSessionIdle, streamDeadline: DefaultStreamDeadline, version: "dev",
+		sessionQueue: DefaultSessionQueue,
+		sessionIdle:  DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 	}
 }
 
@@ -114,8 +125,12 @@ func (c Config) WithMaxRequestBytes(n int) Config { c.maxRequest = n; return c }
 // WithSessionIdle sets how long an idle streamable-HTTP session is kept.
 func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; return c }
 
-// WithStreamDeadline sets how long writing one /mcp response may take.
-func (c Config) WithStreamDeadline(d time.Duration) Config { c.streamDeadline = d; return c }
+// WithWriteTimeout sets how long each write to a /mcp client may take
+// before its session is dropped.
+func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+
+// WithSessionQueue sets how many notifications may wait for one session.
+func (c Config) WithSessionQueue(n int) Config { c.sessionQueue = n; return c }
 
 // WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
 // which refuses a request that arrives on a loopback address but names

@@ -29,6 +29,10 @@ type Gateway struct {
 	server  *mcp.Server
 	metrics *metrics
 
+	// clients is the state of the client sessions (sessions.go).
+	clients        clientTable
+	sessionMetrics *sessionMetrics
+
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
 	kick chan struct{}
@@ -74,8 +78,10 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		SubscribeHandler:   g.subscribe,
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
-	g.server.AddReceivingMiddleware(g.refuseHidden)
+	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
 	g.server.AddReceivingMiddleware(g.serveOffered) // outermost: before refuseHidden
+	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g
 }
 

@@ -1,23 +1,25 @@
 package gateway
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"time"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Handler returns the gateway as a streamable-HTTP MCP endpoint (gatectl
 // serve mounts it at /mcp, behind its token and Host checks). It bounds
-// what a client can make it hold: a request body is read up to
-// WithMaxRequestBytes, an initialize that would open a session past
-// WithMaxSessions is refused with 503, an idle session is closed after WithSessionIdle, requests arriving
+// what a client can make it hold: a request body over WithMaxRequestBytes
+// is refused with 413; a request that could open a session (a POST without
+// Mcp-Session-Id, whatever its body) is refused with 503 while
+// WithMaxSessions sessions are open or being opened; an idle session is
+// closed after WithSessionIdle; every write to a client must complete
+// within WithWriteTimeout, else its session is dropped; requests arriving
 // on a loopback address must name a loopback Host (the SDK's DNS-rebinding
-// check, unless WithAnyHost), and cross-origin browser requests are refused.
+// check, unless WithAnyHost), and cross-origin browser requests are
+// refused.
 func (g *Gateway) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:             g.cfg.sessionIdle,
@@ -26,63 +28,70 @@ func (g *Gateway) Handler() http.Handler {
 	})
 	protected := http.NewCrossOriginProtection().Handler(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			body, tooLarge := g.peekBody(r)
-			if tooLarge {
-				http.Error(w, fmt.Sprintf("gate: a request body is at most %d bytes", g.cfg.maxRequest), http.StatusRequestEntityTooLarge)
-				return
-			}
-			if isInitialize(body) && g.sessions() >= g.cfg.maxSessions {
-				w.Header().Set("Retry-After", "5")
-				http.Error(w, "gate: too many MCP sessions are open; try again later", http.StatusServiceUnavailable)
-				return
-			}
-		}
 		// A response on /mcp may be a stream that lasts as long as a
-		// session (the standalone GET, a subscriptions/listen) or a call
-		// (a POST answered as events), far past an HTTP server's write
-		// timeout; it gets a deadline of its own, so a client that stops
-		// reading still frees it.
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.streamDeadline))
-		protected.ServeHTTP(w, r)
+		// session (the standalone GET) or a call (a POST answered as
+		// events), far past an HTTP server's write timeout: each write
+		// gets a deadline of its own. (Go's server lifts the read
+		// deadline once the body is read.)
+		id := r.Header.Get("Mcp-Session-Id")
+		dw := newDeadlineWriter(w, g.cfg.writeTimeout, r.Method == http.MethodPost, func() {
+			sid := id
+			if sid == "" {
+				sid = w.Header().Get("Mcp-Session-Id")
+			}
+			if cs := g.clientByID(sid); cs != nil {
+				g.drop(cs, dropWriteTimeout, fmt.Sprintf("a write to it did not complete within %v", g.cfg.writeTimeout))
+			}
+		})
+		if cs := g.clientByID(id); cs != nil {
+			defer cs.addWriter(dw)()
+		}
+		if r.Method != http.MethodPost || id != "" {
+			protected.ServeHTTP(dw, r)
+			return
+		}
+		release, ok := g.admit()
+		if !ok {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "gate: too many MCP sessions are open, or gate is shutting down; try again later", http.StatusServiceUnavailable)
+			return
+		}
+		defer release()
+		op := &opening{}
+		protected.ServeHTTP(dw, r.WithContext(context.WithValue(r.Context(), openingKey{}, op)))
+		g.settle(op, w.Header().Get("Mcp-Session-Id"))
 	})
 }
 
-// peekBody reads a request's body, within the cap, and puts it back for
-// the SDK to read.
-func (g *Gateway) peekBody(r *http.Request) (body []byte, tooLarge bool) {
-	if r.Body == nil {
+// The session cap is decided by what the SDK does, not by a reading of
+// the body: the SDK makes a session for every POST without Mcp-Session-Id
+// and keeps it if the POST initialized it (an initialize, alone or in a
+// batch, in whatever spelling its decoder takes; a server/discover). So
+// every such POST takes a slot while it is served, and is refused while
+// the sessions the SDK keeps and the POSTs being served reach the cap: the
+// SDK can never hold more.
+
+// admit takes a slot for a POST that may open a session; release gives
+// it back once the POST is served, when the session it opened, if any,
+// is counted among the open ones.
+func (g *Gateway) admit() (release func(), ok bool) {
+	t := &g.clients
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closing || t.opening+g.sessions() >= g.cfg.maxSessions {
+		g.sessionMetrics.refused()
 		return nil, false
 	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, int64(g.cfg.maxRequest)+1))
-	if len(b) > g.cfg.maxRequest {
-		return nil, true
-	}
-	if err != nil {
-		// Let the SDK meet the same error on what is left.
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
-		return b, false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(b))
-	return b, false
+	t.opening++
+	return func() {
+		t.mu.Lock()
+		t.opening--
+		t.mu.Unlock()
+	}, true
 }
 
-// isInitialize reports whether body is an initialize request: the one
-// request that makes a session the server keeps between requests (the
-// 2026-07-28 protocol's requests are stateless and hold nothing once
-// answered, but for a subscriptions/listen stream, which is a request).
-func isInitialize(body []byte) bool {
-	var m struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
-}
-
-// sessions counts the sessions that answered initialize and are still
-// open: the state a client can make the server keep.
+// sessions counts the sessions that are initialized and still open: the
+// state a client can make the server keep.
 func (g *Gateway) sessions() int {
 	n := 0
 	for ss := range g.server.Sessions() {
@@ -93,11 +102,36 @@ func (g *Gateway) sessions() int {
 	return n
 }
 
-// CloseSessions closes every open session, so that an HTTP server's
-// Shutdown is not kept waiting by streams that never end by themselves
-// (register it with http.Server.RegisterOnShutdown).
-func (g *Gateway) CloseSessions() {
-	for ss := range g.server.Sessions() {
-		_ = ss.Close()
+// opening is the session a sessionless POST made, if the SDK made one: the
+// SDK hands the POST's context to the session it opens, so every request
+// of that session carries it, and noteOpening records the session.
+type opening struct {
+	session atomic.Pointer[mcp.ServerSession]
+}
+
+type openingKey struct{}
+
+// noteOpening is the server's receiving middleware that ties a new
+// session to the POST that opened it.
+func (g *Gateway) noteOpening(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if op, ok := ctx.Value(openingKey{}).(*opening); ok {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+				op.session.CompareAndSwap(nil, ss)
+			}
+		}
+		return next(ctx, method, req)
 	}
+}
+
+// settle closes a session the SDK opened and keeps but whose ID it did not
+// give the client (a server/discover on a stateful server initializes its
+// session and answers without Mcp-Session-Id): nobody can use it, and it
+// would hold a slot of the cap until it idled out.
+func (g *Gateway) settle(op *opening, announced string) {
+	ss := op.session.Load()
+	if ss == nil || ss.InitializeParams() == nil || ss.ID() == announced {
+		return
+	}
+	_ = ss.Close()
 }

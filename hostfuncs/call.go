@@ -196,13 +196,20 @@ type Denial struct {
 	// Request is the variable, address or import spec, as the probe
 	// wrote it.
 	Request string `json:"request"`
+	// To is, for a secret granted to the probe but not bound to where it
+	// was to be sent, that destination; "" otherwise.
+	To string `json:"to,omitempty"`
 	// Probe is the probe's name.
 	Probe string `json:"-"`
 }
 
 // String is the denial as a sentence, such as
-// `env "AWS_SECRET" not granted to probe "cloud_deploy"`.
+// `env "AWS_SECRET" not granted to probe "cloud_deploy"` or
+// `secret "REDIS_PASSWORD" not granted to probe "cache" for "127.0.0.1:6380"`.
 func (d Denial) String() string {
+	if d.To != "" {
+		return fmt.Sprintf("%s %q not granted to probe %q for %q", d.Kind, d.Request, d.Probe, d.To)
+	}
 	return fmt.Sprintf("%s %q not granted to probe %q", d.Kind, d.Request, d.Probe)
 }
 
@@ -240,6 +247,7 @@ func (c *Call) RedactRun() {
 	}
 	for i := range c.denials {
 		c.denials[i].Request = c.Redact(c.denials[i].Request)
+		c.denials[i].To = c.Redact(c.denials[i].To)
 	}
 }
 
@@ -271,9 +279,13 @@ func (c *Call) log(level Level, msg []byte) {
 
 // deny records a refused request and returns the status that says so.
 func (c *Call) deny(kind, what string) int32 {
+	return c.record(Denial{Kind: kind, Request: what, Probe: c.Probe})
+}
+
+// record keeps a denial and returns the status that says so.
+func (c *Call) record(d Denial) int32 {
 	// A probe that asks for the same thing in a loop should not grow the
 	// list: keep each sentence once, and at most MaxLogs of them.
-	d := Denial{Kind: kind, Request: what, Probe: c.Probe}
 	for _, old := range c.denials {
 		if old == d {
 			return StatusDenied

@@ -41,11 +41,15 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 	if timeout <= 0 || timeout > limit {
 		timeout = limit
 	}
-	var status int32
+	var (
+		status int32
+		err    error
+	)
 	c.wait(ctx, "gate.dial", true, func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		conn, err := c.Net.dialContext(ctx, network, target)
+		var conn net.Conn
+		conn, err = c.Net.dialContext(ctx, network, target)
 		if err == nil {
 			conn.Close()
 			status = StatusOK
@@ -56,15 +60,26 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 			c.note("dial " + addr + ": " + err.Error())
 		}
 	})
+	if status == StatusLimit {
+		// The host had no socket to give, which says nothing about the
+		// service, and v1 has no code for it: a probe would read any "no"
+		// as unavailable. So the run ends as an error, which the
+		// registry's grace covers, never as a wrong answer.
+		c.interrupt("gate.dial", err)
+	}
 	return status
 }
 
 // dialStatus maps a dial error to the ABI's codes. Permission denied on a
 // unix socket (the docker.sock case) and routing failures are "unreachable":
-// from where the tool runs, the service cannot be reached.
+// from where the tool runs, the service cannot be reached. A host out of
+// sockets (its bound across probes, or descriptors) is StatusLimit: it
+// tells nothing about the peer.
 func dialStatus(err error) int32 {
 	var dnsErr *net.DNSError
 	switch {
+	case outOfSockets(err):
+		return StatusLimit
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
 		return StatusRefused
 	case errors.As(err, &dnsErr):

@@ -67,7 +67,7 @@ func FuzzHostFuncs(f *testing.F) {
 
 	g := newGuest(f)
 	grants := Grants{Env: []string{"HOME_X", "EMPTY", "A*"}, Dial: []string{"127.0.0.1:1"}, Import: []string{"test:*"},
-		HTTP: []string{"http://127.0.0.1:1/"}, Secrets: []string{"S"}}
+		HTTP: []string{"http://127.0.0.1:1/"}, Secrets: everywhere("S")}
 	f.Fuzz(func(t *testing.T, fn uint8, a0, a1, a2, a3 uint32, mem []byte) {
 		spec := fuzzFuncs[int(fn)%len(fuzzFuncs)]
 		args := [4]uint32{a0, a1, a2, a3}

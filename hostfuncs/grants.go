@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -39,10 +38,15 @@ type Grants struct {
 	HTTP []string
 
 	// Secrets names environment variables the probe may place into what it
-	// sends, as ${secret:NAME}, but never read: gate.env answers denied for
-	// them even when Env matches, and their values are redacted from all
-	// that comes back (see secrets.go). Exact names only.
-	Secrets []string
+	// sends, as ${secret:NAME}, but never read, each with the destinations
+	// it may be sent to: {"REDIS_PASSWORD": {"127.0.0.1:6379"},
+	// "API_KEY": {"https://api.example.com/v1/"}} (see grants_secrets.go).
+	// A placeholder in a stream or request to anywhere else is refused
+	// before anything is sent. gate.env answers denied for them even when
+	// Env matches, and their values are redacted from what their
+	// destinations send back (see secrets.go). Exact names only; every
+	// secret needs at least one destination.
+	Secrets map[string][]string
 
 	// Insecure names addresses, as Dial does, to which the probe may connect
 	// over TLS without verifying the peer (gate.connect and gate.http with
@@ -57,24 +61,6 @@ func (g Grants) IsZero() bool {
 		len(g.HTTP) == 0 && len(g.Secrets) == 0 && len(g.Insecure) == 0
 }
 
-// Key is a canonical form of g: two Grants have the same Key exactly
-// when they grant the same entries, whatever their order or repetitions.
-// The engine shares a module's live instances only among probes whose
-// grants have the same Key.
-func (g Grants) Key() string {
-	var b strings.Builder
-	for _, list := range [][]string{g.Env, g.Dial, g.Import, g.HTTP, g.Secrets, g.Insecure} {
-		// Length-prefixed, so that no entry's bytes can imitate a boundary.
-		for _, s := range union(list, nil) {
-			b.WriteString(strconv.Itoa(len(s)))
-			b.WriteByte(':')
-			b.WriteString(s)
-		}
-		b.WriteByte(';')
-	}
-	return b.String()
-}
-
 // Merge returns the union of g and o, sorted and without duplicates.
 func (g Grants) Merge(o Grants) Grants {
 	return Grants{
@@ -82,9 +68,23 @@ func (g Grants) Merge(o Grants) Grants {
 		Dial:     union(g.Dial, o.Dial),
 		Import:   union(g.Import, o.Import),
 		HTTP:     union(g.HTTP, o.HTTP),
-		Secrets:  union(g.Secrets, o.Secrets),
+		Secrets:  mergeSecrets(g.Secrets, o.Secrets),
 		Insecure: union(g.Insecure, o.Insecure),
 	}
+}
+
+// mergeSecrets is the union of two secrets grants, name by name.
+func mergeSecrets(a, b map[string][]string) map[string][]string {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(a)+len(b))
+	for _, m := range []map[string][]string{a, b} {
+		for name, dests := range m {
+			out[name] = union(out[name], dests)
+		}
+	}
+	return out
 }
 
 func union(a, b []string) []string {
@@ -117,7 +117,7 @@ type Policy struct {
 // policyV2 is the part of a Policy that ABI v2 added.
 type policyV2 struct {
 	http     *httpMatcher
-	secrets  nameSet
+	secrets  []secretGrant // sorted by name
 	insecure *dialMatcher
 }
 
@@ -160,14 +160,12 @@ func (g Grants) Compile() (*Policy, error) {
 			return nil, fmt.Errorf("http grant %q: %w", e, err)
 		}
 	}
-	for _, e := range g.Secrets {
-		if err := checkSecretGrant(e); err != nil {
-			return nil, fmt.Errorf("secret grant %q: %w", e, err)
+	if len(g.Secrets) > 0 {
+		secrets, err := compileSecrets(g.Secrets)
+		if err != nil {
+			return nil, err
 		}
-		p.v2.secrets = append(p.v2.secrets, e)
-	}
-	if p.v2 != nil {
-		p.v2.secrets = p.v2.secrets.sealed()
+		p.v2.secrets = secrets
 	}
 	if len(g.Insecure) > 0 {
 		p.v2.insecure = &dialMatcher{}
@@ -216,20 +214,7 @@ func (s nameSet) has(name string) bool {
 // AllowEnv reports whether the variable name may be read. A secret never
 // may, whatever the env grants say.
 func (p *Policy) AllowEnv(name string) bool {
-	return p != nil && p.env.match(name) && (p.v2 == nil || !p.v2.secrets.has(name))
-}
-
-// AllowSecret reports whether the variable name is granted as a secret.
-func (p *Policy) AllowSecret(name string) bool {
-	return p != nil && p.v2 != nil && p.v2.secrets.has(name)
-}
-
-// Secrets returns the names granted as secrets, sorted.
-func (p *Policy) Secrets() []string {
-	if p == nil || p.v2 == nil {
-		return nil
-	}
-	return p.v2.secrets
+	return p != nil && p.env.match(name) && p.secretIndex(name) < 0
 }
 
 // AllowInsecure reports whether the address ("host:port") may be reached
@@ -305,22 +290,6 @@ func (m *envMatcher) match(s string) bool {
 		}
 	}
 	return false
-}
-
-// checkSecretGrant checks a secrets entry: a variable name, exactly, since
-// a pattern would hand a probe every secret a later variable might hold.
-func checkSecretGrant(e string) error {
-	if strings.Contains(e, "*") {
-		return fmt.Errorf("secrets are named exactly; no patterns")
-	}
-	if err := checkEnvGrant(e); err != nil {
-		return err
-	}
-	// ${secret:NAME} names only these, so another name could never be used.
-	if '0' <= e[0] && e[0] <= '9' {
-		return fmt.Errorf("a secret's name starts with a letter or _, as in ${secret:NAME}")
-	}
-	return nil
 }
 
 func checkEnvGrant(e string) error {

@@ -452,3 +452,10 @@ func pathHasPrefix(path, prefix string) bool {
 	}
 	return prefix[len(prefix)-1] == '/' || len(path) == len(prefix) || path[len(prefix)] == '/'
 }
+
+// withoutQuery is the target as String writes it, without its query: what
+// a denial names, since a query may hold a value a peer reflected.
+func (t HTTPTarget) withoutQuery() string {
+	t.RawQuery = ""
+	return t.String()
+}

@@ -555,20 +555,3 @@ func TestABIDocGrantTables(t *testing.T) {
 	assert.Equal(t, 15, rows, "rows checked")
 }
 
-func TestGrantsKey(t *testing.T) {
-	a := Grants{Env: []string{"B", "A", "A"}, Dial: []string{"localhost:1"}}
-	same := Grants{Env: []string{"A", "B"}, Dial: []string{"localhost:1", "localhost:1"}}
-	assert.Equal(t, a.Key(), same.Key(), "order and repetition do not matter")
-	for _, other := range []Grants{
-		{Env: []string{"A"}, Dial: []string{"localhost:1"}},
-		{Env: []string{"A", "B"}},
-		{Env: []string{"A", "B", "localhost:1"}},
-		{Env: []string{"A", "B"}, Import: []string{"localhost:1"}},
-		// An entry that contains what a boundary looks like in the key.
-		{Env: []string{"A;1:B"}, Dial: []string{"localhost:1"}},
-		{Env: []string{"A", "B;11:localhost:1"}},
-	} {
-		assert.NotEqual(t, a.Key(), other.Key(), "%+v", other)
-	}
-	assert.Equal(t, Grants{}.Key(), Grants{Env: []string{}}.Key())
-}

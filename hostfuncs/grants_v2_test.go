@@ -9,44 +9,25 @@ import (
 
 func TestGrantsV2IsZero(t *testing.T) {
 	assert.True(t, Grants{}.IsZero())
-	assert.True(t, Grants{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}}.IsZero())
+	assert.True(t, Grants{HTTP: []string{}, Secrets: map[string][]string{}, Insecure: []string{}}.IsZero())
 	for _, g := range []Grants{
 		{HTTP: []string{"https://api.example.com/"}},
-		{Secrets: []string{"K"}},
+		{Secrets: boundTo("K", "x:1")},
 		{Insecure: []string{"localhost:8443"}},
 	} {
 		assert.False(t, g.IsZero(), "%+v", g)
 	}
 }
 
-func TestGrantsV2Key(t *testing.T) {
-	a := Grants{HTTP: []string{"https://b.example/", "https://a.example/"}, Secrets: []string{"K", "J", "K"}, Insecure: []string{"x:1"}}
-	same := Grants{HTTP: []string{"https://a.example/", "https://b.example/", "https://a.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1", "x:1"}}
-	assert.Equal(t, a.Key(), same.Key(), "order and repetition do not matter")
-	for _, other := range []Grants{
-		{HTTP: []string{"https://a.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J"}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}},
-		// The same entries under another kind grant something else.
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Env: []string{"J", "K"}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}, Dial: []string{"x:1"}},
-		{Dial: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K"}, Insecure: []string{"x:1"}},
-		{HTTP: []string{"https://a.example/", "https://b.example/"}, Secrets: []string{"J", "K", "x:1"}},
-	} {
-		assert.NotEqual(t, a.Key(), other.Key(), "%+v", other)
-	}
-	assert.Equal(t, Grants{}.Key(), Grants{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}}.Key())
-}
-
 func TestGrantsV2Merge(t *testing.T) {
-	g := Grants{HTTP: []string{"https://b.example/"}, Secrets: []string{"K"}}.Merge(Grants{
+	g := Grants{HTTP: []string{"https://b.example/"}, Secrets: boundTo("K", "x:2")}.Merge(Grants{
 		HTTP:     []string{"https://a.example/", "https://b.example/"},
-		Secrets:  []string{"J", "K"},
+		Secrets:  map[string][]string{"J": {"x:1"}, "K": {"x:1", "x:2"}},
 		Insecure: []string{"localhost:8443"},
 	})
 	assert.Equal(t, Grants{
 		HTTP:     []string{"https://a.example/", "https://b.example/"},
-		Secrets:  []string{"J", "K"},
+		Secrets:  map[string][]string{"J": {"x:1"}, "K": {"x:1", "x:2"}},
 		Insecure: []string{"localhost:8443"},
 	}, g)
 	assert.True(t, Grants{}.Merge(Grants{}).IsZero())
@@ -61,9 +42,15 @@ func TestGrantsV2Errors(t *testing.T) {
 		{Grants{HTTP: []string{"https://api.example.com/", "api.example.com"}}, `http grant "api.example.com": want http://host/path, https://host/path or unix:/socket:/path`},
 		{Grants{HTTP: []string{"https://a!b.example/"}}, `http grant "https://a!b.example/": host "a!b.example": '!' is not allowed in a host name`},
 		{Grants{HTTP: []string{"https://[fd00::1/8]/"}}, `http grant "https://[fd00::1/8]/": prefix "fd00::1/8" has host bits set: write fd00::/8`},
-		{Grants{Secrets: []string{"K*"}}, `secret grant "K*": secrets are named exactly; no patterns`},
-		{Grants{Secrets: []string{"K", ""}}, `secret grant "": empty name`},
-		{Grants{Secrets: []string{"9K"}}, `secret grant "9K": a secret's name starts with a letter or _, as in ${secret:NAME}`},
+		{Grants{Secrets: boundTo("K*", "x:1")}, `secret grant "K*": secrets are named exactly; no patterns`},
+		{Grants{Secrets: map[string][]string{"K": {"x:1"}, "": {"x:1"}}}, `secret grant "": empty name`},
+		{Grants{Secrets: boundTo("9K", "x:1")}, `secret grant "9K": a secret's name starts with a letter or _, as in ${secret:NAME}`},
+		{Grants{Secrets: boundTo("K")}, `secret grant "K": no destination: name where it may be sent, as dial and http grants are written ("127.0.0.1:6379", "https://api.example.com/v1/")`},
+		{Grants{Secrets: boundTo("K", "")}, `secret grant "K": destination "": empty destination`},
+		{Grants{Secrets: boundTo("K", "127.1:6379")}, `secret grant "K": destination "127.1:6379": "127.1": an IPv4 pattern has four octets, each 0-255 or *`},
+		{Grants{Secrets: boundTo("K", "https://api.example.com/v1?x")}, `secret grant "K": destination "https://api.example.com/v1?x": a grant matches scheme, host, port and path; it has no query`},
+		{Grants{Secrets: boundTo("K", "tls:unix:/run/x.sock")}, `secret grant "K": destination "tls:unix:/run/x.sock": TLS over a unix socket is not supported`},
+		{Grants{Secrets: boundTo("K", "unix:relative.sock")}, `secret grant "K": destination "unix:relative.sock": the socket path must be absolute`},
 		{Grants{Insecure: []string{"localhost"}}, `insecure grant "localhost": want host:port or unix:/path`},
 		{Grants{Insecure: []string{":8443"}}, `insecure grant ":8443": empty host (write "*:8443" to allow any host)`},
 		{Grants{Insecure: []string{"127.1:443"}}, `insecure grant "127.1:443": "127.1": an IPv4 pattern has four octets, each 0-255 or *`},
@@ -80,7 +67,7 @@ func TestGrantsV2Errors(t *testing.T) {
 func TestGrantsV2Policy(t *testing.T) {
 	p, err := Grants{
 		HTTP:     []string{"https://api.example.com/v1/"},
-		Secrets:  []string{"OPENAI_API_KEY"},
+		Secrets:  boundTo("OPENAI_API_KEY", "https://api.example.com/v1/"),
 		Insecure: []string{"localhost:8443", "*.internal.example:*"},
 	}.Compile()
 	require.NoError(t, err)

@@ -18,12 +18,11 @@ type netState struct {
 	open     int
 	bytesOut int64
 	bytesIn  int64
-	lastErr  string
-	errSet   bool
-	// secretSent is set once a send carried a secret's value: from then
-	// on, recv coalesces what a peer sends in quick succession before it
-	// redacts (see fill).
-	secretSent bool
+	// rawIn counts the bytes read off the wire, which redaction may make
+	// fewer than the probe can read: bounded by MaxRawBytesIn.
+	rawIn   int64
+	lastErr string
+	errSet  bool
 }
 
 // handle is one open stream or HTTP response.
@@ -129,19 +128,28 @@ func (c *Call) takeOut(n int) bool {
 	return true
 }
 
-// inLeft is how many bytes the run may still receive.
+// inLeft is how many bytes the run may still receive, as the probe reads
+// them (redacted).
 func (c *Call) inLeft() int64 { return MaxBytesIn - c.netState().bytesIn }
 
 func (c *Call) countIn(n int) { c.netState().bytesIn += int64(n) }
+
+// rawLeft is how many bytes the run may still read off the wire.
+func (c *Call) rawLeft() int64 { return MaxRawBytesIn - c.netState().rawIn }
+
+func (c *Call) countRaw(n int) { c.netState().rawIn += int64(n) }
 
 // errBytesIn is the last error of a call refused for the bytes-in bound.
 var errBytesIn = "the run's bound of " + strconv.Itoa(MaxBytesIn) + " bytes in is reached"
 
 // setLastError keeps the host's words for the run's last failed v2 call,
-// with every secret's value taken out and clipped to MaxLastError bytes.
+// clipped to MaxLastError bytes. The probe reads them, so they are built
+// of the host's own words and what the probe itself wrote, never of a
+// substituted value; what a peer may have put in them is redacted by
+// failFrom.
 func (c *Call) setLastError(msg string) {
 	n := c.netState()
-	n.lastErr = clipUTF8([]byte(c.Redact(msg)), MaxLastError)
+	n.lastErr = clipUTF8([]byte(msg), MaxLastError)
 	n.errSet = true
 }
 
@@ -149,6 +157,14 @@ func (c *Call) setLastError(msg string) {
 // failures of v2 calls.
 func (c *Call) fail(status int32, msg string) int32 {
 	c.setLastError(msg)
+	return status
+}
+
+// failFrom is fail for a failure whose text may hold what the peer at d
+// sent (a TLS certificate's names, the bytes of a broken HTTP response):
+// redacted as that peer's bytes are.
+func (c *Call) failFrom(d destination, status int32, msg string) int32 {
+	c.setLastError(c.redactText(c.scopeOf(d), msg))
 	return status
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -203,10 +204,15 @@ func TestHostileStopDuringRecv(t *testing.T) {
 	}
 }
 
-// secretCall is a Call granted the secret K, whose value is v.
+// secretCall is a Call granted the secret K, whose value is v, bound to
+// every address g grants (or to one nothing listens on).
 func secretCall(t testing.TB, g Grants, v string) *Call {
 	c := budgetCall(t, g, 10*time.Second)
-	g.Secrets = append(g.Secrets, "K")
+	dests := append(slices.Clone(g.Dial), g.HTTP...)
+	if len(dests) == 0 {
+		dests = []string{"127.0.0.1:1"}
+	}
+	g.Secrets = boundTo("K", dests...)
 	p, err := g.Compile()
 	require.NoError(t, err)
 	c.Policy = p
@@ -252,7 +258,7 @@ func TestHostileSecretThroughEcho(t *testing.T) {
 		for _, tt := range []struct {
 			pad int
 			cap uint32
-		}{{0, 64}, {0, 1}, {MaxBytesOut - len("AUTH ${secret:K}\n"), bufCap}} {
+		}{{0, 64}, {0, 1}, {MaxBytesOut - placeholderCost([]byte("AUTH ${secret:K}\n"), 1), bufCap}} {
 			c := secretCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, v)
 			defer c.End()
 			h := g.connect(t, c, l.Addr().String(), 0, 0)
@@ -385,7 +391,7 @@ func TestHostileSecretPrefixByTiming(t *testing.T) {
 		p, n := g.put(t, 0, "${secret:K}")
 		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
 		_, echo := g.recv(t, c, h, bufCap, 0)
-		require.Equal(t, "${secret:K}", echo)
+		require.Equal(t, "${secret:K}", echo, "guess %q: %s", guess, g.lastError(t, c))
 		p, n = g.put(t, 0, guess)
 		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
 		got, back := g.recv(t, c, h, bufCap, 0)

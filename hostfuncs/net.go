@@ -37,13 +37,20 @@ const (
 	MaxOpenHandles   = 8
 	MaxHandlesPerRun = 32
 	// MaxBytesOut is how many bytes a run may hand to gate.send and to
-	// gate.http requests in all, counted as the probe wrote them (with
-	// ${secret:NAME} placeholders, so that the count tells nothing about
-	// a secret's length).
+	// gate.http requests in all, counted as the probe wrote them with each
+	// ${secret:NAME} placeholder at the most its value can take on the
+	// wire (MaxSecret, three times that in a URL's query): the bound holds
+	// on the wire, and the count tells nothing about a secret's length.
 	MaxBytesOut = 64 << 10
-	// MaxBytesIn is how many bytes a run may receive in all: through
-	// gate.recv, and response heads and bodies of gate.http.
+	// MaxBytesIn is how many bytes a run may receive in all, as the probe
+	// reads them (redacted): through gate.recv, and response heads and
+	// bodies of gate.http.
 	MaxBytesIn = 1 << 20
+	// MaxRawBytesIn is how many bytes a run may read off the wire in all.
+	// It is larger than MaxBytesIn because redaction makes what a peer
+	// sends shorter (a 4 KiB value reads as its placeholder), and the
+	// window the probe reads is measured in redacted bytes.
+	MaxRawBytesIn = 4 << 20
 	// MaxHTTPRequest is the longest request text gate.http reads;
 	// MaxHTTPBody the part of a response body the host keeps (the rest is
 	// never read: the connection is closed); MaxHTTPHead the longest
@@ -70,8 +77,14 @@ const (
 )
 
 // dialContext dials through Net.DialContext when one is set, else a plain
-// net.Dialer; ctx carries the wait's deadline.
+// net.Dialer; ctx carries the wait's deadline. The socket holds one of the
+// process's socket slots until it is closed (see SocketBound).
 func (n *Net) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	return processSockets().dial(ctx, network, func() (net.Conn, error) { return n.rawDial(ctx, network, addr) })
+}
+
+// rawDial dials without a socket slot.
+func (n *Net) rawDial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if n != nil && n.DialContext != nil {
 		return n.DialContext(ctx, network, addr)
 	}

@@ -2,22 +2,18 @@ package hostfuncs
 
 import (
 	"bytes"
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/binary"
 	"fmt"
-	"math/bits"
-	"net/url"
-	"slices"
 )
 
 // Secrets (ABI v2) are variables a probe may send but never see. The probe
 // writes ${secret:NAME} where a value belongs, in gate.send's bytes or
-// gate.http's request; the host substitutes the value on the way out and
-// replaces the value with the same placeholder in everything that comes
-// back in: received bytes, response headers and bodies, the host's error
-// texts, and the run's reason, logs and output. docs/ABI.md ("Secrets")
-// states what this does and does not promise.
+// gate.http's request; the host substitutes the value on the way out, if
+// the secret is bound to where the bytes go (grants_secrets.go), and
+// replaces the value with the same placeholder in what that destination
+// sends back once the run has sent it: received bytes, response headers
+// and bodies, the host's error texts about them. The run's reason, logs,
+// notes and output are redacted of every granted secret. docs/ABI.md
+// ("Secrets") states what this does and does not promise.
 //
 // NAME is [A-Za-z_][A-Za-z0-9_]*. Anything else that starts with "${",
 // such as "${secret:}" or "${HOME}", is not a placeholder and is sent as
@@ -26,15 +22,22 @@ import (
 // placeholderOpen starts every placeholder.
 const placeholderOpen = "${secret:"
 
-// secretCache holds the values of the run's secrets once read, so that
-// each is read from the environment once per run. It is reset with the
-// Call, so no value outlives its run. The zero value is empty.
+// maxPattern is the longest form of a value the redactor looks for: a
+// value of MaxSecret bytes query- or path-escaped, each byte as "%XX". A
+// cut of raw bytes is safe only this far behind their end (see
+// redactStream); it is a constant, so where the host cuts tells nothing
+// about a value's length.
+const maxPattern = 3 * MaxSecret
+
+// secretCache holds what one run knows of its secrets: the values read,
+// which it has sent, and the redactors built. It is reset with the Call,
+// so no value outlives its run. The zero value is empty.
 type secretCache struct {
 	read []secretValue
-	// redactor is built by the run's first redaction, from every granted
-	// secret that is set; built says it was (it may be empty).
-	redactor redactor
-	built    bool
+	// sent is the set of secrets the run has put into a stream or request.
+	sent secretSet
+	// redactors are built on first use, one per set of secrets.
+	redactors []scopedRedactor
 }
 
 type secretValue struct {
@@ -42,61 +45,89 @@ type secretValue struct {
 	set         bool
 }
 
-// secret returns the value of the secret name, reading it from the
-// environment the first time in a run.
-func (c *Call) secret(name string) (string, bool) {
+type scopedRedactor struct {
+	set secretSet
+	r   *redactor // nil: none of the set has a value
+}
+
+func (c *Call) secretState() *secretCache {
 	if c.secrets == nil {
 		// Made on first use: a Call is per run, and most runs have no
 		// secret, so its size is every fresh run's.
 		c.secrets = new(secretCache)
 	}
-	for _, v := range c.secrets.read {
+	return c.secrets
+}
+
+// secret returns the value of the secret name, reading it from the
+// environment the first time in a run.
+func (c *Call) secret(name string) (string, bool) {
+	s := c.secretState()
+	for _, v := range s.read {
 		if v.name == name {
 			return v.value, v.set
 		}
 	}
 	v, set := c.lookupEnv(name)
-	c.secrets.read = append(c.secrets.read, secretValue{name: name, value: v, set: set})
+	s.read = append(s.read, secretValue{name: name, value: v, set: set})
 	return v, set
 }
 
+// placeholderCost is what the bytes-out bound charges for b: its length,
+// and for each placeholder the most its value can put on the wire
+// (MaxSecret; perByte times that where values are escaped), so that the
+// bound holds on the wire and no count depends on a value's length.
+func placeholderCost(b []byte, perByte int) int {
+	n := len(b)
+	for at := 0; ; {
+		start, end, _ := nextPlaceholder(b, at)
+		if start < 0 {
+			return n
+		}
+		n += perByte * MaxSecret
+		at = end
+	}
+}
+
 // substitute returns b with every ${secret:NAME} placeholder replaced by
-// its value. A placeholder naming a secret that is not granted answers
-// StatusDenied (and records a denial of kind "secret"); one whose variable
-// is not set, is empty or is longer than MaxSecret answers StatusNotFound.
-// Denials are checked first, for every placeholder, before any variable is
-// read. why is the host's text for a failure, for gate.last_error; it
+// its value, escaped by escape (url.QueryEscape for a URL's query; nil
+// means none), for sending to d, and the set of secrets it put in.
+//
+// A placeholder naming a secret that is not granted, or one not bound to
+// d, answers StatusDenied (and records a denial of kind "secret"); one
+// whose variable is not set, is empty or is longer than MaxSecret answers
+// StatusNotFound. Every placeholder's grant is checked before any variable
+// is read. why is the host's text for a failure, for gate.last_error; it
 // never depends on a value beyond the status (empty and too long read the
 // same). b itself is never changed: out is b when it holds no placeholder
 // and a new slice otherwise.
-func (c *Call) substitute(b []byte) (out []byte, status int32, why string) {
-	return c.substituteEscaped(b, nil)
-}
-
-// substituteEscaped is substitute with escape applied to each value before
-// it is put in (url.QueryEscape for a URL's query); nil means none.
-func (c *Call) substituteEscaped(b []byte, escape func(string) string) ([]byte, int32, string) {
+func (c *Call) substitute(b []byte, d destination, escape func(string) string) (out []byte, used secretSet, status int32, why string) {
 	if !bytes.Contains(b, []byte(placeholderOpen)) {
-		return b, StatusOK, ""
+		return b, 0, StatusOK, ""
 	}
-	status, why := StatusOK, ""
+	status = StatusOK
 	for at := 0; ; {
 		start, end, name := nextPlaceholder(b, at)
 		if start < 0 {
 			break
 		}
 		at = end
-		if !c.Policy.AllowSecret(name) {
-			c.deny("secret", name)
-			if status == StatusOK {
-				status, why = StatusDenied, Denial{Kind: "secret", Request: name, Probe: c.Probe}.String()
-			}
+		den := Denial{Kind: "secret", Request: name, Probe: c.Probe}
+		switch i := c.Policy.secretIndex(name); {
+		case i < 0:
+		case !c.Policy.v2.secrets[i].bound(d):
+			den.To = d.String()
+		default:
+			continue
+		}
+		c.record(den)
+		if status == StatusOK {
+			status, why = StatusDenied, den.String()
 		}
 	}
 	if status != StatusOK {
-		return nil, status, why
+		return nil, 0, status, why
 	}
-	var out []byte
 	last := 0
 	for at := 0; ; {
 		start, end, name := nextPlaceholder(b, at)
@@ -106,9 +137,9 @@ func (c *Call) substituteEscaped(b []byte, escape func(string) string) ([]byte, 
 		v, set := c.secret(name)
 		switch {
 		case !set:
-			return nil, StatusNotFound, fmt.Sprintf("secret %q is not set", name)
+			return nil, 0, StatusNotFound, fmt.Sprintf("secret %q is not set", name)
 		case v == "" || len(v) > MaxSecret:
-			return nil, StatusNotFound, fmt.Sprintf("secret %q is empty or longer than %d bytes", name, MaxSecret)
+			return nil, 0, StatusNotFound, fmt.Sprintf("secret %q is empty or longer than %d bytes", name, MaxSecret)
 		}
 		if escape != nil {
 			v = escape(v)
@@ -117,12 +148,33 @@ func (c *Call) substituteEscaped(b []byte, escape func(string) string) ([]byte, 
 			out = make([]byte, 0, len(b)+len(v))
 		}
 		out = append(append(out, b[last:start]...), v...)
+		used |= 1 << c.Policy.secretIndex(name)
 		last, at = end, end
 	}
 	if out == nil {
-		return b, StatusOK, "" // "${secret:" but no placeholder
+		return b, 0, StatusOK, "" // "${secret:" but no placeholder
 	}
-	return append(out, b[last:]...), StatusOK, ""
+	return append(out, b[last:]...), used, StatusOK, ""
+}
+
+// markSent records that the secrets of set are on their way: from now on
+// what their destinations send back is redacted of them.
+func (c *Call) markSent(set secretSet) {
+	if set != 0 {
+		c.secretState().sent |= set
+	}
+}
+
+// scopeOf is the set of secrets to redact from what d sends back: those
+// the run has sent that are bound to d. A run that has sent no secret
+// redacts nothing, so a probe cannot send candidate strings to an echo
+// peer and watch for a placeholder; and a peer a secret is not bound to
+// never had it from this run.
+func (c *Call) scopeOf(d destination) secretSet {
+	if c.secrets == nil || c.secrets.sent == 0 {
+		return 0
+	}
+	return c.secrets.sent & c.Policy.boundTo(d)
 }
 
 // nextPlaceholder finds the first placeholder in b at or after from and
@@ -148,242 +200,73 @@ func nextPlaceholder(b []byte, from int) (start, end int, name string) {
 	return -1, -1, ""
 }
 
-// redact returns b with every value of a granted secret that is set
-// replaced by its placeholder. It may return b itself when there is
-// nothing to replace, and never changes b.
-//
-// Every byte that lies in an occurrence of a value is taken out, and a run
-// of occurrences that overlap or touch becomes one placeholder: that of
-// the run's first occurrence, the longer one where two start together.
-// So where two values overlap neither shows in part, and the output does
-// not tell whether one value holds another or repeats itself (which a
-// probe could otherwise learn by echoing "${secret:A}${secret:A}"). A
-// secret's query-escaped form, as substituteEscaped sends it, is redacted
-// too.
-//
-// The scan takes time that depends only on the lengths of b and of the
-// values, not on what they hold, up to a real match: see redactor.
-func (c *Call) redact(b []byte) []byte {
-	r := c.redactorFor()
-	if r == nil {
-		return b
-	}
-	hits, _ := r.scan(b)
-	if len(hits) == 0 {
-		return b
-	}
-	return r.apply(b, hits)
-}
-
-// Redact is redact for text: the engine passes the run's reason, logs,
-// notes and output through it before they leave the run.
-func (c *Call) Redact(s string) string {
-	r := c.redactorFor()
-	if r == nil {
-		return s
-	}
-	b := []byte(s)
-	hits, _ := r.scan(b)
-	if len(hits) == 0 {
-		return s
-	}
-	return string(r.apply(b, hits))
-}
-
-// redactorFor returns the run's redactor, built from the granted secrets
-// on the first call, or nil when there is nothing to redact. A probe
-// without secrets pays one length check.
-func (c *Call) redactorFor() *redactor {
-	names := c.Policy.Secrets()
-	if len(names) == 0 {
+// redactorOf returns the redactor of the secrets in set that are set, or
+// nil when there is nothing to redact; it is built once per run and set.
+func (c *Call) redactorOf(set secretSet) *redactor {
+	if set == 0 {
 		return nil
 	}
-	if c.secrets == nil {
-		c.secrets = new(secretCache)
-	}
-	if !c.secrets.built {
-		c.secrets.built = true
-		for _, name := range names {
-			if v, set := c.secret(name); set && v != "" {
-				c.secrets.redactor.add(name, v)
-			}
-		}
-		c.secrets.redactor.seal()
-	}
-	if len(c.secrets.redactor.groups) == 0 {
-		return nil
-	}
-	return &c.secrets.redactor
-}
-
-// redactor finds secret values in bytes with a rolling hash (Rabin-Karp):
-// for each length of value it hashes every window of b of that length,
-// and only where a window's hash equals a value's does it compare the two,
-// with subtle.ConstantTimeCompare. The hashing does the same arithmetic
-// whatever the bytes are, so a probe that feeds back guesses (through an
-// echo server, say) learns nothing from how long a redaction took until
-// it has the whole value; bytes.Index would stop early at the first byte
-// that differs. The hash is a polynomial modulo the prime 2^61-1 in a base
-// drawn at random when the process starts, so no input can be built to
-// collide with a value, and a false hit (which costs one compare, and
-// tells nothing but that) has a chance of about len/2^61.
-type redactor struct {
-	groups []redactGroup // by length, longest first
-}
-
-type redactGroup struct {
-	n    int // the values' length
-	pats []redactPattern
-	// out[c] is c*hashBase^(n-1) mod hashPrime: what a byte c leaving the
-	// window weighs, looked up rather than multiplied, which makes the
-	// scan a third quicker.
-	out *[256]uint64
-}
-
-type redactPattern struct {
-	value       []byte
-	hash        uint64
-	placeholder string
-}
-
-func (r *redactor) add(name, value string) {
-	ph := placeholderOpen + name + "}"
-	r.addValue(ph, value)
-	if q := url.QueryEscape(value); q != value {
-		r.addValue(ph, q)
-	}
-}
-
-func (r *redactor) addValue(placeholder, value string) {
-	p := redactPattern{value: []byte(value), hash: hashBytes([]byte(value)), placeholder: placeholder}
-	for i := range r.groups {
-		if r.groups[i].n == len(value) {
-			r.groups[i].pats = append(r.groups[i].pats, p)
-			return
+	s := c.secretState()
+	for _, r := range s.redactors {
+		if r.set == set {
+			return r.r
 		}
 	}
-	g := redactGroup{n: len(value), pats: []redactPattern{p}, out: new([256]uint64)}
-	pow := powMod(hashBase, len(value)-1)
-	for c := range g.out {
-		g.out[c] = mulMod(uint64(c), pow)
-	}
-	r.groups = append(r.groups, g)
-}
-
-func (r *redactor) seal() {
-	slices.SortFunc(r.groups, func(a, b redactGroup) int { return b.n - a.n })
-}
-
-// redactHit is one occurrence of a value: b[start:end] holds it.
-type redactHit struct {
-	start, end  int
-	placeholder string
-}
-
-// scan returns every occurrence of every value in b, and the work it did:
-// one unit per window hashed against each value, plus one per byte
-// compared. The work depends only on the lengths and the real matches,
-// which a test checks.
-func (r *redactor) scan(b []byte) (hits []redactHit, work int) {
-	for gi := range r.groups {
-		g := &r.groups[gi]
-		if g.n > len(b) {
+	var r redactor
+	for i := range c.Policy.v2.secrets {
+		if !set.has(i) {
 			continue
 		}
-		h := hashBytes(b[:g.n])
-		for i := 0; ; i++ {
-			for pi := range g.pats {
-				p := &g.pats[pi]
-				work++
-				if h == p.hash {
-					work += g.n
-					if subtle.ConstantTimeCompare(b[i:i+g.n], p.value) == 1 {
-						hits = append(hits, redactHit{start: i, end: i + g.n, placeholder: p.placeholder})
-					}
-				}
-			}
-			if i+g.n == len(b) {
-				break
-			}
-			h = roll(h, g.out[b[i]], uint64(b[i+g.n]))
+		name := c.Policy.v2.secrets[i].name
+		if v, ok := c.secret(name); ok && v != "" {
+			r.add(name, v)
 		}
 	}
-	return hits, work
-}
-
-// apply builds b with the hits taken out (see redact).
-func (r *redactor) apply(b []byte, hits []redactHit) []byte {
-	// Stable: of two values alike, the first granted name's placeholder.
-	slices.SortStableFunc(hits, func(x, y redactHit) int {
-		if x.start != y.start {
-			return x.start - y.start
-		}
-		return y.end - x.end // the longer first
-	})
-	out := make([]byte, 0, len(b))
-	last := 0
-	for i := 0; i < len(hits); {
-		out = append(out, b[last:hits[i].start]...)
-		out = append(out, hits[i].placeholder...)
-		end := hits[i].end
-		for ; i < len(hits) && hits[i].start <= end; i++ {
-			end = max(end, hits[i].end)
-		}
-		last = end
+	r.seal()
+	sr := scopedRedactor{set: set}
+	if len(r.groups) > 0 {
+		sr.r = &r
 	}
-	return append(out, b[last:]...)
+	s.redactors = append(s.redactors, sr)
+	return sr.r
 }
 
-// The rolling hash: polynomials modulo the Mersenne prime 2^61-1, in
-// arithmetic without branches on the values.
-const hashPrime = 1<<61 - 1
-
-// hashBase is drawn once per process, so that nobody can choose input that
-// collides with a value they do not know.
-var hashBase = func() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand crashes the program instead)
-	return 256 + binary.LittleEndian.Uint64(b[:])%(hashPrime-512)
-}()
-
-// reduce takes x to x mod hashPrime: folded once (2^61 is 1), x is at
-// most hashPrime+7, so one subtraction at most remains.
-func reduce(x uint64) uint64 {
-	x = (x & hashPrime) + (x >> 61)
-	t := x - hashPrime
-	return t + hashPrime&uint64(int64(t)>>63) // x if x < hashPrime, else x-hashPrime
-}
-
-func mulMod(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b) // < 2^122
-	return reduce((lo & hashPrime) + (lo>>61 | hi<<3))
-}
-
-// roll moves a window's hash h one byte on: the byte whose weight is
-// leaving (see redactGroup.out) goes, entering comes in. It reduces once,
-// not after each operation, as the scan's time is this chain's latency:
-// h+hashPrime-leaving < 2^62, its product with hashBase < 2^123, folded
-// below 2^63 with entering added.
-func roll(h, leaving, entering uint64) uint64 {
-	hi, lo := bits.Mul64(h+hashPrime-leaving, hashBase)
-	return reduce((lo & hashPrime) + (lo>>61 | hi<<3) + entering)
-}
-
-func addMod(a, b uint64) uint64 { return reduce(a + b) }
-func subMod(a, b uint64) uint64 { return reduce(a + hashPrime - b) }
-
-func hashBytes(b []byte) uint64 {
-	var h uint64
-	for _, c := range b {
-		h = addMod(mulMod(h, hashBase), uint64(c))
+// allSecrets is the set of every secret the run is granted.
+func (c *Call) allSecrets() secretSet {
+	if !c.Policy.hasSecrets() {
+		return 0
 	}
-	return h
+	return secretSet(1)<<len(c.Policy.v2.secrets) - 1
 }
 
-func powMod(x uint64, n int) uint64 {
-	r := uint64(1)
-	for ; n > 0; n-- {
-		r = mulMod(r, x)
+// Redact returns s with the value of every granted secret that is set
+// replaced by its placeholder: the engine passes the run's reason, logs,
+// notes and output through it before they leave the run. A probe never
+// reads these back, so they are redacted of every secret it may hold,
+// whether it sent it or not.
+func (c *Call) Redact(s string) string {
+	r := c.redactorOf(c.allSecrets())
+	if r == nil {
+		return s
 	}
-	return r
+	return string(r.redact([]byte(s)))
+}
+
+// redactText is Redact for a host text that may hold what a peer sent,
+// for the probe to read (gate.last_error): redacted of the secrets of set
+// only, as the peer's bytes are.
+func (c *Call) redactText(set secretSet, s string) string {
+	r := c.redactorOf(set)
+	if r == nil {
+		return s
+	}
+	return string(r.redact([]byte(s)))
+}
+
+// deniedURL is a URL a peer gave (a redirect's Location) as a denial
+// records it: it may hold a value the peer reflected, in forms the
+// redactor knows or not, so the query is left out and the rest redacted
+// of every secret.
+func (c *Call) deniedURL(t HTTPTarget) string {
+	return c.Redact(t.withoutQuery())
 }

@@ -23,9 +23,9 @@ func FuzzRedact(f *testing.F) {
 		if len(a) > MaxSecret || len(b) > MaxSecret {
 			return
 		}
-		c, _ := stestCall(t, Grants{Secrets: []string{"A", "B"}}, map[string]string{"A": a, "B": b})
+		c, _ := stestCall(t, Grants{Secrets: everywhere("A", "B")}, map[string]string{"A": a, "B": b})
 		orig := bytes.Clone(in)
-		out := c.redact(in)
+		out := redactAll(c, in)
 		if !bytes.Equal(in, orig) {
 			t.Fatal("redact changed its input")
 		}
@@ -56,7 +56,7 @@ func redactReference(in []byte, secrets map[string]string) []byte {
 		if v == "" {
 			continue
 		}
-		for _, form := range []string{v, url.QueryEscape(v)} {
+		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
 			for i := 0; i+len(form) <= len(in); i++ {
 				if bytes.HasPrefix(in[i:], []byte(form)) {
 					hits = append(hits, hit{i, i + len(form), "${secret:" + name + "}"})
@@ -109,9 +109,9 @@ func FuzzSubstitute(f *testing.F) {
 	f.Add([]byte("${secret:K}"), "${secret:K}")
 	f.Add([]byte("${secret:K-1}${secret:_k9}"), "v")
 	f.Fuzz(func(t *testing.T, in []byte, value string) {
-		c, _ := stestCall(t, Grants{Secrets: []string{"K", "UNSET", "_k9"}}, map[string]string{"K": value, "_k9": "nine", "OTHER": "o"})
+		c, _ := stestCall(t, Grants{Secrets: everywhere("K", "UNSET", "_k9")}, map[string]string{"K": value, "_k9": "nine", "OTHER": "o"})
 		orig := bytes.Clone(in)
-		out, status, why := c.substitute(in)
+		out, status, why := subst(c, in)
 		if !bytes.Equal(in, orig) {
 			t.Fatal("substitute changed its input")
 		}

@@ -33,10 +33,15 @@ var stestEnv = map[string]string{
 	"LONG":  strings.Repeat("x", MaxSecret+1),
 	"MAX":   strings.Repeat("y", MaxSecret),
 	"NEST":  "${secret:K}",
+	"FAR":   "far away",
 	"OTHER": "not granted",
 }
 
-var stestGrants = Grants{Secrets: []string{"K", "PW", "EMPTY", "LONG", "MAX", "NEST", "UNSET"}}
+var stestGrants = func() Grants {
+	g := Grants{Secrets: everywhere("K", "PW", "EMPTY", "LONG", "MAX", "NEST", "UNSET")}
+	g.Secrets["FAR"] = []string{"10.9.9.9:9"} // granted, but bound elsewhere than testDest
+	return g
+}()
 
 func TestSubstitute(t *testing.T) {
 	tests := []struct {
@@ -71,6 +76,9 @@ func TestSubstitute(t *testing.T) {
 		{"${secret:K}${secret:UNSET}", "", StatusNotFound, `secret "UNSET" is not set`},
 		{"${secret:OTHER}", "", StatusDenied, `secret "OTHER" not granted to probe "p"`},
 		{"${secret:PATH}", "", StatusDenied, `secret "PATH" not granted to probe "p"`},
+		// A granted secret bound elsewhere is denied as firmly, and named
+		// with where it was to go.
+		{"AUTH ${secret:FAR}", "", StatusDenied, `secret "FAR" not granted to probe "p" for "127.0.0.1:1"`},
 		// Denials come first, whatever the order.
 		{"${secret:UNSET}${secret:OTHER}", "", StatusDenied, `secret "OTHER" not granted to probe "p"`},
 	}
@@ -78,7 +86,7 @@ func TestSubstitute(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			c, _ := stestCall(t, stestGrants, stestEnv)
 			in := []byte(tt.in)
-			out, status, why := c.substitute(in)
+			out, status, why := subst(c, in)
 			assert.Equal(t, tt.in, string(in), "the input is never changed")
 			assert.Equal(t, tt.status, status)
 			assert.Equal(t, tt.why, why)
@@ -99,25 +107,27 @@ func TestSubstitute(t *testing.T) {
 func TestSubstituteSharesNothing(t *testing.T) {
 	c, _ := stestCall(t, stestGrants, stestEnv)
 	plain := []byte("PING\r\n")
-	out, status, _ := c.substitute(plain)
+	out, status, _ := subst(c, plain)
 	require.Equal(t, StatusOK, status)
 	assert.Same(t, &plain[0], &out[0], "nothing to substitute: b itself")
 	notOne := []byte("${secret:} ${secret:K")
-	out, status, _ = c.substitute(notOne)
+	out, status, _ = subst(c, notOne)
 	require.Equal(t, StatusOK, status)
 	assert.Same(t, &notOne[0], &out[0], "no placeholder: b itself")
 
 	in := []byte("AUTH ${secret:K}\r\nrest")
-	out, status, _ = c.substitute(in[:18])
+	out, status, _ = subst(c, in[:18])
 	require.Equal(t, StatusOK, status)
 	assert.Equal(t, "AUTH v4lue\r\n", string(out))
 	out = append(out, "XXXXXXXXXXXXXXXXXXXXXXXX"...)
 	assert.Equal(t, "AUTH ${secret:K}\r\nrest", string(in), "out is a new slice: appending to it leaves b alone")
+	assert.Equal(t, "AUTH v4lue\r\nXXXXXXXXXXXXXXXXXXXXXXXX", string(out))
 }
 
 func TestSubstituteEscaped(t *testing.T) {
 	c, _ := stestCall(t, stestGrants, stestEnv)
-	out, status, why := c.substituteEscaped([]byte("q=a b&key=${secret:PW}&k=${secret:K}"), url.QueryEscape)
+	out, used, status, why := c.substitute([]byte("q=a b&key=${secret:PW}&k=${secret:K}"), testDest, url.QueryEscape)
+	assert.Equal(t, secretSet(1<<c.Policy.secretIndex("PW")|1<<c.Policy.secretIndex("K")), used)
 	require.Equal(t, StatusOK, status, why)
 	assert.Equal(t, "q=a b&key=p%40ss+w%2Frd&k=v4lue", string(out))
 	// And what comes back escaped is redacted too.
@@ -127,7 +137,7 @@ func TestSubstituteEscaped(t *testing.T) {
 func TestSubstituteDenialRecordedOnce(t *testing.T) {
 	c, reads := stestCall(t, stestGrants, stestEnv)
 	for range 5 {
-		_, status, _ := c.substitute([]byte("${secret:OTHER} ${secret:OTHER} ${secret:PATH}"))
+		_, status, _ := subst(c, []byte("${secret:OTHER} ${secret:OTHER} ${secret:PATH}"))
 		require.Equal(t, StatusDenied, status)
 	}
 	assert.Equal(t, []Denial{{Kind: "secret", Request: "OTHER", Probe: "p"}, {Kind: "secret", Request: "PATH", Probe: "p"}}, c.Denied())
@@ -137,11 +147,11 @@ func TestSubstituteDenialRecordedOnce(t *testing.T) {
 func TestSecretsReadOncePerRun(t *testing.T) {
 	c, reads := stestCall(t, stestGrants, stestEnv)
 	for range 3 {
-		_, status, _ := c.substitute([]byte("${secret:K}${secret:PW}"))
+		_, status, _ := subst(c, []byte("${secret:K}${secret:PW}"))
 		require.Equal(t, StatusOK, status)
-		c.redact([]byte("v4lue"))
+		redactAll(c, []byte("v4lue"))
 		c.Redact("p@ss w/rd")
-		c.substitute([]byte("${secret:UNSET}"))
+		subst(c, []byte("${secret:UNSET}"))
 	}
 	assert.Equal(t, len(stestGrants.Secrets), *reads, "each granted secret once: K, PW, UNSET, and the rest by the redactor")
 
@@ -149,7 +159,7 @@ func TestSecretsReadOncePerRun(t *testing.T) {
 	policy, lookup := c.Policy, c.LookupEnv
 	*c = Call{Probe: "p", Policy: policy, LookupEnv: lookup}
 	*reads = 0
-	_, status, _ := c.substitute([]byte("${secret:K}"))
+	_, status, _ := subst(c, []byte("${secret:K}"))
 	require.Equal(t, StatusOK, status)
 	assert.Equal(t, 1, *reads)
 }
@@ -167,7 +177,7 @@ func TestRedact(t *testing.T) {
 		"EMPTY": "",
 		"ENV":   "plain-env",
 	}
-	c, _ := stestCall(t, Grants{Env: []string{"ENV"}, Secrets: []string{"A", "B", "OVL1", "OVL2", "LONG", "SHORT", "HEAD", "REP", "EMPTY", "UNSET"}}, env)
+	c, _ := stestCall(t, Grants{Env: []string{"ENV"}, Secrets: everywhere("A", "B", "OVL1", "OVL2", "LONG", "SHORT", "HEAD", "REP", "EMPTY", "UNSET")}, env)
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"nothing here", "nothing here"},
@@ -203,20 +213,20 @@ func TestRedact(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			in := []byte(tt.in)
-			assert.Equal(t, tt.want, string(c.redact(in)))
+			assert.Equal(t, tt.want, string(redactAll(c, in)))
 			assert.Equal(t, tt.in, string(in), "the input is never changed")
 			assert.Equal(t, tt.want, c.Redact(tt.in))
 		})
 	}
 	in := []byte("nothing here")
-	assert.Same(t, &in[0], &c.redact(in)[0], "nothing to replace: b itself")
+	assert.Same(t, &in[0], &redactAll(c, in)[0], "nothing to replace: b itself")
 }
 
 // TestRedactWithoutUse: a run that never sent a secret still redacts it,
 // and a run without secrets, or whose secrets are not set, costs no
 // allocation.
 func TestRedactWithoutUse(t *testing.T) {
-	c, _ := stestCall(t, Grants{Secrets: []string{"K"}}, map[string]string{"K": "hunter2"})
+	c, _ := stestCall(t, Grants{Secrets: everywhere("K")}, map[string]string{"K": "hunter2"})
 	assert.Equal(t, "pw=${secret:K}", c.Redact("pw=hunter2"))
 
 	none, _ := stestCall(t, Grants{Env: []string{"*"}}, map[string]string{"K": "hunter2"})
@@ -228,11 +238,11 @@ func TestRedactWithoutUse(t *testing.T) {
 	for name, c := range map[string]*Call{
 		"no secrets": none,
 		"nil policy": &nilPolicy,
-		"unset":      must(stestCall(t, Grants{Secrets: []string{"UNSET"}}, nil)),
+		"unset":      must(stestCall(t, Grants{Secrets: everywhere("UNSET")}, nil)),
 		"no match":   c,
 	} {
 		allocs := testing.AllocsPerRun(100, func() {
-			c.redact(b)
+			redactAll(c, b)
 			if name != "no match" {
 				c.Redact(s) // converts to bytes when there is something to look for
 			}
@@ -284,8 +294,9 @@ func TestRedactWorkIndependentOfContent(t *testing.T) {
 	assert.Equal(t, base+len(secret), work, "a real match costs one compare of its length")
 
 	// What the work counts: one step per window and value, for each
-	// length that fits ("a shorter one" is looked for query-escaped too).
-	assert.Equal(t, (n-64+1)+2*(n-13+1), base)
+	// length that fits ("a shorter one" is looked for query-escaped, of
+	// the same length, and path-escaped, "a%20shorter%20one", too).
+	assert.Equal(t, (n-64+1)+2*(n-13+1)+(n-17+1), base)
 }
 
 // TestSecretLengthDoesNotShow: what a probe sees of a secret it sends and
@@ -297,12 +308,12 @@ func TestSecretLengthDoesNotShow(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 64, 1000, MaxSecret} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			value := strings.Repeat("\x01", n) // no byte of the template
-			c, _ := stestCall(t, Grants{Secrets: []string{"S"}}, map[string]string{"S": value})
-			out, status, why := c.substitute(tmpl)
+			c, _ := stestCall(t, Grants{Secrets: everywhere("S")}, map[string]string{"S": value})
+			out, status, why := subst(c, tmpl)
 			require.Equal(t, StatusOK, status)
 			assert.Empty(t, why)
 			assert.Len(t, out, len(tmpl)-len("${secret:S}")+n, "the host sends the value")
-			back := c.redact(out)
+			back := redactAll(c, out)
 			assert.Equal(t, string(tmpl), string(back), "and the probe gets back what it wrote")
 			if first == nil {
 				first = back
@@ -312,8 +323,8 @@ func TestSecretLengthDoesNotShow(t *testing.T) {
 	}
 	// Empty and too long read the same.
 	for _, v := range []string{"", strings.Repeat("x", MaxSecret+1), strings.Repeat("x", 1<<20)} {
-		c, _ := stestCall(t, Grants{Secrets: []string{"S"}}, map[string]string{"S": v})
-		_, status, why := c.substitute(tmpl)
+		c, _ := stestCall(t, Grants{Secrets: everywhere("S")}, map[string]string{"S": v})
+		_, status, why := subst(c, tmpl)
 		assert.Equal(t, StatusNotFound, status)
 		assert.Equal(t, `secret "S" is empty or longer than 4096 bytes`, why)
 	}
@@ -322,7 +333,7 @@ func TestSecretLengthDoesNotShow(t *testing.T) {
 // TestEnvDeniesSecrets: gate.env never reads a secret, whatever the env
 // grants say.
 func TestEnvDeniesSecrets(t *testing.T) {
-	c, reads := stestCall(t, Grants{Env: []string{"*"}, Secrets: []string{"K"}}, map[string]string{"K": "hunter2", "HOME": "/root"})
+	c, reads := stestCall(t, Grants{Env: []string{"*"}, Secrets: everywhere("K")}, map[string]string{"K": "hunter2", "HOME": "/root"})
 	buf := make([]byte, 64)
 	assert.Equal(t, StatusDenied, c.env("K", buf))
 	assert.Equal(t, make([]byte, 64), buf, "nothing of the value is written")
@@ -338,11 +349,11 @@ func TestSecretGrantNames(t *testing.T) {
 		{"A-B", `secret grant "A-B": '-' is not allowed in a variable name`},
 		{"1PASSWORD", `secret grant "1PASSWORD": a secret's name starts with a letter or _, as in ${secret:NAME}`},
 	} {
-		_, err := Grants{Secrets: []string{tt.name}}.Compile()
+		_, err := Grants{Secrets: everywhere(tt.name)}.Compile()
 		require.Error(t, err, tt.name)
 		assert.Equal(t, tt.want, err.Error())
 	}
-	p, err := Grants{Secrets: []string{"_K", "a1", "B"}}.Compile()
+	p, err := Grants{Secrets: everywhere("_K", "a1", "B")}.Compile()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"B", "_K", "a1"}, p.Secrets())
 }
@@ -382,13 +393,13 @@ func BenchmarkRedact(b *testing.B) {
 		secrets []string
 	}{{"none", nil}, {"one", []string{"K"}}, {"three", []string{"K", "J", "L"}}} {
 		b.Run(tt.name, func(b *testing.B) {
-			p, err := Grants{Secrets: tt.secrets}.Compile()
+			p, err := Grants{Secrets: everywhere(tt.secrets...)}.Compile()
 			require.NoError(b, err)
 			env := map[string]string{"K": "sk-proj-0123456789abcdefghijklmnopqrstuvwxyz", "J": "hunter2", "L": "p@ss w/rd"}
 			c := &Call{Policy: p, LookupEnv: func(n string) (string, bool) { v, ok := env[n]; return v, ok }}
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				c.redact(body)
+				redactAll(c, body)
 			}
 		})
 	}

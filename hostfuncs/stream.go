@@ -12,19 +12,27 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// recvChunk is the most a recv reads from the socket at once. Each chunk is
-// redacted as a whole before the probe sees any of it, so a probe that
-// reads a byte at a time still gets redacted bytes.
+// recvChunk is the most a recv reads from the socket at once.
 const recvChunk = 64 << 10
 
 // stream is an open gate.connect connection.
 type stream struct {
 	conn net.Conn
 	tls  *tlsFacts // nil unless "tls:"
+	// dest is where the stream goes, and bound the secrets that may be
+	// sent there.
+	dest  destination
+	bound secretSet
 	// pending holds received bytes, redacted, that the probe has not read
-	// yet.
+	// yet; held those that cannot be redacted yet (see fill).
 	pending []byte
-	eof     bool
+	held    redactStream
+	// lastByte is when the newest held byte arrived.
+	lastByte time.Time
+	eof      bool
+	// capped is set when the bytes-in bound cut the stream: nothing more
+	// is handed over.
+	capped bool
 }
 
 // hostConnect is gate.connect(addr_ptr, addr_len, flags, timeout_ms) -> i32.
@@ -45,6 +53,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 	}
 	dialAddr, isTLS := strings.CutPrefix(addr, "tls:")
 	network, target, verdict := c.Policy.checkDial(dialAddr)
+	parsed, _ := parseDialAddr(dialAddr)
 	if isTLS && verdict == StatusOK && network != "tcp" {
 		verdict = StatusBadRequest // "tls:unix:/path"
 	}
@@ -98,10 +107,11 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 		facts = c.tlsFactsOf(tc.ConnectionState(), host, insecure)
 		conn = tc
 	})
+	dest := streamDestination(parsed, isTLS)
 	if conn == nil {
-		return c.fail(status, "connect "+addr+": "+err.Error())
+		return c.failFrom(dest, status, "connect "+addr+": "+err.Error())
 	}
-	return c.net.add(&handle{stream: &stream{conn: conn, tls: facts}})
+	return c.net.add(&handle{stream: &stream{conn: conn, tls: facts, dest: dest, bound: c.Policy.boundTo(dest)}})
 }
 
 // handshakeStatus maps a failed TLS handshake: a peer that never finishes
@@ -130,19 +140,17 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 		}
 		return StatusBadHandle
 	}
-	// Counted as written, placeholders and all: the count tells nothing
-	// about a secret's length. The answer (len(b)) does not either.
-	if !c.takeOut(len(b)) {
+	// Counted as written, each placeholder at the most its value can take:
+	// the bound holds on the wire and tells nothing about a length. The
+	// answer (len(b)) does not either.
+	if !c.takeOut(placeholderCost(b, 1)) {
 		return StatusLimit
 	}
-	out, status, why := c.substitute(b)
+	out, used, status, why := c.substitute(b, h.stream.dest, nil)
 	if status != StatusOK {
 		return c.fail(status, why)
 	}
-	if len(out) > 0 && &out[0] != &b[0] {
-		// substitute hands b back unless it put a value in.
-		c.netState().secretSent = true
-	}
+	c.markSent(used)
 	if len(out) == 0 {
 		return 0
 	}
@@ -211,76 +219,94 @@ func (c *Call) recv(ctx context.Context, id int32, buf []byte, timeoutMS int32) 
 }
 
 // fill reads from the socket until the probe has something to read, the
-// stream ends or fails, or the wait is over, and redacts what came in
-// before the probe sees any of it.
+// stream ends or fails, or the wait is over.
 //
-// Once the run has sent a secret, a peer may echo it, and the socket may
-// hand the echo over in pieces: an echo server that reads 4 KiB at a time
-// writes back a secret that a padded send placed across its 4 KiB mark as
-// two writes, and a probe that read them as two chunks would see the part
-// before the mark unredacted. So fill then keeps reading for as long as
-// bytes keep coming within quietGap of each other (up to the bytes-in
-// bound), and redacts them together. What it waits for depends only on when bytes
-// arrive, never on what they are: holding back a tail because it may begin
-// a secret's value would let a probe test guesses of its first bytes by
-// timing recv. A peer that pauses in the middle of a value for longer than
-// quietGap defeats this, and docs/ABI.md says so.
+// Once the run has sent a secret bound to this stream's destination, the
+// peer may echo it, and what it sends is redacted before the probe sees
+// it, with the cuts redactStream allows: bytes that could still be the
+// start of a value are held until more arrive, the stream ends, or the
+// peer has been quiet for quietGap since its last byte. The probe's
+// timeout does not end the hold (a recv whose wait ends first answers
+// StatusTimedOut and the bytes stay held), nor does the size of its
+// buffer, so it cannot place a cut inside an echo. When the hold ends
+// depends only on when bytes arrive and on the redacted text, never on
+// bytes that might begin a value: holding back a tail because it may be a
+// value's start would let a probe test guesses of its first bytes by
+// timing recv. A peer that pauses for longer than quietGap in the middle
+// of a value defeats this, and docs/ABI.md says so.
 func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
-	if c.inLeft() <= 0 {
+	if s.capped || c.inLeft() <= 0 || c.rawLeft() <= 0 {
+		s.held.drop()
 		return c.fail(StatusLimit, "recv: "+errBytesIn)
 	}
 	d, ok := c.clip(timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "recv: no time left in the budget")
 	}
+	full, _ := c.clip(0)
+	r := c.redactorOf(c.scopeOf(s.dest))
 	var (
 		err  error
 		stop bool
 	)
-	coalesce := c.netState().secretSent
 	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
-		ctx, cancel := c.netContext(ctx, d)
+		wait, cancel := c.netContext(ctx, d)
 		defer cancel()
-		var raw []byte
-		for {
-			// Read in raw bytes what is left of the bound in redacted
-			// ones: a value's placeholder is never much longer than
-			// the value, and the bound counts what the probe can read.
-			left := c.inLeft() - int64(len(raw))
+		// The hold's own reads may run a little past the probe's timeout
+		// (quietRead at most), never past the budget: a probe that reads
+		// with 1 ms timeouts must still see the peer fall quiet.
+		budget, cancelBudget := c.netContext(ctx, full)
+		defer cancelBudget()
+		probeDeadline, _ := wait.Deadline()
+		for len(s.pending) == 0 && !s.capped {
+			left := c.rawLeft()
 			if left <= 0 {
-				if len(raw) == 0 {
-					err = errBytesInBound
-				}
+				// Past the bound nothing is read, and what is held is
+				// never handed over: a cut there would be the probe's.
+				s.held.drop()
+				s.capped = true
+				err = errBytesInBound
 				break
 			}
-			chunk := make([]byte, min(int64(recvChunk), left))
-			readCtx, cancelGap := ctx, context.CancelFunc(func() {})
-			if len(raw) > 0 {
-				readCtx, cancelGap = context.WithTimeout(ctx, quietGap)
+			readCtx, cancelRead := wait, context.CancelFunc(func() {})
+			var quietAt time.Time
+			if !s.held.empty() {
+				// Quiet means nothing more came: what the socket already
+				// holds is read first, however long ago the last byte
+				// arrived, so a probe that waits before it reads cannot
+				// end the hold by waiting.
+				if at := later(s.lastByte.Add(quietGap), time.Now().Add(quietRead)); !at.After(probeDeadline.Add(quietRead)) {
+					quietAt = at
+					readCtx, cancelRead = context.WithDeadline(budget, quietAt)
+				}
 			}
+			chunk := make([]byte, min(int64(recvChunk), left))
 			var n int
 			err = onConn(readCtx, s.conn, func() error {
 				var err error
 				n, err = s.conn.Read(chunk)
 				return err
 			})
-			gapOver := readCtx != ctx && readCtx.Err() != nil && ctx.Err() == nil
-			cancelGap()
-			raw = append(raw, chunk[:n]...)
-			if gapOver {
-				err = nil // quiet for quietGap: what came is whole
+			cancelRead()
+			// The read's own deadline ended it: judged by the clock, since
+			// the socket's deadline can fire before the context's timer.
+			quiet := n == 0 && !quietAt.IsZero() && isTimeout(err) && !stopped(readCtx) && !time.Now().Before(quietAt)
+			if n > 0 {
+				c.countRaw(n)
+				s.held.push(chunk[:n])
+				s.lastByte = time.Now()
+				err = nil
 			}
-			// No cut by size: a cut is where the probe could split a
-			// value. The bytes-in bound ends a peer that never pauses.
-			if err != nil || !coalesce || gapOver {
+			final := quiet || (err != nil && !isTimeout(err))
+			c.handOver(s, s.held.release(r, final))
+			if quiet {
+				err = nil
+			}
+			if err != nil || r == nil {
 				break
 			}
 		}
-		if len(raw) > 0 {
-			s.pending = c.redact(raw)
-			c.countIn(len(s.pending))
-		}
-		stop = stopped(ctx)
+		stop = stopped(wait) || stopped(budget)
 	})
 	if len(s.pending) > 0 {
 		// Bytes now; an error that lasts is reported by the next call.
@@ -300,11 +326,38 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	case isTimeout(err):
 		return c.fail(StatusTimedOut, "recv: nothing arrived in time")
 	}
-	return c.fail(StatusClosed, "recv: "+err.Error())
+	return c.failFrom(s.dest, StatusClosed, "recv: "+err.Error())
 }
 
-// quietGap is how long fill waits for more bytes after some arrived, in a
-// run that has sent a secret (see fill): long enough for the second write
+// handOver makes redacted bytes readable, within the bytes-in bound,
+// which is counted and cut in redacted bytes: a cut there can split a
+// placeholder, never a value.
+func (c *Call) handOver(s *stream, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if left := c.inLeft(); int64(len(b)) >= left {
+		b = b[:left]
+		s.held.drop()
+		s.capped = true
+	}
+	c.countIn(len(b))
+	s.pending = append(s.pending, b...)
+}
+
+// quietRead is the least a read that looks for quiet waits, so that it
+// reads what the socket already holds before it may find none.
+const quietRead = time.Millisecond
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// quietGap is how long a peer must send nothing before the bytes held for
+// redaction are handed over (see fill): long enough for the second write
 // of an echo on a loaded machine, short against the budget.
 const quietGap = 5 * time.Millisecond
 

@@ -61,7 +61,8 @@ func TestMCPProbeReal(t *testing.T) {
 		{shorthand: "mcp:" + authed.URL + "/mcp", outcome: runtime.Unavailable,
 			reason: "MCP server at " + authed.URL + "/mcp: credentials rejected (HTTP 401)"},
 	})
-	assert.Equal(t, int32(1), deleted.Load(), "the probe ends its session")
+	// Once per run that opened one (runReal runs a late run again).
+	assert.GreaterOrEqual(t, deleted.Load(), int32(1), "the probe ends its session")
 
 	// A server that accepts and never answers: the probe raises in time.
 	hung := httptest.NewServer(hang(t))

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,7 +47,10 @@ type realCase struct {
 	contains  string // or: a part of it
 }
 
-// runReal runs every case, each a fresh probe, with cfg.
+// runReal runs every case, each a fresh probe, with cfg. A run that ends
+// late (the probe's own timeout or the budget) where the case wants no
+// raise is run again, five times at most, as runProbe does: a loaded
+// machine, not the probe, may have made it late.
 func runReal(t *testing.T, e *runtime.Engine, cfg runtime.ProbeConfig, cases []realCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -55,6 +59,10 @@ func runReal(t *testing.T, e *runtime.Engine, cfg runtime.ProbeConfig, cases []r
 			require.NoError(t, err)
 			defer p.Close(context.Background())
 			res := p.Run(context.Background())
+			for attempt := 1; attempt < 5 && tc.outcome != runtime.Failed && late(res); attempt++ {
+				t.Logf("attempt %d: the machine was late (%q, %v); running again", attempt, probeReason(res), res.Err)
+				res = p.Run(context.Background())
+			}
 			reason := probeReason(res)
 			assert.Equal(t, tc.outcome, res.Outcome, "reason %q, err %v, denials %v", reason, res.Err, res.Denials)
 			switch {
@@ -68,6 +76,13 @@ func runReal(t *testing.T, e *runtime.Engine, cfg runtime.ProbeConfig, cases []r
 			}
 		})
 	}
+}
+
+// late reports whether a run raised because a wait ended with its time:
+// the probe's own timeout ("timed out") or the budget.
+func late(res runtime.Result) bool {
+	return res.Outcome == runtime.Failed &&
+		(errors.Is(res.Err, context.DeadlineExceeded) || strings.Contains(probeReason(res), ": timed out"))
 }
 
 // probeReason is the probe's own reason: Result.Reason, or for a probe

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -112,7 +114,7 @@ func requireTimedOut(t *testing.T, got outcome, prefix string) {
 }
 
 // redisSetup is a run against addr, granted to connect there and to send
-// the secret REDIS_PASSWORD.
+// the secret REDIS_PASSWORD there, as the redis shorthand grants.
 func redisSetup(addr string, config map[string]string, env map[string]string) setup {
 	cfg := map[string]string{"addr": addr}
 	for k, v := range config {
@@ -120,7 +122,7 @@ func redisSetup(addr string, config map[string]string, env map[string]string) se
 	}
 	dial := strings.TrimPrefix(addr, "tls:")
 	return setup{config: cfg, env: env,
-		grants: hostfuncs.Grants{Dial: []string{dial}, Secrets: []string{"REDIS_PASSWORD"}}}
+		grants: hostfuncs.Grants{Dial: []string{dial}, Secrets: map[string][]string{"REDIS_PASSWORD": {addr}}}}
 }
 
 func TestRedisProbeRealServer(t *testing.T) {
@@ -216,6 +218,28 @@ func TestRedisProbePeers(t *testing.T) {
 		assert.Equal(t, runtime.Unavailable, got.Outcome)
 		// The probe sets no reason: the host's denial is the reason.
 		assert.Equal(t, `secret "REDIS_PASSWORD" not granted to probe "redis"`, got.Reason)
+	})
+	t.Run("secret bound elsewhere", func(t *testing.T) {
+		// Granted to dial the peer, but the password only to another
+		// address: AUTH is never sent, and the denial says where it would
+		// have gone.
+		read := make(chan int, 8)
+		peer := testsvc.Serve(t, func(c net.Conn) {
+			// Until the run's end closes the stream.
+			n, _ := io.ReadFull(c, make([]byte, 256))
+			read <- n
+		})
+		s := redisSetup(peer, pw, right)
+		s.grants.Secrets = map[string][]string{"REDIS_PASSWORD": {refused}}
+		res := runProbe(t, probes.Redis, s)
+		assert.Equal(t, runtime.Unavailable, res.Outcome)
+		assert.Equal(t, `secret "REDIS_PASSWORD" not granted to probe "redis" for "`+peer+`"`, res.Reason)
+		select {
+		case n := <-read:
+			assert.Zero(t, n, "the peer the secret is not bound to got bytes")
+		case <-time.After(10 * time.Second):
+			t.Fatal("the run ended but its stream to the peer stayed open")
+		}
 	})
 	t.Run("address not granted", func(t *testing.T) {
 		s := redisSetup(refused, nil, nil)

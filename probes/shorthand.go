@@ -33,10 +33,12 @@ import (
 //
 // The grants are exact: they allow the probe precisely what its config
 // asks it to check and nothing else, so a shorthand can be granted without
-// review. Secrets are granted by name only where the shorthand sends them
+// review. Secrets are granted only where the shorthand sends them
 // (bearer=, password=, ${secret:NAME} in a URL's query, a header or the
-// body); the probe never sees their values. A shorthand never grants
-// insecure TLS: insecure=true also needs the manifest's own insecure grant.
+// body), each bound to the shorthand's own target (Destination) and to
+// nothing else; the probe never sees their values. A shorthand never
+// grants insecure TLS: insecure=true also needs the manifest's own
+// insecure grant.
 type Shorthand struct {
 	// Kind is the standard probe to run.
 	Kind Kind
@@ -54,8 +56,11 @@ type Shorthand struct {
 	Import []string
 	// HTTP lists the URL prefixes the probe may request (ABI v2 kinds).
 	HTTP []string
-	// Secrets lists the secrets the probe may send (ABI v2 kinds).
-	Secrets []string
+	// Secrets names the secrets the probe may send (ABI v2 kinds), each
+	// with its one destination, the shorthand's own target: "redis:h:6379
+	// password=P" gives {"P": {"h:6379"}}, "https://h/v1/x bearer=K"
+	// gives {"K": {"https://h/v1/x"}}. Nil when it sends none.
+	Secrets map[string][]string
 }
 
 // configKey is the config key that holds a shorthand's value, per kind.

@@ -238,9 +238,6 @@ func parseV2(sh *Shorthand, target, rest string) error {
 		}
 		cfg["addr"] = target
 		sh.Dial = []string{addr}
-		if p := cfg["password"]; p != "" {
-			sh.Secrets = []string{p}
-		}
 	case Postgres:
 		if err := checkAddr(target); err != nil {
 			return fmt.Errorf("bad address %q: %v", target, err)
@@ -283,16 +280,8 @@ func parseV2(sh *Shorthand, target, rest string) error {
 			return fmt.Errorf("bad URL %q: %v", u, err)
 		}
 	}
-	for _, k := range []string{"url", "headers", "body"} {
-		names, err := secretNames(cfg[k])
-		if err != nil {
-			return fmt.Errorf("%s: %v", k, err)
-		}
-		for _, n := range names {
-			if !contains(sh.Secrets, n) {
-				sh.Secrets = append(sh.Secrets, n)
-			}
-		}
+	if err := bindSecrets(sh); err != nil {
+		return err
 	}
 	// And the grants' compiler on what they allow: a target the grants
 	// would refuse ("http://0/", "redis:1.2.3:6379") is refused here,
@@ -301,6 +290,50 @@ func parseV2(sh *Shorthand, target, rest string) error {
 		return fmt.Errorf("bad target %q: %v", target, err)
 	}
 	return nil
+}
+
+// bindSecrets grants sh the secrets its config sends (password=, and
+// ${secret:NAME} in the URL, the headers or the body), each bound to the
+// shorthand's own target and nowhere else: a probe that sends its
+// credentials only where its config points needs no other destination,
+// and a grant a reader can check at a glance.
+func bindSecrets(sh *Shorthand) error {
+	var names []string
+	if p := sh.Config["password"]; p != "" {
+		names = append(names, p)
+	}
+	for _, k := range []string{"url", "headers", "body"} {
+		found, err := secretNames(sh.Config[k])
+		if err != nil {
+			return fmt.Errorf("%s: %v", k, err)
+		}
+		for _, n := range found {
+			if !contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	dest := sh.Destination()
+	sh.Secrets = make(map[string][]string, len(names))
+	for _, n := range names {
+		sh.Secrets[n] = []string{dest}
+	}
+	return nil
+}
+
+// Destination is where the shorthand's probe sends what it sends, written
+// as a secret's destination is (see hostfuncs.Grants.Secrets): its http
+// grant (the URL up to its query) for http, mcp and docker, else its
+// address as its config holds it ("HOST:PORT", "tls:HOST:PORT",
+// "unix:/PATH"). Every secret a shorthand sends is bound to it.
+func (s Shorthand) Destination() string {
+	if len(s.HTTP) > 0 {
+		return s.HTTP[0]
+	}
+	return s.Config["addr"]
 }
 
 func contains(list []string, s string) bool {

@@ -137,8 +137,11 @@ func FuzzParseShorthand(f *testing.F) {
 			require.NoError(t, err, "%q", s)
 			assert.True(t, policy.AllowHTTP(target), "%q: its grants %v refuse %q", s, sh.HTTP, u)
 		}
-		for _, n := range sh.Secrets {
+		// Every secret is bound to the shorthand's own target alone, and
+		// the grants bind it there.
+		for n, dests := range sh.Secrets {
 			assert.True(t, ValidEnvName(n), "secret %q", n)
+			assert.Equal(t, []string{sh.Destination()}, dests, "secret %q", n)
 		}
 		c := sh.Config
 		switch sh.Kind {
@@ -178,12 +181,16 @@ func FuzzParseShorthand(f *testing.F) {
 					}
 				}
 			}
-			assert.Equal(t, want, sh.Secrets)
+			if want == nil {
+				assert.Nil(t, sh.Secrets)
+			} else {
+				assert.Equal(t, bound(u, want...), sh.Secrets)
+			}
 			assert.Empty(t, sh.Dial)
 		case Redis:
 			assert.Equal(t, []string{strings.TrimPrefix(c["addr"], "tls:")}, sh.Dial)
 			if c["password"] != "" {
-				assert.Equal(t, []string{c["password"]}, sh.Secrets)
+				assert.Equal(t, bound(c["addr"], c["password"]), sh.Secrets)
 			} else {
 				assert.Empty(t, sh.Secrets)
 			}
@@ -216,6 +223,15 @@ func TestSplitListLong(t *testing.T) {
 	assert.Equal(t, []string{"B", "A"}, splitList("B A,B  A"))
 }
 
+// bound is a secrets grant of names, each bound to dest alone.
+func bound(dest string, names ...string) map[string][]string {
+	m := make(map[string][]string, len(names))
+	for _, n := range names {
+		m[n] = []string{dest}
+	}
+	return m
+}
+
 // cfg builds a config map from key, value pairs.
 func cfg(kv ...string) map[string]string {
 	m := map[string]string{}
@@ -233,7 +249,7 @@ func TestParseShorthandV2(t *testing.T) {
 	}{
 		{"https://api.example.com/v1/models bearer=OPENAI_API_KEY",
 			Shorthand{Kind: HTTP, Config: cfg("url", "https://api.example.com/v1/models", "headers", "Authorization: Bearer ${secret:OPENAI_API_KEY}"),
-				HTTP: []string{"https://api.example.com/v1/models"}, Secrets: []string{"OPENAI_API_KEY"}}, ""},
+				HTTP: []string{"https://api.example.com/v1/models"}, Secrets: bound("https://api.example.com/v1/models", "OPENAI_API_KEY")}, ""},
 		{"http://127.0.0.1:8080", Shorthand{Kind: HTTP, Config: cfg("url", "http://127.0.0.1:8080"), HTTP: []string{"http://127.0.0.1:8080/"}}, ""},
 		{"http://[::1]:8080/health/", Shorthand{Kind: HTTP, Config: cfg("url", "http://[::1]:8080/health/"), HTTP: []string{"http://[::1]:8080/health/"}}, ""},
 		{`  http://h/x?key=${secret:K}&q=1   method=POST header="X-Trace: a b"  header=Authorization:${secret:TOKEN} body="{\"a\":\"${secret:B}\"}"` +
@@ -241,21 +257,28 @@ func TestParseShorthandV2(t *testing.T) {
 			Shorthand{Kind: HTTP, Config: cfg("url", "http://h/x?key=${secret:K}&q=1", "method", "POST",
 				"headers", "X-Trace: a b\nAuthorization: ${secret:TOKEN}", "body", `{"a":"${secret:B}"}`, "status", "200-299,301",
 				"expect_body", "ok", "reject_body", `\error`, "expect_header", "Content-Type: json", "insecure", "true", "timeout_ms", "50"),
-				HTTP: []string{"http://h/x"}, Secrets: []string{"K", "TOKEN", "B"}},
+				HTTP: []string{"http://h/x"}, Secrets: bound("http://h/x", "K", "TOKEN", "B")},
 			`http://h/x?key=${secret:K}&q=1 method=POST header="X-Trace:a b" header=Authorization:${secret:TOKEN} body="{\"a\":\"${secret:B}\"}"` +
 				` status=200-299,301 expect_body=ok reject_body="\\error" expect_header=Content-Type:json insecure=true timeout_ms=50`},
 		{"https://h/ header=Authorization:Bearer${secret:A} bearer=A header=\"Authorization:Bearer ${secret:A}\"",
 			Shorthand{Kind: HTTP, Config: cfg("url", "https://h/", "headers",
 				"Authorization: Bearer${secret:A}\nAuthorization: Bearer ${secret:A}\nAuthorization: Bearer ${secret:A}"),
-				HTTP: []string{"https://h/"}, Secrets: []string{"A"}},
+				HTTP: []string{"https://h/"}, Secrets: bound("https://h/", "A")},
 			`https://h/ header=Authorization:Bearer${secret:A} bearer=A header="Authorization:Bearer ${secret:A}"`},
 		{"http://h/ expect_header=X-Ready:", Shorthand{Kind: HTTP, Config: cfg("url", "http://h/", "expect_header", "X-Ready: "), HTTP: []string{"http://h/"}}, ""},
 		{"redis:127.0.0.1:6379", Shorthand{Kind: Redis, Config: cfg("addr", "127.0.0.1:6379"), Dial: []string{"127.0.0.1:6379"}}, ""},
+		{"redis:127.0.0.1:6379 password=REDIS_PASSWORD", Shorthand{Kind: Redis, Config: cfg("addr", "127.0.0.1:6379", "password", "REDIS_PASSWORD"),
+			Dial: []string{"127.0.0.1:6379"}, Secrets: bound("127.0.0.1:6379", "REDIS_PASSWORD")}, ""},
+		{"https://h:8443/v1/a?k=${secret:K}&j=${secret:K}", Shorthand{Kind: HTTP, Config: cfg("url", "https://h:8443/v1/a?k=${secret:K}&j=${secret:K}"),
+			HTTP: []string{"https://h:8443/v1/a"}, Secrets: bound("https://h:8443/v1/a", "K")}, ""},
+		{"mcp:http://127.0.0.1:8080/mcp header=X-Key:${secret:MCP_KEY}", Shorthand{Kind: MCP,
+			Config: cfg("url", "http://127.0.0.1:8080/mcp", "headers", "X-Key: ${secret:MCP_KEY}"),
+			HTTP:   []string{"http://127.0.0.1:8080/mcp"}, Secrets: bound("http://127.0.0.1:8080/mcp", "MCP_KEY")}, ""},
 		{"redis:tls:cache.internal:6380 password=REDIS_PASSWORD user=app timeout_ms=20",
 			Shorthand{Kind: Redis, Config: cfg("addr", "tls:cache.internal:6380", "password", "REDIS_PASSWORD", "user", "app", "timeout_ms", "20"),
-				Dial: []string{"cache.internal:6380"}, Secrets: []string{"REDIS_PASSWORD"}}, ""},
+				Dial: []string{"cache.internal:6380"}, Secrets: bound("tls:cache.internal:6380", "REDIS_PASSWORD")}, ""},
 		{"redis:unix:/run/redis.sock password=P", Shorthand{Kind: Redis, Config: cfg("addr", "unix:/run/redis.sock", "password", "P"),
-			Dial: []string{"unix:/run/redis.sock"}, Secrets: []string{"P"}}, ""},
+			Dial: []string{"unix:/run/redis.sock"}, Secrets: bound("unix:/run/redis.sock", "P")}, ""},
 		{"postgres:localhost:5432", Shorthand{Kind: Postgres, Config: cfg("addr", "localhost:5432", "user", "postgres", "database", "postgres"),
 			Dial: []string{"localhost:5432"}}, ""},
 		{"postgres:localhost:5432 user=postgres database=postgres", Shorthand{Kind: Postgres,
@@ -274,7 +297,7 @@ func TestParseShorthandV2(t *testing.T) {
 		{"mcp:http://127.0.0.1:8080/mcp", Shorthand{Kind: MCP, Config: cfg("url", "http://127.0.0.1:8080/mcp"), HTTP: []string{"http://127.0.0.1:8080/mcp"}}, ""},
 		{"mcp:https://mcp.example.com/ bearer=MCP_TOKEN header=X-Org:acme timeout_ms=80", Shorthand{Kind: MCP,
 			Config: cfg("url", "https://mcp.example.com/", "headers", "Authorization: Bearer ${secret:MCP_TOKEN}\nX-Org: acme", "timeout_ms", "80"),
-			HTTP:   []string{"https://mcp.example.com/"}, Secrets: []string{"MCP_TOKEN"}}, ""},
+			HTTP:   []string{"https://mcp.example.com/"}, Secrets: bound("https://mcp.example.com/", "MCP_TOKEN")}, ""},
 		{"tls:example.com:443", Shorthand{Kind: TLS, Config: cfg("addr", "example.com:443", "days", "14"), Dial: []string{"example.com:443"}}, ""},
 		{"tls:example.com:443 days=14", Shorthand{Kind: TLS, Config: cfg("addr", "example.com:443", "days", "14"), Dial: []string{"example.com:443"}}, "tls:example.com:443"},
 		{"tls:127.0.0.1:8443 days=0 timeout_ms=30", Shorthand{Kind: TLS, Config: cfg("addr", "127.0.0.1:8443", "days", "0", "timeout_ms", "30"),

@@ -26,10 +26,25 @@ import (
 // entries: the shapes that made compiling and instantiating cost seconds.
 // They are generated rather than committed, being megabytes of nothing.
 func genModule(elems, extraFuncs, nops int) []byte {
+	body := []byte{0} // no locals
+	for range nops {
+		body = append(body, 0x01)
+	}
+	bodies := [][]byte{append(body, 0x41, 0, 0x0b)}
+	for range extraFuncs {
+		bodies = append(bodies, []byte{0, 0x41, 0, 0x0b})
+	}
+	return genReactor(elems, bodies)
+}
+
+// genReactor builds a reactor of functions () -> i32 with the given
+// bodies (locals and code), the first exported as probe, and an active
+// element segment of elems entries when elems > 0.
+func genReactor(elems int, bodies [][]byte) []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	b = wasm.AppendSection(b, wasm.SectionType, []byte{1, 0x60, 0, 1, 0x7f}) // () -> i32
-	funcs := wasm.AppendU32(nil, uint32(1+extraFuncs))
-	for range 1 + extraFuncs {
+	funcs := wasm.AppendU32(nil, uint32(len(bodies)))
+	for range bodies {
 		funcs = append(funcs, 0)
 	}
 	b = wasm.AppendSection(b, wasm.SectionFunction, funcs)
@@ -50,15 +65,9 @@ func genModule(elems, extraFuncs, nops int) []byte {
 		}
 		b = wasm.AppendSection(b, wasm.SectionElement, seg)
 	}
-	body := []byte{0} // no locals
-	for range nops {
-		body = append(body, 0x01)
-	}
-	body = append(body, 0x41, 0, 0x0b)
-	code := wasm.AppendU32(nil, uint32(1+extraFuncs))
-	code = append(wasm.AppendU32(code, uint32(len(body))), body...)
-	for range extraFuncs {
-		code = append(code, 4, 0, 0x41, 0, 0x0b)
+	code := wasm.AppendU32(nil, uint32(len(bodies)))
+	for _, body := range bodies {
+		code = append(wasm.AppendU32(code, uint32(len(body))), body...)
 	}
 	return wasm.AppendSection(b, wasm.SectionCode, code)
 }
@@ -81,7 +90,11 @@ func TestLoadLimits(t *testing.T) {
 		{"a 600 KiB function", NewEngineConfig(), genModule(0, 0, 600<<10),
 			"function 0's body is 614403 bytes, over the limit of 512 KiB (compiling it would take about 70 MB of memory)"},
 		{"a function under a raised limit", NewEngineConfig().WithMaxFunctionSize(1 << 20), genModule(0, 0, 600<<10), ""},
-		{"too many functions", NewEngineConfig(), genModule(0, MaxFunctions, 0), "defines 131073 functions, over the limit of 131072"},
+		{"too many functions", NewEngineConfig(), genModule(0, MaxFunctions, 0), "defines 32769 functions, over the limit of 32768"},
+		// 3.9 s and 162 MB to compile on a 2-core machine, for a module
+		// within every other limit.
+		{"131,071 small functions", NewEngineConfig(), genBodies(131071, 120), "defines 131071 functions, over the limit of 32768"},
+		{"functions at the limit", NewEngineConfig(), genModule(0, MaxFunctions-1, 0), ""},
 		{"a module over a lowered size limit", NewEngineConfig().WithMaxModuleSize(1000), genModule(2000, 0, 0), "module is 2070 bytes, over the limit of 1000 bytes"},
 	}
 	for _, tt := range tests {
@@ -297,7 +310,7 @@ func TestIdleMemoryIsBounded(t *testing.T) {
 	rssBefore := rss(t)
 	kept := 0
 	for i := range 100 {
-		// Different grants, so that no two probes share an instance.
+		// Each probe keeps its instances to itself; different grants too.
 		grants := hostfuncs.Grants{Env: []string{fmt.Sprint("V", i)}}
 		p, err := e.NewProbe(ctx, "sparse", m, ProbeConfig{Grants: grants})
 		require.NoError(t, err)

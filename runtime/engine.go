@@ -226,10 +226,10 @@ func (e *Engine) release() error {
 	return e.releaseErr
 }
 
-// compileContext spreads a large module's compilation over two workers;
-// small probes are unaffected.
+// compileContext spreads a large module's compilation over
+// compileWorkers goroutines; small probes are unaffected.
 func compileContext(ctx context.Context) context.Context {
-	return experimental.WithCompilationWorkers(ctx, 2)
+	return experimental.WithCompilationWorkers(ctx, compileWorkers)
 }
 
 // cpuSlots is a counting semaphore of execution slots.

@@ -22,8 +22,11 @@ const (
 	// KindOverrun: the run reached its budget. errors.Is(err,
 	// context.DeadlineExceeded) holds.
 	KindOverrun
-	// KindCanceled: the caller's context ended first; errors.Is(err,
-	// context.Canceled) or DeadlineExceeded holds, as for the context.
+	// KindCanceled: the run was stopped before it answered: the caller's
+	// context ended first (errors.Is(err, context.Canceled) or
+	// DeadlineExceeded holds, as for the context), its probe or engine is
+	// being closed (ErrClosed), or the host had no socket to give a
+	// gate.dial (a *hostfuncs.SocketsError, or EMFILE).
 	KindCanceled
 	// KindABI: the probe misused a host function, e.g. passed a pointer
 	// outside its memory.

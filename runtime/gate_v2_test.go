@@ -51,7 +51,7 @@ name = "with_secret"
 [tools.probe]
 module = "probes/ask.wasm"
 config = { op = "env", arg = "API_KEY" }
-grants = { env = ["API_KEY"], secrets = ["API_KEY"] }
+grants = { env = ["API_KEY"], secrets = { API_KEY = ["https://api.example.com/v1/"] } }
 
 [[tools]]
 name = "env_only"
@@ -85,7 +85,8 @@ grants = { env = ["API_KEY"] }
 	probe := tool.Probe.(*Probe)
 	assert.Empty(t, probe.Grants().Secrets)
 	tool, _ = g.Tools().Get("with_secret")
-	assert.Equal(t, []string{"API_KEY"}, tool.Probe.(*Probe).Grants().Secrets, "the manifest's grants reach the probe")
+	assert.Equal(t, map[string][]string{"API_KEY": {"https://api.example.com/v1/"}}, tool.Probe.(*Probe).Grants().Secrets,
+		"the manifest's grants reach the probe, destinations and all")
 }
 
 // tls_ca is read when the manifest is opened, relative to the manifest,

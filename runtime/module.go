@@ -157,16 +157,22 @@ func relabel(err error, name string) error {
 	return err
 }
 
-// compileModule compiles with wazero, which cannot be interrupted: if ctx
-// ends first, the caller gets ctx's error at once and the compile finishes
-// in the background, bounded by the load limits, its result dropped.
-// Close waits for it before it frees the runtime.
+// compileModule compiles with wazero, which cannot be interrupted, once
+// the process has a compile slot for it (see processCompiles): if ctx ends
+// while it waits for one, nothing is compiled; if ctx ends during the
+// compile, the caller gets ctx's error at once and the compile finishes in
+// the background, bounded by the load limits, its result dropped. Close
+// waits for it before it frees the runtime.
 func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.CompiledModule, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if !e.life.enter() {
 		return nil, ErrClosed
+	}
+	if err := processCompiles.acquire(ctx, e.stop); err != nil {
+		e.life.leave()
+		return nil, err
 	}
 	type compiled struct {
 		cm  wazero.CompiledModule
@@ -175,6 +181,7 @@ func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.Compile
 	handoff := make(chan compiled)
 	go func() {
 		defer e.life.leave()
+		defer processCompiles.release()
 		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
 		if err == nil {
 			if err = e.ensureWASI(context.WithoutCancel(ctx), cm); err != nil {

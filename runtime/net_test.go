@@ -211,7 +211,7 @@ func TestRunSecretsStayOut(t *testing.T) {
 	for _, v := range []string{"s3cr7", "0123456789abcdefghijklmnopqrstuvwxyzABCD"} {
 		e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"PW": v})))
 		p := talkProbe(t, e, ProbeConfig{
-			Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, Secrets: []string{"PW"}},
+			Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, Secrets: map[string][]string{"PW": {srv.Addr().String()}}},
 			Config: map[string]string{"mode": "echo", "addr": srv.Addr().String(), "send": "AUTH ${secret:PW}\r\n"},
 		})
 		res := p.Run(context.Background())
@@ -223,4 +223,33 @@ func TestRunSecretsStayOut(t *testing.T) {
 
 	}
 	assert.Equal(t, reasons[0], reasons[1])
+}
+
+// TestRunSecretBoundElsewhere: a secret granted to the probe but bound to
+// another address is refused before anything is sent, and the Result
+// names the secret and where it was to go, for the denial to say which
+// grant the manifest would need.
+func TestRunSecretBoundElsewhere(t *testing.T) {
+	got := make(chan int, 4)
+	srv := newPeer(t, func(c net.Conn) {
+		n, _ := io.ReadFull(c, make([]byte, 64)) // until the run's end closes the stream
+		got <- n
+	})
+	other := newPeer(t, echo)
+	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"PW": "s3cr7-value"})))
+	p := talkProbe(t, e, ProbeConfig{
+		Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, Secrets: map[string][]string{"PW": {other.Addr().String()}}},
+		Config: map[string]string{"mode": "echo", "addr": srv.Addr().String(), "send": "AUTH ${secret:PW}\r\n"},
+	})
+	res := p.Run(context.Background())
+	require.Equal(t, Unavailable, res.Outcome, "%v %s", res.Err, res.Reason)
+	require.Len(t, res.Denied, 1, "%+v", res)
+	assert.Equal(t, hostfuncs.Denial{Kind: "secret", Request: "PW", To: srv.Addr().String(), Probe: "talk"}, res.Denied[0])
+	assert.Equal(t, []string{`secret "PW" not granted to probe "talk" for "` + srv.Addr().String() + `"`}, res.Denials)
+	select {
+	case n := <-got:
+		assert.Zero(t, n, "the peer the secret is not bound to got bytes")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run ended but its stream stayed open")
+	}
 }

@@ -15,11 +15,11 @@ import (
 // 64 KiB page apiece: 640 MB at 10,000 tools).
 //
 // Instances are stateless by the ABI, but a hostile module could carry
-// what one run learnt into the next in its memory. So an instance is only
-// ever shared by probes with the same grants (what a run can learn is
-// then what the next run may ask anyway), except for the standard modules,
-// which are gate's own code and keep nothing between runs: those are
-// shared by every probe of the engine, whatever it is granted.
+// what one run learnt into the next in its memory. So only the standard
+// modules, which are gate's own code and keep nothing between runs, share
+// one pool across every probe of the engine, whatever each is granted or
+// configured with. Any other module's instances serve the one probe they
+// were made for (see poolKey).
 type instancePool struct {
 	engine *Engine
 	key    poolKey
@@ -37,14 +37,24 @@ type instancePool struct {
 	idle []*instance
 }
 
-// poolKey names the probes that may share instances: the module, and the
-// grants unless the module is one of gate's standard ones.
+// poolKey names the probes that may share instances: every probe of a
+// standard module, or one probe of any other module.
+//
+// A run can observe every setting of its probe: its config (gate.config),
+// its grants (what it is refused), its tls_ca and proxy (what its TLS and
+// HTTP calls see), its budget (the clock) and even its name (a denial in
+// gate.last_error names the probe). A key that listed those settings would
+// be as complete as the list, and silently incomplete once a setting is
+// added; keying by the probe itself is complete by construction, and what
+// it gives up is sharing between probes equal in every setting, name
+// included, which a manifest does not make.
 type poolKey struct {
 	module *Module
-	grants string
+	// owner is the probe of a non-standard module; nil for a standard one.
+	owner *Probe
 }
 
-// pool returns the pool of the probe's module and grants, making it on
+// pool returns the pool the probe's runs take instances from, making it on
 // first use (fresh: the caller then starts its warm-up), and counts the
 // probe in.
 func (e *Engine) pool(p *Probe) (pl *instancePool, fresh bool) {
@@ -56,9 +66,12 @@ func (e *Engine) pool(p *Probe) (pl *instancePool, fresh bool) {
 			return pl, false
 		}
 	}
+	// A standard module is gate's own code and keeps nothing between
+	// runs: one pool for all its probes. Any other module's pool is its
+	// probe's own (see poolKey).
 	key := poolKey{module: m}
 	if !m.standard {
-		key.grants = p.Grants().Key()
+		key.owner = p
 	}
 	e.mu.Lock()
 	pl = e.pools[key]
@@ -131,8 +144,9 @@ const WarmupBudget = MaxBudget
 // probe's runtime start is not paid inside the budget of a run that has
 // not asked anything yet. It runs in the background, concurrently with
 // other pools' warm-ups (within the engine's execution slots), bounded by
-// WarmupBudget and metered like a run, with the grants of the probe that
-// made the pool (which every probe of a non-standard pool shares). Close
+// WarmupBudget and metered like a run, as a run of the probe that made the
+// pool (a non-standard pool's only probe; a standard module's _initialize
+// reads nothing of a probe's). Close
 // stops it. An instance that did not finish in time, trapped or was
 // stopped is never kept: the first run then instantiates inside its own
 // budget, where a failure is reported.

@@ -35,9 +35,9 @@ type ProbeConfig struct {
 // "is this tool available right now". It is safe for concurrent use; each
 // run gets an instance of its own. Live reactor instances are kept for
 // reuse (a run on one costs microseconds) by the module's instance pool,
-// which the probes of the same module and grants share (all probes of a
-// standard module share one), except after a run that failed, and within
-// the engine's idle memory limit.
+// which is the probe's own (all probes of a standard module share one),
+// except after a run that failed, and within the engine's idle memory
+// limit.
 type Probe struct {
 	name   string
 	module *Module
@@ -117,8 +117,8 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	var fresh bool
 	p.pool, fresh = e.pool(p)
 	if fresh {
-		// The pool's warm-up uses this probe's grants and config, which
-		// every probe of a non-standard pool shares.
+		// The pool's warm-up runs as this probe, a non-standard pool's
+		// only one.
 		if e.cfg.warmup && m.entry == Reactor {
 			go p.pool.warm(p)
 		} else {
@@ -132,8 +132,9 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 // reach the network (nil for the defaults: system roots, no proxy, a
 // net.Dialer).
 type probeExt struct {
-	http, secrets, insecure []string
-	net                     *hostfuncs.Net
+	http, insecure []string
+	secrets        map[string][]string // name -> destinations
+	net            *hostfuncs.Net
 }
 
 // netOf is the probe's Net, nil for the defaults.

@@ -77,6 +77,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w)
 		return
 	}
+	if s.token == nil || r.URL.Path != "/healthz" {
+		// It showed the token (or none is needed): its connection keeps
+		// its slot when the listener is full.
+		proveConn(r)
+	}
 	if r.URL.Path == "/mcp" && s.opts.MCP != nil {
 		s.opts.MCP.ServeHTTP(w, r)
 		return

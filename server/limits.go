@@ -1,10 +1,9 @@
 package server
 
 import (
+	"context"
 	"net"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -42,10 +41,14 @@ type ServerOptions struct {
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
 	// MaxConns caps the connections open at once. Beyond it, a new
-	// connection is accepted and closed at once (the client sees the
-	// connection closed without an answer and may retry), so that
-	// neither the process's file descriptors nor the kernel's accept
-	// queue fill up and the server keeps answering those it holds.
+	// connection takes the slot of the oldest one that has not yet
+	// carried a request with the token (that one is closed), so that
+	// clients without the token, idle or trickling, cannot keep out
+	// those with it; when every connection has shown the token, the new
+	// one is accepted and closed at once (the client sees the connection
+	// closed without an answer and may retry). Neither the process's
+	// file descriptors nor the kernel's accept queue fill up, and the
+	// server keeps answering those it holds.
 	// Default: half the soft RLIMIT_NOFILE, at most MaxDefaultConns and
 	// at least 16 (1,024 where the limit is unknown); the other half is
 	// left for the manifest, probes, skills and the runtime.
@@ -99,6 +102,14 @@ func NewHTTPServer(h http.Handler, opts ServerOptions) *http.Server {
 		WriteTimeout:      opts.WriteTimeout,
 		IdleTimeout:       opts.IdleTimeout,
 		MaxHeaderBytes:    opts.MaxHeaderBytes,
+		// A request that passes the token check proves its connection
+		// (see limitListener), through this.
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if lc, ok := c.(*limitConn); ok {
+				return context.WithValue(ctx, connKey{}, lc)
+			}
+			return ctx
+		},
 	}
 }
 
@@ -110,58 +121,4 @@ func Listen(network, addr string, opts ServerOptions) (net.Listener, error) {
 		return nil, err
 	}
 	return newLimitListener(l, opts.withDefaults().MaxConns), nil
-}
-
-// limitListener hands out at most cap(slots) connections at a time.
-// Unlike golang.org/x/net/netutil.LimitListener, which stops accepting
-// when full, it accepts and closes the excess: a listener that stops
-// accepting leaves new connections in the kernel's queue, where clients
-// wait for a timeout instead of learning at once that they must retry.
-type limitListener struct {
-	net.Listener
-	slots   chan struct{}
-	refused atomic.Int64 // connections closed at once, the cap reached
-}
-
-func newLimitListener(l net.Listener, n int) *limitListener {
-	return &limitListener{Listener: l, slots: make(chan struct{}, n)}
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case l.slots <- struct{}{}:
-			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
-		default:
-			l.refused.Add(1)
-			_ = c.Close()
-		}
-	}
-}
-
-// limitConn gives its slot back when closed, once.
-type limitConn struct {
-	net.Conn
-	release func()
-	once    sync.Once
-}
-
-// CloseWrite half-closes a TCP connection: the server does it before it
-// closes one whose client may still be sending (a 431, a body too large),
-// so that the client reads the answer rather than a reset.
-func (c *limitConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return nil
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
 }

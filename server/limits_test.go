@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -269,8 +270,10 @@ func (f *fixture) doHost(t testing.TB, host string) response {
 	return f.send(t, req)
 }
 
-// TestLimitListener: beyond the cap, a connection is closed at once and
-// never handed to the server; a closed one frees its slot.
+// TestLimitListener: beyond the cap, a new connection takes the slot of
+// the oldest that has shown no token yet, which is closed; when every
+// connection has shown it, the new one is closed at once and never handed
+// to the server; a closed one frees its slot.
 func TestLimitListener(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -286,43 +289,83 @@ func TestLimitListener(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	dial := func() net.Conn {
+	dial := func() *rawConn {
 		c, err := net.DialTimeout("tcp", inner.Addr().String(), 10*time.Second)
 		require.NoError(t, err)
 		t.Cleanup(func() { c.Close() })
-		return c
+		return &rawConn{Conn: c, r: bufio.NewReader(c)}
 	}
-	take := func(what string) net.Conn {
+	take := func(what string) *limitConn {
 		select {
 		case c := <-accepted:
-			return c
+			return c.(*limitConn)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s was not accepted within 10 s", what)
 			return nil
 		}
 	}
+	first := dial()
+	take("the first connection")
 	dial()
-	dial()
-	first := take("the first connection")
-	take("the second connection")
+	second := take("the second connection")
 
-	over := &rawConn{Conn: dial(), r: bufio.NewReader(nil)}
-	over.r = bufio.NewReader(over.Conn)
-	assert.True(t, over.closedByServer(t), "a connection beyond the cap must be closed at once")
+	// Full, with two unproven connections: a third takes the oldest's
+	// slot.
+	dial()
+	third := take("a connection beyond the cap, while one is unproven")
+	assert.True(t, first.closedByServer(t), "the oldest unproven connection must be closed to make room")
+
+	// Full, every connection proven: a new one is closed at once.
+	second.prove()
+	third.prove()
+	over := dial()
+	assert.True(t, over.closedByServer(t), "a connection beyond the cap must be closed at once when all are proven")
 	select {
 	case c := <-accepted:
 		t.Fatalf("a connection beyond the cap was handed out: %v", c.RemoteAddr())
 	default:
 	}
 
-	require.NoError(t, first.Close())
+	require.NoError(t, second.Close())
 	dial()
 	take("a connection after one was closed")
 
-	// The refusal is counted, for /metrics.
+	// The refusal and the eviction are counted, for /metrics.
 	m := NewMetrics()
 	m.WatchListener(l)
 	assert.Equal(t, 1.0, metricValue(t, m, "gate_http_connections_refused_total"))
+	assert.Equal(t, 1.0, metricValue(t, m, "gate_http_connections_evicted_total"))
+}
+
+// TestIdleConnectionsCannotLockOutTheToken: 1,100 connections that send
+// nothing, held open (and opened again when closed) for as long as the
+// test runs, against the default cap of 1,024; every one of 150 requests
+// of a client with the token, each on a new connection, is answered. They
+// used to hold every slot until the header timeout (3 of 149 answered).
+func TestIdleConnectionsCannotLockOutTheToken(t *testing.T) {
+	const token = "s3cret"
+	f := tinyFixture(t, Options{Token: token}, ServerOptions{MaxConns: 1024})
+	opened, stop := testnet.HoldIdle(strings.TrimPrefix(f.url, "http://"), 1100)
+	defer stop()
+	require.Eventually(t, func() bool { return opened() >= 1100 }, 30*time.Second, 10*time.Millisecond, "the idle connections are open")
+
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	answered := 0
+	for i := range 150 {
+		req, err := http.NewRequest(http.MethodGet, f.url+"/v1/tools", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Logf("request %d: %v", i, err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			answered++
+		}
+	}
+	assert.Equal(t, 150, answered, "requests with the token answered, of 150")
 }
 
 // TestFlood: a token-holding client is served while hundreds of clients

@@ -60,9 +60,11 @@ type kindMetrics struct {
 }
 
 // WatchListener exports how many connections l, a listener made by
-// Listen, closed at once because it held MaxConns already, as
-// gate_http_connections_refused_total: a number that grows says the cap
-// is too low for the clients, or that someone is flooding the server.
+// Listen, closed at once because it held MaxConns already, all of them
+// proven, as gate_http_connections_refused_total (a number that grows says
+// the cap is too low for the clients), and how many connections without
+// the token it closed to make room, as gate_http_connections_evicted_total
+// (one that grows says someone holds connections without using them).
 // A listener not made by Listen is ignored. Call it once.
 func (m *Metrics) WatchListener(l net.Listener) {
 	ll, ok := l.(*limitListener)
@@ -71,8 +73,11 @@ func (m *Metrics) WatchListener(l net.Listener) {
 	}
 	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "gate_http_connections_refused_total",
-		Help: "Connections closed at once because the server held its maximum already (server.ServerOptions.MaxConns).",
-	}, func() float64 { return float64(ll.refused.Load()) }))
+		Help: "Connections closed at once because the server held its maximum already, every one of them having shown the token (server.ServerOptions.MaxConns).",
+	}, func() float64 { return float64(ll.refused.Load()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "gate_http_connections_evicted_total",
+		Help: "Connections that had not yet shown the token, closed to make room for a new one because the server held its maximum (server.ServerOptions.MaxConns).",
+	}, func() float64 { return float64(ll.evicted.Load()) }))
 }
 
 // NewMetrics returns the metrics, every series at zero.

@@ -286,7 +286,11 @@ func reasonColumn(e checkEntry) string {
 	var more []string
 	for _, d := range e.Denials {
 		if d.Message != e.Reason {
-			more = append(more, safetext.Terminal(d.Kind+" "+strconv.Quote(d.Request)))
+			what := d.Kind + " " + strconv.Quote(d.Request)
+			if d.To != "" {
+				what += " for " + strconv.Quote(d.To)
+			}
+			more = append(more, safetext.Terminal(what))
 		}
 	}
 	if len(more) == 0 {
@@ -301,8 +305,11 @@ func reasonColumn(e checkEntry) string {
 
 // denialJSON is one request a probe's grants refused.
 type denialJSON struct {
-	Kind    string `json:"kind"`    // env, dial or import
-	Request string `json:"request"` // the variable, address or import spec asked for
+	Kind    string `json:"kind"`    // env, dial, import, http, secret or insecure
+	Request string `json:"request"` // the variable, address, import spec or URL asked for
+	// To is, for a secret the probe holds but sent where it is not bound,
+	// that destination: what the secrets grant would need to name.
+	To      string `json:"to,omitempty"`
 	Message string `json:"message"` // the sentence, as in probe run's denials
 }
 
@@ -330,7 +337,7 @@ func (d *denialRecorder) Probed(kind string, res runtime.Result, st runtime.Stat
 	}
 	list := make([]denialJSON, 0, len(res.Denied))
 	for _, dn := range res.Denied {
-		list = append(list, denialJSON{Kind: dn.Kind, Request: dn.Request, Message: dn.String()})
+		list = append(list, denialJSON{Kind: dn.Kind, Request: dn.Request, To: dn.To, Message: dn.String()})
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

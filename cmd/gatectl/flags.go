@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +18,40 @@ func (l *listFlag) String() string { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error {
 	*l = append(*l, s)
 	return nil
+}
+
+// secretFlag is --secret NAME=DEST, repeatable: each secret with the
+// destinations it may be sent to, NAME again adding one. Names and
+// destinations are checked where the grants are compiled, in their words.
+type secretFlag map[string][]string
+
+func (f *secretFlag) String() string { return strings.Join(secretPairs(*f), ",") }
+
+func (f *secretFlag) Set(s string) error {
+	name, dest, ok := strings.Cut(s, "=")
+	if !ok || name == "" || dest == "" {
+		if name == "" {
+			name = "NAME"
+		}
+		return fmt.Errorf("bind the secret to where it may be sent, written as --dial and --http are: --secret %s=127.0.0.1:6379, --secret %s=https://api.example.com/v1/", name, name)
+	}
+	if *f == nil {
+		*f = secretFlag{}
+	}
+	(*f)[name] = append((*f)[name], dest)
+	return nil
+}
+
+// secretPairs writes a secrets grant as --secret takes it: NAME=DEST for
+// each destination of each secret, by name.
+func secretPairs(m map[string][]string) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		for _, d := range m[name] {
+			out = append(out, name+"="+d)
+		}
+	}
+	return out
 }
 
 // printUsage prints a command's synopsis and flags to w.

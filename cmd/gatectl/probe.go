@@ -17,7 +17,7 @@ import (
 )
 
 const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]...
-           [--http URL-PREFIX]... [--secret NAME]... [--insecure ADDR]...
+           [--http URL-PREFIX]... [--secret NAME=DEST]... [--insecure ADDR]...
            [--tls-ca FILE] [--proxy] [--config K=V]... [--json]
        gatectl probe run --tool NAME [-m gate.toml] [--json] [-v] [--fresh]
 
@@ -25,7 +25,10 @@ TARGET is FILE.wasm, or a standard probe: env:VAR[,VAR...], tcp:HOST:PORT,
 tcp:unix:/path, import:SPEC[,SPEC...], http(s)://URL, redis:HOST:PORT,
 postgres:HOST:PORT, docker:, mcp:URL, tls:HOST:PORT. A standard probe is
 granted what its target names, the secrets it names too (bearer=NAME,
-password=NAME); a module file is granted only what the flags name.
+password=NAME), bound to its target; a module file is granted only what
+the flags name. --secret binds a secret to one destination, written as
+--dial (streams) or --http (requests) is; the probe's placeholder for it
+is refused anywhere else.
 --tls-ca and --proxy apply to either, as tls_ca and proxy do in a manifest.
 --tool runs the probe of a manifest's tool (or server) exactly as gate
 does: its module or shorthand, grants, config and budget, under the
@@ -34,7 +37,8 @@ Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
 
 type probeRunFlags struct {
 	env, dial, imports, config listFlag
-	http, secrets, insecure    listFlag
+	http, insecure             listFlag
+	secrets                    secretFlag
 	tlsCA                      string
 	proxy                      bool
 	json, verbose, fresh       bool
@@ -53,7 +57,7 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&f.dial, "dial", "grant connecting to `ADDR` (host:port, unix:/path, or a pattern); repeatable")
 	fs.Var(&f.imports, "import", "grant looking up `SPEC` (py:psycopg2, bin:*, lib:...); repeatable")
 	fs.Var(&f.http, "http", "grant requesting URLs under `URL-PREFIX` (https://host/path/, http://127.0.0.1:*/, unix:/path.sock:/_ping); repeatable")
-	fs.Var(&f.secrets, "secret", "grant sending the variable `NAME` as ${secret:NAME}, which the probe cannot read; repeatable")
+	fs.Var(&f.secrets, "secret", "grant sending the variable of `NAME=DEST` as ${secret:NAME}, to DEST only (127.0.0.1:6379, tls:host:port, unix:/path, https://host/path/), never readable by the probe; repeatable, NAME again adds a destination")
 	fs.Var(&f.insecure, "insecure", "grant TLS without verification to `ADDR` (host:port, or a pattern), also granted by --dial or --http; repeatable")
 	fs.StringVar(&f.tlsCA, "tls-ca", "", "verify the probe's TLS peers against the PEM certificates in `FILE`, not the system roots")
 	fs.BoolVar(&f.proxy, "proxy", false, "send the probe's HTTP requests through the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (default: none)")
@@ -297,12 +301,12 @@ type logJSON struct {
 }
 
 type grantsJSON struct {
-	Env      []string `json:"env"`
-	Dial     []string `json:"dial"`
-	Import   []string `json:"import"`
-	HTTP     []string `json:"http"`
-	Secrets  []string `json:"secrets"`
-	Insecure []string `json:"insecure"`
+	Env      []string            `json:"env"`
+	Dial     []string            `json:"dial"`
+	Import   []string            `json:"import"`
+	HTTP     []string            `json:"http"`
+	Secrets  map[string][]string `json:"secrets"` // name -> destinations
+	Insecure []string            `json:"insecure"`
 }
 
 // resultJSON is a run's --json shape; p is nil for a tool without a probe.
@@ -327,7 +331,7 @@ func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJS
 		LogsDropped: res.LogsDropped,
 		Output:      res.Output,
 		Grants: grantsJSON{Env: nonNil(g.Env), Dial: nonNil(g.Dial), Import: nonNil(g.Import),
-			HTTP: nonNil(g.HTTP), Secrets: nonNil(g.Secrets), Insecure: nonNil(g.Insecure)},
+			HTTP: nonNil(g.HTTP), Secrets: nonNilMap(g.Secrets), Insecure: nonNil(g.Insecure)},
 	}
 	for _, l := range res.Logs {
 		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
@@ -341,6 +345,13 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+func nonNilMap(m map[string][]string) map[string][]string {
+	if m == nil {
+		return map[string][]string{}
+	}
+	return m
 }
 
 func writeJSON(w io.Writer, v any) {

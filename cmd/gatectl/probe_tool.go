@@ -111,7 +111,7 @@ func printProbeSetup(w io.Writer, spec *manifest.Probe, p *runtime.Probe) {
 	fmt.Fprintf(w, "  probe: %s, budget %s\n", t(spec.Label()), p.Budget().Round(time.Microsecond))
 	v2 := ""
 	if len(g.HTTP)+len(g.Secrets)+len(g.Insecure) > 0 {
-		v2 = fmt.Sprintf("; http %s; secrets %s; insecure %s", list(g.HTTP), list(g.Secrets), list(g.Insecure))
+		v2 = fmt.Sprintf("; http %s; secrets %s; insecure %s", list(g.HTTP), list(secretPairs(g.Secrets)), list(g.Insecure))
 	}
 	fmt.Fprintf(w, "  grants: env %s; dial %s; import %s%s\n", list(g.Env), list(g.Dial), list(g.Import), v2)
 	if n := spec.Net; n != nil && n.TLSCA != "" {

@@ -6,8 +6,11 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
+	"io"
 	"math/big"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testsvc"
 )
 
 // v2Probe needs ABI v2 and reads GATECTL_SECRET_KEY (see its .wat).
@@ -91,10 +96,10 @@ func TestProbeRunV2Flags(t *testing.T) {
 		stderr string // a substring of stderr
 	}{
 		{"env granted", []string{v2Probe, "--name", "v2", "--env", "GATECTL_SECRET_KEY"}, exitOK, "v2: available (", ""},
-		{"a secret is not readable", []string{v2Probe, "--name", "v2", "--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY"},
+		{"a secret is not readable", []string{v2Probe, "--name", "v2", "--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY=127.0.0.1:6379"},
 			exitUnavailable, "v2: unavailable: env \"GATECTL_SECRET_KEY\" not granted to probe \"v2\" (", ""},
 		{"a secret, denied by name", []string{hostile("ask"), "--name", "asker", "--config", "op=env", "--config", "arg=GATECTL_SECRET_KEY",
-			"--env", "GATECTL_*", "--secret", "GATECTL_SECRET_KEY"},
+			"--env", "GATECTL_*", "--secret", "GATECTL_SECRET_KEY=https://api.example.com/v1/"},
 			exitUnavailable, "\n  denied: env \"GATECTL_SECRET_KEY\"", ""},
 		{"tls-ca and proxy, module", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--tls-ca", ca, "--proxy", "--insecure", "127.0.0.1:*"}, exitOK, ": available (", ""},
 		{"http grants", []string{v2Probe, "--env", "GATECTL_SECRET_KEY", "--http", "http://127.0.0.1:*/health", "--http", "unix:/var/run/docker.sock:/_ping"}, exitOK, ": available (", ""},
@@ -104,11 +109,17 @@ func TestProbeRunV2Flags(t *testing.T) {
 			"gatectl probe run: --tls-ca: open " + filepath.Join(dir, "nope.pem") + ": no such file or directory"},
 		{"tls-ca not PEM", []string{"env:HOME", "--tls-ca", notPEM}, exitUsage, "",
 			"gatectl probe run: --tls-ca: " + notPEM + ": no PEM certificate in it"},
-		{"secret pattern", []string{"env:HOME", "--secret", "API_*"}, exitUsage, "", `secret grant "API_*": secrets are named exactly; no patterns`},
+		{"secret pattern", []string{"env:HOME", "--secret", "API_*=127.0.0.1:6379"}, exitUsage, "", `secret grant "API_*": secrets are named exactly; no patterns`},
+		{"secret without a destination", []string{v2Probe, "--secret", "API_KEY"}, exitUsage, "",
+			`invalid value "API_KEY" for flag -secret: bind the secret to where it may be sent, written as --dial and --http are: --secret API_KEY=127.0.0.1:6379, --secret API_KEY=https://api.example.com/v1/`},
+		{"secret with an empty destination", []string{v2Probe, "--secret", "API_KEY="}, exitUsage, "", `--secret API_KEY=127.0.0.1:6379`},
+		{"secret with no name", []string{v2Probe, "--secret", "=127.0.0.1:6379"}, exitUsage, "", `--secret NAME=127.0.0.1:6379`},
+		{"secret with a bad destination", []string{v2Probe, "--secret", "API_KEY=127.1:6379"}, exitUsage, "",
+			`secret grant "API_KEY": destination "127.1:6379": `},
 		{"bad insecure", []string{v2Probe, "--insecure", "localhost:"}, exitUsage, "", `insecure grant "localhost:": empty port`},
 		// Refused by any implementation of http grants: the scheme.
 		{"bad http", []string{v2Probe, "--http", "ftp://example.com/"}, exitUsage, "", `http grant "ftp://example.com/": `},
-		{"v2 flags with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--secret", "X"}, exitUsage, "",
+		{"v2 flags with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--secret", "X=127.0.0.1:6379"}, exitUsage, "",
 			"--secret does not go with --tool"},
 		{"tls-ca with --tool", []string{"--tool", "notify_team", "-m", checkManifest, "--tls-ca", ca}, exitUsage, "",
 			"--tls-ca does not go with --tool"},
@@ -127,7 +138,8 @@ func TestProbeRunV2Flags(t *testing.T) {
 
 	// --json lists every grant the probe got.
 	code, stdout, _ := gatectl(t, "probe", "run", "--json", "--name", "v2", v2Probe,
-		"--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY", "--insecure", "127.0.0.1:*", "--dial", "127.0.0.1:*",
+		"--env", "GATECTL_SECRET_KEY", "--secret", "GATECTL_SECRET_KEY=https://api.example.com/v1/", "--insecure", "127.0.0.1:*", "--dial", "127.0.0.1:*",
+		"--secret", "GATECTL_SECRET_KEY=tls:127.0.0.1:6380", "--secret", "OTHER=unix:/run/redis.sock",
 		"--http", "https://api.example.com/v1/")
 	assert.Equal(t, exitUnavailable, code)
 	golden(t, "probe_run_v2.json", maskTimings(stdout))
@@ -149,7 +161,7 @@ name = "with_secret"
 module = "v2.wasm"
 tls_ca = "ca.pem"
 proxy = true
-grants = { env = ["GATECTL_SECRET_KEY"], secrets = ["GATECTL_SECRET_KEY"], insecure = ["localhost:8443"], dial = ["localhost:8443"], http = ["https://localhost:8443/"] }
+grants = { env = ["GATECTL_SECRET_KEY"], secrets = { GATECTL_SECRET_KEY = ["https://localhost:8443/", "tls:localhost:8443"] }, insecure = ["localhost:8443"], dial = ["localhost:8443"], http = ["https://localhost:8443/"] }
 
 [[tools]]
 name = "readable"
@@ -162,7 +174,7 @@ probe = { standard = "env:HOME", tls_ca = "gate.toml" }
 	code, stdout, stderr := gatectl(t, "probe", "run", "--tool", "with_secret", "-m", m)
 	assert.Equal(t, exitUnavailable, code, "%s%s", stdout, stderr)
 	assert.Contains(t, stdout, "\n  denied: env \"GATECTL_SECRET_KEY\"")
-	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial localhost:8443; import -; http https://localhost:8443/; secrets GATECTL_SECRET_KEY; insecure localhost:8443\n")
+	assert.Contains(t, stdout, "\n  grants: env GATECTL_SECRET_KEY; dial localhost:8443; import -; http https://localhost:8443/; secrets GATECTL_SECRET_KEY=https://localhost:8443/, GATECTL_SECRET_KEY=tls:localhost:8443; insecure localhost:8443\n")
 	assert.Contains(t, stdout, "\n  tls_ca: "+filepath.Join(dir, "ca.pem")+"\n")
 	assert.Contains(t, stdout, "\n  proxy: as HTTPS_PROXY, HTTP_PROXY and NO_PROXY say\n")
 	assert.NotContains(t, stdout, secretValue)
@@ -175,4 +187,90 @@ probe = { standard = "env:HOME", tls_ca = "gate.toml" }
 	code, _, stderr = gatectl(t, "probe", "run", "--tool", "bad_ca", "-m", m)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "tools[0].probe.tls_ca: tls_ca: "+m+": no PEM certificate in it")
+}
+
+// --secret binds a secret to where it may go: sent there, the value
+// reaches the peer and what it echoes comes back redacted; sent anywhere
+// else, nothing is sent and the denial names the secret and the address,
+// the grant the probe would need.
+func TestProbeRunSecretBinding(t *testing.T) {
+	t.Setenv("GATECTL_SECRET_KEY", secretValue)
+	echo := echoPeer(t)
+	other := echoPeer(t)
+	run := func(extra ...string) (int, string, string) {
+		args := append([]string{"probe", "run", hostile("talk"), "--name", "talk", "--dial", "127.0.0.1:*",
+			"--config", "mode=echo", "--config", "addr=" + echo, "--config", "send=AUTH ${secret:GATECTL_SECRET_KEY}\r\n"}, extra...)
+		return gatectl(t, args...)
+	}
+
+	code, stdout, stderr := run("--secret", "GATECTL_SECRET_KEY="+echo)
+	assert.Equal(t, exitOK, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "talk: available (")
+	assert.NotContains(t, stdout+stderr, secretValue)
+
+	code, stdout, stderr = run("--secret", "GATECTL_SECRET_KEY="+other)
+	assert.Equal(t, exitUnavailable, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "\n  denied: secret \"GATECTL_SECRET_KEY\" not granted to probe \"talk\" for \""+echo+"\"\n")
+	assert.NotContains(t, stdout+stderr, secretValue)
+
+	// NAME again adds a destination; --json shows each secret's.
+	code, stdout, stderr = run("--json", "--secret", "GATECTL_SECRET_KEY="+other, "--secret", "GATECTL_SECRET_KEY="+echo)
+	assert.Equal(t, exitOK, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, `"secrets": {
+      "GATECTL_SECRET_KEY": [
+        "`+other+`",
+        "`+echo+`"
+      ]
+    },`)
+	assert.NotContains(t, stdout+stderr, secretValue)
+}
+
+// echoPeer is a loopback TCP peer that sends back what it reads.
+func echoPeer(t *testing.T) string {
+	t.Helper()
+	return testsvc.Serve(t, func(c net.Conn) { _, _ = io.Copy(c, c) })
+}
+
+// check reports a secret sent where it is not bound with the address it
+// was to go to, in the table and in --json: what the manifest would need.
+func TestCheckSecretBoundElsewhere(t *testing.T) {
+	t.Setenv("GATECTL_SECRET_KEY", secretValue)
+	peer, other := echoPeer(t), echoPeer(t)
+	talk, err := filepath.Abs(hostile("talk"))
+	require.NoError(t, err)
+	m := filepath.Join(t.TempDir(), "gate.toml")
+	writeFile(t, m, `[[tools]]
+name = "cache"
+[tools.probe]
+module = "`+talk+`"
+config = { mode = "echo", addr = "`+peer+`", send = "AUTH ${secret:GATECTL_SECRET_KEY}\r\n" }
+grants = { dial = ["127.0.0.1:*"], secrets = { GATECTL_SECRET_KEY = ["`+other+`"] } }
+`)
+	code, stdout, stderr := gatectl(t, "check", "-m", m)
+	assert.Equal(t, exitUnavailable, code, "%s%s", stdout, stderr)
+	// The probe makes the host's refusal its reason.
+	assert.Contains(t, stdout, `  secret "GATECTL_SECRET_KEY" not granted to probe "cache" for "`+peer+`"`+"\n")
+	assert.NotContains(t, stdout+stderr, secretValue)
+
+	code, stdout, _ = gatectl(t, "check", "-m", m, "--json")
+	assert.Equal(t, exitUnavailable, code)
+	var report checkReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &report), stdout)
+	require.Len(t, report.Tools, 1)
+	assert.Equal(t, []denialJSON{{Kind: "secret", Request: "GATECTL_SECRET_KEY", To: peer,
+		Message: `secret "GATECTL_SECRET_KEY" not granted to probe "cache" for "` + peer + `"`}}, report.Tools[0].Denials)
+	assert.Contains(t, stdout, `"to": "`+peer+`"`)
+	assert.NotContains(t, stdout, secretValue)
+}
+
+// A denial the reason does not already say is added to the reason column,
+// a secret's with where it was to go.
+func TestReasonColumnDenials(t *testing.T) {
+	e := checkEntry{Reason: "not configured", Denials: []denialJSON{
+		{Kind: "env", Request: "A", Message: `env "A" not granted to probe "p"`},
+		{Kind: "secret", Request: "K", To: "127.0.0.1:6380", Message: `secret "K" not granted to probe "p" for "127.0.0.1:6380"`},
+	}}
+	assert.Equal(t, `not configured [denied 2: env "A", secret "K" for "127.0.0.1:6380"]`, reasonColumn(e))
+	e.Reason = e.Denials[1].Message
+	assert.Equal(t, e.Reason+` [denied 1: env "A"]`, reasonColumn(e))
 }

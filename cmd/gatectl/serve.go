@@ -112,8 +112,6 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()).
 		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
-	// MCP sessions hold a stream open, as the event streams do.
-	srv.RegisterOnShutdown(gw.CloseSessions)
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
@@ -163,13 +161,23 @@ loop:
 	}
 
 	// Shut down: end the event streams (they never end by themselves),
-	// let other requests finish, then stop refreshing.
+	// answer the MCP calls in flight with an error and close the MCP
+	// sessions, let other requests finish; at the bound, close every
+	// connection still open (a client that does not read its answer
+	// holds none past it). Then stop refreshing and close the upstreams.
 	close(done)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownBound)
 	defer cancel()
+	gwDown := make(chan struct{})
+	go func() {
+		defer close(gwDown)
+		_ = gw.CloseSessionsContext(shutdownCtx)
+	}()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "gatectl serve: shutdown: %v\n", err)
+		fmt.Fprintf(stderr, "gatectl serve: shutdown: %v after %v; closing the connections still open\n", err, shutdownBound)
+		_ = srv.Close()
 	}
+	<-gwDown
 	cancelRun()
 	close(reloads)
 	<-reloaded
@@ -178,6 +186,10 @@ loop:
 	fmt.Fprintln(stderr, "gatectl serve: stopped")
 	return code
 }
+
+// shutdownBound is how long serve lets requests finish on SIGTERM before
+// it closes every connection still open.
+const shutdownBound = 5 * time.Second
 
 // maxTokenFile is far more than any bearer token; a token file is read
 // whole, so the cap is what keeps a mistake (--token-file /dev/zero, a

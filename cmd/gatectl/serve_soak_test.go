@@ -207,6 +207,15 @@ func (s *serveProcess) quietest(t *testing.T) map[string]float64 {
 // /metrics endpoint.
 func (s *serveProcess) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
+	out := s.series(t, "go_goroutines", "go_memstats_heap_inuse_bytes")
+	require.Len(t, out, 2)
+	return out
+}
+
+// series reads the named series (a name, with its labels if any) from the
+// process's /metrics endpoint; one it does not export is left out.
+func (s *serveProcess) series(t *testing.T, names ...string) map[string]float64 {
+	t.Helper()
 	req, err := http.NewRequest("GET", "http://"+s.addr+"/metrics", nil)
 	require.NoError(t, err)
 	if s.token != "" {
@@ -219,7 +228,7 @@ func (s *serveProcess) metrics(t *testing.T) map[string]float64 {
 	require.NoError(t, err)
 	out := map[string]float64{}
 	for _, line := range strings.Split(string(b), "\n") {
-		for _, name := range []string{"go_goroutines", "go_memstats_heap_inuse_bytes"} {
+		for _, name := range names {
 			if v, ok := strings.CutPrefix(line, name+" "); ok {
 				f, err := strconv.ParseFloat(v, 64)
 				require.NoError(t, err)
@@ -227,7 +236,6 @@ func (s *serveProcess) metrics(t *testing.T) map[string]float64 {
 			}
 		}
 	}
-	require.Len(t, out, 2, "metrics:\n%s", b)
 	return out
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/probes"
 	"github.com/gate-dev/gate/runtime/manifest"
 )
 
@@ -96,4 +97,34 @@ func items(list string) []string {
 		return nil
 	}
 	return f
+}
+
+// TestSecretsBoundToTheirServices: every secret a tool of gate.toml sends
+// is bound to that tool's own service and nothing else, so a key is sent
+// only where the manifest's reader sees it go (search_web's to SerpApi's
+// account endpoint).
+func TestSecretsBoundToTheirServices(t *testing.T) {
+	m, err := manifest.Load("gate.toml")
+	require.NoError(t, err)
+	bound := map[string]map[string][]string{}
+	for _, tool := range m.Tools {
+		p := tool.Probe
+		if p == nil {
+			continue
+		}
+		if p.Net != nil {
+			assert.Empty(t, p.Net.Secrets, "%s: a module probe of the quickstart sends no secret", tool.Name)
+		}
+		if p.Standard == "" {
+			continue
+		}
+		sh, err := probes.ParseShorthand(p.Standard)
+		require.NoError(t, err, tool.Name)
+		if sh.Secrets != nil {
+			bound[tool.Name] = sh.Secrets
+		}
+	}
+	assert.Equal(t, map[string]map[string][]string{
+		"search_web": {"SERP_API_KEY": {"https://serpapi.com/account.json"}},
+	}, bound)
 }

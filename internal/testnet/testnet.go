@@ -4,8 +4,11 @@
 package testnet
 
 import (
+	"io"
 	"net"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -77,4 +80,44 @@ func BlackHole(t testing.TB) string {
 	}
 	t.Fatal("could not fill the listen queue of the black-hole listener")
 	return ""
+}
+
+// HoldIdle keeps n connections to addr open that send nothing (a client
+// holding the server's connection slots), each dialled again as soon as
+// the server closes it, until stop, which closes them all and waits.
+// opened counts the connections made so far.
+func HoldIdle(addr string, n int) (opened func() int64, stop func()) {
+	var count atomic.Int64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+				if err != nil {
+					continue
+				}
+				count.Add(1)
+				closed := make(chan struct{})
+				go func() {
+					_, _ = io.Copy(io.Discard, c)
+					close(closed)
+				}()
+				select {
+				case <-closed:
+				case <-done:
+				}
+				c.Close()
+			}
+		})
+	}
+	return count.Load, sync.OnceFunc(func() {
+		close(done)
+		wg.Wait()
+	})
 }

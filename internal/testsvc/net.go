@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -51,6 +53,32 @@ func Serve(t testing.TB, handle func(net.Conn)) string {
 	if err != nil {
 		t.Fatalf("testsvc.Serve: %v", err)
 	}
+	serve(t, l, handle)
+	return l.Addr().String()
+}
+
+// ServeUnix is Serve on a unix socket in a directory of the test's own,
+// and returns the socket's path.
+func ServeUnix(t testing.TB, handle func(net.Conn)) string {
+	t.Helper()
+	// t.TempDir() can be longer than a socket path may be (108 bytes).
+	dir, err := os.MkdirTemp("", "testsvc")
+	if err != nil {
+		t.Fatalf("testsvc.ServeUnix: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatalf("testsvc.ServeUnix: %v", err)
+	}
+	serve(t, l, handle)
+	return sock
+}
+
+// serve runs handle on each connection l accepts, as Serve says, until
+// the test ends.
+func serve(t testing.TB, l net.Listener, handle func(net.Conn)) {
 	var (
 		mu     sync.Mutex
 		conns  = map[net.Conn]bool{}
@@ -96,7 +124,6 @@ func Serve(t testing.TB, handle func(net.Conn)) string {
 			}()
 		}
 	}()
-	return l.Addr().String()
 }
 
 // Mute starts a TCP listener on 127.0.0.1 that accepts every connection

@@ -198,3 +198,14 @@ func TestServeTLSWith(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "+PONG\r\n", line)
 }
+
+func TestServeUnix(t *testing.T) {
+	sock := ServeUnix(t, func(c net.Conn) { _, _ = c.Write([]byte("+PONG\r\n")) })
+	assert.Less(t, len(sock), 100, "a socket path must fit sun_path")
+	c, err := net.Dial("unix", sock)
+	require.NoError(t, err)
+	defer c.Close()
+	line, err := bufio.NewReader(c).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "+PONG\r\n", line)
+}

@@ -185,11 +185,15 @@ void gate_log(int32_t level, const char *msg, uint32_t len);
  * ("Version 2") is the contract; the notes here are the short form.
  * Secrets: write ${secret:NAME} where a granted secret's value belongs (in
  * gate_send's bytes, an HTTP request's header values, body or query); the
- * host substitutes it on the way out and puts the placeholder back in place
- * of the value in everything that comes in. The probe never sees the value.
+ * host substitutes it on the way out, to a destination the secrets grant
+ * binds it to (secrets = { NAME = ["127.0.0.1:6379"] }; anywhere else the
+ * call answers GATE_DENIED before anything is sent), and puts the
+ * placeholder back in place of the value in what comes back. The probe
+ * never sees the value.
  *
  * Bounds per run: 8 handles open at once, 32 opened in all; 64 KiB sent
- * (counted as written, placeholders and all), 1 MiB received; an HTTP
+ * (each placeholder counted as 4 KiB, 12 KiB in a URL's query: the most
+ * its value can put on the wire), 1 MiB received; an HTTP
  * request of at most 64 KiB with a 16 KiB body; the first 64 KiB of a
  * response body kept. Costs: each call is one host call; a wait
  * (connecting, a peer's answer, an HTTP exchange) costs about 20 us beyond
@@ -211,9 +215,9 @@ int32_t gate_connect(const char *addr, uint32_t addr_len, int32_t flags, int32_t
 
 /*
  * gate_send sends all of buf, with secrets substituted. It returns len, or
- * GATE_NOT_SET (a named secret is not set), GATE_DENIED (not granted),
- * GATE_TIMEOUT, GATE_LIMIT (64 KiB out per run), GATE_CLOSED or
- * GATE_BAD_HANDLE.
+ * GATE_NOT_SET (a named secret is not set), GATE_DENIED (not granted, or
+ * not bound to this stream's address), GATE_TIMEOUT, GATE_LIMIT (64 KiB
+ * out per run), GATE_CLOSED or GATE_BAD_HANDLE.
  */
 GATE_IMPORT("send")
 int32_t gate_send(int32_t handle, const char *buf, uint32_t len);

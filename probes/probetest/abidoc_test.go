@@ -13,6 +13,7 @@ import (
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // TestABIDocExamples builds the complete probes in docs/ABI.md with the
@@ -171,4 +172,24 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestABIDocGrantSnippets parses every grants table docs/ABI.md shows, as
+// a probe's grants in a manifest, so that no snippet shows a form the
+// manifest refuses (the secrets list form of old, say).
+func TestABIDocGrantSnippets(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	doc := string(must(os.ReadFile(filepath.Join(root, "docs", "ABI.md"))))
+	n := 0
+	for _, b := range fences(doc) {
+		if b.lang != "toml" || !strings.HasPrefix(b.text, "grants = ") {
+			continue
+		}
+		n++
+		src := "[[tools]]\nname = \"doc\"\n[tools.probe]\nmodule = \"p.wasm\"\n" + b.text
+		_, err := manifest.Parse("ABI.md", []byte(src))
+		require.NoError(t, err, "docs/ABI.md's grants snippet does not parse:\n%s", b.text)
+	}
+	require.GreaterOrEqual(t, n, 4, "the page's grants snippets were not found")
 }

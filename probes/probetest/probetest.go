@@ -30,7 +30,9 @@
 //     notes, denials, error or output;
 //   - an "unavailable" answer comes with a reason;
 //   - it asks for nothing its grants leave out (a denial means the
-//     manifest would need a grant the author did not list);
+//     manifest would need a grant the author did not list), and sends a
+//     secret only where the grants bind it (a placeholder for anywhere
+//     else is refused, and reported with the destination to bind);
 //   - a reactor answers the same on a reused instance as on a fresh one,
 //     since the engine keeps instances between runs.
 //
@@ -39,7 +41,10 @@
 // that serves HTTP (and HTTPS), or Refuse:
 //
 //	probetest.Test(t, wasm, probetest.Options{
-//		Grants: hostfuncs.Grants{Dial: []string{"127.0.0.1:6379"}, Secrets: []string{"TOKEN"}},
+//		Grants: hostfuncs.Grants{
+//			Dial:    []string{"127.0.0.1:6379"},
+//			Secrets: map[string][]string{"TOKEN": {"127.0.0.1:6379"}}, // sent there alone
+//		},
 //		Cases: []probetest.Case{{
 //			Name:    "pong",
 //			Secrets: map[string]string{"TOKEN": "s3cret"},
@@ -103,11 +108,13 @@ type Case struct {
 	// Config is merged over Options.Config.
 	Config map[string]string
 	// Secrets are the values of the secrets the case's grants name
-	// (Grants.Secrets): the host reads them as environment variables, so
-	// they are merged over Env. The probe never sees them; fake peers
-	// receive them where the probe wrote ${secret:NAME}, and a value that
-	// shows up in the run's reason, logs, notes, error or output is a
-	// violation of rule "secret".
+	// (Grants.Secrets, each with the destinations it may be sent to):
+	// the host reads them as environment variables, so they are merged
+	// over Env. The probe never sees them; fake peers the secret is bound
+	// to receive them where the probe wrote ${secret:NAME} (a placeholder
+	// bound for anywhere else is refused before anything is sent: rule
+	// "grants"), and a value that shows up in the run's reason, logs,
+	// notes, error or output is a violation of rule "secret".
 	Secrets map[string]string
 	// Peers are the case's fake services, merged over Options.Peers.
 	Peers map[string]Peer
@@ -368,9 +375,19 @@ func checkResult(c Case, res runtime.Result, anyAnswer bool, add func(c, rule, f
 	if res.Outcome == runtime.Unavailable && res.Reason == "" {
 		add(c.Name, "reason", "answers unavailable without a reason (call gate.reason)")
 	}
-	for _, d := range res.Denials {
-		add(c.Name, "grants", "%s (add it to the grants if the probe needs it)", d)
+	for _, d := range res.Denied {
+		add(c.Name, "grants", "%s", grantHint(d))
 	}
+}
+
+// grantHint says what a denial means for the manifest: a grant it would
+// need, or, for a secret the probe holds but sent where it is not bound,
+// the destination its secrets grant would need to name.
+func grantHint(d hostfuncs.Denial) string {
+	if d.Kind == "secret" && d.To != "" {
+		return fmt.Sprintf("%s (bind it there if the probe must send it there: secrets = { %s = [%q] })", d, d.Request, d.To)
+	}
+	return fmt.Sprintf("%s (add it to the grants if the probe needs it)", d)
 }
 
 // swappableEnv is the environment of the current case; cases run one at a

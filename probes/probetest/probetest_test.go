@@ -137,7 +137,7 @@ func TestScriptedPeers(t *testing.T) {
 	auth := map[string]string{"secret": "TOKEN"}
 	token := map[string]string{"TOKEN": "s3cret-value"}
 	probetest.Test(t, ping, probetest.Options{
-		Grants: hostfuncs.Grants{Dial: []string{addr}, Secrets: []string{"TOKEN"}},
+		Grants: hostfuncs.Grants{Dial: []string{addr}, Secrets: map[string][]string{"TOKEN": {addr}}},
 		Config: map[string]string{"addr": addr},
 		Cases: []probetest.Case{
 			{Name: "pong", Want: runtime.Available,
@@ -189,6 +189,22 @@ func TestCheckReportsPeerViolations(t *testing.T) {
 					Peers: pong, Want: runtime.Available}},
 			},
 			want: []string{`case "leak": the value of secret TOKEN leaked into the run's logs`},
+		},
+		{
+			// The grant the manifest would need is a destination of the
+			// secret: the denial names it, and the peer receives nothing.
+			name: "a secret sent where it is not bound",
+			opts: probetest.Options{
+				Grants: hostfuncs.Grants{Dial: []string{addr}, Secrets: map[string][]string{"TOKEN": {"tls:" + addr, "https://api.example.com/v1/"}}},
+				Cases: []probetest.Case{{Name: "elsewhere", Config: map[string]string{"secret": "TOKEN"}, Secrets: map[string]string{"TOKEN": "s3cret-value"},
+					Want: runtime.Available, Peers: map[string]probetest.Peer{addr: probetest.Script(
+						probetest.Expect("AUTH ${secret:TOKEN}\r\nPING\r\n"), probetest.Send("+OK\r\n+PONG\r\n"))}}},
+			},
+			want: []string{
+				`case "elsewhere": answers unavailable`,
+				`case "elsewhere": secret "TOKEN" not granted to probe "probe" for "127.0.0.1:6379" (bind it there if the probe must send it there: secrets = { TOKEN = ["127.0.0.1:6379"] })`,
+				`case "elsewhere": peer 127.0.0.1:6379: step 1, Expect("AUTH ${secret:TOKEN}\r\nPING\r\n"): the probe closed the connection without sending anything`,
+			},
 		},
 		{
 			name: "want a raise, get an answer",

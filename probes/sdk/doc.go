@@ -68,9 +68,12 @@
 //
 // Secrets never enter the probe: Secret("NAME") is the placeholder
 // "${secret:NAME}", which the host replaces with the value of a variable
-// the probe's secrets grant names on the way out, and puts back in place
-// of the value in everything that comes in. So a probe can send a
-// password it cannot read.
+// the probe's secrets grant names on the way out, to a destination the
+// grant binds it to (secrets = { REDIS_PASSWORD = ["127.0.0.1:6379"] };
+// a write or request that would carry it anywhere else fails with
+// ErrDenied before anything is sent), and puts back in place of the value
+// in what that destination sends back. So a probe can send a password it
+// cannot read, and only where the manifest says.
 //
 // Errors of the version-2 calls are *CallError values: the status as one
 // of the Err* values (errors.Is(err, sdk.ErrTLS)) and the host's words for
@@ -79,10 +82,10 @@
 //
 // Bounds, per run, whatever the probe or its peers do: 8 handles (streams
 // and responses) open at once and 32 opened in all (ErrLimit past
-// either); 64 KiB written (counted as the probe wrote it, placeholders and
-// all) and 1 MiB read, response heads and bodies included; a request of
-// at most 64 KiB with a body of at most 16 KiB; the first 64 KiB of a
-// response body kept. Every wait ends by the budget, less a reserve for
+// either); 64 KiB written (each placeholder counted as 4 KiB, 12 KiB in a
+// URL's query: the most its value can put on the wire) and 1 MiB read,
+// response heads and bodies included; a request of at most 64 KiB with a
+// body of at most 16 KiB; the first 64 KiB of a response body kept. Every wait ends by the budget, less a reserve for
 // the probe to answer.
 //
 // # What it costs

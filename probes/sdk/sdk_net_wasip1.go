@@ -147,9 +147,10 @@ func Connect(addr string, opts ...ConnectOption) (*Conn, error) {
 // Write sends all of p, with each ${secret:NAME} in it replaced by the
 // secret's value (see Secret); a placeholder split across two Writes is
 // sent as written. It returns len(p) or fails with ErrNotSet (a named
-// secret is not set), ErrDenied (not granted), ErrTimeout, ErrLimit (64 KiB
-// out per run, counted as written here), ErrClosed or ErrBadHandle, and
-// then nothing was sent.
+// secret is not set), ErrDenied (a named secret not granted, or not bound
+// to this stream's address), ErrTimeout, ErrLimit (64 KiB out per run,
+// each placeholder counted as the most its value can put on the wire),
+// ErrClosed or ErrBadHandle, and then nothing was sent.
 func (c *Conn) Write(p []byte) (int, error) {
 	if c.handle == 0 {
 		return 0, &CallError{Err: ErrBadHandle, Detail: "Conn is closed"}
@@ -252,8 +253,8 @@ type Response struct {
 // 503 means.
 //
 // The request is checked first (see Request); then it fails with
-// ErrNotSet (a named secret is not set), ErrDenied (the URL, a secret or
-// Insecure not granted), ErrRefused, ErrTimeout, ErrUnreachable,
+// ErrNotSet (a named secret is not set), ErrDenied (the URL not granted, a
+// secret not granted or not bound to the URL, or Insecure not granted), ErrRefused, ErrTimeout, ErrUnreachable,
 // ErrBadRequest, ErrLimit (handles or bytes), ErrTLS or ErrClosed (reset,
 // or broken HTTP), each wrapped in a *CallError with the host's words.
 func HTTP(req Request) (*Response, error) {

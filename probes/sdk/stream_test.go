@@ -46,7 +46,7 @@ func TestStreamExample(t *testing.T) {
 	}
 	tlsAddr := map[string]string{"addr": "tls:" + secure}
 	probetest.Test(t, wasm, probetest.Options{
-		Grants: hostfuncs.Grants{Dial: []string{plain, secure}, Secrets: []string{"TOKEN"}},
+		Grants: hostfuncs.Grants{Dial: []string{plain, secure}, Secrets: map[string][]string{"TOKEN": {plain}}},
 		Config: map[string]string{"addr": plain},
 		Cases: []probetest.Case{
 			{Name: "pong", Peers: peer(plain, pong), Want: runtime.Available},

@@ -111,14 +111,14 @@ proxy = true
 env = ["DB_%d", "PG*"]
 dial = ["localhost:%d", "[::1]:5432"]
 import = ["py:psycopg2", "lib:libpq.so.5"]
-secrets = ["DB_PASSWORD_%d", "PGPASS"]
+secrets = { DB_PASSWORD_%d = ["localhost:%d"], PGPASS = ["unix:/run/db.sock", "https://api.example.com/v1/"] }
 insecure = ["localhost:%d", "unix:/run/db.sock"]
 http = ["https://api.example.com/v%d/", "http://127.0.0.1:*/health", "unix:/var/run/docker.sock:/_ping"]
-`, i, i+1, i, i, 1+r.IntN(80), i, i, 1000+i, i, 1000+i, i)
+`, i, i+1, i, i, 1+r.IntN(80), i, i, 1000+i, i, 1000+i, 1000+i, i)
 		case 1:
 			fmt.Fprintf(&b, "probe = \"env:KB_%d_TOKEN\"\n", i)
 		case 2:
-			fmt.Fprintf(&b, "probe = { module = \"/opt/p%d.wasm\", config = {}, grants = { env = [], dial = [\"*:443\"], import = [], secrets = [], insecure = [] }, proxy = false }\n", i)
+			fmt.Fprintf(&b, "probe = { module = \"/opt/p%d.wasm\", config = {}, grants = { env = [], dial = [\"*:443\"], import = [], secrets = {}, insecure = [] }, proxy = false }\n", i)
 		case 4:
 			fmt.Fprintf(&b, "probe = { module = \"p%d.wasm\", grants = { dial = [] } }\n", i)
 		case 3:
@@ -281,12 +281,12 @@ func TestManifestCacheRoundTripShapes(t *testing.T) {
 		// ABI v2's grants and settings, nil, empty and set, the proxy
 		// flag with and without a budget.
 		{Tools: []Tool{
-			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{}, Secrets: []string{}, Insecure: []string{}, Proxy: true}}},
-			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{"https://api.example.com/v1/", "unix:/var/run/docker.sock:/_ping"}, Secrets: []string{"K"}, Insecure: []string{"localhost:*"}, TLSCA: "/etc/ca.pem", Proxy: true}, Budget: &zero}},
+			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{}, Secrets: map[string][]string{}, Insecure: []string{}, Proxy: true}}},
+			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{"https://api.example.com/v1/", "unix:/var/run/docker.sock:/_ping"}, Secrets: map[string][]string{"K": {"127.0.0.1:6379"}, "L": {"tls:h:1", "https://api.example.com/v1/"}}, Insecure: []string{"localhost:*"}, TLSCA: "/etc/ca.pem", Proxy: true}, Budget: &zero}},
 			{Probe: &Probe{Standard: "tcp:h:1", Net: &ProbeNet{TLSCA: "/ca.pem"}, Budget: &zero}},
 			// One empty list is enough for a Net, and none for none.
 			{Probe: &Probe{Net: &ProbeNet{HTTP: []string{}}}},
-			{Probe: &Probe{Net: &ProbeNet{Secrets: []string{}}}},
+			{Probe: &Probe{Net: &ProbeNet{Secrets: map[string][]string{}}}},
 			{Probe: &Probe{Net: &ProbeNet{Insecure: []string{}}}},
 			{Probe: &Probe{Net: &ProbeNet{Proxy: true}}},
 			{Probe: &Probe{Env: []string{"A"}, Net: nil}},
@@ -976,12 +976,12 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 	return out
 }
 
-// The entry of a manifest with ABI v2's probe keys, byte for byte as it
-// was written before Probe's Net held them (and its JSON, likewise): the
-// format did not change with Net, so entries in gate-manifest-v3 stay
-// good. Should this fail, the format changed: bump cacheFormat,
-// cacheMagic and cacheSubdir, and write the new bytes here.
-func TestManifestCacheEntryUnchangedByNet(t *testing.T) {
+// The entry of a manifest with ABI v2's probe keys, byte for byte, and
+// its JSON: the format is pinned, so that a change to it is a decision.
+// Should this fail, the format changed: bump cacheFormat, cacheMagic and
+// cacheSubdir, and write the new bytes here. (v4: each secret with its
+// destinations, in JSON an object.)
+func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
 probe = "env:A"
@@ -993,27 +993,28 @@ module = "p.wasm"
 tls_ca = "ca.pem"
 proxy = true
 budget = "5ms"
-grants = { env = ["E"], http = ["https://h/v1/"], secrets = ["S"], insecure = ["h:2"] }
+grants = { env = ["E"], http = ["https://h/v1/"], secrets = { S = ["h:1", "https://h/v1/"], R = ["tls:h:2"] }, insecure = ["h:2"] }
 
 [[tools]]
 name = "empty"
-probe = { module = "q.wasm", grants = { http = [], secrets = [] } }
+probe = { module = "q.wasm", grants = { http = [], secrets = {} } }
 
 [[tools]]
 name = "std"
 probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
 `
 	const entry = "" +
-		"676174654d430003070000000000000000000000000000000000000000000000" +
-		"000000000000000071006d2f6162732f676174652e746f6d6c73686f7274656e" +
-		"763a412f6162732f676174652e746f6d6c76322f6162732f702e7761736d4568" +
-		"747470733a2f2f682f76312f53683a322f6162732f63612e70656d656d707479" +
-		"2f6162732f712e7761736d7374647463703a683a312f63612e70656d0e000000" +
-		"0000000000000505000001050000000000000000000000010e06020002020200" +
-		"0001000b000002010000020d020102030b0380ade204000e10000a0205000001" +
-		"000b00000000000101000000002002001c020300000107000000000000000000" +
-		"0700002802002402000d66dfcf"
-	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":["S"],"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":7,"col":8}},"pos":{"file":"/abs/gate.toml","line":5,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":16,"col":1}},"pos":{"file":"/abs/gate.toml","line":14,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":20,"col":1}},"pos":{"file":"/abs/gate.toml","line":18,"col":1}}]}`
+		"676174654d430004070000000000000000000000000000000000000000000000" +
+		"0000000000000000890100732f6162732f676174652e746f6d6c73686f727465" +
+		"6e763a412f6162732f676174652e746f6d6c76322f6162732f702e7761736d45" +
+		"68747470733a2f2f682f76312f52746c733a683a3253683a3168747470733a2f" +
+		"2f682f76312f683a322f6162732f63612e70656d656d7074792f6162732f712e" +
+		"7761736d7374647463703a683a312f63612e70656d0e00000000000000000005" +
+		"05000001050000000000000000000000010e060200020202000001000b000002" +
+		"010000020d030102070103030d02030b0380ade204000e10000a020500000100" +
+		"0b00000000000101000000002002001c02030000010700000000000000000007" +
+		"000028020024020034d944ee"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":7,"col":8}},"pos":{"file":"/abs/gate.toml","line":5,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":16,"col":1}},"pos":{"file":"/abs/gate.toml","line":14,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":20,"col":1}},"pos":{"file":"/abs/gate.toml","line":18,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
 	key := [sha256.Size]byte{7}
@@ -1023,7 +1024,7 @@ probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
 	assert.Equal(t, asJSON, string(b))
 
 	assert.Nil(t, m.Tools[0].Probe.Net)
-	assert.Equal(t, &ProbeNet{HTTP: []string{}, Secrets: []string{}}, m.Tools[2].Probe.Net)
+	assert.Equal(t, &ProbeNet{HTTP: []string{}, Secrets: map[string][]string{}}, m.Tools[2].Probe.Net)
 	raw, err := hex.DecodeString(entry)
 	require.NoError(t, err)
 	got, err := decodeEntry(raw, key, Limits{})

@@ -41,12 +41,15 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"slices"
 	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x03"
+const cacheMagic = "gateMC\x00\x04"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -283,7 +286,7 @@ func (e *cenc) probe(p *Probe) {
 		net = *p.Net
 	}
 	e.list(net.HTTP)
-	e.list(net.Secrets)
+	e.secrets(net.Secrets)
 	e.list(net.Insecure)
 	e.str(net.TLSCA)
 	var flags byte
@@ -298,6 +301,16 @@ func (e *cenc) probe(p *Probe) {
 		e.varint(int64(*p.Budget))
 	}
 	e.pos(p.Pos)
+}
+
+// secrets writes a secrets grant: its names sorted, each with its list
+// of destinations.
+func (e *cenc) secrets(m map[string][]string) {
+	e.count(len(m), m == nil)
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		e.str(name)
+		e.list(m[name])
+	}
 }
 
 // decodeEntry returns the Manifest in entry b, which must be for key and
@@ -457,6 +470,29 @@ func (d *cdec) list(max int) []string {
 		l[i] = d.str()
 	}
 	return l
+}
+
+// secrets reads what cenc.secrets writes: at most MaxSecretGrants names,
+// strictly increasing, each with at least one destination, as the
+// checker leaves a secrets grant.
+func (d *cdec) secrets() map[string][]string {
+	n, isNil := d.count(hostfuncs.MaxSecretGrants)
+	if isNil || d.bad {
+		return nil
+	}
+	m := make(map[string][]string, n)
+	prev := ""
+	for i := range n {
+		name := d.str()
+		dests := d.list(d.lim.MaxArrayLen)
+		if (i > 0 && name <= prev) || len(dests) == 0 {
+			d.fail()
+			return nil
+		}
+		m[name] = dests
+		prev = name
+	}
+	return m
 }
 
 // description takes a description, which the limits bound.
@@ -666,7 +702,7 @@ func (d *cdec) probe(left int) *Probe {
 	p.Import = d.list(d.lim.MaxArrayLen)
 	var net ProbeNet
 	net.HTTP = d.list(d.lim.MaxArrayLen)
-	net.Secrets = d.list(d.lim.MaxArrayLen)
+	net.Secrets = d.secrets()
 	net.Insecure = d.list(d.lim.MaxArrayLen)
 	net.TLSCA = d.str()
 	flags := d.byte(prAll)

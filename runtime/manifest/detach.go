@@ -72,7 +72,12 @@ func probeStrings(ptrs []*string, p *Probe) []*string {
 	ptrs = appendList(ptrs, p.Env, p.Dial, p.Import)
 	if n := p.Net; n != nil {
 		ptrs = appendString(ptrs, &n.TLSCA)
-		ptrs = appendList(ptrs, n.HTTP, n.Secrets, n.Insecure)
+		ptrs = appendList(ptrs, n.HTTP, n.Insecure)
+		// The secrets' names are map keys, which the decoder interns as
+		// copies of their own; their destinations are in the source.
+		for _, dests := range n.Secrets {
+			ptrs = appendList(ptrs, dests)
+		}
 	}
 	return ptrs
 }

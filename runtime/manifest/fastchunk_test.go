@@ -77,7 +77,7 @@ func chunkDocs() []string {
 			case 1:
 				return fmt.Sprintf("[[tools]]\nname = \"%s%d\"\ndescription = \"\"\"\n[[tools]]\n\"\"\"\n[tools.parameters]\ntype = \"object\"\nproperties.q = { type = \"string\" }\n[[tools.parameters.allOf]]\n[[tools.parameters.allOf]]\ntype = \"object\"\n", prefix, i)
 			case 2:
-				return fmt.Sprintf("[[tools]]\nname = \"%s%d\"\n[tools.probe]\nmodule = \"p.wasm\"\n[tools.probe.grants]\nenv = [\"A\"]\n", prefix, i)
+				return fmt.Sprintf("[[tools]]\nname = \"%s%d\"\n[tools.probe]\nmodule = \"p.wasm\"\n[tools.probe.grants]\nenv = [\"A\"]\n[tools.probe.grants.secrets]\nK = [\"127.0.0.1:6379\", \"https://h/v1/\"]\n", prefix, i)
 			case 3:
 				return fmt.Sprintf("[[tools]]\nname = \"%s%d\"\nparameters = { type = \"object\", required = [\n\"q\",\n], properties = { q = { type = \"string\" } } }\n", prefix, i)
 			}

@@ -67,7 +67,7 @@ func TestFastPathTaken(t *testing.T) {
 		{"unknown key", "[[tools]]\nname = \"a\"\ncolour = 1\n", false},
 		{"header through dotted table", "[[tools]]\nname = \"a\"\nprobe.module = \"m.wasm\"\n[tools.probe.grants]\nenv = [\"A\"]\n", false},
 		{"too many tools", strings.Repeat("[[tools]]\n", 3), false},
-		{"v2 keys", "[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = [\"K\"]\ninsecure = [\"h:1\"]\n", true},
+		{"v2 keys", "[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = { K = [\"h:1\"] }\ninsecure = [\"h:1\"]\n", true},
 		{"v2 keys with standard", "tools = [{ name = \"a\", probe = { standard = \"tcp:h:1\", tls_ca = \"/ca.pem\", proxy = false } }]\n", true},
 		{"bad v2 key", "[[tools]]\nname = \"a\"\nprobe = { module = \"p.wasm\", proxy = 1 }\n", false},
 	} {
@@ -181,6 +181,11 @@ func fastPathSeeds() []string {
 		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = [\"K\", \"K*\"]\ninsecure = [\"h:1\", \"unix:/s\"]\nhttp = [\"https://h/v1/\"]\n",
 		"tools = [{ name = \"a\", probe = { standard = \"tcp:h:1\", tls_ca = \"\", proxy = \"yes\", grants = { secrets = [] } } }]\n",
 		"[[servers]]\nname = \"s\"\nprobe.module = \"m.wasm\"\nprobe.tls_ca = [1]\nprobe.grants.secrets = [\"\"]\n",
+		// Secrets bound to destinations: every form, good and bad.
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { dial = [\"h:1\"], secrets = { K = [\"h:1\", \"tls:h:2\", \"unix:/s\", \"unix:/s:/p\", \"https://h/v1/\"], L = [\"127.0.0.1:*\"] } } }\n",
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"m.wasm\"\n[tools.probe.grants.secrets]\nK = [\"h:1\"]\n[[tools]]\nname = \"b\"\nprobe.module = \"m.wasm\"\nprobe.grants.secrets.K = [\"https://h/\"]\nprobe.grants.secrets.L = []\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = { \"A-B\" = [\"h:1\"], \"\" = [\"h:1\"], E = [], S = \"h:1\", D = [\"127.1:1\", \"\", 1], T = {} } } }\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = {} } }\n",
 		// Upstreams, which the fast path leaves to the full one.
 		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
 		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",

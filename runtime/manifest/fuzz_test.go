@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // FuzzParse checks what must hold for any input at all: Parse does not
@@ -37,7 +39,9 @@ func FuzzParse(f *testing.F) {
 		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
 		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
 		// ABI v2's grants and settings.
-		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", tls_ca = \"../ca.pem\", proxy = true, grants = { secrets = [\"K\"], insecure = [\"h:1\"], http = [\"https://h/\"] } }\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", tls_ca = \"../ca.pem\", proxy = true, grants = { secrets = { K = [\"h:1\", \"https://h/\"] }, insecure = [\"h:1\"], http = [\"https://h/\"] } }\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = [\"K\"] } }\n",
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"m.wasm\"\n[tools.probe.grants.secrets]\nK = [\"tls:h:1\", \"unix:/s\", \"unix:/s:/p\"]\n\"A-B\" = [\"h:1\"]\nE = []\nS = \"h:1\"\nD = [\"127.1:1\", \"\", 1]\n",
 		"[[tools]]\nname = \"a\"\nprobe = { standard = \"tcp:h:1\", tls_ca = \"/ca.pem\", proxy = false }\n",
 	} {
 		f.Add([]byte(s))
@@ -128,12 +132,24 @@ func probeInvariants(p *Probe) error {
 	case net.TLSCA != "" && (!filepath.IsAbs(net.TLSCA) || filepath.Clean(net.TLSCA) != net.TLSCA):
 		return fmt.Errorf("tls_ca path %q: want absolute and clean", net.TLSCA)
 	}
-	for _, list := range [][]string{p.Env, p.Dial, p.Import, net.HTTP, net.Secrets, net.Insecure} {
+	lists := [][]string{p.Env, p.Dial, p.Import, net.HTTP, net.Insecure}
+	for name, dests := range net.Secrets {
+		if len(dests) == 0 {
+			return fmt.Errorf("probe %+v: secret %q bound to nowhere", p, name)
+		}
+		lists = append(lists, []string{name}, dests)
+	}
+	for _, list := range lists {
 		for _, e := range list {
 			if strings.TrimSpace(e) == "" {
 				return fmt.Errorf("probe %+v: an empty grant", p)
 			}
 		}
+	}
+	// Every probe's grants compile, as the runtime will compile them.
+	g := hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: net.HTTP, Secrets: net.Secrets, Insecure: net.Insecure}
+	if _, err := g.Compile(); err != nil {
+		return fmt.Errorf("probe %+v: its grants do not compile: %v", p, err)
 	}
 	return nil
 }

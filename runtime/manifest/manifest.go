@@ -322,12 +322,14 @@ type Probe struct {
 type ProbeNet struct {
 	// HTTP, Secrets and Insecure are the probe's ABI v2 grants (see
 	// hostfuncs.Grants): URL prefixes it may request, variables it may
-	// send as ${secret:NAME} but never read, and addresses it may reach
-	// over TLS without verification. Each entry has been checked with the
-	// same rules the runtime applies.
-	HTTP     []string `json:"http,omitempty"`
-	Secrets  []string `json:"secrets,omitempty"`
-	Insecure []string `json:"insecure,omitempty"`
+	// send as ${secret:NAME} but never read, each with the destinations
+	// it may be sent to (in JSON an object, {"API_KEY":
+	// ["https://api.example.com/v1/"]}), and addresses it may reach over
+	// TLS without verification. Each entry has been checked with the same
+	// rules the runtime applies; every secret has a destination.
+	HTTP     []string            `json:"http,omitempty"`
+	Secrets  map[string][]string `json:"secrets,omitempty"`
+	Insecure []string            `json:"insecure,omitempty"`
 	// TLSCA is the absolute, cleaned path of a PEM file whose
 	// certificates, and only those, verify the probe's TLS peers (tls:
 	// streams, https: requests); "" verifies against the system roots.

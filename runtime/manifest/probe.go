@@ -3,14 +3,10 @@ package manifest
 import (
 	"strings"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/probes"
 )
 
-var (
-	probeKeys = []string{"module", "standard", "sha256", "config", "grants", "budget", "tls_ca", "proxy"}
-	grantKeys = []string{"env", "dial", "import", "http", "secrets", "insecure"}
-)
+var probeKeys = []string{"module", "standard", "sha256", "config", "grants", "budget", "tls_ca", "proxy"}
 
 // probe checks a probe in either form: a shorthand string or a table.
 func (c *checker) probe(path string, v any) *Probe {
@@ -161,42 +157,14 @@ func (c *checker) grants(p *Probe, net *ProbeNet, path string, t map[string]any)
 	if !ok {
 		return
 	}
-	g, ok := c.table(path, v, `a table like { env = ["VAR"], dial = ["host:port"], import = ["py:module"], http = ["https://host/path/"], secrets = ["API_KEY"], insecure = ["host:port"] }`)
+	g, ok := c.table(path, v, grantsShape)
 	if !ok {
 		return
 	}
 	c.unknownKeys(path, g, grantKeys)
-	kinds := []struct {
-		key          string
-		what, plural string
-		dst          *[]string
-		mk           func(string) hostfuncs.Grants
-	}{
-		{"env", "variable name", "variable names", &p.Env, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Env: []string{s}} }},
-		{"dial", "address", "addresses", &p.Dial, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Dial: []string{s}} }},
-		{"import", "import spec", "import specs", &p.Import, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Import: []string{s}} }},
-		{"http", "URL prefix", "URL prefixes", &net.HTTP, func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }},
-		{"secrets", "variable name", "variable names", &net.Secrets, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Secrets: []string{s}} }},
-		{"insecure", "address", "addresses", &net.Insecure, func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }},
-	}
-	for _, k := range kinds {
-		v, ok := g[k.key]
-		if !ok {
-			continue
-		}
-		kp := joinKey(path, k.key)
-		list, good := c.stringList(kp, v, k.what, k.plural)
-		for i, s := range list {
-			if s == "" {
-				continue // already reported
-			}
-			if _, err := k.mk(s).Compile(); err != nil {
-				c.valueErr(joinIndex(kp, i), "%v", err)
-				good = false
-			}
-		}
-		if good {
-			*k.dst = list
+	for _, k := range grantKinds {
+		if v, ok := g[k.key]; ok {
+			k.read(c, joinKey(path, k.key), v, p, net)
 		}
 	}
 }

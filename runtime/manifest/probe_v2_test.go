@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // ABI v2's keys on the table form: grants http, secrets and insecure, and
@@ -21,7 +24,7 @@ name = "redis"
 module = "p/redis.wasm"
 tls_ca = "../certs/ca.pem"
 proxy = true
-grants = { dial = ["127.0.0.1:6379"], secrets = ["REDIS_PASSWORD"], insecure = ["127.0.0.1:6379"], http = ["https://api.example.com/v1/"] }
+grants = { dial = ["127.0.0.1:6379"], secrets = { REDIS_PASSWORD = ["127.0.0.1:6379"], API_KEY = ["https://api.example.com/v1/"] }, insecure = ["127.0.0.1:6379"], http = ["https://api.example.com/v1/"] }
 
 [[tools]]
 name = "std"
@@ -41,7 +44,7 @@ probe = "tcp:localhost:1"
 		require.NotNil(t, p.Net)
 		assert.Equal(t, "/abs/certs/ca.pem", p.Net.TLSCA, "relative to the manifest's directory, cleaned")
 		assert.True(t, p.Net.Proxy)
-		assert.Equal(t, []string{"REDIS_PASSWORD"}, p.Net.Secrets)
+		assert.Equal(t, map[string][]string{"REDIS_PASSWORD": {"127.0.0.1:6379"}, "API_KEY": {"https://api.example.com/v1/"}}, p.Net.Secrets)
 		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Net.Insecure)
 		assert.Equal(t, []string{"https://api.example.com/v1/"}, p.Net.HTTP)
 
@@ -124,7 +127,7 @@ func TestProbeJSON(t *testing.T) {
 		Module: "/p.wasm", SHA256: strings.Repeat("a", 64), Config: map[string]string{"k": "v"},
 		Env: []string{"E"}, Dial: []string{"h:1"}, Import: []string{"py:x"},
 		Net: &ProbeNet{
-			HTTP: []string{"https://h/"}, Secrets: []string{"S"}, Insecure: []string{"h:2"},
+			HTTP: []string{"https://h/"}, Secrets: map[string][]string{"S": {"https://h/", "h:1"}}, Insecure: []string{"h:2"},
 			TLSCA: "/ca.pem", Proxy: true,
 		},
 		Budget: &budget, Pos: Position{File: "gate.toml", Line: 3, Col: 9},
@@ -132,7 +135,7 @@ func TestProbeJSON(t *testing.T) {
 	b, err := json.Marshal(p)
 	require.NoError(t, err)
 	assert.Equal(t, `{"module":"/p.wasm","sha256":"`+strings.Repeat("a", 64)+`","config":{"k":"v"},`+
-		`"env":["E"],"dial":["h:1"],"import":["py:x"],"http":["https://h/"],"secrets":["S"],"insecure":["h:2"],`+
+		`"env":["E"],"dial":["h:1"],"import":["py:x"],"http":["https://h/"],"secrets":{"S":["https://h/","h:1"]},"insecure":["h:2"],`+
 		`"tls_ca":"/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"gate.toml","line":3,"col":9}}`, string(b))
 	var back Probe
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -146,4 +149,65 @@ func TestProbeJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &tool))
 	assert.Equal(t, &Probe{Standard: "env:A"}, tool.Probe)
 	assert.Nil(t, tool.Probe.Net)
+}
+
+// Secrets are bound to destinations, in every form TOML writes a table,
+// on the fast path and the full one alike; the list form of old is
+// refused with the table it should be, naming its secrets.
+func TestProbeV2SecretsBound(t *testing.T) {
+	src := `[[tools]]
+name = "inline"
+probe = { module = "p.wasm", grants = { secrets = { K = ["127.0.0.1:6379", "https://api.example.com/v1/"] } } }
+
+[[tools]]
+name = "header"
+[tools.probe]
+module = "p.wasm"
+[tools.probe.grants.secrets]
+K = ["tls:cache.internal:6380"]
+"L" = ["unix:/run/redis.sock"]
+
+[[tools]]
+name = "dotted"
+probe.module = "p.wasm"
+probe.grants.secrets.K = ["unix:/var/run/docker.sock:/_ping"]
+`
+	for _, fast := range []bool{true, false} {
+		m, errs, _, took := parseMode("/abs/gate.toml", []byte(src), Limits{}, fast)
+		require.Empty(t, errs, "%+v", errs)
+		assert.Equal(t, fast, took, "the fast path takes secrets tables")
+		assert.Equal(t, map[string][]string{"K": {"127.0.0.1:6379", "https://api.example.com/v1/"}}, m.Tools[0].Probe.Net.Secrets)
+		assert.Equal(t, map[string][]string{"K": {"tls:cache.internal:6380"}, "L": {"unix:/run/redis.sock"}}, m.Tools[1].Probe.Net.Secrets)
+		assert.Equal(t, map[string][]string{"K": {"unix:/var/run/docker.sock:/_ping"}}, m.Tools[2].Probe.Net.Secrets)
+	}
+
+	errs := parseErrs(t, `[[tools]]
+name = "old"
+probe = { module = "p.wasm", grants = { secrets = ["REDIS_PASSWORD", "API_KEY"] } }
+`)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "tools[0].probe.grants.secrets", errs[0].Key)
+	assert.Equal(t, Position{File: "gate.toml", Line: 3, Col: 51}, errs[0].Pos)
+	assert.Equal(t, `name each secret's destinations: secrets = { REDIS_PASSWORD = ["host:port"], API_KEY = ["host:port"] }`+
+		` (a destination is written as dial and http grants are: "127.0.0.1:6379", "https://api.example.com/v1/")`, errs[0].Msg)
+}
+
+// How many secrets one probe may hold is hostfuncs' bound, reported at
+// the table.
+func TestProbeV2TooManySecrets(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[[tools]]\nname = \"many\"\n[tools.probe]\nmodule = \"p.wasm\"\n[tools.probe.grants.secrets]\n")
+	for i := range hostfuncs.MaxSecretGrants + 1 {
+		fmt.Fprintf(&b, "S%d = [\"127.0.0.1:6379\"]\n", i)
+	}
+	errs := parseErrs(t, b.String())
+	require.Len(t, errs, 1)
+	assert.Equal(t, "tools[0].probe.grants.secrets", errs[0].Key)
+	assert.Equal(t, 5, errs[0].Pos.Line)
+	assert.Equal(t, fmt.Sprintf("%d secrets granted; at most %d", hostfuncs.MaxSecretGrants+1, hostfuncs.MaxSecretGrants), errs[0].Msg)
+
+	// At the bound, all is well.
+	m, err := Parse("gate.toml", []byte(strings.Replace(b.String(), "S0 = [\"127.0.0.1:6379\"]\n", "", 1)))
+	require.NoError(t, err)
+	assert.Len(t, m.Tools[0].Probe.Net.Secrets, hostfuncs.MaxSecretGrants)
 }

@@ -12,7 +12,8 @@
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o stream.wasm .
 //
-// and grant it the address (dial) and the secret (secrets).
+// and grant it the address (dial) and the secret, bound to that address
+// (secrets = { NAME = ["host:port"] }).
 package main
 
 import (

@@ -1,0 +1,69 @@
+package gateway
+
+import (
+	"context"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sent records what an outbox writes.
+type sent struct{ methods []string }
+
+func (s *sent) handler(_ context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	if p, ok := req.GetParams().(*mcp.ProgressNotificationParams); ok {
+		method += ":" + p.Message
+	}
+	s.methods = append(s.methods, method)
+	return nil, nil
+}
+
+func progressMsg(s *sent, token any, message string) *outMsg {
+	req := &mcp.ServerRequest[*mcp.ProgressNotificationParams]{Params: &mcp.ProgressNotificationParams{ProgressToken: token, Message: message}}
+	return &outMsg{ctx: context.Background(), method: "notifications/progress", req: req, send: s.handler, key: coalesceKey("notifications/progress", req)}
+}
+
+func listChangedMsg(s *sent) *outMsg {
+	req := &mcp.ServerRequest[*mcp.ToolListChangedParams]{Params: &mcp.ToolListChangedParams{}}
+	return &outMsg{ctx: context.Background(), method: "notifications/tools/list_changed", req: req, send: s.handler, key: coalesceKey("notifications/tools/list_changed", req)}
+}
+
+// The outbox's rules, written out: list_changed waiting is not queued
+// again; progress is queued while there is room, and when full replaces
+// the newest of its call's; past the bound anything else is refused (the
+// session is dropped); flush markers always go in.
+func TestOutbox(t *testing.T) {
+	s := &sent{}
+	var o outbox
+	put := func(m *outMsg) bool {
+		ok, _ := o.put(m, 3)
+		return ok
+	}
+	require.True(t, put(listChangedMsg(s)))
+	require.True(t, put(listChangedMsg(s)), "coalesced")
+	require.True(t, put(progressMsg(s, "a", "1")))
+	require.True(t, put(progressMsg(s, "a", "2")))
+	require.True(t, put(progressMsg(s, "a", "3")), "replaces 2, the outbox being full")
+	require.True(t, put(progressMsg(s, 7, "x")) == false, "a new call's progress past the bound")
+	marker := &outMsg{done: make(chan struct{})}
+	require.True(t, put(marker), "a flush marker always goes in")
+	o.write()
+	assert.Equal(t, []string{"notifications/tools/list_changed", "notifications/progress:1", "notifications/progress:3"}, s.methods)
+	<-marker.done
+
+	// Once written, a list_changed is queued again.
+	require.True(t, put(listChangedMsg(s)))
+	o.write()
+	assert.Len(t, s.methods, 4)
+
+	// A closed outbox takes everything and writes nothing.
+	o.close()
+	require.True(t, put(listChangedMsg(s)))
+	m := &outMsg{done: make(chan struct{})}
+	require.True(t, put(m))
+	<-m.done
+	o.write()
+	assert.Len(t, s.methods, 4)
+}

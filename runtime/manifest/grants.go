@@ -1,0 +1,162 @@
+package manifest
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/probes"
+)
+
+// grantKind is one key of a probe's grants table: how its value is read
+// and checked, and where it goes.
+type grantKind struct {
+	key string
+	// example is a value of the key, for the message that shows the
+	// table's shape.
+	example string
+	read    func(c *checker, path string, v any, p *Probe, net *ProbeNet)
+}
+
+// grantKinds are the keys of a grants table, in the order messages list
+// them: the lists of hostfuncs.Grants, and secrets, a table of each
+// secret's destinations.
+var grantKinds = []grantKind{
+	listGrant("env", `["VAR"]`, "variable name", "variable names",
+		func(p *Probe, _ *ProbeNet) *[]string { return &p.Env },
+		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Env: []string{s}} }),
+	listGrant("dial", `["host:port"]`, "address", "addresses",
+		func(p *Probe, _ *ProbeNet) *[]string { return &p.Dial },
+		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Dial: []string{s}} }),
+	listGrant("import", `["py:module"]`, "import spec", "import specs",
+		func(p *Probe, _ *ProbeNet) *[]string { return &p.Import },
+		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Import: []string{s}} }),
+	listGrant("http", `["https://host/path/"]`, "URL prefix", "URL prefixes",
+		func(_ *Probe, n *ProbeNet) *[]string { return &n.HTTP },
+		func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }),
+	{key: "secrets", example: `{ API_KEY = ["https://host/path/"] }`,
+		read: func(c *checker, path string, v any, _ *Probe, n *ProbeNet) { c.secretGrants(path, v, n) }},
+	listGrant("insecure", `["host:port"]`, "address", "addresses",
+		func(_ *Probe, n *ProbeNet) *[]string { return &n.Insecure },
+		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }),
+}
+
+// grantKeys and grantsShape are what messages about a grants table say:
+// its keys, and a table that has each.
+var grantKeys, grantsShape = grantTableWords()
+
+func grantTableWords() ([]string, string) {
+	keys := make([]string, len(grantKinds))
+	parts := make([]string, len(grantKinds))
+	for i, k := range grantKinds {
+		keys[i] = k.key
+		parts[i] = k.key + " = " + k.example
+	}
+	return keys, "a table like { " + strings.Join(parts, ", ") + " }"
+}
+
+// listGrant is a kind whose value is a list of entries, each checked by
+// compiling the Grants that mk makes of it alone.
+func listGrant(key, example, what, plural string, dst func(*Probe, *ProbeNet) *[]string, mk func(string) hostfuncs.Grants) grantKind {
+	return grantKind{key: key, example: example, read: func(c *checker, path string, v any, p *Probe, net *ProbeNet) {
+		list, good := c.stringList(path, v, what, plural)
+		for i, s := range list {
+			if s == "" {
+				continue // already reported
+			}
+			if _, err := mk(s).Compile(); err != nil {
+				c.valueErr(joinIndex(path, i), "%v", err)
+				good = false
+			}
+		}
+		if good {
+			*dst(p, net) = list
+		}
+	}}
+}
+
+// someDestination is a destination every secret grant accepts: compiled
+// with it, a secret's name is checked alone.
+const someDestination = "127.0.0.1:1"
+
+// secretGrants reads the secrets grant, a table of each secret's
+// destinations: secrets = { REDIS_PASSWORD = ["127.0.0.1:6379"],
+// API_KEY = ["https://api.example.com/v1/"] }. Each name, list and
+// destination is checked as hostfuncs.Grants.Compile checks it, and a
+// problem is reported where it is written, in Compile's words: a bad
+// name at its key, an empty list or a bad destination at its value.
+// The list form of old (secrets = ["K"]) bound a secret to nowhere in
+// particular; it is refused with the table it should be.
+func (c *checker) secretGrants(path string, v any, net *ProbeNet) {
+	if old, isList := v.([]any); isList {
+		c.valueErr(path, "name each secret's destinations: %s (a destination is written as dial and http grants are: \"127.0.0.1:6379\", \"https://api.example.com/v1/\")", secretsFor(old))
+		return
+	}
+	t, ok := c.table(path, v, `a table of each secret's destinations, like { API_KEY = ["https://api.example.com/v1/"] }`)
+	if !ok {
+		return
+	}
+	out := make(map[string][]string, len(t))
+	good := true
+	for _, name := range slices.Sorted(maps.Keys(t)) {
+		dests, ok := c.secretGrant(joinKey(path, name), name, t[name])
+		if ok {
+			out[name] = dests
+		}
+		good = good && ok
+	}
+	if !good {
+		return
+	}
+	// What no one entry shows: how many there are.
+	if _, err := (hostfuncs.Grants{Secrets: out}).Compile(); err != nil {
+		c.valueErr(path, "%v", err)
+		return
+	}
+	net.Secrets = out
+}
+
+// secretGrant reads one secret's destinations, at path.
+func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
+	if _, err := (hostfuncs.Grants{Secrets: map[string][]string{name: {someDestination}}}).Compile(); err != nil {
+		c.keyErr(path, "%v", err)
+		return nil, false
+	}
+	if s, isStr := v.(string); isStr {
+		c.valueErr(path, "want an array of destinations: %s = [%q]", name, s)
+		return nil, false
+	}
+	list, good := c.stringList(path, v, "destination", "destinations")
+	if good && len(list) == 0 {
+		_, err := (hostfuncs.Grants{Secrets: map[string][]string{name: nil}}).Compile()
+		c.valueErr(path, "%v", err)
+		return nil, false
+	}
+	for i, d := range list {
+		if d == "" {
+			continue // already reported
+		}
+		if _, err := (hostfuncs.Grants{Secrets: map[string][]string{name: {d}}}).Compile(); err != nil {
+			c.valueErr(joinIndex(path, i), "%v", err)
+			good = false
+		}
+	}
+	return list, good
+}
+
+// secretsFor writes the secrets table that the list form old meant to
+// write, with a placeholder destination for each name: at most four of
+// them, the names that can be written as they are.
+func secretsFor(old []any) string {
+	var parts []string
+	for _, el := range old {
+		if s, ok := el.(string); ok && probes.ValidEnvName(s) && len(parts) < 4 {
+			parts = append(parts, s+` = ["host:port"]`)
+		}
+	}
+	if len(parts) == 0 {
+		parts = []string{`NAME = ["host:port"]`}
+	}
+	return "secrets = { " + strings.Join(parts, ", ") + " }"
+}
