@@ -66,7 +66,7 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, error) {
 	prefixed, timeout := o.tool.Name, o.timeout
 	u.mu.Lock()
-	cs, state, lastErr := u.session, u.state, u.lastErr
+	cs, session, g, state, lastErr := u.session, u.sessionCtx, u.guard, u.state, u.lastErr
 	u.mu.Unlock()
 	if cs == nil || state != StateReady {
 		why := fmt.Sprintf("server %s is %s", u.name, state)
@@ -75,10 +75,17 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		}
 		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
 	}
+	// The call ends when the client cancels it, at its timeout, when gate
+	// shuts down or drops the client's session (track), and when the
+	// upstream's session ends: each of these answers the client at once,
+	// with what happened.
 	ctx, untrack := u.gw.track(ctx, req.Session)
 	defer untrack()
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(session, func() { cancel(context.Cause(session)) })()
+	cctx, cancelTimeout := context.WithTimeout(sctx, timeout)
+	defer cancelTimeout()
 	params := &mcp.CallToolParams{Name: o.upstream}
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
@@ -90,8 +97,14 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		progress = p
 		params.SetProgressToken(up)
 	}
+	// A call in flight owes the upstream a cancellation until it is
+	// answered: one that ends for gate's reasons has the SDK send one.
+	g.cancels.owe()
 	res, err := cs.CallTool(cctx, params)
-	if progress != nil && ctx.Err() == nil {
+	if err == nil || cctx.Err() == nil {
+		g.cancels.owed.Add(-1)
+	}
+	if progress != nil && sctx.Err() == nil {
 		// The call's progress goes out before its result.
 		progress.catchUp(ctx, progressCatchUp)
 		u.gw.flush(ctx, req.Session, progressCatchUp)
@@ -115,6 +128,8 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return nil, OutcomeCancelled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
+	case sctx.Err() != nil:
+		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
 	case cctx.Err() != nil:
 		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}

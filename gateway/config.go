@@ -19,9 +19,11 @@ const (
 	DefaultConnectTimeout = 10 * time.Second
 	// DefaultListTimeout bounds one tools/list of an upstream (all pages).
 	DefaultListTimeout = 10 * time.Second
-	// DefaultKeepAlive is how often an upstream is pinged; a missed answer
-	// closes its session, hides its tools and reconnects: an upstream that
-	// hangs is found within about this long even when no call is made.
+	// DefaultKeepAlive is how often an upstream is pinged, whatever
+	// protocol version it speaks; a ping not answered before the next one
+	// is due fails its session, hides its tools and reconnects: an
+	// upstream that hangs is found within twice this long even when no
+	// call is made.
 	DefaultKeepAlive = 5 * time.Second
 	// DefaultBackoffMin and DefaultBackoffMax bound the wait between
 	// reconnections to an upstream; it doubles on each failure and starts
@@ -36,6 +38,28 @@ const (
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
 	DefaultMaxResultBytes = 4 << 20
+	// DefaultMaxMessageBytes caps one message from an upstream, whatever
+	// its transport: a stdio line, an HTTP response body, a line or event
+	// of an SSE stream. It is read no further: the session fails and the
+	// upstream is down, with why. 16 MiB is the SDK's own line cap for
+	// stdio, far above any honest message and far below what would hurt.
+	DefaultMaxMessageBytes = 16 << 20
+	// DefaultUpstreamWriteTimeout bounds one write to an upstream: a
+	// message to a stdio upstream's stdin, or an HTTP request that carries
+	// an answer or a notification (and the headers of its event stream).
+	// An upstream that takes longer has stopped reading: its session
+	// fails.
+	DefaultUpstreamWriteTimeout = 10 * time.Second
+	// DefaultMaxPending caps, per upstream, the requests it sent that
+	// gate has not answered yet and the notifications it sent that gate
+	// has not handled yet. Past it gate reads nothing more from that
+	// upstream until it has caught up, so a flood queues in the
+	// upstream's own pipe or socket, never in gate's memory.
+	DefaultMaxPending = 256
+	// DefaultStopGrace is how long a stdio upstream is given to exit
+	// after its stdin is closed, and again after SIGTERM to its process
+	// group, before SIGKILL: closing one takes at most twice this.
+	DefaultStopGrace = 2 * time.Second
 	// DefaultMaxSessions caps the streamable-HTTP sessions open at once,
 	// with the requests being served that could open one (any POST
 	// without Mcp-Session-Id); such a request past it is refused with 503.
@@ -64,6 +88,8 @@ type Config struct {
 	callTimeout, connectTimeout, listTimeout, keepAlive time.Duration
 	backoffMin, backoffMax                              time.Duration
 	maxTools, maxResult, maxSessions, maxRequest        int
+	maxMessage, maxPending                              int
+	upstreamWrite, stopGrace                            time.Duration
 	sessionQueue                                        int
 	sessionIdle, writeTimeout                           time.Duration
 	anyHost                                             bool
@@ -81,6 +107,8 @@ func NewConfig() Config {
 		backoffMin: DefaultBackoffMin, backoffMax: DefaultBackoffMax,
 		maxTools: DefaultMaxTools, maxResult: DefaultMaxResultBytes,
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
+		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
+		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
 		sessionQueue: DefaultSessionQueue,
 		sessionIdle:  DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 	}
@@ -101,7 +129,9 @@ func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; ret
 
 // WithKeepAlive sets how often upstreams are pinged; 0 turns pings off
 // (a hung upstream is then found only by a call or listing that times
-// out).
+// out). Any answer to a ping, an error included, shows the upstream alive:
+// the 2026-07-28 protocol has no ping method, and its servers answer one
+// with "method not found".
 func (c Config) WithKeepAlive(d time.Duration) Config { c.keepAlive = d; return c }
 
 // WithBackoff sets the least and the most time between reconnections.
@@ -115,6 +145,45 @@ func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
 
 // WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
 func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
+
+// WithMaxMessageBytes sets the largest message read from an upstream; 0
+// or less selects DefaultMaxMessageBytes.
+func (c Config) WithMaxMessageBytes(n int) Config {
+	c.maxMessage = orDefault(n, DefaultMaxMessageBytes)
+	return c
+}
+
+// WithUpstreamWriteTimeout sets how long one write to an upstream may
+// take; 0 or less selects DefaultUpstreamWriteTimeout.
+func (c Config) WithUpstreamWriteTimeout(d time.Duration) Config {
+	c.upstreamWrite = orDefault(d, DefaultUpstreamWriteTimeout)
+	return c
+}
+
+// WithMaxPending sets how many requests and notifications of one upstream
+// may wait for gate before it stops reading that upstream; 0 or less
+// selects DefaultMaxPending.
+func (c Config) WithMaxPending(n int) Config {
+	c.maxPending = orDefault(n, DefaultMaxPending)
+	return c
+}
+
+// WithStopGrace sets how long a stdio upstream is given to exit after its
+// stdin is closed, and again after SIGTERM, before SIGKILL; 0 or less
+// selects DefaultStopGrace.
+func (c Config) WithStopGrace(d time.Duration) Config {
+	c.stopGrace = orDefault(d, DefaultStopGrace)
+	return c
+}
+
+// orDefault is v, or def when v is not more than 0: a bound of 0 would
+// fail every upstream at once, or stop reading it for ever.
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
 
 // WithMaxSessions sets how many streamable-HTTP sessions may be open.
 func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }

@@ -14,6 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// maxFitFrame is gate's cap on one message, the default: what the fitters
+// hold at most in these tests.
+const maxFitFrame = DefaultMaxMessageBytes
+
 // deep is a JSON value nesting n arrays.
 func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 
@@ -114,7 +118,7 @@ func TestFitLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, r := range []io.Reader{strings.NewReader(tt.in), iotest.OneByteReader(strings.NewReader(tt.in)), iotest.HalfReader(strings.NewReader(tt.in))} {
-				got, err := io.ReadAll(fitLines(r))
+				got, err := io.ReadAll(fitLines(r, maxFitFrame))
 				require.NoError(t, err)
 				assert.Equal(t, tt.want, string(got))
 			}
@@ -128,7 +132,7 @@ func TestFitLinesPassesOnWhatIsTooLong(t *testing.T) {
 	huge := `{"jsonrpc":"2.0","id":1,"result":{"v":"` + strings.Repeat("x", maxFitFrame) + `","d":` + deep(2000) + "}}\n"
 	in := huge + `{"jsonrpc":"2.0","id":2,"result":` + deep(2000) + "}\n"
 	fitted, _ := fitMessage([]byte(`{"jsonrpc":"2.0","id":2,"result":` + deep(2000) + "}"))
-	got, err := io.ReadAll(fitLines(strings.NewReader(in)))
+	got, err := io.ReadAll(fitLines(strings.NewReader(in), maxFitFrame))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal([]byte(huge+string(fitted)+"\n"), got), "the long message was changed, or the next one not fitted")
 }
@@ -150,7 +154,7 @@ func TestFitEvents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, r := range []io.Reader{strings.NewReader(tt.in), iotest.OneByteReader(strings.NewReader(tt.in))} {
-				got, err := io.ReadAll(fitEvents(r))
+				got, err := io.ReadAll(fitEvents(r, maxFitFrame))
 				require.NoError(t, err)
 				assert.Equal(t, tt.want, string(got))
 			}
@@ -184,7 +188,7 @@ func FuzzFitMessage(f *testing.F) {
 			if !keep || !bytes.Equal(fitted, msg) {
 				t.Fatalf("a message within the SDK's depth was changed: %q", fitted)
 			}
-			lines, err := io.ReadAll(fitLines(bytes.NewReader(msg)))
+			lines, err := io.ReadAll(fitLines(bytes.NewReader(msg), maxFitFrame))
 			if err != nil || !bytes.Equal(lines, msg) {
 				t.Fatalf("fitLines changed a message within the SDK's depth: %q", lines)
 			}

@@ -6,15 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// maxFitFrame is the largest message the readers below hold to fit it
-// (fitMessage): the SDK's own cap on a message (mcp.DefaultMaxLineLength,
-// 16 MiB). A longer one is passed on as it comes, and refused by the cap
-// that reads it next.
-const maxFitFrame = mcp.DefaultMaxLineLength
 
 // Each reader drops what it holds past this once a frame is passed on, so
 // that one large message does not keep its buffer for the session.
@@ -58,45 +50,48 @@ func (n *nesting) idle() bool { return n.depth == 0 && !n.inString }
 // output, or a JSON response body) from r and passes each on through
 // fitMessage. A message is the lines up to the one that closes its last
 // bracket, as the SDK's decoder reads a value and its newline; a body's
-// last value needs no newline.
-func fitLines(r io.Reader) io.Reader {
+// last value needs no newline. It holds at most max bytes of a message
+// (gate's cap on one, which the reader below enforces): a longer one is
+// passed on as it comes, and refused there.
+func fitLines(r io.Reader, max int) io.Reader {
 	var n nesting
 	return newFitter(r, func(chunk []byte, eof bool) bool {
 		n.feed(chunk)
 		return n.idle() && (eof || len(chunk) > 0 && chunk[len(chunk)-1] == '\n')
-	}, fitFrame)
+	}, fitFrame, max)
 }
 
 // fitEvents reads a text/event-stream body from r and passes each event
 // on, its data (the JSON-RPC message, the joined data lines, as the SDK
 // joins them) through fitMessage: a message fitted is written as one data
 // line where the first was; one dropped leaves the event without data,
-// which the SDK skips.
-func fitEvents(r io.Reader) io.Reader {
+// which the SDK skips. It holds at most max bytes of an event.
+func fitEvents(r io.Reader, max int) io.Reader {
 	lineStart := true
 	return newFitter(r, func(chunk []byte, eof bool) bool {
 		blank := lineStart && (string(chunk) == "\n" || string(chunk) == "\r\n")
 		lineStart = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
 		return blank || eof
-	}, fitEvent)
+	}, fitEvent, max)
 }
 
 // fitter reads frames from r, a chunk (a line, or what of a long one fits
 // the buffer) at a time, and passes each on through fit. end says whether
 // a chunk, the last of the stream when eof, ends its frame. A frame longer
-// than maxFitFrame is passed on as it comes, without being held.
+// than max is passed on as it comes, without being held.
 type fitter struct {
 	r     *bufio.Reader
 	end   func(chunk []byte, eof bool) bool
 	fit   func(frame []byte) []byte
+	max   int
 	out   []byte // what Read gives next
 	frame []byte // the frame being read
-	pass  bool   // passing a frame over maxFitFrame on as it comes
+	pass  bool   // passing a frame over max on as it comes
 	err   error
 }
 
-func newFitter(r io.Reader, end func([]byte, bool) bool, fit func([]byte) []byte) *fitter {
-	return &fitter{r: bufio.NewReaderSize(r, keepFitBuffer), end: end, fit: fit}
+func newFitter(r io.Reader, end func([]byte, bool) bool, fit func([]byte) []byte, max int) *fitter {
+	return &fitter{r: bufio.NewReaderSize(r, keepFitBuffer), end: end, fit: fit, max: max}
 }
 
 func (f *fitter) Read(p []byte) (int, error) {
@@ -118,7 +113,7 @@ func (f *fitter) next() {
 	case f.pass:
 		f.out = append(f.out[:0], chunk...)
 		f.pass = !ended
-	case len(f.frame)+len(chunk) > maxFitFrame:
+	case len(f.frame)+len(chunk) > f.max:
 		f.out = append(append(f.out[:0], f.frame...), chunk...)
 		f.frame = f.frame[:0]
 		f.pass = !ended
@@ -204,8 +199,12 @@ func dataLine(l []byte) ([]byte, bool) {
 }
 
 // fitTransport passes every JSON and event-stream response of an HTTP
-// upstream through fitLines and fitEvents.
-type fitTransport struct{ base http.RoundTripper }
+// upstream through fitLines and fitEvents, which hold at most max bytes of
+// a message.
+type fitTransport struct {
+	base http.RoundTripper
+	max  int
+}
 
 func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
@@ -213,7 +212,7 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	var fit func(io.Reader) io.Reader
+	var fit func(io.Reader, int) io.Reader
 	switch mt {
 	case "application/json":
 		fit = fitLines
@@ -222,7 +221,7 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	default:
 		return resp, nil
 	}
-	resp.Body = fittedBody{fit(resp.Body), resp.Body}
+	resp.Body = fittedBody{fit(resp.Body, t.max), resp.Body}
 	// A fitted body is not the length the server said.
 	resp.ContentLength = -1
 	resp.Header.Del("Content-Length")

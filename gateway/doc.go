@@ -29,6 +29,7 @@
 //
 // The wiring, as gatectl mcp does it over stdio:
 //
+//	_ = gateway.ProtectProcess() // first in main: see its documentation
 //	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig())
 //	gw := gateway.New(svc, gateway.NewConfig())
 //	go svc.Run(ctx)

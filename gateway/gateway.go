@@ -28,6 +28,7 @@ type Gateway struct {
 	cfg     Config
 	server  *mcp.Server
 	metrics *metrics
+	logq    *logQueue // nil: no log
 
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
@@ -68,6 +69,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]string{},
 	}
 	g.metrics = newMetrics(cfg.metrics)
+	g.logq = newLogQueue(cfg.log)
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{
@@ -99,8 +101,11 @@ func (g *Gateway) poke() {
 // Run connects the manifest's upstreams and keeps the offered tools and
 // skills current until ctx is done: on every event of the service (a flip,
 // a reload) and every change of an upstream. It returns ctx's error once
-// every upstream is closed (a stdio upstream gets its stdin closed, then
-// SIGTERM after 2s, then SIGKILL).
+// every upstream is closed, all at once: each forwarded call in flight is
+// answered first (see Shutdown), then a stdio upstream gets its stdin
+// closed, then SIGTERM to its process group after the stop grace (2 s),
+// then SIGKILL after as long again; Run returns within twice the grace
+// and a second, whatever the upstreams do.
 func (g *Gateway) Run(ctx context.Context) error {
 	defer g.svc.Subscribe(func(runtime.Event) { g.poke() })()
 	for {
@@ -109,6 +114,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 		g.syncSkills(ctx)
 		select {
 		case <-ctx.Done():
+			g.Shutdown()
 			g.upsMu.Lock()
 			for name, u := range g.ups {
 				g.stopUpstream(u)

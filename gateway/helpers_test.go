@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +33,51 @@ type harness struct {
 	svc      *runtime.Service
 	gw       *gateway.Gateway
 	url      string
+	// stop ends the gateway's Run (and the service's), and returns once
+	// they have; the test's end does it too.
+	stop func()
+	// states records every upstream state change, as published.
+	states *stateLog
+}
+
+// stateLog records the upstream events of a service.
+type stateLog struct {
+	mu     sync.Mutex
+	events []runtime.Event
+}
+
+func (l *stateLog) add(e runtime.Event) {
+	if e.Type == "upstream" {
+		l.mu.Lock()
+		l.events = append(l.events, e)
+		l.mu.Unlock()
+	}
+}
+
+// find returns the first state change of server to state whose reason
+// has want.
+func (l *stateLog) find(server, state, want string) (runtime.Event, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range l.events {
+		if e.Name == server && e.State == state && strings.Contains(e.Reason, want) {
+			return e, true
+		}
+	}
+	return runtime.Event{}, false
+}
+
+// of lists server's states and reasons, each once, for a failure message.
+func (l *stateLog) of(server string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, e := range l.events {
+		if s := e.State + ": " + e.Reason; e.Name == server && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // fastConfig reconnects quickly, so that tests of an upstream coming back
@@ -55,6 +102,8 @@ func start(t *testing.T, toml string, cfg gateway.Config) *harness {
 	svc, err := runtime.OpenService(ctx, h.manifest, runtime.NewServiceConfig().WithTick(10*time.Millisecond).WithWatchInterval(0))
 	require.NoError(t, err)
 	h.svc = svc
+	h.states = &stateLog{}
+	t.Cleanup(svc.Subscribe(h.states.add))
 	h.gw = gateway.New(svc, cfg)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -62,12 +111,18 @@ func start(t *testing.T, toml string, cfg gateway.Config) *harness {
 	go func() { defer wg.Done(); _ = h.gw.Run(ctx) }()
 	srv := httptest.NewServer(h.gw.Handler())
 	h.url = srv.URL
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			cancel()
+			wg.Wait()
+		})
+	}
 	t.Cleanup(func() {
 		h.gw.CloseSessions()
 		srv.CloseClientConnections()
 		srv.Close()
-		cancel()
-		wg.Wait()
+		h.stop()
 		_ = svc.Close(context.Background())
 	})
 	return h

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/gateway"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,20 +79,23 @@ func TestHugeToolListIsCapped(t *testing.T) {
 }
 
 // A result over the cap is not passed on: the client gets a tool error
-// that says so, and the gateway goes on serving.
+// that says so, and the gateway goes on serving. (The cap is set to 1 MiB
+// so that the results stay small enough for a loaded machine under the
+// race detector; the default is 4 MiB.)
 func TestLargeResultIsRefused(t *testing.T) {
+	require.Equal(t, 4<<20, gateway.DefaultMaxResultBytes)
 	url, _ := httpUpstream(t, newUpstreamServer(""))
-	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig().WithMaxResultBytes(1<<20))
 	c := h.client()
 	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
-	res, err := c.call(t, "w_big", map[string]any{"bytes": 10 << 20})
+	res, err := c.call(t, "w_big", map[string]any{"bytes": 2 << 20})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Contains(t, textOf(res), "over the gateway's cap of 4194304 bytes")
-	res, err = c.call(t, "w_big", map[string]any{"bytes": 1 << 20})
+	assert.Contains(t, textOf(res), "over the gateway's cap of 1048576 bytes")
+	res, err = c.call(t, "w_big", map[string]any{"bytes": 512 << 10})
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
-	assert.Len(t, textOf(res), 1<<20)
+	assert.Len(t, textOf(res), 512<<10)
 }
 
 // An upstream that never answers initialize is reported down and never

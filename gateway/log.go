@@ -12,18 +12,76 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
-// logf writes one line to the configured log, escaped for a terminal.
+// logf writes one line to the configured log, escaped for a terminal. It
+// never blocks: see logQueue.
 func (g *Gateway) logf(format string, args ...any) {
-	if g.cfg.log == nil {
+	if g.logq == nil {
 		return
 	}
-	line := safetext.Terminal(fmt.Sprintf(format, args...))
-	logMu.Lock()
-	defer logMu.Unlock()
-	_, _ = io.WriteString(g.cfg.log, "gate mcp: "+line+"\n")
+	g.logq.add("gate mcp: " + safetext.Terminal(fmt.Sprintf(format, args...)) + "\n")
 }
 
-// logMu keeps the lines of every gateway and upstream whole.
+// maxLogQueue caps the lines waiting for the log.
+const maxLogQueue = 1024
+
+// logQueue writes a gateway's lines to its log from a goroutine of its
+// own, so that a log nobody reads (gate's stderr, not drained) never
+// blocks an upstream, a listing or a session: past maxLogQueue waiting
+// lines, new ones are dropped and counted, and the count is written once
+// the log takes lines again.
+type logQueue struct {
+	w       io.Writer
+	mu      sync.Mutex
+	lines   []string
+	dropped int
+	writing bool // a drain goroutine runs
+}
+
+func newLogQueue(w io.Writer) *logQueue {
+	if w == nil {
+		return nil
+	}
+	return &logQueue{w: w}
+}
+
+func (q *logQueue) add(line string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.lines) >= maxLogQueue {
+		q.dropped++
+		return
+	}
+	q.lines = append(q.lines, line)
+	if !q.writing {
+		q.writing = true
+		go q.drain()
+	}
+}
+
+// drain writes what waits, and ends once nothing does.
+func (q *logQueue) drain() {
+	for {
+		q.mu.Lock()
+		lines, dropped := q.lines, q.dropped
+		q.lines, q.dropped = nil, 0
+		if len(lines) == 0 && dropped == 0 {
+			q.writing = false
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+		logMu.Lock()
+		for _, l := range lines {
+			_, _ = io.WriteString(q.w, l)
+		}
+		if dropped > 0 {
+			_, _ = fmt.Fprintf(q.w, "gate mcp: %d line(s) not logged: the log was not keeping up\n", dropped)
+		}
+		logMu.Unlock()
+	}
+}
+
+// logMu keeps the lines of every gateway whole when they share a writer.
 var logMu sync.Mutex
 
 // upstreamState records an upstream's new state: the state gauge, and an
@@ -41,10 +99,9 @@ const maxLogLine = 4 << 10
 // lineLog returns the writer an upstream command's stderr goes to: each
 // line, escaped and capped, prefixed with the upstream's name. A command
 // that writes without newlines cannot make gate buffer more than a line.
-func (g *Gateway) lineLog(prefix string) io.Writer {
-	if g.cfg.log == nil {
-		return io.Discard
-	}
+// The writer keeps the last line, which says why a command that ended
+// did.
+func (g *Gateway) lineLog(prefix string) *lineWriter {
 	return &lineWriter{g: g, prefix: prefix}
 }
 
@@ -53,6 +110,9 @@ type lineWriter struct {
 	prefix  string
 	buf     []byte
 	dropped int
+
+	mu   sync.Mutex
+	last string
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
@@ -72,15 +132,36 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		line := string(w.buf)
-		if w.dropped > 0 {
-			line += " [" + strconv.Itoa(w.dropped) + " more bytes dropped]"
-		}
-		w.g.logf("%s%s", w.prefix, line)
-		w.buf, w.dropped = w.buf[:0], 0
+		w.line()
 		p = p[i+1:]
 	}
 	return n, nil
+}
+
+// flush logs a last line that ended without a newline.
+func (w *lineWriter) flush() {
+	if len(w.buf) > 0 || w.dropped > 0 {
+		w.line()
+	}
+}
+
+func (w *lineWriter) line() {
+	line := string(bytes.TrimSuffix(w.buf, []byte("\r")))
+	if w.dropped > 0 {
+		line += " [" + strconv.Itoa(w.dropped) + " more bytes dropped]"
+	}
+	w.g.logf("%s%s", w.prefix, line)
+	w.mu.Lock()
+	w.last = safetext.Terminal(line)
+	w.mu.Unlock()
+	w.buf, w.dropped = w.buf[:0], 0
+}
+
+// lastLine is the last line the command wrote, escaped for a terminal.
+func (w *lineWriter) lastLine() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
 }
 
 // cleanMessage makes an upstream's text safe for a client that shows it:

@@ -244,17 +244,10 @@ func (cs *clientSession) addWriter(w *deadlineWriter) func() {
 // kept waiting by a client that does not read. Run keeps the upstreams
 // until its own context ends.
 func (g *Gateway) CloseSessionsContext(ctx context.Context) error {
-	t := &g.clients
-	t.mu.Lock()
-	t.closing = true
-	t.mu.Unlock()
+	g.Shutdown()
 	var all []*clientSession
 	for ss := range g.server.Sessions() {
-		cs := g.client(ss)
-		all = append(all, cs)
-		for _, cancel := range cs.cancels() {
-			cancel(errShuttingDown)
-		}
+		all = append(all, g.client(ss))
 	}
 	// The SDK writes no answer once a session is closing: the answers
 	// to the cancelled calls go out first.

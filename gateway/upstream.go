@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gate-dev/gate/runtime/manifest"
@@ -51,9 +51,13 @@ type upstream struct {
 	state   string
 	lastErr string
 	session *mcp.ClientSession
-	tools   []listedTool
-	over    bool   // it lists more tools than the gateway's cap
-	lists   uint64 // listings made, one per session and list_changed burst
+	// sessionCtx ends with the session, with why as its cause; guard is
+	// the session's.
+	sessionCtx context.Context
+	guard      *guard
+	tools      []listedTool
+	over       bool   // it lists more tools than the gateway's cap
+	lists      uint64 // listings made, one per session and list_changed burst
 	// routes maps the progress tokens gate sent upstream to the session
 	// and token of the client whose call it forwarded.
 	routes map[string]progressRoute
@@ -136,8 +140,14 @@ func (u *upstream) run(ctx context.Context) {
 // serve runs one session: connect, list, relist on demand, until the
 // session ends or ctx is done. It returns why the session ended.
 func (u *upstream) serve(ctx context.Context) error {
-	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: u.gw.cfg.version}, &mcp.ClientOptions{
-		KeepAlive: u.gw.cfg.keepAlive,
+	cfg := &u.gw.cfg
+	g := newGuard(cfg.maxPending)
+	l, err := u.link(g)
+	if err != nil {
+		return err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
+		// No KeepAlive: gate pings every session itself (keepAlive).
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			select {
 			case u.relist <- struct{}{}:
@@ -146,30 +156,46 @@ func (u *upstream) serve(ctx context.Context) error {
 		},
 		ProgressNotificationHandler: u.progress,
 	})
-	transport, err := u.transport()
-	if err != nil {
-		return err
+	client.AddReceivingMiddleware(g.flow.middleware)
+	var transport mcp.Transport = l
+	if _, ok := l.(*stdioLink); ok {
+		// An HTTP link scans its bodies for progress itself (link).
+		transport = u.countProgress(l)
 	}
-	transport = u.countProgress(transport)
-	cctx, cancel := context.WithTimeout(ctx, u.gw.cfg.connectTimeout)
+	cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
+	// A handshake cut short (its timeout, gate stopping) kills the link at
+	// once: the SDK would otherwise wait on the cancellation it sends an
+	// upstream that answers nothing.
+	stopKill := context.AfterFunc(cctx, l.kill)
 	cs, err := client.Connect(cctx, transport, nil)
+	stopKill()
+	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 	cancel()
 	if err != nil {
-		if cctx.Err() != nil && ctx.Err() == nil {
-			return fmt.Errorf("no answer to initialize within %v", u.gw.cfg.connectTimeout)
+		l.kill()
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		return fmt.Errorf("connect: %w", err)
+		return connectError(l, err, timedOut, cfg.connectTimeout)
 	}
+	l.handshakeDone()
+	// sctx is the session's: its calls, listings and pings end with it,
+	// with why it ended as the cause.
+	sctx, end := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-g.broken:
+			end(g.reason())
+		case <-sctx.Done():
+		}
+	}()
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }()
-	defer func() {
-		u.mu.Lock()
-		u.session = nil
-		u.mu.Unlock()
-		_ = cs.Close()
-	}()
+	go keepAlive(sctx, cs, g, cfg.keepAlive)
+	var why error
+	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
 	u.mu.Lock()
-	u.session = cs
+	u.session, u.sessionCtx, u.guard = cs, sctx, g
 	u.mu.Unlock()
 	// Drain a list_changed that arrived before the session was usable: the
 	// first listing below sees it.
@@ -178,27 +204,160 @@ func (u *upstream) serve(ctx context.Context) error {
 	default:
 	}
 	for {
-		if err := u.list(ctx, cs); err != nil {
-			return err
+		if why = u.list(sctx, cs); why != nil {
+			return why
 		}
 		select {
-		case <-ctx.Done():
-			return ctx.Err()
+		case <-sctx.Done():
+			why = context.Cause(sctx)
+			return why
 		case err := <-ended:
-			if err == nil {
-				err = errors.New("the server closed the session")
-			}
-			return fmt.Errorf("session ended: %w", err)
+			why = sessionEnded(l, err)
+			return why
 		case <-u.relist:
 		}
 	}
 }
 
+// closeSlack is what closing a session may take beyond twice its
+// upstream's stop grace before the link is killed under it; cancelFlush
+// bounds waiting, before the close, for the cancellations of the calls
+// that ended with the session to be sent.
+const (
+	closeSlack  = time.Second
+	cancelFlush = time.Second
+)
+
+// closeSession ends a session: the calls, listings and pings still on it
+// end with why, the upstream is down (unless it is being stopped), then
+// the session is closed as MCP says (stdin, SIGTERM, SIGKILL to a stdio
+// upstream's group; a DELETE over HTTP), and whatever of it is left after
+// twice the stop grace and closeSlack is killed.
+func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.CancelCauseFunc, why error, failed bool) {
+	deadline := time.Now().Add(2*u.gw.cfg.stopGrace + closeSlack)
+	u.mu.Lock()
+	u.session, u.sessionCtx, u.guard = nil, nil, nil
+	u.mu.Unlock()
+	if why == nil {
+		why = errSessionOver
+	}
+	end(why)
+	if failed {
+		// Its tools are hidden now, not once it has been stopped.
+		u.setState(StateDown, why.Error())
+	}
+	g := l.guard()
+	if g.reason() == nil {
+		// A session closed whole: the calls just ended are cancelled at
+		// the upstream first, so that its tools stop too.
+		flush := time.Now().Add(cancelFlush)
+		if deadline.Before(flush) {
+			flush = deadline
+		}
+		g.cancels.flushed(flush)
+	}
+	g.fail(errSessionOver)
+	closed, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(closed)
+		_ = cs.Close()
+	}()
+	// The SDK closes the transport only once nothing is in flight on the
+	// session; a stdio upstream is stopped now, whatever is (a write it
+	// does not read, a handler), which ends it.
+	go func() {
+		defer close(stopped)
+		l.stop()
+	}()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for closed != nil || stopped != nil {
+		select {
+		case <-closed:
+			closed = nil
+		case <-stopped:
+			stopped = nil
+		case <-t.C:
+			l.kill()
+			return
+		}
+	}
+	l.kill()
+}
+
+// link is the transport of one upstream session, with what gate needs of
+// it beyond the SDK's Transport.
+type link interface {
+	mcp.Transport
+	guard() *guard
+	// handshakeDone marks the session open: from now on it is closed
+	// gracefully.
+	handshakeDone()
+	// ended says how a stdio upstream's command ended on its own, and
+	// its last line on stderr; "" for one that runs, that gate ended, or
+	// an HTTP upstream.
+	ended() (how, lastLine string)
+	// stop ends the session gracefully below the SDK, where the SDK's
+	// Close would wait: a stdio upstream's command is stopped.
+	stop()
+	// kill ends the session at once, below the SDK.
+	kill()
+}
+
+// connectError says why a session could not be opened: what gate saw of
+// the upstream, before the SDK's account of it.
+func connectError(l link, err error, timedOut bool, timeout time.Duration) error {
+	var nostart *startFailure
+	if r := l.guard().reason(); r != nil && r != errSessionOver {
+		return r
+	}
+	if errors.As(err, &nostart) {
+		return err
+	}
+	if how, last := l.ended(); how != "" {
+		return fmt.Errorf("the command %s before answering initialize%s", how, lastWords(last))
+	}
+	if hl, ok := l.(*httpLink); ok {
+		if refused := hl.refused(); refused != "" {
+			return errors.New(refused)
+		}
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Errorf("nothing accepts connections at %s (connection refused)", hl.url)
+		}
+	}
+	if timedOut {
+		return fmt.Errorf("no answer to initialize within %v", timeout)
+	}
+	return fmt.Errorf("connect: %v", err)
+}
+
+// lastWords is a command's last line on stderr, for the reason of its end.
+func lastWords(line string) string {
+	if line == "" {
+		return ""
+	}
+	return "; its last line on stderr: " + line
+}
+
+// sessionEnded says why an open session ended.
+func sessionEnded(l link, err error) error {
+	if r := l.guard().reason(); r != nil && r != errSessionOver {
+		return r
+	}
+	if how, last := l.ended(); how != "" {
+		return fmt.Errorf("the command %s%s", how, lastWords(last))
+	}
+	if err == nil {
+		return errors.New("the server closed the session")
+	}
+	return fmt.Errorf("session ended: %w", err)
+}
+
 // list reads every page of the upstream's tools, checks each, and makes
 // the upstream ready. A listing that fails or times out ends the session:
 // an upstream that cannot list cannot be trusted to answer calls.
-func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
-	ctx, cancel := context.WithTimeout(ctx, u.gw.cfg.listTimeout)
+func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
+	ctx, cancel := context.WithTimeout(session, u.gw.cfg.listTimeout)
 	defer cancel()
 	var tools []listedTool
 	over, cursor := false, ""
@@ -208,7 +367,10 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 		}
 		res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case session.Err() != nil:
+				return context.Cause(session)
+			case ctx.Err() != nil:
 				return fmt.Errorf("tools/list: no answer within %v", u.gw.cfg.listTimeout)
 			}
 			return fmt.Errorf("tools/list: %w", err)
@@ -236,17 +398,14 @@ func (u *upstream) list(ctx context.Context, cs *mcp.ClientSession) error {
 	return nil
 }
 
-// transport makes the client transport the manifest entry asks for.
-func (u *upstream) transport() (mcp.Transport, error) {
+// link makes the transport the manifest entry asks for.
+func (u *upstream) link(g *guard) (link, error) {
 	if u.conn.URL != "" {
-		return &mcp.StreamableClientTransport{
-			Endpoint:   u.conn.URL,
-			HTTPClient: &http.Client{Transport: fitTransport{http.DefaultTransport.(*http.Transport).Clone()}},
-			// The gateway reconnects itself, with its own backoff, and
-			// hides the tools meanwhile; retries inside the transport
-			// would only keep a dead upstream's tools offered longer.
-			MaxRetries: -1,
-		}, nil
+		l := newHTTPLink(u.conn.URL, &u.gw.cfg, g)
+		// Progress is counted as the upstream's bodies are read, below
+		// gate's bounds on them (countProgress).
+		l.next = &progressScanTransport{base: l.base, u: u}
+		return l, nil
 	}
 	if len(u.conn.Command) == 0 {
 		return nil, errors.New("no command or url")
@@ -265,7 +424,5 @@ func (u *upstream) transport() (mcp.Transport, error) {
 	// It runs in the manifest's directory, so that its relative
 	// arguments mean what they mean beside the manifest.
 	cmd.Dir = u.dir
-	cmd.Stderr = u.gw.lineLog("upstream " + u.name + ": ")
-	detach(cmd)
-	return &fitCommand{cmd: cmd, terminate: 2 * time.Second}, nil
+	return &stdioLink{g: g, cmd: cmd, argv0: u.conn.Command[0], log: u.gw.lineLog("upstream " + u.name + ": "), cfg: &u.gw.cfg}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -24,6 +25,13 @@ import (
 // this test binary run again with GATE_TEST_UPSTREAM set (see TestMain).
 
 func TestMain(m *testing.M) {
+	if mcptest.RunHostile(os.Getenv(mcptest.HostileEnv)) {
+		return
+	}
+	if mode := os.Getenv(protectEnv); mode != "" {
+		runProtectMode(mode)
+		return
+	}
 	if mode := os.Getenv("GATE_TEST_UPSTREAM"); mode != "" {
 		runStdioUpstream(mode)
 		return

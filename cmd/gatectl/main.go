@@ -13,11 +13,19 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/gate-dev/gate/gateway"
 )
 
 func main() {
+	// First, before anything reads a secret: the stdio upstreams gatectl
+	// starts run as its user, and must not read its environment.
+	if err := gateway.ProtectProcess(); err != nil {
+		fmt.Fprintf(os.Stderr, "gatectl: cannot keep its environment from the processes it starts (PR_SET_DUMPABLE): %v\n", err)
+	}
 	oneShotMemory(os.Args[1:], os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

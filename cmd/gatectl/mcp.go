@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/runtime"
@@ -29,8 +34,10 @@ notifications/tools/list_changed. Skills are offered as resources and a
 
 Standard output carries only the protocol; upstream state changes, probe
 flips and reloads are logged on stderr. The manifest is re-read when it
-changes and on SIGHUP. SIGTERM, SIGINT or the end of stdin stop it, after
-closing the upstreams.`
+changes and on SIGHUP. SIGTERM, SIGINT or the end of stdin stop it: calls
+in flight are answered with an error that says gate is shutting down, the
+upstreams are closed, all at once, and it exits within 8 s, whatever the
+client and the upstreams do.`
 
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
@@ -62,9 +69,9 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 		reportManifestError(stderr, "gatectl mcp", path, err)
 		return exitUsage
 	}
-	defer svc.Close(context.Background())
+	defer within(mcpLogClose, func() { _ = svc.Close(context.Background()) })
 	events := newEventLog("gatectl mcp", stderr)
-	defer events.close()
+	defer within(mcpLogClose, events.close)
 	defer svc.Subscribe(events.add)()
 
 	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()))
@@ -84,20 +91,150 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 		}
 	}()
 
-	serveCtx, cancelServe := context.WithCancel(ctx)
+	answers := newAnswerCount()
+	gw.Server().AddReceivingMiddleware(answers.middleware)
+	serveCtx, cancelServe := context.WithCancel(context.Background())
 	defer cancelServe()
-	err = gw.Server().Run(serveCtx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	served := make(chan error, 1)
+	go func() {
+		served <- gw.Server().Run(serveCtx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: answers.writer(out)})
+	}()
 	code := exitOK
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintf(stderr, "gatectl mcp: %v\n", err)
-		code = exitUsage
+	select {
+	case err := <-served: // the client ended the session
+		if err != nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(stderr, "gatectl mcp: %v\n", err)
+			code = exitUsage
+		}
+	case <-ctx.Done():
+		// The calls in flight end at once, each with an error that says
+		// gate is shutting down; the session is closed once they are
+		// written (the SDK writes nothing once it is closing). A client
+		// that reads none of it keeps the session no longer than the
+		// bound.
+		gw.Shutdown()
+		deadline := time.Now().Add(mcpSessionClose)
+		answers.wait(deadline)
+		cancelServe()
+		within(time.Until(deadline), func() { <-served })
 	}
+	// The gateway's Run ends within its bound whatever the upstreams do;
+	// it is waited for, so that no upstream outlives gatectl.
 	cancelRun()
 	wg.Wait()
-	fmt.Fprintln(stderr, "gatectl mcp: stopped")
+	within(mcpLogClose, func() { fmt.Fprintln(stderr, "gatectl mcp: stopped") })
 	return code
 }
 
-type nopWriteCloser struct{ io.Writer }
+// mcpSessionClose bounds closing the client's session on SIGTERM (its
+// answers written), mcpLogClose each of the three last steps that write
+// to stderr: a client or a terminal that reads nothing keeps gatectl mcp
+// no longer. With the gateway's bound on closing its upstreams (twice
+// their 2 s stop grace, and a second), gatectl mcp exits within 8 s of
+// SIGTERM (1 + 5 + 3 × 0.5, rounded up).
+const (
+	mcpSessionClose = time.Second
+	mcpLogClose     = 500 * time.Millisecond
+)
 
-func (nopWriteCloser) Close() error { return nil }
+// within runs f and waits for it for at most d; f may go on after.
+func within(d time.Duration, f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// answerCount counts the client's requests and gate's answers to them,
+// so that on SIGTERM the session is closed only once each request has
+// its answer: the SDK v1.8.0 writes nothing on a session being closed,
+// so the answers a Close finds in flight are lost.
+type answerCount struct {
+	asked, answered atomic.Int64
+	wake            chan struct{} // cap 1: an answer was written
+}
+
+func newAnswerCount() *answerCount { return &answerCount{wake: make(chan struct{}, 1)} }
+
+// middleware counts the requests that reach the gateway: not the
+// notifications, which are not answered, nor a subscriptions/listen
+// (2026-07-28), which is answered only when it ends.
+func (a *answerCount) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !strings.HasPrefix(method, "notifications/") && method != "subscriptions/listen" {
+			a.asked.Add(1)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// writer counts the answers written to out: the SDK writes one message a
+// Write, and an answer's first key after its id is "result" or "error".
+func (a *answerCount) writer(out io.Writer) io.WriteCloser {
+	return answerWriter{out, a}
+}
+
+type answerWriter struct {
+	io.Writer
+	a *answerCount
+}
+
+func (w answerWriter) Write(p []byte) (int, error) {
+	n, err := w.Writer.Write(p)
+	if isAnswer(p) {
+		w.a.answered.Add(1)
+		select {
+		case w.a.wake <- struct{}{}:
+		default:
+		}
+	}
+	return n, err
+}
+
+func (answerWriter) Close() error { return nil }
+
+// isAnswer reports whether msg, a JSON-RPC message the SDK wrote, is an
+// answer: it reads no further than the key that tells.
+func isAnswer(msg []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch key {
+		case "method":
+			return false
+		case "result", "error":
+			return true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// wait returns once every request counted has its answer, or at deadline.
+func (a *answerCount) wait(deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for a.answered.Load() < a.asked.Load() {
+		select {
+		case <-a.wake:
+		case <-t.C:
+			return
+		}
+	}
+}

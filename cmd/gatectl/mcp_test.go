@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,6 +37,9 @@ import (
 const mcpWait = 15 * time.Second
 
 func TestMain(m *testing.M) {
+	if mcptest.RunHostile(os.Getenv(mcptest.HostileEnv)) {
+		return
+	}
 	if os.Getenv("GATECTL_TEST_UPSTREAM") != "" {
 		runMCPTestUpstream()
 		return
@@ -423,24 +425,6 @@ func TestMCPStdioGoClient(t *testing.T) {
 	assert.Contains(t, stderr.String(), "gatectl mcp: stopped")
 }
 
-// processGone reports whether pid no longer runs: no such process, or a
-// zombie (it has ended and only waits for its parent).
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	// pid (comm) state ...: comm may hold spaces and parentheses.
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z' || s[i+2] == 'X'
-	}
-	return false
-}
-
 // TestMCPStdioSIGTERM sends SIGTERM to gatectl mcp while a client's
 // session is open and a stdio upstream runs: gatectl exits 0 within 10 s,
 // says it stopped, and the upstream process is gone.
@@ -457,35 +441,10 @@ env = { GATECTL_TEST_UPSTREAM = "stdio", GATECTL_TEST_PIDFILE = %q }
 prefix = "s_"
 `, exe, pidFile))
 
-	// The pipes are the test's own, so that waiting for the process (here)
-	// and reading its output (the session) do not race.
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	outR, outW, err := os.Pipe()
-	require.NoError(t, err)
 	cmd := exec.Command(bin, "mcp", "-m", manifest)
 	cmd.Env = mcpEnv(t)
-	cmd.Stdin, cmd.Stdout = inR, outW
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	_ = inR.Close()
-	_ = outW.Close()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	})
-
-	cl, c := newGoClient()
-	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
-	defer cancel()
-	cs, err := cl.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
-	require.NoError(t, err, "stderr:\n%s", stderr.String())
-	c.Session = cs
-	defer cs.Close()
+	g := startMCP(t, cmd)
+	c := g.client
 	c.WaitTools(t, "s_echo", "s_shout")
 	assert.Equal(t, "echo: over stdio", c.call(t, "s_echo", "over stdio"))
 
@@ -493,28 +452,13 @@ prefix = "s_"
 	require.NoError(t, err, "the stdio upstream never wrote its pid")
 	pid, err := strconv.Atoi(string(b))
 	require.NoError(t, err)
-	require.False(t, processGone(pid), "the upstream (pid %d) is not running", pid)
+	require.False(t, mcptest.ProcessGone(pid), "the upstream (pid %d) is not running", pid)
 
-	sent := time.Now()
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-exited:
-		require.NoError(t, err, "gatectl mcp exited badly after SIGTERM:\n%s", stderr.String())
-		t.Logf("gatectl mcp stopped %v after SIGTERM", time.Since(sent).Round(time.Millisecond))
-	case <-time.After(10 * time.Second):
-		_ = cmd.Process.Signal(syscall.SIGQUIT) // a goroutine dump on stderr
-		time.Sleep(time.Second)
-		t.Fatalf("gatectl mcp did not stop within 10 s of SIGTERM:\n%s", stderr.String())
-	}
-	assert.Equal(t, 0, cmd.ProcessState.ExitCode())
-	out := stderr.String()
-	assert.Contains(t, out, "gatectl mcp: stopped")
-	for _, bad := range []string{"fatal error", "panic:", "DATA RACE"} {
-		assert.NotContains(t, out, bad)
-	}
+	g.terminate(t)
+	assert.Equal(t, 0, g.cmd.ProcessState.ExitCode())
 	// gatectl closes its upstreams before it exits; the kernel's
 	// parent-death signal is only the backstop. Either way, none is left.
-	require.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(pid) }, 5*time.Second, 10*time.Millisecond,
 		"the stdio upstream (pid %d) still runs after gatectl mcp exited", pid)
 }
 

@@ -109,3 +109,20 @@ func Text(r *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// StartCalls makes n calls at once on the session, taking tools in turn,
+// each bounded by Wait, and returns the channel each call's error comes
+// on (nil for a result).
+func (c *Client) StartCalls(n int, tools ...string) <-chan error {
+	errs := make(chan error, n)
+	for i := range n {
+		tool := tools[i%len(tools)]
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), Wait)
+			defer cancel()
+			_, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+			errs <- err
+		}()
+	}
+	return errs
+}

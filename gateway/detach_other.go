@@ -1,8 +1,0 @@
-//go:build !linux
-
-package gateway
-
-import "os/exec"
-
-// detach does nothing where Pdeathsig does not exist.
-func detach(*exec.Cmd) {}

@@ -1,0 +1,196 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// guard is what gate keeps of one upstream session below the SDK: why the
+// session broke, when the upstream broke one of gate's bounds (a message
+// over the cap, a write past its deadline, a ping not answered), and how
+// much of what the upstream sent still waits for gate. The SDK's own
+// error for the same event is vaguer or, when the event only fails one
+// call, absent: the session ends on the guard's word, with its reason.
+type guard struct {
+	once    sync.Once
+	err     error
+	broken  chan struct{}
+	flow    inflow
+	cancels cancellations
+}
+
+func newGuard(maxPending int) *guard {
+	g := &guard{broken: make(chan struct{}), cancels: cancellations{wake: make(chan struct{}, 1)}}
+	g.flow = inflow{max: maxPending, done: g.broken, wake: make(chan struct{}, 1)}
+	return g
+}
+
+// cancellations counts the notifications/cancelled the SDK owes the
+// upstream (one for each call in flight, until it is answered: a call
+// gate gives up on has the SDK send one, on a goroutine of its own) and
+// those the transport has written. A session closed before they are written loses them (the
+// SDK sends nothing on a session being closed), and the upstream's tools
+// then run on: an HTTP upstream's DELETE even waits for them.
+type cancellations struct {
+	owed, sent atomic.Int64
+	wake       chan struct{} // cap 1: one was sent
+}
+
+func (c *cancellations) owe() { c.owed.Add(1) }
+
+func (c *cancellations) sentOne() {
+	c.sent.Add(1)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// flushed waits until every cancellation owed has been sent, or until
+// deadline.
+func (c *cancellations) flushed(deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for c.sent.Load() < c.owed.Load() {
+		select {
+		case <-c.wake:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// fail ends the session for err; the first reason is the one kept.
+func (g *guard) fail(err error) {
+	g.once.Do(func() {
+		g.err = err
+		close(g.broken)
+	})
+}
+
+// reason is why the session broke, or nil while it has not.
+func (g *guard) reason() error {
+	select {
+	case <-g.broken:
+		return g.err
+	default:
+		return nil
+	}
+}
+
+// errSessionOver is the guard's reason once gate itself ends a session:
+// it only unblocks what still waits on the guard.
+var errSessionOver = errors.New("the session is over")
+
+// messageTooLarge is the reason of a session whose upstream sent a message
+// over the cap.
+func messageTooLarge(max int) error {
+	return fmt.Errorf("it sent a message over gate's cap of %d bytes (it was not read further)", max)
+}
+
+// inflow counts what an upstream sent that gate has not finished with:
+// its requests not yet answered, and its notifications not yet handled.
+// The SDK queues both without bound (a goroutine per request, a slice of
+// notifications); the transports stop reading the upstream while either
+// count is at the cap, so a flood waits in the upstream's own pipe or
+// socket, and an upstream that also stops reading its answers is failed
+// by the write deadline rather than fed for ever.
+type inflow struct {
+	max  int
+	done <-chan struct{} // the session is over: waiting stops
+	wake chan struct{}   // cap 1: a count went down
+
+	mu           sync.Mutex
+	calls, notes int
+}
+
+// notifications gate acts on, the only ones counted: the SDK ignores the
+// others (or refuses them before gate sees them), so counting them would
+// count what is never handled. A stdio upstream's others are dropped
+// before the SDK decodes them.
+var handledNotifications = map[string]bool{
+	"notifications/progress":           true,
+	"notifications/tools/list_changed": true,
+	methodCancelled:                    true,
+}
+
+// methodCancelled is MCP's cancellation notification.
+const methodCancelled = "notifications/cancelled"
+
+// wait returns once the upstream may be read again, or with an error once
+// the session is over.
+func (f *inflow) wait(ctx context.Context) error {
+	for {
+		f.mu.Lock()
+		full := f.calls >= f.max || f.notes >= f.max
+		f.mu.Unlock()
+		if !full {
+			return nil
+		}
+		select {
+		case <-f.wake:
+		case <-f.done:
+			return errSessionOver
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// received counts a request (call) or a notification the upstream sent.
+func (f *inflow) received(call bool) {
+	f.mu.Lock()
+	if call {
+		f.calls++
+	} else {
+		f.notes++
+	}
+	f.mu.Unlock()
+}
+
+// answered counts one answer written to the upstream, handled one
+// notification gate is done with.
+func (f *inflow) answered() { f.less(&f.calls) }
+func (f *inflow) handled()  { f.less(&f.notes) }
+
+func (f *inflow) less(n *int) {
+	f.mu.Lock()
+	if *n > 0 {
+		*n--
+	}
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// throttled describes the counts when reading is held, for the reason of
+// a session that then stopped answering; "" when it is not.
+func (f *inflow) throttled() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls < f.max && f.notes < f.max {
+		return ""
+	}
+	return fmt.Sprintf("; gate had stopped reading it, holding %d of its requests and %d of its notifications (the cap is %d)", f.calls, f.notes, f.max)
+}
+
+// middleware counts each notification gate has handled, as the client's
+// receiving middleware: the SDK handles notifications one at a time, in
+// order, so the count is what has left its queue.
+func (f *inflow) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !handledNotifications[method] {
+			return next(ctx, method, req)
+		}
+		defer f.handled()
+		return next(ctx, method, req)
+	}
+}

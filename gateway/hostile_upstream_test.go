@@ -1,0 +1,451 @@
+package gateway_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/mcptest"
+	gate "github.com/gate-dev/gate/runtime"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The upstreams here misbehave on purpose; each test checks that the one
+// that does is failed with a reason that says what it did, that gate does
+// not hold what it sent, and that the others are served meanwhile.
+
+// hostileServer is the manifest entry of a hostile stdio upstream (see
+// mcptest.RunHostile), prefixed with its name.
+func hostileServer(t *testing.T, name, mode string, env ...string) string {
+	extra := ""
+	for i := 0; i+1 < len(env); i += 2 {
+		extra += fmt.Sprintf(", %s = %q", env[i], env[i+1])
+	}
+	return fmt.Sprintf("[[servers]]\nname = %q\nprefix = \"%s_\"\ncommand = [%q]\nenv = { %s = %q%s }\n\n",
+		name, name, exe(t), mcptest.HostileEnv, mode, extra)
+}
+
+// httpServer is the manifest entry of an HTTP upstream, prefixed with its
+// name.
+func httpServer(name, url string) string {
+	return fmt.Sprintf("[[servers]]\nname = %q\nprefix = \"%s_\"\nurl = %q\n\n", name, name, url)
+}
+
+// serveHTTP serves h on loopback until the test ends, and returns its URL.
+func serveHTTP(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return srv.URL
+}
+
+// sdkHandler is mcptest.Server over streamable HTTP.
+func sdkHandler(stateless bool) http.Handler {
+	s := mcptest.Server()
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+}
+
+// waitDown waits until server has been down with a reason that has want,
+// and returns the reason.
+func waitDown(t *testing.T, h *harness, server, want string) string {
+	t.Helper()
+	var e gate.Event
+	if !assert.Eventually(t, func() bool {
+		var ok bool
+		e, ok = h.states.find(server, gateway.StateDown, want)
+		return ok
+	}, waitFor, 5*time.Millisecond) {
+		t.Fatalf("server %s was never down with %q; it was %q", server, want, h.states.of(server))
+	}
+	return e.Reason
+}
+
+// echoes checks that the tool answers, the sign that its upstream is
+// served whatever the others do.
+func echoes(t *testing.T, c *client, tool string) {
+	t.Helper()
+	res, err := c.call(t, tool, map[string]any{"text": "still here"})
+	require.NoError(t, err)
+	assert.Equal(t, "echo: still here", textOf(res))
+}
+
+// endlessAnswer answers the first tools/call with a body, JSON or an event
+// stream, that goes on past any cap (up to limit bytes, so that a gate
+// that reads it all still ends), counting what it wrote. done is closed
+// once it has stopped writing: gate closed the connection, or it wrote
+// limit bytes.
+type endlessAnswer struct {
+	sse   bool
+	limit int64
+	wrote atomic.Int64
+	done  chan struct{}
+	once  sync.Once
+	next  http.Handler
+}
+
+func (e *endlessAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) != "tools/call" {
+		e.next.ServeHTTP(w, r)
+		return
+	}
+	defer e.once.Do(func() { close(e.done) })
+	head := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`
+	if e.sse {
+		w.Header().Set("Content-Type", "text/event-stream")
+		head = "data: " + head
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, head)
+	chunk := []byte(strings.Repeat("x", 64<<10))
+	for e.wrote.Load() < e.limit {
+		n, err := w.Write(chunk)
+		e.wrote.Add(int64(n))
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Every read from an upstream is capped before it is buffered, whatever
+// its transport: an answer that never ends fails the call and the
+// session, the upstream is down with a reason that names the cap, gate
+// stopped reading it near the cap, and the other upstream is served.
+func TestEndlessMessagesAreCapped(t *testing.T) {
+	const limit = 96 << 20 // what a gate without a cap reads, and fails on
+	for _, tc := range []struct{ name, transport string }{
+		{"a JSON body", "json"},
+		{"an event-stream line", "sse"},
+		{"a stdio line", "stdio"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e *endlessAnswer
+			manifest := hostileServer(t, "other", "plain")
+			if tc.transport == "stdio" {
+				manifest += hostileServer(t, "big", "endless-line")
+			} else {
+				e = &endlessAnswer{sse: tc.transport == "sse", limit: limit, done: make(chan struct{}), next: sdkHandler(false)}
+				manifest += httpServer("big", serveHTTP(t, e))
+			}
+			h := start(t, manifest, fastConfig().WithMaxMessageBytes(1<<20))
+			c := h.client()
+			c.WaitTools(t, "big_echo", "big_wait", "other_echo", "other_wait")
+
+			_, err := c.call(t, "big_echo", map[string]any{"text": "x"})
+			require.Error(t, err, "a call answered with more than the cap")
+			why := waitDown(t, h, "big", "over gate's cap of 1048576 bytes")
+			t.Logf("down: %s", why)
+			if e != nil {
+				select {
+				case <-e.done:
+				case <-time.After(waitFor):
+					t.Fatal("gate never closed the connection of the answer it would not read")
+				}
+				// Loopback's socket buffers hold some MiB beyond what
+				// gate read; a gate without the cap reads it all.
+				t.Logf("the upstream wrote %d bytes before gate closed the connection", e.wrote.Load())
+				assert.Less(t, e.wrote.Load(), int64(limit/2), "gate read %d bytes of an answer capped at 1 MiB", e.wrote.Load())
+			}
+			echoes(t, c, "other_echo")
+		})
+	}
+}
+
+// deafOverHTTP is an HTTP upstream that, once it has answered its first
+// tools/list, sends ping requests without end on its event stream and
+// takes none of gate's answers (each POST of one waits until gate gives
+// up on it).
+type deafOverHTTP struct {
+	next   http.Handler
+	listed chan struct{}
+	once   sync.Once
+}
+
+func (d *deafOverHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := mcptest.RPCMethod(r)
+	switch {
+	case r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		rc := http.NewResponseController(w)
+		_ = rc.Flush()
+		select {
+		case <-d.listed:
+		case <-r.Context().Done():
+			return
+		}
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":\"flood-%d\",\"method\":\"ping\"}\n\n", i); err != nil {
+				return
+			}
+			if rc.Flush() != nil {
+				return
+			}
+		}
+	case r.Method == http.MethodPost && method == "": // an answer of gate's
+		<-r.Context().Done()
+	default:
+		d.next.ServeHTTP(w, r)
+		if method == "tools/list" {
+			d.once.Do(func() { close(d.listed) })
+		}
+	}
+}
+
+// An upstream that sends request after request and takes none of the
+// answers is failed at the write timeout, over stdio and over HTTP;
+// meanwhile gate holds no more of its requests than the cap (no
+// goroutine per request without bound), and the other upstream is
+// served.
+func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
+	for _, tc := range []struct{ transport, want string }{
+		{"stdio", "it read nothing of its stdin for 300ms (the write timeout)"},
+		{"http", "it did not take an answer to its request within 300ms (the write timeout)"},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			var peak atomic.Int64
+			stopWatch := make(chan struct{})
+			var watched sync.WaitGroup
+			watched.Add(1)
+			go func() {
+				defer watched.Done()
+				for {
+					if n := int64(runtime.NumGoroutine()); n > peak.Load() {
+						peak.Store(n)
+					}
+					select {
+					case <-stopWatch:
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+			}()
+			manifest := hostileServer(t, "deaf", "deaf")
+			if tc.transport == "http" {
+				manifest = httpServer("deaf", serveHTTP(t, &deafOverHTTP{next: sdkHandler(false), listed: make(chan struct{})}))
+			}
+			h := start(t, manifest+hostileServer(t, "other", "plain"),
+				fastConfig().WithUpstreamWriteTimeout(300*time.Millisecond).WithMaxPending(64))
+			c := h.client()
+			t.Logf("down: %s", waitDown(t, h, "deaf", tc.want))
+			c.WaitTools(t, "other_echo", "other_wait")
+			echoes(t, c, "other_echo")
+			close(stopWatch)
+			watched.Wait()
+			t.Logf("goroutines: %d before, %d at the peak", before, peak.Load())
+			// A few hundred: the gateway's own, the cap's, and the SDK's
+			// per session. A gate that takes every request reaches tens of
+			// thousands.
+			assert.Less(t, peak.Load()-int64(before), int64(1000), "goroutines: %d before, %d at the peak", before, peak.Load())
+		})
+	}
+}
+
+// hangAfterList wraps an HTTP upstream: once it has answered its first
+// tools/list, it answers nothing more (each request waits until the
+// client gives up). It records the protocol version gate spoke.
+type hangAfterList struct {
+	next    http.Handler
+	listed  atomic.Bool
+	version atomic.Value // string
+	pings   atomic.Int64
+}
+
+func (h *hangAfterList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := mcptest.RPCMethod(r)
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		h.version.Store(v)
+	}
+	if method == "ping" {
+		h.pings.Add(1)
+	}
+	if h.listed.Load() {
+		<-r.Context().Done()
+		return
+	}
+	h.next.ServeHTTP(w, r)
+	if method == "tools/list" {
+		h.listed.Store(true)
+	}
+}
+
+// countPings wraps an HTTP upstream and counts the pings it is sent.
+type countPings struct {
+	next  http.Handler
+	pings atomic.Int64
+}
+
+func (c *countPings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) == "ping" {
+		c.pings.Add(1)
+	}
+	c.next.ServeHTTP(w, r)
+}
+
+// An upstream that answers the handshake, then hangs, is found by the
+// keepalive whatever protocol version it speaks (the 2026-07-28 one has
+// no ping; the SDK pings only older sessions), and one that is alive
+// stays ready through many pings.
+func TestKeepAliveFindsAHungUpstream(t *testing.T) {
+	// The SDK's HTTP server speaks 2026-07-28 only when stateless.
+	hung := &hangAfterList{next: sdkHandler(true)}
+	alive := &countPings{next: sdkHandler(true)}
+	older := &countPings{next: sdkHandler(false)}
+	h := start(t, hostileServer(t, "stdio", "hang-after-list")+httpServer("web", serveHTTP(t, hung))+
+		httpServer("alive", serveHTTP(t, alive))+httpServer("older", serveHTTP(t, older)),
+		fastConfig().WithKeepAlive(100*time.Millisecond))
+	for _, server := range []string{"stdio", "web"} {
+		why := waitDown(t, h, server, "no answer to a ping within 100ms")
+		t.Logf("%s down: %s", server, why)
+	}
+	assert.Equal(t, "2026-07-28", hung.version.Load(), "the protocol gate spoke to the hung upstream")
+	require.Eventually(t, func() bool { return alive.pings.Load() >= 10 && older.pings.Load() >= 10 }, waitFor, 10*time.Millisecond)
+	for _, u := range h.gw.Upstreams() {
+		if u.Server == "alive" || u.Server == "older" {
+			assert.Equal(t, gateway.StateReady, u.State, "an upstream that answers pings: %s", u.Error)
+			assert.Equal(t, uint64(1), u.Listings, "it was never reconnected")
+		}
+	}
+}
+
+// blockedLog is a log nobody reads: every write waits until release.
+type blockedLog struct {
+	released chan struct{}
+	mu       sync.Mutex
+	buf      bytes.Buffer
+}
+
+func (l *blockedLog) Write(p []byte) (int, error) {
+	<-l.released
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *blockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// A stdio upstream that writes much on stderr is served while gate's own
+// log is not drained: its stderr is read all the same, what the log
+// cannot take is dropped and counted, and the count is logged once the
+// log takes lines again.
+func TestUpstreamStderrWhileTheLogIsBlocked(t *testing.T) {
+	log := &blockedLog{released: make(chan struct{})}
+	h := start(t, hostileServer(t, "chatty", "chatty"), fastConfig().WithLog(log))
+	c := h.client()
+	c.WaitTools(t, "chatty_echo", "chatty_wait")
+	echoes(t, c, "chatty_echo")
+	close(log.released)
+	require.Eventually(t, func() bool { return strings.Contains(log.String(), "line(s) not logged: the log was not keeping up") },
+		waitFor, 10*time.Millisecond, "log:\n%.2000s", log.String())
+	assert.Contains(t, log.String(), "gate mcp: upstream chatty: chatter chatter")
+}
+
+// An upstream runs in a process group of its own, which gate ends as a
+// whole: a child it started (that holds its stdout and stderr, and
+// ignores SIGTERM) ends with it when it is restarted, and when the
+// gateway stops; neither waits on the pipes the child holds.
+func TestUpstreamChildrenEndWithIt(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
+	server := func(generation string) string {
+		return hostileServer(t, "forker", "forker", mcptest.PIDFileEnv, pidFile, "GENERATION", generation)
+	}
+	h := start(t, server("1"), fastConfig().WithStopGrace(200*time.Millisecond))
+	c := h.client()
+	c.WaitTools(t, "forker_echo", "forker_wait")
+	first := mcptest.ReadPID(t, pidFile, 0)
+	require.False(t, mcptest.ProcessGone(first), "the upstream's child (pid %d) is not running", first)
+
+	h.rewrite(server("2")) // another environment: the upstream is restarted
+	second := mcptest.ReadPID(t, pidFile, first)
+	c.WaitTools(t, "forker_echo", "forker_wait")
+	echoes(t, c, "forker_echo")
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(first) }, waitFor, 10*time.Millisecond,
+		"the first upstream's child (pid %d) outlived its restart", first)
+
+	h.stop()
+	require.Eventually(t, func() bool { return mcptest.ProcessGone(second) }, waitFor, 10*time.Millisecond,
+		"the upstream's child (pid %d) outlived the gateway", second)
+}
+
+// A failed connect says what happened, not only that initialize was not
+// answered.
+func TestConnectFailuresSayWhatHappened(t *testing.T) {
+	refused, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closedURL := "http://" + refused.Addr().String() + "/mcp"
+	require.NoError(t, refused.Close())
+	status := func(code int) string {
+		return serveHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "no", code) }))
+	}
+	for _, tc := range []struct{ name, manifest, want string }{
+		{"missing", "[[servers]]\nname = \"missing\"\ncommand = [\"gate-test-no-such-command\"]\n", `the command "gate-test-no-such-command" is not found on gate's PATH`},
+		{"exits", hostileServer(t, "exits", "exit"), "the command exited with status 3 before answering initialize; its last line on stderr: boom: cannot open the database"},
+		{"refused", httpServer("refused", closedURL), "nothing accepts connections at " + closedURL + " (connection refused)"},
+		{"unauthorized", httpServer("unauthorized", status(http.StatusUnauthorized)), `with HTTP 401 Unauthorized`},
+		{"notfound", httpServer("notfound", status(http.StatusNotFound)), `with HTTP 404 Not Found`},
+		{"mute", "[[servers]]\nname = \"mute\"\n" + stdioCommand("hang", ""), "no answer to initialize within 300ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := start(t, tc.manifest, fastConfig().WithConnectTimeout(300*time.Millisecond))
+			t.Logf("down: %s", waitDown(t, h, tc.name, tc.want))
+		})
+	}
+}
+
+// On shutdown (the end of Run's context, here) every forwarded call in
+// flight, on a stdio upstream as on an HTTP one, is answered at once with
+// an error that says gate is shutting down, the upstream's calls are
+// cancelled, and Run returns.
+func TestShutdownAnswersCallsOnEveryUpstream(t *testing.T) {
+	web := &mcptest.CallsInFlight{Next: sdkHandler(false)}
+	h := start(t, httpServer("web", serveHTTP(t, web))+hostileServer(t, "local", "plain"), fastConfig())
+	c := h.client()
+	c.WaitTools(t, "local_echo", "local_wait", "web_echo", "web_wait")
+	const calls = 20
+	errs := c.StartCalls(calls, "web_wait", "local_wait")
+	require.Eventually(t, func() bool { return web.N() == calls/2 }, waitFor, 10*time.Millisecond)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		h.stop()
+	}()
+	for range calls {
+		select {
+		case err := <-errs:
+			var je *jsonrpc.Error
+			require.ErrorAs(t, err, &je)
+			assert.Contains(t, je.Message, "gate is shutting down")
+		case <-time.After(waitFor):
+			t.Fatal("a call in flight was not answered on shutdown")
+		}
+	}
+	select {
+	case <-stopped:
+	case <-time.After(waitFor):
+		t.Fatal("the gateway's Run did not return")
+	}
+	require.Eventually(t, func() bool { return web.N() == 0 }, waitFor, 10*time.Millisecond, "the upstream's calls were never cancelled")
+}

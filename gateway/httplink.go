@@ -1,0 +1,334 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpLink is the transport of a streamable-HTTP upstream's session: the
+// SDK's, over an http.RoundTripper of gate's that bounds what the upstream
+// can make gate read, wait for or hold. The SDK v1.8.0 reads a JSON
+// response body whole with no cap, waits for an answer's or a stream's
+// headers without a deadline, and queues the upstream's requests without
+// bound; here every body is capped (capBody, sseBody), every request that
+// is not a call has the write timeout, and an event stream is read no
+// further while too much of what it brought waits (inflow).
+type httpLink struct {
+	g    *guard
+	url  string
+	cfg  *Config
+	base *http.Transport
+	next http.RoundTripper // base, or what wraps it
+
+	// closed ends every request of the session, and refuses new ones.
+	closed context.Context
+	close  context.CancelFunc
+
+	mu      sync.Mutex
+	refusal string // the last request the upstream refused, and how
+}
+
+func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
+	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone()}
+	l.next = l.base
+	l.closed, l.close = context.WithCancel(context.Background())
+	return l
+}
+
+func (l *httpLink) guard() *guard { return l.g }
+
+func (l *httpLink) Connect(ctx context.Context) (mcp.Connection, error) {
+	return (&mcp.StreamableClientTransport{
+		Endpoint: l.url,
+		// Bodies are capped (l), then each message fitted to the SDK's
+		// depth (fitTransport).
+		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.cfg.maxMessage}},
+		// The gateway reconnects itself, with its own backoff, and hides
+		// the tools meanwhile; retries inside the transport would only
+		// keep a dead upstream's tools offered longer.
+		MaxRetries:   -1,
+		MaxEventSize: l.cfg.maxMessage,
+	}).Connect(ctx)
+}
+
+func (l *httpLink) handshakeDone() {}
+
+// stop kills the requests of a session the upstream broke: a hung one
+// would hold the SDK's Close for as long as it holds the cancellations
+// the SDK sends it first. A healthy one is closed by the SDK's Close,
+// with its DELETE.
+func (l *httpLink) stop() {
+	if r := l.g.reason(); r != nil && r != errSessionOver {
+		l.kill()
+	}
+}
+func (l *httpLink) ended() (string, string) { return "", "" }
+
+func (l *httpLink) kill() {
+	l.close()
+	l.base.CloseIdleConnections()
+}
+
+// refused is how the upstream last refused a request ("" when it has
+// not): the truest account of a failed handshake.
+func (l *httpLink) refused() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.refusal
+}
+
+// errLinkClosed fails the requests of a session gate has closed.
+var errLinkClosed = errors.New("gate closed the session")
+
+// errWriteTimeout is the cause of a request that ran past the write
+// timeout.
+var errWriteTimeout = errors.New("write timeout")
+
+func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
+	if l.closed.Err() != nil {
+		return nil, errLinkClosed
+	}
+	what := outgoingOf(req)
+	ctx, cancel := context.WithCancelCause(req.Context())
+	stopClose := context.AfterFunc(l.closed, func() { cancel(errLinkClosed) })
+	var timer *time.Timer
+	if what.kind != outCall {
+		timer = time.AfterFunc(l.cfg.upstreamWrite, func() { cancel(errWriteTimeout) })
+	}
+	release := func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		stopClose()
+		cancel(nil)
+	}
+	resp, err := l.next.RoundTrip(req.WithContext(ctx))
+	switch {
+	case what.kind == outAnswer:
+		l.g.flow.answered()
+	case what.method == methodCancelled:
+		l.g.cancels.sentOne()
+	}
+	if err != nil {
+		if context.Cause(ctx) == errWriteTimeout {
+			err = fmt.Errorf("it did not take %s within %v (the write timeout)", what.desc, l.cfg.upstreamWrite)
+			l.g.fail(err)
+		}
+		release()
+		return nil, err
+	}
+	if what.kind == outStream && timer != nil {
+		timer.Stop() // its headers came; the stream lasts as long as it may
+	}
+	if resp.StatusCode >= 400 {
+		l.mu.Lock()
+		l.refusal = fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status)
+		l.mu.Unlock()
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if ct == "text/event-stream" {
+		resp.Body = &sseBody{body: body{rc: resp.Body, release: release}, ctx: ctx, max: l.cfg.maxMessage, g: l.g}
+	} else {
+		resp.Body = &capBody{body: body{rc: resp.Body, release: release}, max: l.cfg.maxMessage, g: l.g}
+	}
+	return resp, nil
+}
+
+// Kinds of request the SDK's transport sends.
+const (
+	outCall   = iota // a request of gate's: bounded by its own context
+	outAnswer        // gate's answer to a request of the upstream
+	outNote          // a notification of gate's
+	outStream        // the GET that opens an event stream
+	outEnd           // the DELETE that ends a session
+)
+
+type outgoing struct {
+	kind   int
+	desc   string // for an error message: `"tools/list"`, "an answer"
+	method string // of a request or a notification
+}
+
+// maxAnswer is more than any answer or notification gate sends (pings,
+// cancellations, empty root lists); a larger body is a call.
+const maxAnswer = 64 << 10
+
+// outgoingOf tells what a request of the SDK's transport carries.
+func outgoingOf(req *http.Request) outgoing {
+	switch req.Method {
+	case http.MethodGet:
+		return outgoing{kind: outStream, desc: "the request for its event stream"}
+	case http.MethodDelete:
+		return outgoing{kind: outEnd, desc: "the end of the session"}
+	}
+	if req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > maxAnswer {
+		return outgoing{kind: outCall, desc: "a request"}
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return outgoing{kind: outCall, desc: "a request"}
+	}
+	defer body.Close()
+	b, _ := io.ReadAll(io.LimitReader(body, maxAnswer))
+	msg, err := jsonrpc.DecodeMessage(b)
+	if err != nil {
+		return outgoing{kind: outCall, desc: "a request"}
+	}
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		return outgoing{kind: outAnswer, desc: "an answer to its request"}
+	case *jsonrpc.Request:
+		if !m.IsCall() {
+			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
+		}
+		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method}
+	}
+	return outgoing{kind: outCall, desc: "a request"}
+}
+
+// body is a response body whose Close also releases what its request
+// held (its timer, its context).
+type body struct {
+	rc      io.ReadCloser
+	release func()
+	once    sync.Once
+}
+
+func (b *body) Close() error {
+	err := b.rc.Close()
+	b.once.Do(b.release)
+	return err
+}
+
+// capBody is a response body read no further than max bytes.
+type capBody struct {
+	body
+	max, n int
+	g      *guard
+}
+
+func (b *capBody) Read(p []byte) (int, error) {
+	if room := b.max - b.n + 1; len(p) > room {
+		p = p[:room]
+	}
+	n, err := b.rc.Read(p)
+	b.n += n
+	if b.n > b.max {
+		tooLarge := messageTooLarge(b.max)
+		b.g.fail(tooLarge)
+		return 0, tooLarge
+	}
+	return n, err
+}
+
+// sseBody is an event stream whose every line is at most max bytes, and
+// that is read no further while the upstream's requests and
+// notifications it brought wait for gate (inflow): it counts them as they
+// pass, by the data of each event.
+type sseBody struct {
+	body
+	ctx context.Context
+	max int
+	g   *guard
+
+	lineLen int    // bytes of the line so far
+	line    []byte // its first maxAnswer bytes
+	name    string // the event's name
+	data    []byte // its data, while at most maxAnswer bytes
+	hasData bool
+	cut     bool // its data was longer: it is not counted
+}
+
+func (b *sseBody) Read(p []byte) (int, error) {
+	if err := b.g.flow.wait(b.ctx); err != nil {
+		return 0, err
+	}
+	n, err := b.rc.Read(p)
+	if serr := b.scan(p[:n]); serr != nil {
+		b.g.fail(serr)
+		return 0, serr
+	}
+	return n, err
+}
+
+func (b *sseBody) scan(p []byte) error {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		seg := p
+		if i >= 0 {
+			seg = p[:i]
+		}
+		b.lineLen += len(seg)
+		if b.lineLen > b.max {
+			return messageTooLarge(b.max)
+		}
+		if room := maxAnswer - len(b.line); room > 0 {
+			b.line = append(b.line, seg[:min(room, len(seg))]...)
+		}
+		if i < 0 {
+			return nil
+		}
+		b.endLine(b.lineLen > len(b.line))
+		b.line, b.lineLen = b.line[:0], 0
+		p = p[i+1:]
+	}
+	return nil
+}
+
+func (b *sseBody) endLine(truncated bool) {
+	line := bytes.TrimSuffix(b.line, []byte("\r"))
+	if len(line) == 0 && !truncated {
+		b.endEvent()
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(field) {
+	case "data":
+		if b.cut {
+			break
+		}
+		if b.hasData {
+			b.data = append(b.data, '\n')
+		}
+		b.hasData = true
+		b.data = append(b.data, value...)
+		if truncated || len(b.data) > maxAnswer {
+			b.cut, b.data = true, b.data[:0]
+		}
+	case "event":
+		b.name = string(value)
+	}
+}
+
+// endEvent counts the event that ends, when it is a request or a
+// notification gate acts on. An event past maxAnswer bytes is not
+// counted: the stream is then bounded by the time reading it takes.
+func (b *sseBody) endEvent() {
+	if b.hasData && !b.cut && (b.name == "" || b.name == "message") {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(b.data, &m) == nil && m.Method != "" {
+			switch {
+			case len(m.ID) > 0 && string(m.ID) != "null":
+				b.g.flow.received(true)
+			case handledNotifications[m.Method]:
+				b.g.flow.received(false)
+			}
+		}
+	}
+	b.name, b.data, b.hasData, b.cut = "", b.data[:0], false, false
+}
