@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +45,7 @@ type Gateway struct {
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	offered map[string]*offer
+	listed  []*mcp.Tool       // offered's tools, sorted by name: what tools/list answers
 	hidden  map[string]string // prefixed name -> why it is not offered
 	// changes counts the computations that changed the offered set, each
 	// of which sends one list_changed.
@@ -72,11 +74,14 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 		},
+		SubscribeHandler:   g.subscribe,
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
+	g.server.AddReceivingMiddleware(g.serveOffered) // outermost: before refuseHidden
 	g.server.AddSendingMiddleware(g.queueNotifications)
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g
@@ -171,9 +176,10 @@ func (g *Gateway) stopUpstream(u *upstream) {
 	}()
 }
 
-// compute works out which tools are offered now and applies the change
-// to the MCP server in one burst, which the SDK sends as one
-// notifications/tools/list_changed to every session.
+// compute works out which tools are offered now and makes it the set
+// tools/list and tools/call see, at once and whole (serveOffered), then
+// applies the change to the SDK's server in one burst, which the SDK
+// sends as one notifications/tools/list_changed to every session.
 func (g *Gateway) compute(ctx context.Context) {
 	gate := g.svc.Gate()
 	m := gate.Manifest()
@@ -218,6 +224,7 @@ func (g *Gateway) compute(ctx context.Context) {
 	changed := len(removed) > 0 || len(added) > 0
 	g.offered, g.hidden = offered, hidden
 	if changed {
+		g.listed = sortedTools(offered)
 		g.changes++
 	}
 	g.mu.Unlock()
@@ -230,19 +237,21 @@ func (g *Gateway) compute(ctx context.Context) {
 	if len(removed) > 0 {
 		g.server.RemoveTools(removed...)
 	}
-	slices.SortFunc(added, func(a, b *offer) int {
-		switch {
-		case a.tool.Name < b.tool.Name:
-			return -1
-		case a.tool.Name > b.tool.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(added, func(a, b *offer) int { return strings.Compare(a.tool.Name, b.tool.Name) })
 	for _, o := range added {
 		g.server.AddTool(o.tool, g.forward(o))
 	}
 	g.metrics.offered(len(offered), len(hidden))
+}
+
+// sortedTools is the tools of offered, sorted by name.
+func sortedTools(offered map[string]*offer) []*mcp.Tool {
+	out := make([]*mcp.Tool, 0, len(offered))
+	for _, o := range offered {
+		out = append(out, o.tool)
+	}
+	slices.SortFunc(out, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // offerServer decides each known tool of one upstream.

@@ -36,11 +36,24 @@ outer:
 	return out
 }
 
-// settle waits past the SDK's 10ms notification debounce and returns the
-// notifications that arrived.
+// settle waits past the SDK's 10ms notification debounce, until no
+// notification has come for 200ms (tools/list answers from the set as soon
+// as it changes, before the SDK's debounced list_changed, which a loaded
+// machine can delay well past that), and returns the notifications that
+// arrived.
 func (c *client) settle() int {
-	time.Sleep(100 * time.Millisecond)
-	return c.Drain()
+	n := c.Drain()
+	giveUp := time.After(waitFor) // notifications without end: the caller's assertions tell
+	for {
+		select {
+		case <-c.Changed:
+			n++
+		case <-time.After(200 * time.Millisecond):
+			return n
+		case <-giveUp:
+			return n
+		}
+	}
 }
 
 // notAvailable asserts that err is the gateway's refusal of a hidden tool

@@ -50,8 +50,10 @@ func (l *httpLink) guard() *guard { return l.g }
 
 func (l *httpLink) Connect(ctx context.Context) (mcp.Connection, error) {
 	return (&mcp.StreamableClientTransport{
-		Endpoint:   l.url,
-		HTTPClient: &http.Client{Transport: l},
+		Endpoint: l.url,
+		// Bodies are capped (l), then each message fitted to the SDK's
+		// depth (fitTransport).
+		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.cfg.maxMessage}},
 		// The gateway reconnects itself, with its own backoff, and hides
 		// the tools meanwhile; retries inside the transport would only
 		// keep a dead upstream's tools offered longer.

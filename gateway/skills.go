@@ -3,10 +3,10 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/skills"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,32 +25,37 @@ const (
 	SkillsPromptName = "skills"
 )
 
-// maxSkillFile caps a SKILL.md read for a client, as the skills package
-// caps the files it parses.
-const maxSkillFile = 1 << 20
-
 // SkillURI is the resource URI of a skill's SKILL.md.
 func SkillURI(name string) string { return skillURIPrefix + name + skillURISuffix }
 
 // skillState is what the MCP server offers of the skills now.
 type skillState struct {
-	on     bool     // the prompt resource and prompt are added
-	names  []string // offered skills, sorted
+	on     bool                    // the prompt resource and prompt are added
+	skills map[string]offeredSkill // offered skills, by name
 	prompt string
 }
 
+// offeredSkill is what a skill's resource shows, and which bytes of its
+// file were read: a new digest is a changed SKILL.md.
+type offeredSkill struct {
+	description string
+	path        string
+	digest      uint64
+}
+
 // syncSkills makes the server's skill resources those of the skills
-// offered now. Resources and the prompt appear only when the manifest has
-// skills.
+// offered now, and tells the sessions that subscribed of each resource
+// whose content changed (notifications/resources/updated): the prompt's,
+// and each SKILL.md that changed while it stayed offered. Resources and
+// the prompt appear only when the manifest has skills.
 func (g *Gateway) syncSkills(ctx context.Context) {
 	m := g.svc.Gate().Skills(ctx)
-	var next skillState
+	next := skillState{skills: map[string]offeredSkill{}}
 	if m != nil {
 		next.on = true
-		for _, s := range m.Offered() {
-			next.names = append(next.names, s.Name)
+		for _, sk := range m.Offered() {
+			next.skills[sk.Name] = offeredSkill{description: safetext.Clean(sk.Description, true), path: sk.Path, digest: sk.Digest()}
 		}
-		slices.Sort(next.names)
 		next.prompt = m.Prompt()
 	}
 	g.mu.Lock()
@@ -74,30 +79,56 @@ func (g *Gateway) syncSkills(ctx context.Context) {
 		g.server.RemovePrompts(SkillsPromptName)
 	}
 	var gone []string
-	for _, n := range prev.names {
-		if !slices.Contains(next.names, n) {
+	for _, n := range slices.Sorted(maps.Keys(prev.skills)) {
+		if _, ok := next.skills[n]; !ok {
 			gone = append(gone, SkillURI(n))
 		}
 	}
 	if len(gone) > 0 {
 		g.server.RemoveResources(gone...)
 	}
-	for _, n := range next.names {
-		if slices.Contains(prev.names, n) {
+	var updated []string
+	for _, n := range slices.Sorted(maps.Keys(next.skills)) {
+		cur := next.skills[n]
+		old, had := prev.skills[n]
+		if had && (old.path != cur.path || old.digest != cur.digest) {
+			updated = append(updated, SkillURI(n))
+		}
+		if had && old.description == cur.description {
 			continue
 		}
-		sk, ok := m.Skill(n)
-		if !ok {
-			continue
-		}
-		g.server.AddResource(&mcp.Resource{
-			URI: SkillURI(n), Name: n, MIMEType: "text/markdown",
-			Description: safetext.Clean(sk.Description, true),
-		}, g.readSkill)
+		g.server.AddResource(&mcp.Resource{URI: SkillURI(n), Name: n, MIMEType: "text/markdown", Description: cur.description}, g.readSkill)
 	}
 	if prev.on && next.on && prev.prompt != next.prompt {
-		_ = g.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: SkillsPromptURI})
+		updated = append(updated, SkillsPromptURI)
 	}
+	for _, uri := range updated {
+		_ = g.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
+}
+
+// subscribe accepts a subscription to a resource gate offers now: the
+// skills prompt, or an offered skill's SKILL.md.
+func (g *Gateway) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if uri == SkillsPromptURI && g.skills.on {
+		return nil
+	}
+	if name, ok := skillName(uri); ok {
+		if _, offered := g.skills.skills[name]; offered {
+			return nil
+		}
+	}
+	return mcp.ResourceNotFoundError(uri)
+}
+
+// skillName returns the skill a SKILL.md resource URI names.
+func skillName(uri string) (string, bool) {
+	name, ok := strings.CutPrefix(uri, skillURIPrefix)
+	name, ok2 := strings.CutSuffix(name, skillURISuffix)
+	return name, ok && ok2 && name != ""
 }
 
 func (g *Gateway) readPrompt(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -118,13 +149,14 @@ func (g *Gateway) getPrompt(ctx context.Context, _ *mcp.GetPromptRequest) (*mcp.
 }
 
 // readSkill answers a skill's SKILL.md, read now (it may have changed
-// since it was validated), as a regular file with a cap, and cleaned of
-// characters that could hide text from a person reading along.
+// since it was validated) where discovery found it, following no link
+// (Skill.ReadFile: a file or folder swapped for a link out of the skill
+// paths is refused), as a regular file with a cap, and cleaned by
+// safetext's rule, so that no text hides from a person reading along.
 func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	name, ok := strings.CutPrefix(uri, skillURIPrefix)
-	name, ok2 := strings.CutSuffix(name, skillURISuffix)
-	if !ok || !ok2 {
+	name, ok := skillName(uri)
+	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	m := g.svc.Gate().Skills(ctx)
@@ -139,7 +171,7 @@ func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if sk == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("skill %s is not offered now", quote(name))}
 	}
-	b, err := safefile.Read(sk.Path, maxSkillFile)
+	b, err := sk.ReadFile()
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("skill %s: %s", quote(name), safetext.Clean(err.Error(), false))}
 	}

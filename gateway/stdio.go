@@ -42,7 +42,10 @@ func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 		p.kill()
 	}
 	inner, err := (&mcp.IOTransport{
-		Reader: &lineCap{r: p.stdout, max: l.cfg.maxMessage, g: l.g},
+		// Each message within the cap is fitted to the SDK's depth
+		// (fitLines), so that one nested too deep fails only what it
+		// belongs to, not the session.
+		Reader: io.NopCloser(fitLines(&lineCap{r: p.stdout, max: l.cfg.maxMessage, g: l.g}, l.cfg.maxMessage)),
 		Writer: &stdinWriter{f: p.stdin, d: l.cfg.upstreamWrite, g: l.g},
 		// One past gate's own cap, so that lineCap, which names the cap,
 		// is what stops a long line; the SDK's cap still bounds a JSON

@@ -1,19 +1,14 @@
 package gateway
 
 import (
-	"bytes"
-	"crypto/sha256"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
-	"strings"
-	"sync"
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // maxToolBytes caps one upstream tool's definition, as JSON. A definition
@@ -31,19 +26,31 @@ type listedTool struct {
 	def     []byte    // tool as JSON, to tell a changed definition
 }
 
-// checkTool checks and cleans an upstream's tool. Names must be MCP tool
+// checkTool checks and cleans an upstream's tool. Its definition is
+// bounded first, before any work on its schemas; names must be MCP tool
 // names; the input schema must be a JSON Schema for an object (the SDK's
-// server, and the clients, require it), compiled offline; an output schema
-// must be a JSON Schema too. Text a model reads (title, description,
-// annotations' title) is cleaned of control and bidirectional formatting
-// characters, which could hide instructions from a person reviewing what
-// the model is told.
-func checkTool(t *mcp.Tool) listedTool {
+// server, and the clients, require it), within schemaObject's bounds and
+// compiled offline; an output schema must be a JSON Schema too. Text a
+// model reads (title, description, annotations' title, and the prose of
+// the schemas) is cleaned by safetext's rule: no control, bidirectional
+// formatting or invisible character, which could hide instructions from a
+// person reviewing what the model is told. A compile waits at most
+// compileTimeout, and not past ctx (the listing's bound, or a shutdown);
+// slot is the upstream's.
+func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot) listedTool {
 	if t == nil {
 		return listedTool{invalid: "the upstream listed a null tool"}
 	}
 	lt := listedTool{name: t.Name}
+	if depth := tooDeep(t.Meta); depth > 0 {
+		lt.invalid = fmt.Sprintf("its definition nests %d deep: the listing was over the %d levels the MCP SDK decodes, and gate kept the server's other tools", depth, sdkMaxDepth)
+		return lt
+	}
 	if err := checkToolName(t.Name); err != nil {
+		lt.invalid = err.Error()
+		return lt
+	}
+	if err := checkToolSize(json.Marshal(t)); err != nil {
 		lt.invalid = err.Error()
 		return lt
 	}
@@ -55,31 +62,41 @@ func checkTool(t *mcp.Tool) listedTool {
 		a.Title = safetext.Clean(a.Title, false)
 		c.Annotations = &a
 	}
-	in, err := schemaObject(c.InputSchema, true)
+	in, err := schemaObject(ctx, c.InputSchema, true, slot)
 	if err != nil {
 		lt.invalid = "its inputSchema " + err.Error()
 		return lt
 	}
 	c.InputSchema = in
 	if c.OutputSchema != nil {
-		out, err := schemaObject(c.OutputSchema, false)
+		out, err := schemaObject(ctx, c.OutputSchema, false, slot)
 		if err != nil {
 			lt.invalid = "its outputSchema " + err.Error()
 			return lt
 		}
 		c.OutputSchema = out
 	}
+	// Cleaning can make text longer (U+FFFD is three bytes), so the
+	// definition offered is measured again.
 	def, err := json.Marshal(&c)
-	switch {
-	case err != nil:
-		lt.invalid = "it cannot be written as JSON: " + err.Error()
-		return lt
-	case len(def) > maxToolBytes:
-		lt.invalid = fmt.Sprintf("its definition is %d bytes, over the gateway's %d", len(def), maxToolBytes)
+	if err := checkToolSize(def, err); err != nil {
+		lt.invalid = err.Error()
 		return lt
 	}
 	lt.tool, lt.def = &c, def
 	return lt
+}
+
+// checkToolSize refuses a tool whose definition, as JSON, is over
+// maxToolBytes or could not be written.
+func checkToolSize(def []byte, err error) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("it cannot be written as JSON: %v", err)
+	case len(def) > maxToolBytes:
+		return fmt.Errorf("its definition is %d bytes, over the gateway's %d", len(def), maxToolBytes)
+	}
+	return nil
 }
 
 // checkToolName applies MCP's tool-name rule (SEP-986), which the Go SDK's
@@ -134,78 +151,5 @@ func ruleFor(rules []manifest.UpstreamTool, name string) *manifest.UpstreamTool 
 			return r
 		}
 	}
-	return nil
-}
-
-// schemaObject returns a schema given as any JSON value as the raw JSON of
-// an object, after checking that it compiles as a JSON Schema offline
-// (draft 2020-12 unless it says otherwise, no remote references) and, for
-// an input schema, that its type is "object".
-func schemaObject(v any, input bool) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("cannot be written as JSON: %v", err)
-	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, errors.New("is not a JSON object")
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("is not JSON: %v", err)
-	}
-	m, _ := doc.(map[string]any)
-	if input && m["type"] != "object" {
-		return nil, fmt.Errorf(`has type %s: MCP wants "object"`, describeType(m["type"]))
-	}
-	if err := compileSchema(raw, m); err != nil {
-		return nil, fmt.Errorf("is not a valid JSON Schema: %s", firstLine(err.Error()))
-	}
-	return raw, nil
-}
-
-func describeType(v any) string {
-	if v == nil {
-		return "unset"
-	}
-	b, _ := json.Marshal(v)
-	return safetext.Terminal(string(b))
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return safetext.Clean(s, false)
-}
-
-// compiled remembers the schemas that compiled, by their bytes' hash:
-// upstreams relist on every list_changed and most tools of a server share
-// a handful of schemas, while a compile costs tens of microseconds. Past
-// compiledMax entries it starts again, which only costs compiles.
-var compiled struct {
-	sync.Mutex
-	sums map[[sha256.Size]byte]struct{}
-}
-
-const compiledMax = 65536
-
-func compileSchema(raw []byte, doc map[string]any) error {
-	sum := sha256.Sum256(raw)
-	compiled.Lock()
-	_, ok := compiled.sums[sum]
-	compiled.Unlock()
-	if ok {
-		return nil
-	}
-	if err := manifest.CompileSchema(doc); err != nil {
-		return err
-	}
-	compiled.Lock()
-	if compiled.sums == nil || len(compiled.sums) >= compiledMax {
-		compiled.sums = map[[sha256.Size]byte]struct{}{}
-	}
-	compiled.sums[sum] = struct{}{}
-	compiled.Unlock()
 	return nil
 }

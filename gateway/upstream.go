@@ -42,9 +42,10 @@ type upstream struct {
 	dir  string // the manifest's directory, where a command runs
 	gw   *Gateway
 
-	relist chan struct{} // cap 1
-	stop   context.CancelFunc
-	done   chan struct{}
+	relist  chan struct{} // cap 1
+	stop    context.CancelFunc
+	done    chan struct{}
+	schemas compileSlot // its schema compiles, one at a time (compile.go)
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -379,7 +380,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 				over = true
 				break
 			}
-			tools = append(tools, checkTool(t))
+			tools = append(tools, checkTool(ctx, t, &u.schemas))
 		}
 		if res.NextCursor == "" || over {
 			break

@@ -47,8 +47,16 @@ func runStdioUpstream(mode string) {
 	if mode == "hang" {
 		select {}
 	}
+	if run, ok := rawModes[mode]; ok {
+		run()
+		return
+	}
 	if strings.HasPrefix(mode, "raw-") {
 		runRawUpstream(mode)
+		return
+	}
+	if newServer, ok := upstreamModes[mode]; ok {
+		_ = newServer().Run(context.Background(), &mcp.StdioTransport{})
 		return
 	}
 	s := newUpstreamServer(os.Getenv("GATE_TEST_TOOLS"))

@@ -128,11 +128,6 @@ type Service struct {
 	nextID int
 }
 
-type skillMark struct {
-	state   string
-	offered bool
-}
-
 // OpenService opens the manifest at path. Nothing is probed until Run.
 func OpenService(ctx context.Context, path string, cfg ServiceConfig) (*Service, error) {
 	cfg.gate.registry = cfg.gate.registry.WithBackgroundRefresh(true)
@@ -285,42 +280,6 @@ func (s *Service) refresh(ctx context.Context) {
 	for _, e := range events {
 		s.publish(e)
 	}
-}
-
-func (s *Service) skillMarks(ctx context.Context, g *Gate) map[string]skillMark {
-	m := g.Skills(ctx)
-	if m == nil {
-		return nil
-	}
-	offered := map[string]bool{}
-	for _, sk := range m.Offered() {
-		offered[sk.Name] = true
-	}
-	marks := map[string]skillMark{}
-	for _, r := range m.Diagnostics() {
-		marks[r.SkillName] = skillMark{state: string(r.State), offered: offered[r.SkillName]}
-	}
-	return marks
-}
-
-func (s *Service) skillEvents(before, after map[string]skillMark) []Event {
-	now := s.Gate().tools.cfg.clock.Now()
-	var events []Event
-	for _, name := range sortedNames(after) {
-		if old, ok := before[name]; ok && old != after[name] {
-			events = append(events, Event{Type: "skill", Name: name, State: after[name].state, Available: after[name].offered, At: now})
-		}
-	}
-	return events
-}
-
-func sortedNames(m map[string]skillMark) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Reload reads the manifest again, now. On success the new configuration

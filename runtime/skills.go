@@ -3,8 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -197,4 +199,70 @@ func toolNames(tools []Tool) []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// skillMark is what the service publishes a change of for one skill: its
+// state, whether it is offered, and which file, with which bytes, it was
+// read from.
+type skillMark struct {
+	state   string
+	offered bool
+	path    string
+	digest  uint64
+}
+
+func (s *Service) skillMarks(ctx context.Context, g *Gate) map[string]skillMark {
+	m := g.Skills(ctx)
+	if m == nil {
+		return nil
+	}
+	offered := map[string]bool{}
+	for _, sk := range m.Offered() {
+		offered[sk.Name] = true
+	}
+	marks := map[string]skillMark{}
+	for _, r := range m.Diagnostics() {
+		mark := skillMark{state: string(r.State), offered: offered[r.SkillName]}
+		if sk, ok := m.Skill(r.SkillName); ok {
+			mark.path, mark.digest = sk.Path, sk.Digest()
+		}
+		marks[r.SkillName] = mark
+	}
+	return marks
+}
+
+// Reasons of skill events that are not a change of state or offer.
+const (
+	skillAdded   = "its folder was added"
+	skillChanged = "its SKILL.md changed"
+	skillRemoved = "its folder was removed"
+)
+
+// skillEvents are the changes from before to after: a skill whose state,
+// offer or SKILL.md changed, one that appeared, and one that is gone
+// (state "removed"), in name order.
+func (s *Service) skillEvents(before, after map[string]skillMark) []Event {
+	now := s.Gate().tools.cfg.clock.Now()
+	var events []Event
+	for _, name := range slices.Sorted(maps.Keys(after)) {
+		old, had := before[name]
+		cur := after[name]
+		e := Event{Type: "skill", Name: name, State: cur.state, Available: cur.offered, At: now}
+		switch {
+		case !had:
+			e.Reason = skillAdded
+		case old.state != cur.state || old.offered != cur.offered:
+		case old.path != cur.path || old.digest != cur.digest:
+			e.Reason = skillChanged
+		default:
+			continue
+		}
+		events = append(events, e)
+	}
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		if _, ok := after[name]; !ok {
+			events = append(events, Event{Type: "skill", Name: name, State: "removed", Reason: skillRemoved, At: now})
+		}
+	}
+	return events
 }

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // DefaultMaxDepth is how deep below a discovery path a skill folder may be
@@ -141,7 +139,8 @@ func DiscoverContext(ctx context.Context, paths []string, opts DiscoverOptions) 
 // re-parses only what changed.
 type fileState struct {
 	path   string
-	root   string // the discovery path it was found under
+	root   string   // the discovery path it was found under
+	file   location // where it is, links resolved: where it is read
 	size   int64
 	mtime  time.Time
 	hash   uint64
@@ -182,7 +181,7 @@ func discover(ctx context.Context, paths []string, opts DiscoverOptions, prev ma
 				continue
 			}
 			seenFiles[f.real] = true
-			found = append(found, &fileState{path: f.path, root: root, size: f.info.Size(), mtime: f.info.ModTime()})
+			found = append(found, &fileState{path: f.path, root: root, file: locate(f.real, w.rootReal), size: f.info.Size(), mtime: f.info.ModTime()})
 		}
 	}
 
@@ -258,7 +257,7 @@ func load(ctx context.Context, files []*fileState, opts ParseOptions, prev map[s
 // loadFile fills f from its file, or from old when nothing changed: f
 // holds the size and time the walk found.
 func loadFile(f *fileState, opts ParseOptions, old *fileState) {
-	if old != nil && f.sameStat(old) && old.root == f.root {
+	if old != nil && f.sameStat(old) && old.root == f.root && old.file == f.file {
 		f.hash, f.skill, f.report = old.hash, old.skill, old.report
 		return
 	}
@@ -267,10 +266,11 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 	}
 	// Not os.Open: the walk looked at the file a moment ago, but it may
 	// have been swapped since for a FIFO (whose open blocks until a writer
-	// comes, holding up every later Refresh) or a device (whose reads never
-	// end). safefile opens without blocking and refuses all but regular
-	// files, checking the descriptor it opened.
-	fh, _, err := safefile.Open(f.path)
+	// comes, holding up every later Refresh), a device (whose reads never
+	// end), or a link out of the skill paths. It is opened where the walk
+	// found it, links resolved, following none: without blocking, regular
+	// files only, the descriptor checked.
+	fh, _, err := openFile(f.file)
 	if err != nil {
 		fail(err)
 		return
@@ -285,13 +285,15 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 	h := fnv.New64a()
 	h.Write(data)
 	f.hash = h.Sum64()
-	if old != nil && old.hash == f.hash && old.root == f.root {
+	if old != nil && old.hash == f.hash && old.root == f.root && old.file == f.file {
 		f.skill, f.report = old.skill, old.report
 		return
 	}
 	f.skill, f.report = ParseSkill(f.path, data, opts)
 	if f.skill != nil {
 		f.skill.Root = f.root
+		f.skill.file = f.file
+		f.skill.digest = f.hash
 	}
 }
 

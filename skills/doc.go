@@ -40,10 +40,12 @@
 //   - A folder holding a SKILL.md is a skill; discovery does not look inside
 //     it for further skills (its subfolders are the skill's resources, and a
 //     SKILL.md there is a template or an example).
-//   - A SKILL.md is opened through internal/safefile: one that is not a
-//     regular file (a FIFO, a device, a directory), or becomes one between
-//     the walk and the read, is reported and its folder not searched
-//     further; no open blocks and no read goes past MaxFrontmatterBytes+1.
+//   - A SKILL.md is opened through internal/safefile, where the walk found
+//     it with links resolved, following no link: one that is not a regular
+//     file (a FIFO, a device, a directory), or becomes one or a link
+//     between the walk and the read, is reported and its folder not
+//     searched further; no open blocks and no read goes past
+//     MaxFrontmatterBytes+1. Skill.ReadFile reads it the same way later.
 //   - Discovery stays inside its paths: a symbolic link leading out of the
 //     path it was found under is reported and not followed unless
 //     DiscoverOptions.FollowOutsideLinks is set, and a discovery enters at

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // parseDeadline is what "a fraction of a second" means for one file (more
@@ -149,12 +151,12 @@ func FuzzNormalize(f *testing.F) {
 // nil: it must be valid UTF-8, parse as XML with encoding/xml in strict
 // mode (which refuses every character XML 1.0 forbids), hold n <skill>
 // elements, and show no character that could move a cursor or reorder
-// what a reader sees.
+// what a reader sees, and none a reader cannot see (safetext's rule).
 func promptProblem(p string, n int) error {
 	if !utf8.ValidString(p) {
 		return fmt.Errorf("invalid UTF-8: %q", p)
 	}
-	if i := strings.IndexFunc(p, func(r rune) bool { return !promptRune(r) }); i >= 0 {
+	if i := safetext.IndexRefused(p, true); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(p[i:])
 		return fmt.Errorf("%U at byte %d of %q", r, i, p)
 	}

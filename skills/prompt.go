@@ -3,7 +3,6 @@ package skills
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/gate-dev/gate/internal/safetext"
 )
@@ -92,40 +91,19 @@ func escapeXML(s string) string { return xmlEscaper.Replace(s) }
 // description come from a file anyone may have written, and its location
 // from folder names, which on Linux may hold any byte but "/" and NUL; the
 // prompt must still parse as XML (expat and xmllint refuse the whole block
-// for one bad character) and must not let a skill change how the rest
-// reads. So invalid UTF-8 becomes U+FFFD, one per bad sequence, and so
-// does every character that XML 1.0 forbids (C0 controls, surrogates,
-// U+FFFE, U+FFFF) or that safetext refuses (DEL and C1 controls, which
-// terminals act on; bidirectional overrides, isolates and marks, which
-// reorder what follows; line and paragraph separators). Tab and newline
-// stay (descriptions span lines); a carriage return is dropped, as what is
-// left of a CRLF line end.
+// for one bad character), must not let a skill change how the rest reads,
+// and must not carry text a model reads but a person reviewing the prompt
+// cannot see. So safetext's rule applies, multiline (tab and newline stay:
+// descriptions span lines): invalid UTF-8, controls, bidirectional
+// formatting, separators and noncharacters (U+FFFE and U+FFFF, which XML
+// forbids, among them) become U+FFFD, invisible characters (zero-width,
+// tags, variation selectors, ...) are dropped. A carriage return is
+// dropped first, as what is left of a CRLF line end.
 func promptText(s string) string {
-	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !promptRune(r) }) < 0 {
-		return s
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(s, "\r", "")
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\r':
-			return -1
-		case !promptRune(r):
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
-
-// promptRune reports whether r may stand as it is in the prompt: a Char of
-// XML 1.0 that safetext allows, or a tab or a newline.
-func promptRune(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return true
-	case r < 0x20, r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff, r > utf8.MaxRune:
-		return false
-	}
-	return safetext.Allowed(r)
+	return safetext.Clean(s, true)
 }
 
 // truncateDescription cuts a description over PromptDescriptionLimit

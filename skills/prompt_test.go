@@ -111,8 +111,9 @@ func readPrompt(t *testing.T, p string, n int) promptDoc {
 
 // TestFormatPromptHostile: names, descriptions and locations holding what
 // XML 1.0 forbids, invalid UTF-8, or characters that move a cursor or
-// reorder text: the prompt is well-formed XML in valid UTF-8 all the same,
-// each such character shown as U+FFFD.
+// reorder text, or that no reader sees: the prompt is well-formed XML in
+// valid UTF-8 all the same, each character that acts shown as U+FFFD, each
+// invisible one dropped (safetext's rule).
 func TestFormatPromptHostile(t *testing.T) {
 	const r = "\uFFFD"
 	for _, tc := range []struct {
@@ -134,6 +135,8 @@ func TestFormatPromptHostile(t *testing.T) {
 		{"bidi marks", "a\u200eb\u200fc\u061cd", "a" + r + "b" + r + "c" + r + "d"},
 		{"line and paragraph separators", "a\u2028b\u2029c", "a" + r + "b" + r + "c"},
 		{"tab and newline kept, CR dropped", "a\tb\r\nc", "a\tb\nc"},
+		{"tag characters dropped", "pdf\U000E0001\U000E0072\U000E0075\U000E006E\U000E007F reader", "pdf reader"},
+		{"zero-width and fillers dropped", "p\u200bd\u2060f\uFEFF\u3164 \u00ADr\uFE0F", "pdf r"},
 		{"markup escaped", `<x a="1">&'`, `<x a="1">&'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,7 +43,24 @@ type Skill struct {
 	// Warnings are the problems found that did not stop the skill from
 	// loading, in file order where they have a line.
 	Warnings []Issue `json:"warnings,omitempty"`
+
+	// file is where discovery found the file, links resolved: ReadFile
+	// reads it there, following no link, so that what it reads is the
+	// file discovery validated and not one swapped in since.
+	file location
+	// digest is the FNV-64a of the bytes discovery parsed; 0 for a skill
+	// parsed on its own.
+	digest uint64
 }
+
+// Digest tells two versions of a skill's file apart: the FNV-64a hash of
+// the bytes of its SKILL.md that discovery read (the first
+// MaxFrontmatterBytes and one), the same for the same bytes whichever
+// discovery read them; 0 for a skill parsed on its own.
+func (s *Skill) Digest() uint64 { return s.digest }
+
+// location is a file as a folder and a path below it that holds no link.
+type location struct{ root, rel string }
 
 // Issue is one problem found in a SKILL.md.
 type Issue struct {

@@ -68,6 +68,12 @@ func Read(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readCapped(f, fi, path, max)
+}
+
+// readCapped reads the opened file f, of FileInfo fi, refusing more than
+// max bytes.
+func readCapped(f *os.File, fi os.FileInfo, path string, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %d bytes, over the limit of %d", ErrTooLarge, fi.Size(), max)}
 	}

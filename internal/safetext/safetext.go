@@ -1,48 +1,63 @@
-// Package safetext is the one rule for text a probe controls (its names,
-// the traces and errors that carry them) on its way to a terminal, a JSON
-// report or an HTTP response: no character that can move a cursor, forge a
-// line or reorder what a reader sees.
+// Package safetext is the one rule (Rule) for text gate did not write (a
+// probe's names and traces, an upstream's tool descriptions and schemas, a
+// skill's files) on its way to a terminal, a JSON report, an HTTP
+// response, an XML prompt or a model: no character that can move a
+// cursor, forge a line or reorder what a reader sees, and none that a
+// reader cannot see at all, which would let text reach a model while it
+// hides from the person reviewing what the model was told.
 package safetext
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
-// Allowed reports whether r may appear as it is: not a C0 or C1 control
-// (nor DEL), not a Unicode bidirectional formatting character, not a line
-// or paragraph separator.
-func Allowed(r rune) bool {
-	if unicode.IsControl(r) {
-		return false
-	}
-	switch r {
-	case 0x061c, 0x200e, 0x200f, // ALM, LRM, RLM
-		0x202a, 0x202b, 0x202c, 0x202d, 0x202e, // LRE, RLE, PDF, LRO, RLO
-		0x2066, 0x2067, 0x2068, 0x2069, // LRI, RLI, FSI, PDI
-		0x2028, 0x2029: // line and paragraph separators
-		return false
-	}
-	return true
-}
+// Allowed reports whether r may appear as it is: Rule keeps it.
+func Allowed(r rune) bool { return ActionOf(r) == Keep }
 
-// Clean returns s as valid UTF-8 with every character Allowed refuses
-// replaced by U+FFFD; with multiline, newlines and tabs are kept.
+// Clean returns s as valid UTF-8 (each bad byte sequence U+FFFD) with
+// Rule applied: each character it replaces becomes U+FFFD, each it drops
+// is removed. With multiline, newlines and tabs are kept. Clean is
+// idempotent, and text Rule keeps whole comes back as it is, without an
+// allocation.
 func Clean(s string, multiline bool) string {
-	clean := func(r rune) rune {
-		if Allowed(r) || multiline && (r == '\n' || r == '\t') {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if IndexRefused(s, multiline) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch ActionOf(r) {
+		case Keep:
+			return r
+		case Drop:
+			return -1
+		}
+		if multiline && (r == '\n' || r == '\t') {
 			return r
 		}
 		return '\uFFFD'
+	}, s)
+}
+
+// IndexRefused returns the byte index in s of the first character Rule
+// does not keep (with multiline, newlines and tabs are kept), or of the
+// first byte that is not valid UTF-8; -1 when there is none.
+func IndexRefused(s string, multiline bool) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || multiline && (c == '\n' || c == '\t') {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || ActionOf(r) != Keep {
+			return i
+		}
+		i += size
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if strings.IndexFunc(s, func(r rune) bool { return clean(r) != r }) < 0 {
-		return s
-	}
-	return strings.Map(clean, s)
+	return -1
 }
 
 // Terminal returns s for a terminal: every character Allowed refuses, and
@@ -92,10 +107,12 @@ func terminal(s string, multiline bool) string {
 		case keep(r):
 			b.WriteString(s[i : i+size])
 		default:
-			// strconv.QuoteRune gives the shortest Go escape: \a \b \f \n \r
-			// \t \v, \x1b for the other C0 controls and DEL, \u0085 for C1,
-			// \u202e for the bidirectional controls.
-			q := strconv.QuoteRune(r)
+			// strconv.QuoteRuneToASCII gives the shortest Go escape: \a \b
+			// \f \n \r \t \v, \x1b for the other C0 controls and DEL,
+			// \u0085 for C1, \u202e for the bidirectional controls, and
+			// \ufe0f or \U000e0041 for the invisible ones, even those Go
+			// counts as printable (variation selectors, Hangul fillers).
+			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 		}
 		i += size

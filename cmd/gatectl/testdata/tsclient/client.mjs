@@ -13,11 +13,16 @@
 //   {"event":"result","text":"...","isError":false}  for each "call"
 //   {"event":"error","message":"..."}  a request that failed
 //   {"event":"closed"}                 the session is closed, gatectl gone
+//   {"event":"subscribed","text":URI}  for each "subscribe" answered
+//   {"event":"updated","text":URI}     for each notifications/resources/updated
+//   {"event":"read","text":"..."}      for each "read": the first content's text
 //
 // On standard input, one command a line:
 //
 //   {"op":"list"}
 //   {"op":"call","name":"w_echo","arguments":{"text":"hi"}}
+//   {"op":"subscribe","uri":"gate://skills/prompt"}
+//   {"op":"read","uri":"gate://skills/notes/SKILL.md"}
 //
 // The end of standard input closes the session (the SDK ends gatectl's
 // stdin, which stops it) and exits 0, so the test controls its life.
@@ -27,7 +32,10 @@
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const [gatectl, manifest] = process.argv.slice(2);
 if (!gatectl || !manifest) {
@@ -92,6 +100,10 @@ client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
   });
 });
 
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  emit({ event: 'updated', text: n.params.uri });
+});
+
 async function handle(line) {
   if (line.trim() === '') return;
   let cmd;
@@ -108,6 +120,12 @@ async function handle(line) {
       const res = await client.callTool({ name: cmd.name, arguments: cmd.arguments ?? {} });
       const text = (res.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
       emit({ event: 'result', text, isError: Boolean(res.isError) });
+    } else if (cmd.op === 'subscribe') {
+      await client.subscribeResource({ uri: cmd.uri });
+      emit({ event: 'subscribed', text: cmd.uri });
+    } else if (cmd.op === 'read') {
+      const res = await client.readResource({ uri: cmd.uri });
+      emit({ event: 'read', text: res.contents[0]?.text ?? '' });
     } else {
       emit({ event: 'error', message: `unknown op ${JSON.stringify(cmd.op)}` });
     }

@@ -1,0 +1,101 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gate-dev/gate/runtime/manifest"
+)
+
+// compileSlot makes one upstream's schema compiles one at a time, each
+// bounded by compileTimeout. The compiler cannot be interrupted: a compile
+// that outlives its wait goes on in the background, holding the slot, and
+// the upstream's next compile waits for it (within its own timeout). So a
+// hostile upstream keeps at most one compile running, and slows only its
+// own listing; neither the listing's context nor a shutdown waits for a
+// compile. The zero value is ready to use.
+type compileSlot struct {
+	once sync.Once
+	ch   chan struct{} // cap 1: full while a compile runs
+}
+
+// testHookCompile, when set (by tests only), runs in the compile's
+// goroutine before the compiler: a way to hold a compile still.
+var testHookCompile func()
+
+// compile compiles a schema (see manifest.CompileSchema), or returns at
+// once when the same bytes compiled before.
+func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]any) error {
+	sum := sha256.Sum256(raw)
+	if compiledBefore(sum) {
+		return nil
+	}
+	s.once.Do(func() { s.ch = make(chan struct{}, 1) })
+	timer := time.NewTimer(compileTimeout)
+	defer timer.Stop()
+	select {
+	case s.ch <- struct{}{}:
+	case <-timer.C:
+		return fmt.Errorf("was not compiled: the server's previous schema was still compiling after %v", compileTimeout)
+	case <-ctx.Done():
+		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
+	}
+	// The compile waited for may have been of the same bytes.
+	if compiledBefore(sum) {
+		<-s.ch
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		defer func() { <-s.ch }()
+		if h := testHookCompile; h != nil {
+			h()
+		}
+		err := manifest.CompileSchema(doc)
+		if err == nil {
+			rememberCompiled(sum)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("is not a valid JSON Schema: %s", firstLine(err.Error()))
+		}
+		return nil
+	case <-timer.C:
+		return fmt.Errorf("did not compile within %v", compileTimeout)
+	case <-ctx.Done():
+		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
+	}
+}
+
+// compiled remembers the schemas that compiled, by their bytes' hash:
+// upstreams relist on every list_changed and most tools of a server share
+// a handful of schemas, while a compile costs tens of microseconds. Past
+// compiledMax entries it starts again, which only costs compiles.
+var compiled struct {
+	sync.Mutex
+	sums map[[sha256.Size]byte]struct{}
+}
+
+const compiledMax = 65536
+
+func compiledBefore(sum [sha256.Size]byte) bool {
+	compiled.Lock()
+	defer compiled.Unlock()
+	_, ok := compiled.sums[sum]
+	return ok
+}
+
+func rememberCompiled(sum [sha256.Size]byte) {
+	compiled.Lock()
+	defer compiled.Unlock()
+	if compiled.sums == nil || len(compiled.sums) >= compiledMax {
+		compiled.sums = map[[sha256.Size]byte]struct{}{}
+	}
+	compiled.sums[sum] = struct{}{}
+}

@@ -1,0 +1,4 @@
+package gateway
+
+// Props is props, for the tests of package gateway_test.
+var Props = props
