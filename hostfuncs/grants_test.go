@@ -554,4 +554,3 @@ func TestABIDocGrantTables(t *testing.T) {
 	}
 	assert.Equal(t, 15, rows, "rows checked")
 }
-
