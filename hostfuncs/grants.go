@@ -175,9 +175,8 @@ func (g Grants) Compile() (*Policy, error) {
 			return nil, fmt.Errorf("insecure grant %q: %w", e, err)
 		}
 	}
-	if p.v2 != nil && p.v2.insecure != nil {
-		p.v2.insecure.raw = p.v2.insecure.raw.sealed()
-		p.v2.insecure.exact = slices.Clip(p.v2.insecure.exact)
+	if p.v2 != nil {
+		p.v2.insecure.seal()
 	}
 	if p.env != nil {
 		p.env.exact = p.env.exact.sealed()
@@ -185,10 +184,7 @@ func (g Grants) Compile() (*Policy, error) {
 	if p.imp != nil {
 		p.imp.exact = p.imp.exact.sealed()
 	}
-	if p.dial != nil {
-		p.dial.raw = p.dial.raw.sealed()
-		p.dial.exact = slices.Clip(p.dial.exact)
-	}
+	p.dial.seal()
 	return p, nil
 }
 

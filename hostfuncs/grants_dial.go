@@ -59,6 +59,15 @@ type hostPattern struct {
 	prefix netip.Prefix // an address prefix, IPv4 or IPv6
 }
 
+// seal sorts the exact grants and drops their spare capacity, once every
+// grant is added: a matcher lives as long as its Policy. nil is a no-op.
+func (m *dialMatcher) seal() {
+	if m != nil {
+		m.raw = m.raw.sealed()
+		m.exact = slices.Clip(m.exact)
+	}
+}
+
 // rawHas reports whether addr is an exact grant as spelled.
 func (m *dialMatcher) rawHas(addr string) bool { return m != nil && m.raw.has(addr) }
 

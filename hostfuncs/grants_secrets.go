@@ -3,6 +3,7 @@ package hostfuncs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -46,7 +47,7 @@ func compileSecrets(m map[string][]string) ([]secretGrant, error) {
 		return nil, fmt.Errorf("%d secrets granted; at most %d", len(m), MaxSecretGrants)
 	}
 	out := make([]secretGrant, 0, len(m))
-	for _, name := range slices.Sorted(mapKeys(m)) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		if err := checkSecretGrant(name); err != nil {
 			return nil, fmt.Errorf("secret grant %q: %w", name, err)
 		}
@@ -64,16 +65,6 @@ func compileSecrets(m map[string][]string) ([]secretGrant, error) {
 		out = append(out, g)
 	}
 	return out, nil
-}
-
-func mapKeys(m map[string][]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // add reads one destination (see the package comment above).
@@ -117,12 +108,8 @@ func addTo(m **httpMatcher, e string) error {
 }
 
 func (g *secretGrant) seal() {
-	for _, m := range []*dialMatcher{g.streams, g.tls} {
-		if m != nil {
-			m.raw = m.raw.sealed()
-			m.exact = slices.Clip(m.exact)
-		}
-	}
+	g.streams.seal()
+	g.tls.seal()
 }
 
 // destination is where one stream's or one HTTP request's bytes go: what

@@ -254,9 +254,15 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 		defer cancel()
 		// The hold's own reads may run a little past the probe's timeout
 		// (quietRead at most), never past the budget: a probe that reads
-		// with 1 ms timeouts must still see the peer fall quiet.
-		budget, cancelBudget := c.netContext(ctx, full)
-		defer cancelBudget()
+		// with 1 ms timeouts must still see the peer fall quiet. Only a
+		// stream that holds bytes needs that wider wait (a netContext
+		// costs a goroutine when the run can be stopped).
+		budget := wait
+		if r != nil {
+			var cancelBudget context.CancelFunc
+			budget, cancelBudget = c.netContext(ctx, full)
+			defer cancelBudget()
+		}
 		probeDeadline, _ := wait.Deadline()
 		for len(s.pending) == 0 && !s.capped {
 			left := c.rawLeft()

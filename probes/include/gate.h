@@ -198,9 +198,10 @@ void gate_log(int32_t level, const char *msg, uint32_t len);
  * response body kept. Costs: each call is one host call; a wait
  * (connecting, a peer's answer, an HTTP exchange) costs about 20 us beyond
  * the network, for the execution slot the run gives back and takes again;
- * once a run has sent a secret, each read that gets data first waits for
- * 5 ms of quiet (docs/ABI.md, "Secrets", says why). docs/BENCHMARKS.md has
- * the figures against Go doing the same.
+ * once a run has sent a secret to a stream's address, a read there that
+ * gets less than 12 KiB first waits for the peer's 5 ms of quiet
+ * (docs/ABI.md, "Secrets", says why). docs/BENCHMARKS.md has the figures
+ * against Go doing the same.
  */
 
 /*

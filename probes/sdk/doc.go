@@ -107,8 +107,9 @@
 // buffer. The host calls' own waits are the probe's real cost, and the
 // budget bounds them: a wait (connecting, a peer's answer, an HTTP exchange) costs about
 // 20 µs beyond the network, for the execution slot the run gives back
-// and takes again; once a run has sent a secret, each read that gets
-// data first waits for 5 ms of quiet (docs/ABI.md, "Secrets", says why).
+// and takes again; once a run has sent a secret to a stream's address,
+// a read there that gets less than 12 KiB first waits for the peer's 5 ms
+// of quiet (docs/ABI.md, "Secrets", says why).
 // docs/BENCHMARKS.md has the figures against Go doing the same.
 //
 // Everything but the errors, the constants and the plain types (Request,
