@@ -139,23 +139,16 @@ func TestInstantiationAtTheLimit(t *testing.T) {
 	p, err := e.NewProbe(ctx, "limit", m, ProbeConfig{})
 	require.NoError(t, err)
 	for range 3 {
-		before := threadCPU(t)
+		before := threadUsage(t)
 		res := p.Run(ctx)
-		used := threadCPU(t) - before
+		u := threadUsage(t).since(before)
+		used := u.user + u.system
 		require.True(t, res.Fresh)
 		t.Logf("%v in %v of wall time, %v of CPU", res.Outcome, res.Elapsed, used)
 		if !raceEnabled {
 			assert.Less(t, used, e.Config().Budget()/2, "setting up %d entries costs more CPU than the limit means to allow", MaxInstantiationWork)
 		}
 	}
-}
-
-// threadCPU is the CPU time the calling OS thread has used.
-func threadCPU(t *testing.T) time.Duration {
-	t.Helper()
-	var ru syscall.Rusage
-	require.NoError(t, syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestCompileFileRefusesWhatIsNotAModule: a FIFO, a device or a file over

@@ -18,7 +18,10 @@ import (
 // grow to a Go slice, so a probe growing one page at a time towards a
 // 32 MiB cap copied gigabytes (1.2 s for 512 one-page grows); in the
 // region a grow copies nothing. Touching fresh pages is the kernel's work
-// between two metering checks: 12-18 ms for all of a 32 MiB memory here.
+// between two metering checks: 12-18 ms for all of a 32 MiB memory here,
+// and up to 140 ms the first time a VM's memory is used where its host
+// backs guest memory lazily (a fresh Firecracker VM: 17 µs a page). It is
+// bounded by the cap, once per run, not by time.
 type probeAllocator struct{}
 
 func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {

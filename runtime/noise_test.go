@@ -10,6 +10,7 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,18 +92,27 @@ func assertAnsweredInTime(t testing.TB, took, budget, noise time.Duration, msgAn
 		append([]any{"answered %v after a %v budget (scheduling noise %v)", took, budget, noise}, msgAndArgs...)...)
 }
 
-// runTimed runs p once and checks the engine's bound two ways that a
+// runTimed runs p once and checks the engine's bound in ways that a
 // loaded machine cannot fool:
 //
 //   - the thread the run executed on used at most the budget plus slack of
-//     CPU: a guest that escaped its budget keeps using CPU, loaded machine
-//     or not;
+//     user CPU: a guest that escaped its budget keeps running its own
+//     instructions, loaded machine or not;
+//   - the kernel's work on the run's behalf is bounded by the memory cap,
+//     not by time: the page faults it served are at most the cap's 4 KiB
+//     pages (plus the host's own few). Supplying a fresh page is the one
+//     piece of a guest's work no metering check can split (see
+//     probeAllocator), and its price is the machine's: 2 µs here, 17 µs the
+//     first time a Firecracker VM's memory is touched (the host backs it
+//     lazily), so all of a 32 MiB memory took 140 ms of system time on a
+//     fresh CI machine;
 //   - the answer came within the budget plus slack plus what the machine
 //     took away meanwhile: the canary's scheduling delay, or the time the
-//     run's own thread spent off the CPU, whichever is larger. The canary
-//     sleeps, and the kernel favours waking sleepers, so it sees little of
-//     the share a busy thread loses to four busy loops: a page-touching
-//     guest's last stretch before its check took 4-5 times as long then.
+//     run's thread spent runnable but off the CPU (its runqueue delay),
+//     whichever is larger, plus the system time it spent serving the
+//     run's faults. The canary sleeps, and the kernel favours waking
+//     sleepers, so it sees little of the share a busy thread loses to four
+//     busy loops.
 //
 // A first run also waits for the warm-up, which is bounded too: the whole
 // call may take WarmupBudget more.
@@ -112,16 +122,57 @@ func runTimed(t *testing.T, p *Probe) Result {
 	defer goruntime.UnlockOSThread()
 	stop := schedNoise(t)
 	start := time.Now()
-	cpuBefore := threadCPU(t)
+	before := threadUsage(t)
 	res := p.Run(context.Background())
-	cpu := threadCPU(t) - cpuBefore
+	used := threadUsage(t).since(before)
 	took := time.Since(start)
 	noise := stop()
 	// The warm-up runs on another thread; this one only waits for it.
-	require.LessOrEqual(t, cpu, p.Budget()+slack,
-		"the run used %v of CPU: more than its budget allows (%v, answered after %v)", cpu, res.Outcome, res.Elapsed)
-	machine := max(noise, res.Elapsed-cpu)
-	assertAnsweredInTime(t, res.Elapsed, p.Budget(), machine)
-	assertAnsweredInTime(t, took, WarmupBudget+p.Budget(), machine, "counting the warm-up it waited for")
+	require.LessOrEqual(t, used.user, p.Budget()+slack,
+		"the run used %v of user CPU: more than its budget allows (%v, answered after %v; %v)", used.user, res.Outcome, res.Elapsed, used)
+	pages := int64(p.engine().cfg.memoryPages()) * (pageSize / 4096)
+	require.LessOrEqual(t, used.faults, pages+faultSlack,
+		"the kernel served more page faults than the memory cap holds pages (%v)", used)
+	machine := max(noise, used.waiting) + used.system
+	assertAnsweredInTime(t, res.Elapsed, p.Budget(), machine, used)
+	assertAnsweredInTime(t, took, WarmupBudget+p.Budget(), machine, "counting the warm-up it waited for", used)
 	return res
+}
+
+// faultSlack is how many page faults a run may cause beyond its guest's
+// memory: the host's own stack and heap growth on the run's path.
+const faultSlack = 512
+
+// usage is what the calling thread has used: user and system CPU, the
+// time it waited runnable on a runqueue, and the page faults it caused.
+type usage struct {
+	user, system, waiting time.Duration
+	faults                int64
+}
+
+func (u usage) since(before usage) usage {
+	return usage{user: u.user - before.user, system: u.system - before.system,
+		waiting: u.waiting - before.waiting, faults: u.faults - before.faults}
+}
+
+func (u usage) String() string {
+	return fmt.Sprintf("user %v, system %v, runqueue %v, %d page faults", u.user, u.system, u.waiting, u.faults)
+}
+
+// threadUsage reads the calling thread's usage. Its runqueue delay comes
+// from /proc/thread-self/schedstat, and is 0 where the kernel keeps none.
+func threadUsage(t *testing.T) usage {
+	t.Helper()
+	var ru syscall.Rusage
+	require.NoError(t, syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru))
+	u := usage{user: time.Duration(ru.Utime.Nano()), system: time.Duration(ru.Stime.Nano()),
+		faults: ru.Minflt + ru.Majflt}
+	if b, err := os.ReadFile("/proc/thread-self/schedstat"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if ns, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				u.waiting = time.Duration(ns)
+			}
+		}
+	}
+	return u
 }
