@@ -476,7 +476,7 @@ func statusCode(s string) (int, error) {
 func checkURL(raw string) (string, error) {
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok || (scheme != "http" && scheme != "https") {
-		return "", fmt.Errorf("want http://HOST[:PORT]/PATH or https://...")
+		return "", fmt.Errorf("want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH")
 	}
 	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7F }) {
 		return "", fmt.Errorf("contains whitespace or control characters")

@@ -139,9 +139,8 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	// per CPU build them: a goroutine a tool cost more than building a
 	// standard probe, and compiles of one module are shared anyway.
 	type built struct {
-		tool  Tool
-		probe Prober
-		err   *manifest.Error
+		tool Tool
+		err  *manifest.Error
 	}
 	tools := make([]built, len(m.Tools))
 	// servers are the [[servers]] entries, then their upstream tool rules,

@@ -48,6 +48,7 @@ var (
 	ok     = Result{Outcome: Available}
 	no     = Result{Outcome: Unavailable, Reason: "SERP_API_KEY not set"}
 	noWhy  = Result{Outcome: Unavailable}
+	//lint:ignore ST1005 the words of the reference's transient failure, as a probe raises them
 	raises = Result{Outcome: Failed, Err: errors.New("Network unreachable"), Reason: "Network unreachable"}
 )
 
@@ -131,7 +132,6 @@ type step struct {
 	listed bool
 	runs   int32 // probe runs so far
 	logs   []string
-	graced bool
 }
 
 func (h *harness) walk(t *testing.T, name string, p *scripted, steps []step) {

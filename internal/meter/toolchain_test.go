@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,7 +35,7 @@ func buildCProbe(t testing.TB) []byte {
 func buildGoProbe(t testing.TB) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "goprobe.wasm")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildmode=c-shared", "-o", out, "./testdata/goprobe")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./testdata/goprobe")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)

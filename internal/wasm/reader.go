@@ -54,9 +54,6 @@ func (r *reader) ok() bool { return r.err == nil }
 
 func (r *reader) remaining() int { return r.end - r.pos }
 
-// offset is the current position as an offset in the original input.
-func (r *reader) offset() int { return r.base + r.pos }
-
 func (r *reader) truncated() {
 	r.fail("unexpected end of %s", r.scope())
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -366,7 +365,7 @@ double pick(v128_t x, v128_t y, int c) { v128_t z = c ? x : y; return wasm_f64x2
 // buildGo compiles the meter's Go test probe for wasip1.
 func buildGo(t testing.TB) []byte {
 	out := filepath.Join(t.TempDir(), "goprobe.wasm")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildmode=c-shared", "-o", out, "../meter/testdata/goprobe")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "../meter/testdata/goprobe")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, msg)

@@ -59,14 +59,6 @@ func (ca *testCA) init() error {
 	return ca.err
 }
 
-// roots is the pool that trusts the CA, or nil before any TLS peer.
-func (ca *testCA) roots() *x509.CertPool {
-	if ca.cert == nil {
-		return nil
-	}
-	return ca.pool
-}
-
 // leaf returns a certificate for host (a name or an IP address).
 func (ca *testCA) leaf(host string) (tls.Certificate, error) {
 	if err := ca.init(); err != nil {

@@ -32,7 +32,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"time"
 
 	"github.com/gate-dev/gate/internal/cachedir"
 )
@@ -52,10 +51,6 @@ const cacheFormat = 4
 // the oldest written, down to three quarters of it so that pruning is
 // rare.
 var cacheMaxEntries = 64
-
-// cacheTempAge is how old a temporary file must be before a writer
-// removes it as left behind by a crashed one.
-const cacheTempAge = time.Hour
 
 // Counters for tests: loads answered from an entry, loads that parsed,
 // and entries written.

@@ -31,11 +31,11 @@ func ctestExe(t *testing.T, id string) {
 
 // ctestLoad is LoadCached, also saying whether it was answered from an
 // entry and whether it wrote one.
-func ctestLoad(t *testing.T, path string, lim Limits, cache string) (m *Manifest, err error, hit, wrote bool) {
+func ctestLoad(t *testing.T, path string, lim Limits, cache string) (m *Manifest, hit, wrote bool, err error) {
 	t.Helper()
 	h, w := cacheHits.Load(), cacheWrites.Load()
 	m, err = LoadCached(path, lim, cache)
-	return m, err, cacheHits.Load() > h, cacheWrites.Load() > w
+	return m, cacheHits.Load() > h, cacheWrites.Load() > w, err
 }
 
 // ctestParse is what LoadWithLimits makes of the file at path now.
@@ -308,13 +308,13 @@ func TestLoadCachedHit(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			cache := t.TempDir()
 			want := ctestParse(t, file, Limits{})
-			m1, err, hit, wrote := ctestLoad(t, file, Limits{}, cache)
+			m1, hit, wrote, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			assert.False(t, hit, "first load")
 			assert.True(t, wrote, "first load writes")
 			require.Equal(t, want, m1)
 
-			m2, err, hit, wrote := ctestLoad(t, file, Limits{}, cache)
+			m2, hit, wrote, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			assert.True(t, hit, "second load")
 			assert.False(t, wrote)
@@ -343,9 +343,9 @@ func TestLoadCachedResultIsIndependent(t *testing.T) {
 	file := ctestWrite(t, filepath.Join(t.TempDir(), "gate.toml"), genFull(20, 3))
 	cache := t.TempDir()
 	want := ctestParse(t, file, Limits{})
-	_, err, _, _ := ctestLoad(t, file, Limits{}, cache)
+	_, _, _, err := ctestLoad(t, file, Limits{}, cache)
 	require.NoError(t, err)
-	m, err, hit, _ := ctestLoad(t, file, Limits{}, cache)
+	m, hit, _, err := ctestLoad(t, file, Limits{}, cache)
 	require.NoError(t, err)
 	require.True(t, hit)
 	for i := range m.Tools {
@@ -358,7 +358,7 @@ func TestLoadCachedResultIsIndependent(t *testing.T) {
 			assert.Equal(t, string(want.Tools[i].Parameters)+"XXXX", string(m.Tools[i].Parameters), "tool %d", i)
 		}
 	}
-	again, err, hit, _ := ctestLoad(t, file, Limits{}, cache)
+	again, hit, _, err := ctestLoad(t, file, Limits{}, cache)
 	require.NoError(t, err)
 	require.True(t, hit)
 	assert.Equal(t, want, again)
@@ -420,19 +420,19 @@ func TestLoadCachedMisses(t *testing.T) {
 			ctestExe(t, "gate-test-build-1")
 			dir, cache := t.TempDir(), t.TempDir()
 			file := ctestWrite(t, filepath.Join(dir, "gate.toml"), genFull(12, 5))
-			_, err, hit, wrote := ctestLoad(t, file, Limits{}, cache)
+			_, hit, wrote, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			require.False(t, hit)
 			require.True(t, wrote)
 
 			path, lim := tc.change(t, dir, file)
 			want := ctestParse(t, path, lim)
-			m, err, hit, _ := ctestLoad(t, path, lim, cache)
+			m, hit, _, err := ctestLoad(t, path, lim, cache)
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantHit, hit)
 			assert.Equal(t, want, m)
 			// Now it is cached too.
-			m, err, hit, _ = ctestLoad(t, path, lim, cache)
+			m, hit, _, err = ctestLoad(t, path, lim, cache)
 			require.NoError(t, err)
 			assert.True(t, hit)
 			assert.Equal(t, want, m)
@@ -451,11 +451,11 @@ func TestLoadCachedWorkingDirectory(t *testing.T) {
 	ctestWrite(t, filepath.Join(a, "gate.toml"), src)
 	ctestWrite(t, filepath.Join(b, "gate.toml"), src)
 	t.Chdir(a)
-	ma, err, hit, _ := ctestLoad(t, "gate.toml", Limits{}, cache)
+	ma, hit, _, err := ctestLoad(t, "gate.toml", Limits{}, cache)
 	require.NoError(t, err)
 	require.False(t, hit)
 	t.Chdir(b)
-	mb, err, hit, _ := ctestLoad(t, "gate.toml", Limits{}, cache)
+	mb, hit, _, err := ctestLoad(t, "gate.toml", Limits{}, cache)
 	require.NoError(t, err)
 	assert.False(t, hit, "another directory")
 	assert.Equal(t, ctestParse(t, "gate.toml", Limits{}), mb)
@@ -474,7 +474,7 @@ func TestLoadCachedNeverCachesErrors(t *testing.T) {
 			_, want := LoadWithLimits(file, Limits{MaxTools: 2})
 			require.Error(t, want)
 			for range 3 {
-				m, err, hit, wrote := ctestLoad(t, file, Limits{MaxTools: 2}, cache)
+				m, hit, wrote, err := ctestLoad(t, file, Limits{MaxTools: 2}, cache)
 				require.Error(t, err)
 				assert.Nil(t, m)
 				assert.False(t, hit)
@@ -496,7 +496,7 @@ func TestLoadCachedOff(t *testing.T) {
 		ctestExe(t, "gate-test-build-1")
 		t.Chdir(t.TempDir())
 		for range 2 {
-			m, err, hit, wrote := ctestLoad(t, file, Limits{}, "")
+			m, hit, wrote, err := ctestLoad(t, file, Limits{}, "")
 			require.NoError(t, err)
 			assert.False(t, hit)
 			assert.False(t, wrote)
@@ -510,7 +510,7 @@ func TestLoadCachedOff(t *testing.T) {
 		ctestExe(t, "")
 		cache := filepath.Join(t.TempDir(), "cache")
 		for range 2 {
-			m, err, hit, wrote := ctestLoad(t, file, Limits{}, cache)
+			m, hit, wrote, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			assert.False(t, hit)
 			assert.False(t, wrote)
@@ -638,7 +638,7 @@ func TestLoadCachedBadEntry(t *testing.T) {
 			cache := t.TempDir()
 			file := ctestWrite(t, filepath.Join(t.TempDir(), "gate.toml"), genFull(8, 6))
 			want := ctestParse(t, file, Limits{})
-			_, err, _, wrote := ctestLoad(t, file, Limits{}, cache)
+			_, _, wrote, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			require.True(t, wrote)
 			entries := ctestEntries(t, cache)
@@ -648,7 +648,7 @@ func TestLoadCachedBadEntry(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				m, err, hit, wrote := ctestLoad(t, file, Limits{}, cache)
+				m, hit, wrote, err := ctestLoad(t, file, Limits{}, cache)
 				assert.NoError(t, err)
 				assert.False(t, hit, "a spoilt entry must not be used")
 				assert.Equal(t, tc.healed, wrote, "rewritten")
@@ -659,7 +659,7 @@ func TestLoadCachedBadEntry(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatal("loading blocked on the spoilt entry")
 			}
-			m, err, hit, _ := ctestLoad(t, file, Limits{}, cache)
+			m, hit, _, err := ctestLoad(t, file, Limits{}, cache)
 			require.NoError(t, err)
 			assert.Equal(t, tc.healed, hit, "the load after the rewrite")
 			assert.Equal(t, want, m)
@@ -707,7 +707,7 @@ func TestLoadCachedPrune(t *testing.T) {
 	var written []string // entries in the order written
 	load := func(i int) {
 		file := ctestWrite(t, filepath.Join(dir, fmt.Sprintf("m%d.toml", i)), genFull(1, uint64(i)))
-		_, err, _, wrote := ctestLoad(t, file, Limits{}, cache)
+		_, _, wrote, err := ctestLoad(t, file, Limits{}, cache)
 		require.NoError(t, err)
 		require.True(t, wrote)
 		// The one entry that is newer than all the others.
@@ -923,12 +923,12 @@ func TestCacheKey(t *testing.T) {
 	// is not its own, and is parsed.
 	cache := t.TempDir()
 	file := ctestWrite(t, filepath.Join(t.TempDir(), "gate.toml"), padded)
-	_, err, _, wrote := ctestLoad(t, file, Limits{}, cache)
+	_, _, wrote, err := ctestLoad(t, file, Limits{}, cache)
 	require.NoError(t, err)
 	require.True(t, wrote)
 	ctestWrite(t, file, forged)
 	want, wantErr := LoadWithLimits(file, Limits{})
-	m, err, hit, _ := ctestLoad(t, file, Limits{}, cache)
+	m, hit, _, err := ctestLoad(t, file, Limits{}, cache)
 	assert.False(t, hit)
 	assert.Equal(t, wantErr, err)
 	assert.Equal(t, want, m)

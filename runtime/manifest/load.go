@@ -166,14 +166,10 @@ func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_
 	return m, c.errs, c.misses, false
 }
 
-// fastParse is the fast path: fastDecode, then the checks, without the
-// position index. It returns nil when fastDecode declines or the checks
-// find any problem (or ask for a position it did not record).
-func (c *checker) fastParse() *Manifest {
-	return c.fastParseOpts(fastOpts{})
-}
-
-// fastParseOpts is fastParse tuned by o.
+// fastParseOpts is the fast path, tuned by o: fastDecode, then the
+// checks, without the position index. It returns nil when fastDecode
+// declines or the checks find any problem (or ask for a position it did
+// not record).
 func (c *checker) fastParseOpts(o fastOpts) *Manifest {
 	pipe := newToolPipe(c, o.workers)
 	switch {
