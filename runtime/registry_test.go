@@ -45,9 +45,9 @@ type scripted struct {
 }
 
 var (
-	ok     = Result{Outcome: Available}
-	no     = Result{Outcome: Unavailable, Reason: "SERP_API_KEY not set"}
-	noWhy  = Result{Outcome: Unavailable}
+	ok    = Result{Outcome: Available}
+	no    = Result{Outcome: Unavailable, Reason: "SERP_API_KEY not set"}
+	noWhy = Result{Outcome: Unavailable}
 	//lint:ignore ST1005 the words of the reference's transient failure, as a probe raises them
 	raises = Result{Outcome: Failed, Err: errors.New("Network unreachable"), Reason: "Network unreachable"}
 )
