@@ -21,7 +21,8 @@ import (
 //
 // Every list keeps the first-seen order (PraisonAI, then OpenClaw, then
 // Hermes) and holds no duplicates; the original kept duplicates, which only
-// repeated names in its messages.
+// repeated names in its messages. The lists checked against what is
+// available are the kinds table (kinds.go).
 type Requirements struct {
 	// Tools must all be available: requires_tools, the tool names of
 	// allowed-tools (unless ParseOptions.AllowedToolsRequired is false) and
@@ -77,17 +78,31 @@ type Requirements struct {
 // is_empty, extended to the fields it did not have. Empty requirements
 // always validate as ACTIVE.
 func (r *Requirements) IsEmpty() bool {
-	return r == nil || (len(r.Tools) == 0 && len(r.Servers) == 0 && len(r.Env) == 0 &&
-		len(r.Bins) == 0 && len(r.AnyBins) == 0 && len(r.Config) == 0 && len(r.OS) == 0 &&
-		!r.Always && len(r.Toolsets) == 0 && !r.IsFallback() && len(r.AllowedTools) == 0 &&
-		len(r.OpenClawHints) == 0)
+	if r == nil {
+		return true
+	}
+	for i := range kinds {
+		if len(*kinds[i].field(r)) > 0 {
+			return false
+		}
+	}
+	return len(r.Config) == 0 && len(r.OS) == 0 && !r.Always && !r.IsFallback() &&
+		len(r.AllowedTools) == 0 && len(r.OpenClawHints) == 0
 }
 
 // IsFallback reports whether the skill stands in for a capability (any
 // fallback_for_* list is set): it is offered only while all of them are
 // absent.
 func (r *Requirements) IsFallback() bool {
-	return r != nil && (len(r.FallbackForTools) > 0 || len(r.FallbackForServers) > 0 || len(r.FallbackForToolsets) > 0)
+	if r == nil {
+		return false
+	}
+	for _, f := range fallbackLists {
+		if len(*f.field(r)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseOptions tune how a SKILL.md is read.
