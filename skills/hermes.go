@@ -7,47 +7,33 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// hermes is what a Hermes metadata block requires.
-type hermes struct {
-	requiresTools, requiresToolsets       []string
-	fallbackForTools, fallbackForToolsets []string
-}
-
-// readHermes reads metadata.hermes (Nous Research's hermes-agent):
+// readHermes reads metadata.hermes (Nous Research's hermes-agent) into
+// rr:
 //
 //	requires_tools         every tool must be available
 //	requires_toolsets      every toolset must be present
 //	fallback_for_tools     offered only while none of these tools is available
 //	fallback_for_toolsets  offered only while none of these toolsets is present
 //
-// gate has no toolsets of its own: a toolset X counts as present when a
-// tool or a server named exactly X is available (Hermes names its toolsets
-// after what they provide: "web", "terminal").
+// They are listKeys, and take the same forms as PraisonAI's lists
+// (NormalizeList). gate has no toolsets of its own: a toolset X counts as
+// present when a tool or a server named exactly X is available (Hermes
+// names its toolsets after what they provide: "web", "terminal").
 //
-// Lists take the same forms as PraisonAI's (NormalizeList).
-func readHermes(meta *yaml.Node, rr *reqReader) (hermes, bool) {
+// Hermes' top-level platforms is read by readPlatforms.
+func readHermes(meta *yaml.Node, rr *reqReader) {
 	n := mapGet(meta, "hermes")
 	if n == nil || isNull(n) {
-		return hermes{}, false
+		return
 	}
 	block, err := asMapping(n, meta.Line)
 	if err != nil {
 		rr.warn(Issue{Code: CodeMetadata, Line: err.Line, Message: "metadata.hermes " + err.Message + ": ignored"})
-		return hermes{}, false
+		return
 	}
-	read := func(key string) []string {
-		v := mapGet(block, key)
-		if v == nil {
-			return nil
-		}
-		return dedupe(rr.listNode("metadata.hermes."+key, v))
-	}
-	return hermes{
-		requiresTools:       read("requires_tools"),
-		requiresToolsets:    read("requires_toolsets"),
-		fallbackForTools:    read("fallback_for_tools"),
-		fallbackForToolsets: read("fallback_for_toolsets"),
-	}, true
+	rr.readKeys(hermesBlock, func(key string) (*yaml.Node, string) {
+		return mapGet(block, key), "metadata.hermes." + key
+	})
 }
 
 // hermesPlatforms translates Hermes' platforms to GOOS.

@@ -52,7 +52,8 @@ func (s source) watchesServers() bool { return s == fromServers || s == fromTool
 // checks, the messages and their order, HasCriticalMissing,
 // IsFullySatisfied, OpenClaw's always), newResult (every list non-nil),
 // the doctor report (NewDoctor, Requirement.Kinds), Requirements.IsEmpty,
-// the Manager's invalidation and its binary prefetch.
+// the Manager's invalidation and its binary prefetch. The frontmatter keys
+// that feed each kind are the listKeys table (requirements.go).
 type kind struct {
 	// name is the kind's key in the doctor report ("tools", "any_bins"),
 	// and, with "_" read as a space, its label in the text doctor.
@@ -162,13 +163,14 @@ var fallbackLists = []fallbackList{
 	{reqFallbackToolsets, fromToolsets},
 }
 
-// The lists of Requirements the tables above read.
+// The lists of Requirements the tables above and listKeys read and fill.
 func reqTools(r *Requirements) *[]string            { return &r.Tools }
 func reqServers(r *Requirements) *[]string          { return &r.Servers }
 func reqEnv(r *Requirements) *[]string              { return &r.Env }
 func reqToolsets(r *Requirements) *[]string         { return &r.Toolsets }
 func reqBins(r *Requirements) *[]string             { return &r.Bins }
 func reqAnyBins(r *Requirements) *[]string          { return &r.AnyBins }
+func reqConfig(r *Requirements) *[]string           { return &r.Config }
 func reqFallbackTools(r *Requirements) *[]string    { return &r.FallbackForTools }
 func reqFallbackServers(r *Requirements) *[]string  { return &r.FallbackForServers }
 func reqFallbackToolsets(r *Requirements) *[]string { return &r.FallbackForToolsets }
