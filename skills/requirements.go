@@ -17,7 +17,8 @@ import (
 //	                      requires.env, requires.config, os, always
 //	Hermes                metadata.hermes: requires_tools, requires_toolsets,
 //	                      fallback_for_tools, fallback_for_toolsets; and the
-//	                      top-level platforms
+//	                      top-level platforms and
+//	                      required_environment_variables
 //
 // Every list keeps the first-seen order (PraisonAI, then OpenClaw, then
 // Hermes) and holds no duplicates; the original kept duplicates, which only
@@ -32,11 +33,12 @@ type Requirements struct {
 	// Servers must all be available (requires_servers), kept verbatim:
 	// "mcp:filesystem".
 	Servers []string `json:"servers,omitempty"`
-	// Env must all be set and not empty: requires_env and OpenClaw's
-	// requires.env.
+	// Env must all be set and not empty: requires_env, OpenClaw's
+	// requires.env and Hermes' required_environment_variables.
 	Env []string `json:"env,omitempty"`
 	// OpenClawEnv are the names in Env that only the OpenClaw block
-	// declares: the ones Always lets through unchecked.
+	// declares (neither requires_env nor required_environment_variables
+	// does): the ones Always lets through unchecked.
 	OpenClawEnv []string `json:"openclaw_env,omitempty"`
 	// Bins must all be found by the host's binary lookup (OpenClaw
 	// requires.bins).
@@ -143,6 +145,8 @@ const (
 	openClawRequires
 	// hermesBlock: a key of metadata.hermes.
 	hermesBlock
+	// hermesTop: a top-level key Hermes defines, read after its block.
+	hermesTop
 )
 
 // listKey is a frontmatter key holding a list of names, and the
@@ -176,11 +180,12 @@ var listKeys = []listKey{
 	{openClawRequires, []string{"env"}, readCSV, addOpenClawEnv},
 	{openClawRequires, []string{"config"}, readCSV, appendTo(reqConfig)},
 
-	// Hermes' (see readHermes).
+	// Hermes' (see readHermes and readEnvEntries).
 	{hermesBlock, []string{"requires_tools"}, readList, appendTo(reqTools)},
 	{hermesBlock, []string{"requires_toolsets"}, readList, appendTo(reqToolsets)},
 	{hermesBlock, []string{"fallback_for_tools"}, readList, appendTo(reqFallbackTools)},
 	{hermesBlock, []string{"fallback_for_toolsets"}, readList, appendTo(reqFallbackToolsets)},
+	{hermesTop, []string{"required_environment_variables"}, readEnvEntries, addEnv},
 }
 
 // readKeys reads the listKeys found at at; get looks a key up there and
@@ -293,5 +298,6 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 	if n, _, ok := fm.get("platforms"); ok {
 		r.OS = appendUnique(r.OS, readPlatforms(n, warn)...)
 	}
+	rr.readKeys(hermesTop, rr.topLevel)
 	return rr.req, block
 }
