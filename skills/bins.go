@@ -49,8 +49,11 @@ func (c *binCache) prefetch(skills []*Skill) {
 	seen := map[string]bool{}
 	c.mu.Lock()
 	for _, s := range skills {
-		for _, list := range [][]string{s.Requirements.Bins, s.Requirements.AnyBins} {
-			for _, name := range list {
+		for i := range kinds {
+			if kinds[i].from != fromPath {
+				continue
+			}
+			for _, name := range *kinds[i].field(&s.Requirements) {
 				if _, found := c.known[name]; !found && !seen[name] {
 					seen[name] = true
 					names = append(names, name)

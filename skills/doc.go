@@ -13,11 +13,16 @@
 //     dialect in use: PraisonAI's top-level requires_* and fallback_for_*
 //     keys and allowed-tools, OpenClaw's metadata.openclaw block and its
 //     legacy names (openclaw.go), and Hermes' metadata.hermes block and
-//     platforms (hermes.go).
+//     its top-level platforms and required_environment_variables
+//     (hermes.go). The keys feeding each list are one table, listKeys.
 //   - A Validator (validate.go) checks Requirements against what is available
 //     now (Available, and a Host for environment variables, binaries and the
 //     OS) under an enforcement Level (level.go), giving a Result in one of the
-//     States.
+//     States. The kinds of requirement (tools, servers, toolsets,
+//     environment variables, binaries, any of some binaries) are one
+//     table, kinds (kinds.go): how each is checked, its message, whether
+//     it is critical, and its lists in the Result and the doctor report
+//     (report.go).
 //   - A Manager (manager.go) holds a Catalog, caches Results, invalidates only
 //     what a change in available tools or servers can affect, re-reads changed
 //     files (refresh.go), and produces the Diagnostics, the Summary
@@ -72,6 +77,13 @@
 //     variable or toolset is a warning (DEGRADED) and the skill is still
 //     offered, where OpenClaw and Hermes would hide it. Strict mode is
 //     their behaviour.
+//   - Hermes' required_environment_variables feed the environment
+//     variables like requires_env: a missing one is a warning (DEGRADED)
+//     outside strict mode, where Hermes would ask the user for it with the
+//     entry's prompt and help; gate asks no one and keeps only the names.
+//     An entry with no usable name (a mapping without a text "name", a
+//     list) is reported with its line and skipped, where Hermes drops it
+//     silently.
 //   - Missing toolsets count as critical, like missing tools and servers
 //     (Result.HasCriticalMissing); missing binaries do not, like environment
 //     variables, so a fallback skill missing only those is still offered

@@ -123,18 +123,6 @@ func (f *fields) get(key string) (*yaml.Node, int, bool) {
 	return f.list[i].value, f.list[i].line, true
 }
 
-// first returns the value of the first of keys that is present, and which
-// key it was: the original's alias rule (requires_tools, else
-// requires-tools).
-func (f *fields) first(keys ...string) (*yaml.Node, string, bool) {
-	for _, k := range keys {
-		if n, _, ok := f.get(k); ok {
-			return n, k, true
-		}
-	}
-	return nil, "", false
-}
-
 // parseYAMLFields parses a frontmatter block as YAML. It fails when the YAML
 // is invalid or is not a mapping (an empty block is an empty mapping); the
 // error carries the file line.

@@ -39,6 +39,11 @@ func FuzzParseSkill(f *testing.F) {
 		"---\ndescription: x\nmetadata: '{\"openclaw\":{\"requires\":{\"bins\":[\"a\",],},},}'\n---\n",
 		"---\na: &a [*a]\ndescription: x\n---\n",
 		"---\ndescription: |\n  x\nallowed-tools: Bash(a b Read\n---\n",
+		"---\ndescription: x\nrequired_environment_variables: [A, {name: B, prompt: p}, {prompt: q}, [C], {name: [D]}, ~]\n---\n",
+		"---\ndescription: x\nrequired_environment_variables:\n  name: A\n  help: h\nrequires_env: A\n---\n",
+		"---\ndescription: a: b\nrequired_environment_variables:\n- name: A\n  required_for: c\n- name:\n---\n",
+		"---\ndescription: x\nv: &v [{name: *v}]\nrequired_environment_variables: *v\n---\n",
+		"---\ndescription: x\nmetadata: {openclaw: {always: true, requires: {env: [A, B]}}}\nrequired_environment_variables: [B]\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -64,19 +69,31 @@ func FuzzParseSkill(f *testing.F) {
 			t.Fatalf("invalid UTF-8: %q %q", s.Name, s.Description)
 		}
 		for _, w := range s.Warnings {
-			if w.Code == "" || w.Message == "" || w.Line < 0 {
+			if w.Code == "" || w.Message == "" || w.Line < 0 || (w.Code == CodeRequirement && w.Line == 0) {
 				t.Fatalf("bad warning %+v", w)
 			}
 		}
 		r := &s.Requirements
-		for _, list := range [][]string{r.Tools, r.Servers, r.Env, r.OpenClawEnv, r.Bins, r.AnyBins, r.Config, r.OS,
-			r.Toolsets, r.FallbackForTools, r.FallbackForServers, r.FallbackForToolsets, r.AllowedTools} {
+		lists := [][]string{r.OpenClawEnv, r.Config, r.OS, r.AllowedTools}
+		for i := range kinds {
+			lists = append(lists, *kinds[i].field(r))
+		}
+		for _, f := range fallbackLists {
+			lists = append(lists, *f.field(r))
+		}
+		for _, list := range lists {
 			seen := map[string]bool{}
 			for _, item := range list {
 				if strings.TrimSpace(item) == "" || seen[item] {
 					t.Fatalf("an empty or repeated item in %q", list)
 				}
 				seen[item] = true
+			}
+		}
+		env := NewSet(r.Env...)
+		for _, e := range r.OpenClawEnv {
+			if !env.Has(e) {
+				t.Fatalf("OpenClawEnv %q is not in Env %q", r.OpenClawEnv, r.Env)
 			}
 		}
 		if _, err := json.Marshal(s); err != nil {

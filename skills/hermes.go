@@ -7,47 +7,102 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// hermes is what a Hermes metadata block requires.
-type hermes struct {
-	requiresTools, requiresToolsets       []string
-	fallbackForTools, fallbackForToolsets []string
-}
-
-// readHermes reads metadata.hermes (Nous Research's hermes-agent):
+// readHermes reads metadata.hermes (Nous Research's hermes-agent) into
+// rr:
 //
 //	requires_tools         every tool must be available
 //	requires_toolsets      every toolset must be present
 //	fallback_for_tools     offered only while none of these tools is available
 //	fallback_for_toolsets  offered only while none of these toolsets is present
 //
-// gate has no toolsets of its own: a toolset X counts as present when a
-// tool or a server named exactly X is available (Hermes names its toolsets
-// after what they provide: "web", "terminal").
+// They are listKeys, and take the same forms as PraisonAI's lists
+// (NormalizeList). gate has no toolsets of its own: a toolset X counts as
+// present when a tool or a server named exactly X is available (Hermes
+// names its toolsets after what they provide: "web", "terminal").
 //
-// Lists take the same forms as PraisonAI's (NormalizeList).
-func readHermes(meta *yaml.Node, rr *reqReader) (hermes, bool) {
+// Hermes' top-level keys are read elsewhere: platforms (readPlatforms) and
+// required_environment_variables (readEnvEntries).
+func readHermes(meta *yaml.Node, rr *reqReader) {
 	n := mapGet(meta, "hermes")
 	if n == nil || isNull(n) {
-		return hermes{}, false
+		return
 	}
 	block, err := asMapping(n, meta.Line)
 	if err != nil {
 		rr.warn(Issue{Code: CodeMetadata, Line: err.Line, Message: "metadata.hermes " + err.Message + ": ignored"})
-		return hermes{}, false
+		return
 	}
-	read := func(key string) []string {
-		v := mapGet(block, key)
-		if v == nil {
-			return nil
+	rr.readKeys(hermesBlock, func(key string) (*yaml.Node, string) {
+		return mapGet(block, key), "metadata.hermes." + key
+	})
+}
+
+// readEnvEntries reads Hermes' top-level required_environment_variables,
+// whose items are variable names, or mappings with a name:
+//
+//	required_environment_variables: [SCIMINER_API_KEY]
+//
+//	required_environment_variables:
+//	  - name: HOMELAB_GH_TOKEN
+//	    prompt: GitHub token for the homelab repositories
+//	    help: https://github.com/settings/tokens
+//	    required_for: opening pull requests
+//
+// Hermes asks the user for a missing variable with its prompt and help;
+// gate asks no one, so only the names are kept. A name is text, trimmed.
+// One mapping on its own is a list of one, as Hermes reads it; a string
+// is split as PraisonAI's lists are (NormalizeList), and null items are
+// dropped, as in every list. Anything else (a mapping with no name, or
+// one that is not text or is empty; a list inside the list; a number) is
+// reported with its line and skipped: the rest of the list still counts.
+// The line is where the item is written (an alias's, not its anchor's).
+func readEnvEntries(rr *reqReader, what string, n *yaml.Node) []string {
+	r := resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	bad := func(line int, format string, args ...any) {
+		rr.warn(Issue{Code: CodeRequirement, Line: line, Message: what + ": " + fmt.Sprintf(format, args...) + ": ignored"})
+	}
+	var items []*yaml.Node
+	switch {
+	case r.Kind == yaml.SequenceNode:
+		items = r.Content
+	case r.Kind == yaml.MappingNode:
+		items = []*yaml.Node{r}
+	case r.ShortTag() == "!!str":
+		return splitNames(r.Value)
+	default:
+		rr.warn(Issue{Code: CodeRequirement, Line: r.Line, Message: fmt.Sprintf(
+			"%s is %s, not a list of names or of mappings with a name: ignored", what, kindName(r))})
+		return nil
+	}
+	var names []string
+	for i, item := range items {
+		it := resolve(item)
+		switch {
+		case isNull(it):
+		case it.Kind == yaml.ScalarNode:
+			if s := strings.TrimSpace(it.Value); s != "" {
+				names = append(names, s)
+			}
+		case it.Kind == yaml.MappingNode:
+			name := mapGet(it, "name")
+			switch {
+			case name == nil:
+				bad(item.Line, "item %d has no name", i+1)
+			case resolve(name) == nil || resolve(name).ShortTag() != "!!str":
+				bad(name.Line, "the name of item %d is %s, not text", i+1, kindName(name))
+			case strings.TrimSpace(resolve(name).Value) == "":
+				bad(name.Line, "the name of item %d is empty", i+1)
+			default:
+				names = append(names, strings.TrimSpace(resolve(name).Value))
+			}
+		default:
+			bad(item.Line, "item %d is %s, not a name or a mapping with a name", i+1, kindName(it))
 		}
-		return dedupe(rr.listNode("metadata.hermes."+key, v))
 	}
-	return hermes{
-		requiresTools:       read("requires_tools"),
-		requiresToolsets:    read("requires_toolsets"),
-		fallbackForTools:    read("fallback_for_tools"),
-		fallbackForToolsets: read("fallback_for_toolsets"),
-	}, true
+	return names
 }
 
 // hermesPlatforms translates Hermes' platforms to GOOS.

@@ -116,28 +116,28 @@ func (m *Manager) install(cat *Catalog, old map[string]*entry) {
 	m.toolDeps, m.serverDeps = map[string][]dep{}, map[string][]dep{}
 	for _, e := range m.entries {
 		r := &e.skill.Requirements
-		for _, t := range r.Tools {
-			m.toolDeps[t] = append(m.toolDeps[t], dep{e, true})
+		for i := range kinds {
+			m.watch(kinds[i].from, *kinds[i].field(r), dep{e, true})
 		}
-		for _, s := range r.Servers {
-			m.serverDeps[s] = append(m.serverDeps[s], dep{e, true})
-		}
-		for _, ts := range r.Toolsets {
-			m.toolDeps[ts] = append(m.toolDeps[ts], dep{e, true})
-			m.serverDeps[ts] = append(m.serverDeps[ts], dep{e, true})
-		}
-		for _, t := range r.FallbackForTools {
-			m.toolDeps[t] = append(m.toolDeps[t], dep{e, false})
-		}
-		for _, s := range r.FallbackForServers {
-			m.serverDeps[s] = append(m.serverDeps[s], dep{e, false})
-		}
-		for _, ts := range r.FallbackForToolsets {
-			m.toolDeps[ts] = append(m.toolDeps[ts], dep{e, false})
-			m.serverDeps[ts] = append(m.serverDeps[ts], dep{e, false})
+		for _, f := range fallbackLists {
+			m.watch(f.from, *f.field(r), dep{e, false})
 		}
 	}
 	m.staleAll()
+}
+
+// watch records d as depending on names, looked for in from, wherever a
+// change of available tools or servers can change the answer. It holds
+// m.mu or runs before the Manager is shared.
+func (m *Manager) watch(from source, names []string, d dep) {
+	for _, n := range names {
+		if from.watchesTools() {
+			m.toolDeps[n] = append(m.toolDeps[n], d)
+		}
+		if from.watchesServers() {
+			m.serverDeps[n] = append(m.serverDeps[n], d)
+		}
+	}
 }
 
 // staleAll marks every offer out of date. It holds m.mu.

@@ -13,15 +13,8 @@ import (
 // first one present wins.
 var openClawKeys = []string{"openclaw", "clawdbot", "clawdis", "moltbot"}
 
-// openClaw is what an OpenClaw metadata block requires.
-type openClaw struct {
-	key                        string // which of openClawKeys
-	bins, anyBins, env, config []string
-	os                         []string // GOOS values
-	always                     bool
-}
-
-// readOpenClaw reads the OpenClaw block of metadata, if there is one:
+// readOpenClaw reads the OpenClaw block of metadata into rr, if there is
+// one, and says which of openClawKeys it was under:
 //
 //	requires.bins     all must be found (the host's binary lookup)
 //	requires.anyBins  at least one must be found
@@ -30,47 +23,45 @@ type openClaw struct {
 //	os                darwin | linux | win32 (read as GOOS: win32 is windows)
 //	always            true skips the requires.* checks, not os
 //
-// Lists are read as OpenClaw's normalizeCsvOrLooseStringList does (see
-// NormalizeCSVList). A block that is a quoted JSON string is parsed, as
-// OpenClaw's JSON5 pass would.
-func readOpenClaw(meta *yaml.Node, warn func(Issue)) (openClaw, bool) {
+// The requires.* keys are listKeys. Lists are read as OpenClaw's
+// normalizeCsvOrLooseStringList does (see NormalizeCSVList). A block that
+// is a quoted JSON string is parsed, as OpenClaw's JSON5 pass would.
+func readOpenClaw(meta *yaml.Node, rr *reqReader) (string, bool) {
 	for _, key := range openClawKeys {
 		n := mapGet(meta, key)
 		if n == nil {
 			continue
 		}
-		oc := openClaw{key: key}
 		if isNull(n) {
-			return oc, true
+			return key, true
 		}
 		block, err := asMapping(n, meta.Line)
 		if err != nil {
-			warn(Issue{Code: CodeMetadata, Line: err.Line, Message: fmt.Sprintf("metadata.%s %s: ignored", key, err.Message)})
-			return oc, true
+			rr.warn(Issue{Code: CodeMetadata, Line: err.Line, Message: fmt.Sprintf("metadata.%s %s: ignored", key, err.Message)})
+			return key, true
 		}
 		if req := mapGet(block, "requires"); req != nil && !isNull(req) {
 			if r := resolve(req); r != nil && r.Kind == yaml.MappingNode {
-				oc.bins = dedupe(normalizeNode(mapGet(r, "bins")))
-				oc.anyBins = dedupe(normalizeNode(mapGet(r, "anyBins")))
-				oc.env = dedupe(normalizeNode(mapGet(r, "env")))
-				oc.config = dedupe(normalizeNode(mapGet(r, "config")))
+				rr.readKeys(openClawRequires, func(k string) (*yaml.Node, string) {
+					return mapGet(r, k), "metadata." + key + ".requires." + k
+				})
 			} else {
-				warn(Issue{Code: CodeRequirement, Line: req.Line, Message: fmt.Sprintf(
+				rr.warn(Issue{Code: CodeRequirement, Line: req.Line, Message: fmt.Sprintf(
 					"metadata.%s.requires is %s, not a mapping: ignored", key, kindName(req))})
 			}
 		}
 		if osNode := mapGet(block, "os"); osNode != nil {
-			var unknown []string
-			oc.os, unknown = translateOS(normalizeNode(osNode), openClawOS)
+			goos, unknown := translateOS(normalizeNode(osNode), openClawOS)
+			rr.req.OS = appendUnique(rr.req.OS, goos...)
 			if len(unknown) > 0 {
-				warn(Issue{Code: CodeRequirement, Line: osNode.Line, Message: fmt.Sprintf(
+				rr.warn(Issue{Code: CodeRequirement, Line: osNode.Line, Message: fmt.Sprintf(
 					"metadata.%s.os: unknown platform %s (OpenClaw uses darwin, linux, win32)", key, quoteList(unknown))})
 			}
 		}
-		oc.always = isTrue(mapGet(block, "always"))
-		return oc, true
+		rr.req.Always = isTrue(mapGet(block, "always"))
+		return key, true
 	}
-	return openClaw{}, false
+	return "", false
 }
 
 // openClawOS translates an OpenClaw platform (Node's process.platform) to

@@ -53,7 +53,8 @@ func (w ParseWarning) String() string {
 	return fmt.Sprintf("%s: %s: %s", w.Path, w.Skill, w.Message)
 }
 
-// Requirement is one skill's requirements, kind by kind.
+// Requirement is one skill's requirements, kind by kind: one Split per
+// entry of the kinds table (kinds.go), which fills it.
 type Requirement struct {
 	Name     string   `json:"name"`
 	Location string   `json:"location"`
@@ -73,6 +74,24 @@ type Requirement struct {
 type Split struct {
 	Satisfied []string `json:"satisfied"`
 	Missing   []string `json:"missing"`
+}
+
+// KindSplit is one kind of requirement of a Requirement: its key in the
+// JSON ("tools", "any_bins") and its Split.
+type KindSplit struct {
+	Kind string
+	Split
+}
+
+// Kinds lists q's kinds of requirement in the order Validate reports
+// them, so that a caller shows every kind, present and future, without
+// naming each.
+func (q Requirement) Kinds() []KindSplit {
+	out := make([]KindSplit, len(kinds))
+	for i := range kinds {
+		out[i] = KindSplit{Kind: kinds[i].name, Split: *kinds[i].report(&q)}
+	}
+	return out
 }
 
 // NewList lists m's skills; location presents a SKILL.md path (the CLI
@@ -110,16 +129,15 @@ func NewDoctor(m *Manager, requirements bool, location func(string) string) Doct
 	results := m.resultsByName()
 	for _, s := range m.Catalog().Skills {
 		r := results[s.Name]
-		d.Skills = append(d.Skills, Requirement{
+		q := Requirement{
 			Name: s.Name, Location: location(s.Path), State: string(r.State),
-			Tools:    newSplit(r.SatisfiedTools, r.MissingTools),
-			Servers:  newSplit(r.SatisfiedServers, r.MissingServers),
-			Env:      newSplit(r.SatisfiedEnvVars, r.MissingEnvVars),
-			Toolsets: newSplit(r.SatisfiedToolsets, r.MissingToolsets),
-			Bins:     newSplit(r.SatisfiedBins, r.MissingBins),
-			AnyBins:  newSplit(r.SatisfiedAnyBins, r.MissingAnyBins),
 			Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors), Notes: nonNil(r.Notes),
-		})
+		}
+		for i := range kinds {
+			k := &kinds[i]
+			*k.report(&q) = Split{Satisfied: nonNil(*k.satisfied(&r)), Missing: nonNil(*k.missing(&r))}
+		}
+		d.Skills = append(d.Skills, q)
 	}
 	for _, rep := range m.Reports() {
 		rep.Path, rep.Kept, rep.Target = location(rep.Path), location(rep.Kept), location(rep.Target)
@@ -135,8 +153,6 @@ func (m *Manager) resultsByName() map[string]Result {
 	}
 	return out
 }
-
-func newSplit(sat, miss []string) Split { return Split{Satisfied: nonNil(sat), Missing: nonNil(miss)} }
 
 func nonNil(s []string) []string {
 	if s == nil {

@@ -17,11 +17,14 @@ import (
 //	                      requires.env, requires.config, os, always
 //	Hermes                metadata.hermes: requires_tools, requires_toolsets,
 //	                      fallback_for_tools, fallback_for_toolsets; and the
-//	                      top-level platforms
+//	                      top-level platforms and
+//	                      required_environment_variables
 //
 // Every list keeps the first-seen order (PraisonAI, then OpenClaw, then
 // Hermes) and holds no duplicates; the original kept duplicates, which only
-// repeated names in its messages.
+// repeated names in its messages. The keys feeding each list are the
+// listKeys table; the lists checked against what is available are the
+// kinds table (kinds.go).
 type Requirements struct {
 	// Tools must all be available: requires_tools, the tool names of
 	// allowed-tools (unless ParseOptions.AllowedToolsRequired is false) and
@@ -30,11 +33,12 @@ type Requirements struct {
 	// Servers must all be available (requires_servers), kept verbatim:
 	// "mcp:filesystem".
 	Servers []string `json:"servers,omitempty"`
-	// Env must all be set and not empty: requires_env and OpenClaw's
-	// requires.env.
+	// Env must all be set and not empty: requires_env, OpenClaw's
+	// requires.env and Hermes' required_environment_variables.
 	Env []string `json:"env,omitempty"`
 	// OpenClawEnv are the names in Env that only the OpenClaw block
-	// declares: the ones Always lets through unchecked.
+	// declares (neither requires_env nor required_environment_variables
+	// does): the ones Always lets through unchecked.
 	OpenClawEnv []string `json:"openclaw_env,omitempty"`
 	// Bins must all be found by the host's binary lookup (OpenClaw
 	// requires.bins).
@@ -77,17 +81,31 @@ type Requirements struct {
 // is_empty, extended to the fields it did not have. Empty requirements
 // always validate as ACTIVE.
 func (r *Requirements) IsEmpty() bool {
-	return r == nil || (len(r.Tools) == 0 && len(r.Servers) == 0 && len(r.Env) == 0 &&
-		len(r.Bins) == 0 && len(r.AnyBins) == 0 && len(r.Config) == 0 && len(r.OS) == 0 &&
-		!r.Always && len(r.Toolsets) == 0 && !r.IsFallback() && len(r.AllowedTools) == 0 &&
-		len(r.OpenClawHints) == 0)
+	if r == nil {
+		return true
+	}
+	for i := range kinds {
+		if len(*kinds[i].field(r)) > 0 {
+			return false
+		}
+	}
+	return len(r.Config) == 0 && len(r.OS) == 0 && !r.Always && !r.IsFallback() &&
+		len(r.AllowedTools) == 0 && len(r.OpenClawHints) == 0
 }
 
 // IsFallback reports whether the skill stands in for a capability (any
 // fallback_for_* list is set): it is offered only while all of them are
 // absent.
 func (r *Requirements) IsFallback() bool {
-	return r != nil && (len(r.FallbackForTools) > 0 || len(r.FallbackForServers) > 0 || len(r.FallbackForToolsets) > 0)
+	if r == nil {
+		return false
+	}
+	for _, f := range fallbackLists {
+		if len(*f.field(r)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseOptions tune how a SKILL.md is read.
@@ -114,18 +132,95 @@ type reqReader struct {
 	req  Requirements
 }
 
-// list reads a PraisonAI list key (the first of keys present) with the
-// original's normalisation; a mapping, which it would silently ignore, is
-// also reported.
-func (rr *reqReader) list(keys ...string) []string {
-	n, key, ok := rr.fm.first(keys...)
-	if !ok {
-		return nil
-	}
-	return rr.listNode(key, n)
+// where is where in a frontmatter a listKey is looked for. The places are
+// read in this order, which is the first-seen order of every list:
+// PraisonAI, then OpenClaw, then Hermes.
+type where uint8
+
+const (
+	// praisonAI: a top-level key, the first of keys present.
+	praisonAI where = iota
+	// openClawRequires: a key of the requires mapping of OpenClaw's block
+	// (metadata.openclaw, or a legacy name: openClawKeys).
+	openClawRequires
+	// hermesBlock: a key of metadata.hermes.
+	hermesBlock
+	// hermesTop: a top-level key Hermes defines, read after its block.
+	hermesTop
+)
+
+// listKey is a frontmatter key holding a list of names, and the
+// Requirements list it feeds.
+type listKey struct {
+	at   where
+	keys []string // the key, then aliases read only when it is absent
+	// read turns the value into names; what names the key in warnings.
+	read func(rr *reqReader, what string, n *yaml.Node) []string
+	// add puts the names in the Requirements, keeping the first-seen
+	// order and no duplicates.
+	add func(r *Requirements, names []string)
 }
 
-func (rr *reqReader) listNode(what string, n *yaml.Node) []string {
+// listKeys are the keys that feed the lists of Requirements, in the order
+// they are read. allowed-tools (permission patterns), OpenClaw's os and
+// always, Hermes' platforms and the openclaw hints need more than a list
+// of names and are read in readRequirements.
+var listKeys = []listKey{
+	// PraisonAI's, exactly as the seed's table: the underscore form first,
+	// the first key present wins.
+	{praisonAI, []string{"requires_tools", "requires-tools"}, readList, appendTo(reqTools)},
+	{praisonAI, []string{"requires_servers", "requires-servers"}, readList, appendTo(reqServers)},
+	{praisonAI, []string{"requires_env", "requires-env"}, readList, addEnv},
+	{praisonAI, []string{"fallback_for_tools", "fallback-for-tools"}, readList, appendTo(reqFallbackTools)},
+	{praisonAI, []string{"fallback_for_servers", "fallback-for-servers"}, readList, appendTo(reqFallbackServers)},
+
+	// OpenClaw's requires (see readOpenClaw).
+	{openClawRequires, []string{"bins"}, readCSV, appendTo(reqBins)},
+	{openClawRequires, []string{"anyBins"}, readCSV, appendTo(reqAnyBins)},
+	{openClawRequires, []string{"env"}, readCSV, addOpenClawEnv},
+	{openClawRequires, []string{"config"}, readCSV, appendTo(reqConfig)},
+
+	// Hermes' (see readHermes and readEnvEntries).
+	{hermesBlock, []string{"requires_tools"}, readList, appendTo(reqTools)},
+	{hermesBlock, []string{"requires_toolsets"}, readList, appendTo(reqToolsets)},
+	{hermesBlock, []string{"fallback_for_tools"}, readList, appendTo(reqFallbackTools)},
+	{hermesBlock, []string{"fallback_for_toolsets"}, readList, appendTo(reqFallbackToolsets)},
+	{hermesTop, []string{"required_environment_variables"}, readEnvEntries, addEnv},
+}
+
+// readKeys reads the listKeys found at at; get looks a key up there and
+// says how warnings name it.
+func (rr *reqReader) readKeys(at where, get func(key string) (n *yaml.Node, what string)) {
+	for _, k := range listKeys {
+		if k.at != at {
+			continue
+		}
+		for _, key := range k.keys {
+			if n, what := get(key); n != nil {
+				k.add(&rr.req, k.read(rr, what, n))
+				break
+			}
+		}
+	}
+}
+
+// topLevel looks a key up among the frontmatter's top-level keys. A key
+// present with no value gives a null node, not nil: it is present, so
+// its aliases are not read.
+func (rr *reqReader) topLevel(key string) (*yaml.Node, string) {
+	n, _, ok := rr.fm.get(key)
+	if !ok {
+		return nil, ""
+	}
+	if n == nil {
+		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	}
+	return n, key
+}
+
+// readList reads a list as PraisonAI does (NormalizeList); a mapping,
+// which it would silently ignore, is also reported.
+func readList(rr *reqReader, what string, n *yaml.Node) []string {
 	r := resolve(n)
 	if r != nil && r.Kind == yaml.MappingNode {
 		rr.warn(Issue{Code: CodeRequirement, Line: r.Line,
@@ -135,19 +230,47 @@ func (rr *reqReader) listNode(what string, n *yaml.Node) []string {
 	return normalizeNode(n)
 }
 
+// readCSV reads a list as OpenClaw's normalizeCsvOrLooseStringList does
+// (NormalizeCSVList): anything but a list or a string gives nothing,
+// silently, as there.
+func readCSV(_ *reqReader, _ string, n *yaml.Node) []string { return normalizeNode(n) }
+
+// appendTo adds names to the list field returns.
+func appendTo(field func(*Requirements) *[]string) func(*Requirements, []string) {
+	return func(r *Requirements, names []string) {
+		f := field(r)
+		*f = appendUnique(*f, names...)
+	}
+}
+
+// addEnv adds names to Env from a key other than OpenClaw's: they are no
+// longer declared by the OpenClaw block alone, so always: true no longer
+// skips them.
+func addEnv(r *Requirements, names []string) {
+	r.Env = appendUnique(r.Env, names...)
+	r.OpenClawEnv = without(r.OpenClawEnv, names)
+}
+
+// addOpenClawEnv adds OpenClaw's requires.env to Env; the names no earlier
+// key declared are OpenClawEnv too.
+func addOpenClawEnv(r *Requirements, names []string) {
+	declared := NewSet(r.Env...)
+	for _, e := range names {
+		if !declared.Has(e) {
+			declared[e] = struct{}{}
+			r.Env = append(r.Env, e)
+			r.OpenClawEnv = append(r.OpenClawEnv, e)
+		}
+	}
+}
+
 // readRequirements reads every requirement a frontmatter declares, and
 // which OpenClaw metadata block (if any) it came from.
 func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirements, string) {
 	rr := &reqReader{fm: fm, opts: opts, warn: warn}
 	r := &rr.req
 
-	// PraisonAI's keys, exactly as the seed's table: the underscore form
-	// first, the first key present wins.
-	r.Tools = dedupe(rr.list("requires_tools", "requires-tools"))
-	r.Servers = dedupe(rr.list("requires_servers", "requires-servers"))
-	r.Env = dedupe(rr.list("requires_env", "requires-env"))
-	r.FallbackForTools = dedupe(rr.list("fallback_for_tools", "fallback-for-tools"))
-	r.FallbackForServers = dedupe(rr.list("fallback_for_servers", "fallback-for-servers"))
+	rr.readKeys(praisonAI, rr.topLevel)
 
 	// allowed-tools, hyphen only as the original (allowed_tools is not
 	// read): permission patterns, each requiring its tool name.
@@ -167,34 +290,14 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 
 	var block string
 	if meta := readMetadata(fm, warn); meta != nil {
-		if oc, ok := readOpenClaw(meta, warn); ok {
-			block = "metadata." + oc.key
-			r.Bins = appendUnique(r.Bins, oc.bins...)
-			r.AnyBins = appendUnique(r.AnyBins, oc.anyBins...)
-			declared := make(map[string]bool, len(r.Env))
-			for _, e := range r.Env {
-				declared[e] = true
-			}
-			for _, e := range oc.env {
-				if !declared[e] {
-					declared[e] = true
-					r.Env = append(r.Env, e)
-					r.OpenClawEnv = append(r.OpenClawEnv, e)
-				}
-			}
-			r.Config = appendUnique(r.Config, oc.config...)
-			r.OS = appendUnique(r.OS, oc.os...)
-			r.Always = oc.always
+		if key, ok := readOpenClaw(meta, rr); ok {
+			block = "metadata." + key
 		}
-		if h, ok := readHermes(meta, rr); ok {
-			r.Tools = appendUnique(r.Tools, h.requiresTools...)
-			r.Toolsets = appendUnique(r.Toolsets, h.requiresToolsets...)
-			r.FallbackForTools = appendUnique(r.FallbackForTools, h.fallbackForTools...)
-			r.FallbackForToolsets = appendUnique(r.FallbackForToolsets, h.fallbackForToolsets...)
-		}
+		readHermes(meta, rr)
 	}
 	if n, _, ok := fm.get("platforms"); ok {
 		r.OS = appendUnique(r.OS, readPlatforms(n, warn)...)
 	}
+	rr.readKeys(hermesTop, rr.topLevel)
 	return rr.req, block
 }

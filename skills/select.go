@@ -33,19 +33,11 @@ func offered(s *Skill, level Level, avail Available, result func() *Result) bool
 	if !fallback {
 		return true
 	}
-	for _, t := range req.FallbackForTools {
-		if avail.Tools.Has(t) {
-			return false
-		}
-	}
-	for _, sv := range req.FallbackForServers {
-		if avail.Servers.Has(sv) {
-			return false
-		}
-	}
-	for _, ts := range req.FallbackForToolsets {
-		if avail.HasToolset(ts) {
-			return false
+	for _, f := range fallbackLists {
+		for _, name := range *f.field(req) {
+			if f.from.has(avail, nil, name) { // Available alone answers
+				return false
+			}
 		}
 	}
 	return true

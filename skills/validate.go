@@ -120,17 +120,15 @@ type Result struct {
 // newResult is a result with every list empty (not nil, so that JSON shows
 // [] as the original's to_dict does) and nothing missing.
 func newResult(name string, state State) Result {
-	return Result{
+	r := Result{
 		SkillName: name, State: state,
-		SatisfiedTools: []string{}, MissingTools: []string{},
-		SatisfiedServers: []string{}, MissingServers: []string{},
-		SatisfiedEnvVars: []string{}, MissingEnvVars: []string{},
 		Warnings: []string{}, Errors: []string{},
-		SatisfiedToolsets: []string{}, MissingToolsets: []string{},
-		SatisfiedBins: []string{}, MissingBins: []string{},
-		SatisfiedAnyBins: []string{}, MissingAnyBins: []string{},
 		SupportedOS: []string{}, OSSupported: true, Notes: []string{},
 	}
+	for i := range kinds {
+		*kinds[i].satisfied(&r), *kinds[i].missing(&r) = []string{}, []string{}
+	}
+	return r
 }
 
 // Validator checks skills' requirements against what is available, at one
@@ -156,8 +154,8 @@ func (v Validator) host() Host {
 }
 
 // Validate checks req (the requirements of skill name) against avail and
-// the Host, in this order, one message per kind that has something
-// missing:
+// the Host, kind by kind in the order of the kinds table (kinds.go), one
+// message per kind that has something missing, then the OS:
 //
 //	Missing required tools: a, b
 //	Missing required servers: a, b
@@ -195,63 +193,33 @@ func (v Validator) Validate(name string, req *Requirements, avail Available) Res
 			r.Warnings = append(r.Warnings, msg)
 		}
 	}
-	split := func(names []string, has func(string) bool, sat, miss *[]string) {
-		for _, n := range names {
-			if has(n) {
+
+	missing, skipped := false, false
+	for i := range kinds {
+		k := &kinds[i]
+		sat, miss := k.satisfied(&r), k.missing(&r)
+		for _, n := range k.checked(req) {
+			if k.from.has(avail, h, n) {
 				*sat = append(*sat, n)
 			} else {
 				*miss = append(*miss, n)
 			}
 		}
-	}
-
-	split(req.Tools, avail.Tools.Has, &r.SatisfiedTools, &r.MissingTools)
-	if len(r.MissingTools) > 0 {
-		report("Missing required tools: " + strings.Join(r.MissingTools, ", "))
-	}
-	split(req.Servers, avail.Servers.Has, &r.SatisfiedServers, &r.MissingServers)
-	if len(r.MissingServers) > 0 {
-		report("Missing required servers: " + strings.Join(r.MissingServers, ", "))
-	}
-	split(req.Toolsets, avail.HasToolset, &r.SatisfiedToolsets, &r.MissingToolsets)
-	if len(r.MissingToolsets) > 0 {
-		report("Missing required toolsets: " + strings.Join(r.MissingToolsets, ", "))
-	}
-
-	envSet := func(n string) bool {
-		val, ok := h.LookupEnv(n)
-		return ok && val != ""
-	}
-	env := req.Env
-	if req.Always && len(req.OpenClawEnv) > 0 {
-		skip := NewSet(req.OpenClawEnv...)
-		env = nil
-		for _, e := range req.Env {
-			if !skip.Has(e) {
-				env = append(env, e)
-			}
+		if k.anyOf && len(*sat) > 0 {
+			*miss = []string{}
 		}
+		if req.Always && k.always != nil && len(k.always(req)) > 0 {
+			skipped = true
+		}
+		if len(*miss) == 0 {
+			continue
+		}
+		report(k.message + ": " + strings.Join(*miss, ", "))
+		missing = true
+		r.HasCriticalMissing = r.HasCriticalMissing || k.critical
 	}
-	split(env, envSet, &r.SatisfiedEnvVars, &r.MissingEnvVars)
-	if len(r.MissingEnvVars) > 0 {
-		report("Missing required environment variables: " + strings.Join(r.MissingEnvVars, ", "))
-	}
-
-	if req.Always {
-		if len(req.Bins) > 0 || len(req.AnyBins) > 0 || len(req.OpenClawEnv) > 0 {
-			r.Notes = append(r.Notes, "OpenClaw always: true: its requires.bins, requires.anyBins and requires.env are not checked")
-		}
-	} else {
-		split(req.Bins, h.HasBinary, &r.SatisfiedBins, &r.MissingBins)
-		if len(r.MissingBins) > 0 {
-			report("Missing required binaries: " + strings.Join(r.MissingBins, ", "))
-		}
-		var missingAny []string
-		split(req.AnyBins, h.HasBinary, &r.SatisfiedAnyBins, &missingAny)
-		if len(req.AnyBins) > 0 && len(r.SatisfiedAnyBins) == 0 {
-			r.MissingAnyBins = missingAny
-			report("Missing all of the binaries: " + strings.Join(missingAny, ", "))
-		}
+	if skipped {
+		r.Notes = append(r.Notes, "OpenClaw always: true: its requires.bins, requires.anyBins and requires.env are not checked")
 	}
 
 	if len(req.OS) > 0 {
@@ -276,9 +244,7 @@ func (v Validator) Validate(name string, req *Requirements, avail Available) Res
 	case len(r.Warnings) > 0:
 		r.State = StateDegraded
 	}
-	r.HasCriticalMissing = len(r.MissingTools) > 0 || len(r.MissingServers) > 0 || len(r.MissingToolsets) > 0
-	r.IsFullySatisfied = !r.HasCriticalMissing && len(r.MissingEnvVars) == 0 && len(r.MissingBins) == 0 &&
-		len(r.MissingAnyBins) == 0 && len(r.Errors) == 0
+	r.IsFullySatisfied = !missing && len(r.Errors) == 0
 	v.log(&r)
 	return r
 }

@@ -209,22 +209,19 @@ func printDoctor(w io.Writer, r skills.Doctor) {
 	}
 	for _, s := range r.Skills {
 		fmt.Fprintf(w, "\n%s  %s  %s\n", t(s.Name), s.State, t(s.Location))
-		for _, kind := range []struct {
-			name string
-			sp   skills.Split
-		}{{"tools", s.Tools}, {"servers", s.Servers}, {"env", s.Env}, {"toolsets", s.Toolsets}, {"bins", s.Bins}, {"any bins", s.AnyBins}} {
-			if len(kind.sp.Satisfied)+len(kind.sp.Missing) == 0 {
+		for _, kind := range s.Kinds() {
+			if len(kind.Satisfied)+len(kind.Missing) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "  %-9s", kind.name+":")
-			if len(kind.sp.Satisfied) > 0 {
-				fmt.Fprintf(w, " ok %s", t(strings.Join(kind.sp.Satisfied, ", ")))
+			fmt.Fprintf(w, "  %-9s", strings.ReplaceAll(kind.Kind, "_", " ")+":")
+			if len(kind.Satisfied) > 0 {
+				fmt.Fprintf(w, " ok %s", t(strings.Join(kind.Satisfied, ", ")))
 			}
-			if len(kind.sp.Missing) > 0 {
-				if len(kind.sp.Satisfied) > 0 {
+			if len(kind.Missing) > 0 {
+				if len(kind.Satisfied) > 0 {
 					fmt.Fprint(w, ";")
 				}
-				fmt.Fprintf(w, " missing %s", t(strings.Join(kind.sp.Missing, ", ")))
+				fmt.Fprintf(w, " missing %s", t(strings.Join(kind.Missing, ", ")))
 			}
 			fmt.Fprintln(w)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-dev/gate/skills"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -96,4 +97,26 @@ func TestDoctorParseWarnings(t *testing.T) {
 	code, stdout, _ = gatectl(t, "doctor", "skills", "--path", dir, "--json")
 	assert.Equal(t, exitOK, code)
 	golden(t, "doctor_skill_warnings.json", stdout)
+}
+
+// TestPrintDoctorKinds: the text doctor shows every kind of requirement
+// that has something, under its label, in Validate's order, and skips
+// the empty ones.
+func TestPrintDoctorKinds(t *testing.T) {
+	none := skills.Split{Satisfied: []string{}, Missing: []string{}}
+	var sb strings.Builder
+	printDoctor(&sb, skills.Doctor{Skills: []skills.Requirement{{
+		Name: "s", Location: "s/SKILL.md", State: "degraded",
+		Tools:    skills.Split{Satisfied: []string{"a"}, Missing: []string{"b"}},
+		Servers:  none,
+		Env:      skills.Split{Satisfied: []string{}, Missing: []string{"KEY"}},
+		Toolsets: skills.Split{Satisfied: []string{"web"}, Missing: []string{}},
+		Bins:     none,
+		AnyBins:  skills.Split{Satisfied: []string{}, Missing: []string{"rg", "ag"}},
+	}}})
+	assert.Contains(t, sb.String(), "\ns  degraded  s/SKILL.md\n"+
+		"  tools:    ok a; missing b\n"+
+		"  toolsets: ok web\n"+
+		"  env:      missing KEY\n"+
+		"  any bins: missing rg, ag\n")
 }

@@ -1,0 +1,150 @@
+package skills
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// setKeys marshals v and returns its JSON keys that hold a list with
+// something in it, there or in an object below.
+func setKeys(t *testing.T, v any) []string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	var holds func(v any) bool
+	holds = func(v any) bool {
+		switch v := v.(type) {
+		case []any:
+			return len(v) > 0
+		case map[string]any:
+			for _, x := range v {
+				if holds(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var keys []string
+	for k, val := range m {
+		if holds(val) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// TestKindsCoverResult: every satisfied_* and missing_* list of Result,
+// and every Split of Requirement, belongs to exactly one kind, and each
+// kind's accessors reach distinct fields. A kind added to the Result or
+// the doctor report but not to the table (or the reverse) fails here.
+func TestKindsCoverResult(t *testing.T) {
+	var resultLists, reportSplits []string
+	rt := reflect.TypeFor[Result]()
+	for i := range rt.NumField() {
+		tag := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
+		if strings.HasPrefix(tag, "satisfied_") || strings.HasPrefix(tag, "missing_") {
+			resultLists = append(resultLists, tag)
+		}
+	}
+	qt := reflect.TypeFor[Requirement]()
+	for i := range qt.NumField() {
+		if qt.Field(i).Type == reflect.TypeFor[Split]() {
+			reportSplits = append(reportSplits, strings.Split(qt.Field(i).Tag.Get("json"), ",")[0])
+		}
+	}
+
+	var gotLists, gotSplits []string
+	names := map[string]bool{}
+	for _, k := range kinds {
+		assert.False(t, names[k.name], "two kinds named %q", k.name)
+		names[k.name] = true
+		require.NotNil(t, k.field, k.name)
+		require.NotEmpty(t, k.message, k.name)
+
+		var r Result
+		*k.satisfied(&r) = []string{"x"}
+		sat := setKeys(t, r)
+		require.Len(t, sat, 1, "%s: satisfied reaches %v", k.name, sat)
+		assert.True(t, strings.HasPrefix(sat[0], "satisfied_"), "%s: satisfied reaches %s", k.name, sat[0])
+		r = Result{}
+		*k.missing(&r) = []string{"x"}
+		miss := setKeys(t, r)
+		require.Len(t, miss, 1, "%s: missing reaches %v", k.name, miss)
+		assert.Equal(t, "missing_"+strings.TrimPrefix(sat[0], "satisfied_"), miss[0], k.name)
+		gotLists = append(gotLists, sat[0], miss[0])
+
+		var q Requirement
+		*k.report(&q) = Split{Satisfied: []string{"x"}}
+		rep := setKeys(t, q)
+		require.Len(t, rep, 1, "%s: report reaches %v", k.name, rep)
+		assert.Equal(t, k.name, rep[0], "a kind's name is its key in the doctor report")
+		gotSplits = append(gotSplits, rep[0])
+	}
+	assert.ElementsMatch(t, resultLists, gotLists)
+	assert.ElementsMatch(t, reportSplits, gotSplits)
+}
+
+// TestKindsFillEveryList: newResult and the doctor report give [] for
+// every kind's lists, never null, whatever the table holds.
+func TestKindsFillEveryList(t *testing.T) {
+	b, err := json.Marshal(newResult("s", StateActive))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "null")
+
+	cat := NewCatalog(mustParse(t, "s", skillText("s", "d", "requires_tools: [a]")))
+	d := NewDoctor(NewManager(cat, ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: discardLogger}), true, func(s string) string { return s })
+	require.Len(t, d.Skills, 1)
+	b, err = json.Marshal(d.Skills[0])
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "null")
+	var kindsSeen []string
+	for _, k := range d.Skills[0].Kinds() {
+		kindsSeen = append(kindsSeen, k.Kind)
+		assert.NotNil(t, k.Satisfied, k.Kind)
+		assert.NotNil(t, k.Missing, k.Kind)
+	}
+	assert.Equal(t, []string{"tools", "servers", "toolsets", "env", "bins", "any_bins"}, kindsSeen, "Validate's order")
+	assert.Equal(t, Split{Satisfied: []string{}, Missing: []string{"a"}}, d.Skills[0].Kinds()[0].Split)
+}
+
+// TestKindsManagerNeverStale: whatever a skill requires or stands in for,
+// a Manager whose tools and servers change step by step answers as a new
+// Manager given the same ones: the table's sources decide which flips
+// drop a cached result or offer, and a wrong one leaves it stale.
+func TestKindsManagerNeverStale(t *testing.T) {
+	host := MapHost{GOOS: "linux"}
+	steps := []struct{ tools, servers []string }{
+		{nil, nil}, {[]string{"x"}, nil}, {nil, nil}, {nil, []string{"x"}},
+		{[]string{"x"}, []string{"x"}}, {[]string{"x"}, nil}, {nil, []string{"x"}}, {nil, nil},
+	}
+	for _, line := range []string{
+		"requires_tools: [x]",
+		"requires_servers: [x]",
+		"metadata: {hermes: {requires_toolsets: [x]}}",
+		"requires_env: [x]",
+		"metadata: {openclaw: {requires: {bins: [x], anyBins: [x, y]}}}",
+		"fallback_for_tools: [x]",
+		"fallback_for_servers: [x]",
+		"metadata: {hermes: {fallback_for_toolsets: [x]}}",
+	} {
+		t.Run(line, func(t *testing.T) {
+			cat := NewCatalog(mustParse(t, "s", skillText("s", "d", line)))
+			m := NewManager(cat, ManagerOptions{Host: host, Logger: discardLogger})
+			for i, st := range steps {
+				m.SetAvailable(st.tools, st.servers)
+				fresh := NewManager(cat, ManagerOptions{Host: host, Logger: discardLogger})
+				fresh.SetAvailable(st.tools, st.servers)
+				assert.Equal(t, fresh.Diagnostics(), m.Diagnostics(), "step %d", i)
+				assert.Equal(t, len(fresh.Offered()), len(m.Offered()), "step %d", i)
+			}
+		})
+	}
+}
