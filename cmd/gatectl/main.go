@@ -50,8 +50,10 @@ const (
 // oneShotMemory applies the one-shot settings for the command in args,
 // and reports whether it did.
 func oneShotMemory(args []string, getenv func(string) string) bool {
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp") {
-		return false
+	if len(args) > 0 {
+		if c := cli.sub(args[0]); c != nil && c.daemon {
+			return false
+		}
 	}
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return false
