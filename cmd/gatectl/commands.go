@@ -121,6 +121,14 @@ func commands() *cmd {
 				},
 			},
 			{
+				name:       "completion",
+				summary:    "the completion script for bash, zsh or fish",
+				usage:      []usageLine{{"bash|zsh|fish", ""}},
+				args:       shellNames(),
+				run:        completionCmd,
+				helpGolden: "help_completion.txt",
+			},
+			{
 				name:       "version",
 				aliases:    []string{"--version", "-version"},
 				summary:    "gatectl's version",
@@ -131,8 +139,6 @@ func commands() *cmd {
 			helpCmd,
 		},
 	}
-	for _, c := range root.subs {
-		helpCmd.args = append(helpCmd.args, c.name)
-	}
+	helpCmd.args = subNames(root.subs)
 	return root
 }

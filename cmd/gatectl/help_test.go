@@ -21,6 +21,7 @@ var helpWays = map[string][][]string{
 	"probe":         {{"probe", "help"}},
 	"probe run":     {{"probe", "help", "run"}, {"probe", "run", "env:HOME", "--help"}},
 	"help":          {{"help"}, {"-h"}, {"--help"}, {"-help"}, {"help", "help"}},
+	"completion":    {{"completion", "help"}, {"completion", "bash", "-h"}},
 }
 
 // TestHelp: help that was asked for, in any of the ways people ask, is

@@ -14,6 +14,7 @@
 //	gatectl probe run env:HOME
 //	gatectl probe run ./probes/db.wasm --env DATABASE_URL --dial localhost:5432
 //	gatectl probe inspect ./probes/db.wasm
+//	gatectl completion bash
 //	gatectl version
 //	gatectl help probe run
 //
