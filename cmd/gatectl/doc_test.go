@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPackageDocListsEveryCommand: main.go's package doc shows every
+// TestPackageDocListsTheTable: main.go's package doc shows every
 // command and subcommand of the table, and no command the table lacks.
-func TestPackageDocListsEveryCommand(t *testing.T) {
+func TestPackageDocListsTheTable(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.PackageClauseOnly|parser.ParseComments)
 	require.NoError(t, err)
 	require.NotNil(t, f.Doc)
