@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -91,19 +92,30 @@ which a model would be offered right now, and why the others are hidden.
 The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
 Exit codes: 0 all available, 1 some not, 2 bad input.`
 
+// checkFlags are check's flags.
+type checkFlags struct {
+	manifest      string
+	json, verbose bool
+}
+
+func (f *checkFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON (shape: docs/CLI.md)")
+	fs.BoolVar(&f.verbose, "v", false, "log each probe's failures and grace decisions to stderr")
+}
+
 func check(args []string, stdout, stderr io.Writer) int {
+	var f checkFlags
 	fs := newCommand("gatectl check", checkSynopsis, stdout, stderr)
-	m := fs.String("m", "", "the manifest")
-	asJSON := fs.Bool("json", false, "print the result as JSON (shape: docs/CLI.md)")
-	verbose := fs.Bool("v", false, "log each probe's failures and grace decisions to stderr")
+	f.bind(fs.FlagSet)
 	names, code, done := fs.parse(args)
 	if done {
 		return code
 	}
 	ctx := context.Background()
-	path := manifestPath(*m)
+	path := manifestPath(f.manifest)
 	denials := &denialRecorder{}
-	g, ok := openGateObserved(ctx, "gatectl check", path, *verbose, stderr, denials, nil)
+	g, ok := openGateObserved(ctx, "gatectl check", path, f.verbose, stderr, denials, nil)
 	if !ok {
 		return exitUsage
 	}
@@ -122,7 +134,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		servers, _ = g.Servers().Status(ctx, serverNames...)
 	}
 	report := newCheckReport(path, g, tools, servers, denials)
-	if *asJSON {
+	if f.json {
 		writeJSON(stdout, report)
 	} else {
 		report.print(stdout)
@@ -378,20 +390,30 @@ Prints the tools a model would be offered right now, in the shape the
 model's API expects (probing what is not cached). Exit codes: 0 printed,
 2 bad input.`
 
+// schemaFlags are schema's flags.
+type schemaFlags struct {
+	manifest, format string
+}
+
+func (f *schemaFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.StringVar(&f.format, "format", "openai", "openai, anthropic or mcp")
+}
+
 func schemaCmd(args []string, stdout, stderr io.Writer) int {
+	var f schemaFlags
 	fs := newCommand("gatectl schema", schemaSynopsis, stdout, stderr)
-	m := fs.String("m", "", "the manifest")
-	formatFlag := fs.String("format", "openai", "openai, anthropic or mcp")
+	f.bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
-	format, err := schema.ParseFormat(*formatFlag)
+	format, err := schema.ParseFormat(f.format)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl schema: %v\n", err)
 		return exitUsage
 	}
 	ctx := context.Background()
-	g, ok := openGate(ctx, "gatectl schema", manifestPath(*m), false, stderr)
+	g, ok := openGate(ctx, "gatectl schema", manifestPath(f.manifest), false, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -3,47 +3,90 @@ package main
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
+
+// helpWays are ways of asking for a command's help beyond those every
+// command takes (TestHelp), keyed by the command's path.
+var helpWays = map[string][][]string{
+	"check":         {{"check", "-m", "x.toml", "-h"}},
+	"skills":        {{"skills", "help"}},
+	"skills prompt": {{"skills", "prompt", "help"}, {"skills", "prompt", "-m", "x.toml", "--help"}},
+	"doctor":        {{"doctor", "help"}, {"doctor", "help", "skills"}},
+	"probe":         {{"probe", "help"}},
+	"probe run":     {{"probe", "help", "run"}, {"probe", "run", "env:HOME", "--help"}},
+	"help":          {{"help"}, {"-h"}, {"--help"}, {"-help"}, {"help", "help"}},
+	"completion":    {{"completion", "help"}, {"completion", "bash", "-h"}},
+}
 
 // TestHelp: help that was asked for, in any of the ways people ask, is
 // the answer (stdout, exit 0) and says the same thing every way; a usage
-// mistake is an error (stderr, exit 2).
+// mistake is an error (stderr, exit 2). Every command of the table is
+// asked, as "help PATH", "PATH -h", "PATH --help" and "PATH -help" (and
+// by each alias), and its help is pinned by its golden file; a command
+// with flags lists exactly the flags its table entry defines, which are
+// the flags completion offers.
 func TestHelp(t *testing.T) {
 	// probe run's --cache-dir default is shown; pin it.
 	t.Setenv("GATE_CACHE_DIR", "/var/cache/gate")
-	tests := []struct {
-		golden string
-		ways   [][]string
-	}{
-		{"help.txt", [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}}},
-		{"help_check.txt", [][]string{{"help", "check"}, {"check", "-h"}, {"check", "--help"}, {"check", "-m", "x.toml", "-h"}}},
-		{"help_schema.txt", [][]string{{"help", "schema"}, {"schema", "-h"}}},
-		{"help_serve.txt", [][]string{{"help", "serve"}, {"serve", "-h"}, {"serve", "--help"}}},
-		{"help_skills.txt", [][]string{{"help", "skills"}, {"skills", "-h"}, {"skills", "help"}}},
-		{"help_doctor.txt", [][]string{{"help", "doctor"}, {"doctor", "-h"}, {"doctor", "help"}, {"doctor", "--help"}, {"doctor", "skills", "-h"}}},
-		{"help_probe.txt", [][]string{{"help", "probe"}, {"probe", "-h"}, {"probe", "--help"}, {"probe", "help"}}},
-		{"help_probe_run.txt", [][]string{{"help", "probe", "run"}, {"probe", "run", "-h"}, {"probe", "help", "run"}, {"probe", "run", "env:HOME", "--help"}}},
-		{"help_probe_inspect.txt", [][]string{{"help", "probe", "inspect"}, {"probe", "inspect", "-h"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.golden, func(t *testing.T) {
-			for i, args := range tt.ways {
+	seen := map[string]bool{}
+	asked := 0
+	cli.walk(func(c *cmd) {
+		if c == cli {
+			return
+		}
+		path := c.path()
+		key := strings.Join(path, " ")
+		seen[key] = true
+		ways := [][]string{append([]string{"help"}, path...)}
+		for _, spelling := range append([]string{c.name}, c.aliases...) {
+			for _, h := range []string{"-h", "--help", "-help"} {
+				ways = append(ways, append(append(slices.Clone(path[:len(path)-1]), spelling), h))
+			}
+		}
+		ways = append(ways, helpWays[key]...)
+		t.Run(key, func(t *testing.T) {
+			want := ""
+			if c.helpGolden == "" {
+				// Its help is what it prints when run.
+				var stdout, stderr bytes.Buffer
+				require.Equal(t, exitOK, run(path, &stdout, &stderr), "gatectl %s", key)
+				want = stdout.String()
+			}
+			for i, args := range ways {
 				var stdout, stderr bytes.Buffer
 				code := run(args, &stdout, &stderr)
 				assert.Equal(t, exitOK, code, "gatectl %s", strings.Join(args, " "))
 				assert.Empty(t, stderr.String(), "gatectl %s", strings.Join(args, " "))
-				if i == 0 {
-					golden(t, tt.golden, stdout.String())
-				} else {
-					assert.Equal(t, readGolden(t, tt.golden), stdout.String(), "gatectl %s", strings.Join(args, " "))
+				switch {
+				case c.helpGolden == "":
+					assert.Equal(t, want, stdout.String(), "gatectl %s", strings.Join(args, " "))
+				case i == 0:
+					golden(t, c.helpGolden, stdout.String())
+					want = readGolden(t, c.helpGolden)
+				default:
+					assert.Equal(t, want, stdout.String(), "gatectl %s", strings.Join(args, " "))
 				}
+				asked++
+			}
+			if fs := c.flagSet(); fs != nil {
+				var defaults strings.Builder
+				fs.SetOutput(&defaults)
+				fs.PrintDefaults()
+				assert.True(t, strings.HasSuffix(want, "\n\nFlags:\n"+defaults.String()),
+					"gatectl %s -h does not list the flags its table entry defines:\n%s\nwant them to be:\n%s", key, want, defaults.String())
 			}
 		})
+	})
+	for key := range helpWays {
+		assert.True(t, seen[key], "helpWays names %q, which is no command", key)
 	}
+	assert.GreaterOrEqual(t, asked, 4*len(seen), "every command asked for help at least four ways")
 }
 
 func TestVersion(t *testing.T) {

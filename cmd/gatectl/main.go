@@ -1,12 +1,22 @@
 // Command gatectl runs gate from the shell: it checks which of a
-// manifest's tools can run, prints the schema a model would be offered,
-// and runs and inspects probes.
+// manifest's tools can run and prints the schema a model would be offered,
+// serves those answers over HTTP and as an MCP server, reports which
+// skills the model is offered and why the others are not, and runs and
+// inspects probes.
 //
 //	gatectl check -m gate.toml
 //	gatectl schema -m gate.toml --format anthropic
+//	gatectl serve -m gate.toml --addr 127.0.0.1:7311
+//	gatectl mcp -m gate.toml
+//	gatectl skills -m gate.toml
+//	gatectl skills prompt -m gate.toml
+//	gatectl doctor skills -m gate.toml --requirements
 //	gatectl probe run env:HOME
 //	gatectl probe run ./probes/db.wasm --env DATABASE_URL --dial localhost:5432
 //	gatectl probe inspect ./probes/db.wasm
+//	gatectl completion bash
+//	gatectl version
+//	gatectl help probe run
 //
 // Exit codes: 0 available (or success), 1 unavailable, 2 bad input,
 // 3 a probe error.
@@ -50,8 +60,10 @@ const (
 // oneShotMemory applies the one-shot settings for the command in args,
 // and reports whether it did.
 func oneShotMemory(args []string, getenv func(string) string) bool {
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp") {
-		return false
+	if len(args) > 0 {
+		if c := cli.sub(args[0]); c != nil && c.daemon {
+			return false
+		}
 	}
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return false

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,6 +40,17 @@ in flight are answered with an error that says gate is shutting down, the
 upstreams are closed, all at once, and it exits within 8 s, whatever the
 client and the upstreams do.`
 
+// mcpFlags are mcp's flags.
+type mcpFlags struct {
+	manifest string
+	verbose  bool
+}
+
+func (f *mcpFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.BoolVar(&f.verbose, "v", false, "also log every probe run that fails and every grace decision")
+}
+
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -51,17 +63,17 @@ func mcpCmd(args []string, stdout, stderr io.Writer) int {
 // mcpContext is mcp with the process's stdin and signals made arguments:
 // it serves one client on in and out until in ends or ctx is done.
 func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan os.Signal, out, stderr io.Writer) int {
+	var f mcpFlags
 	fs := newCommand("gatectl mcp", mcpSynopsis, out, stderr)
-	m := fs.String("m", "", "the manifest")
-	verbose := fs.Bool("v", false, "also log every probe run that fails and every grace decision")
+	f.bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
 	logger := slog.New(slog.DiscardHandler)
-	if *verbose {
+	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	path := manifestPath(*m)
+	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger))))

@@ -9,8 +9,8 @@ import (
 )
 
 // TestOneShotMemory: one-shot commands collect less often but under a
-// memory limit; serve, and any process whose user set GOGC or GOMEMLIMIT,
-// keep what they have.
+// memory limit; serve and mcp, which run until stopped, and any process
+// whose user set GOGC or GOMEMLIMIT, keep what they have.
 func TestOneShotMemory(t *testing.T) {
 	gc := debug.SetGCPercent(100)
 	limit := debug.SetMemoryLimit(math.MaxInt64)
@@ -30,6 +30,8 @@ func TestOneShotMemory(t *testing.T) {
 		{"check", []string{"check", "-m", "x.toml"}, nil, true},
 		{"no command", nil, nil, true},
 		{"serve", []string{"serve"}, nil, false},
+		{"mcp", []string{"mcp", "-m", "x.toml"}, nil, false},
+		{"help serve", []string{"help", "serve"}, nil, true},
 		{"GOGC set", []string{"check"}, map[string]string{"GOGC": "100"}, false},
 		{"GOMEMLIMIT set", []string{"check"}, map[string]string{"GOMEMLIMIT": "1GiB"}, false},
 	} {
@@ -45,4 +47,28 @@ func TestOneShotMemory(t *testing.T) {
 			assert.Equal(t, wantLimit, debug.SetMemoryLimit(math.MaxInt64))
 		})
 	}
+}
+
+// TestOneShotMemoryByTable: every command of the table gets the one-shot
+// settings unless its entry says it runs until stopped, and the commands
+// that do are serve and mcp.
+func TestOneShotMemoryByTable(t *testing.T) {
+	gc := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(gc)
+		debug.SetMemoryLimit(limit)
+	})
+	var daemons []string
+	for _, c := range cli.subs {
+		for _, word := range append([]string{c.name}, c.aliases...) {
+			assert.Equal(t, !c.daemon, oneShotMemory([]string{word}, func(string) string { return "" }), "gatectl %s", word)
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+		}
+		if c.daemon {
+			daemons = append(daemons, c.name)
+		}
+	}
+	assert.Equal(t, []string{"serve", "mcp"}, daemons)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -35,6 +36,7 @@ does: its module or shorthand, grants, config and budget, under the
 manifest's [runtime]; it prints what the probe was denied and logged.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
 
+// probeRunFlags are probe run's flags.
 type probeRunFlags struct {
 	env, dial, imports, config listFlag
 	http, insecure             listFlag
@@ -50,9 +52,7 @@ type probeRunFlags struct {
 	tool, manifest             string
 }
 
-func probeRun(args []string, stdout, stderr io.Writer) int {
-	var f probeRunFlags
-	fs := newCommand("gatectl probe run", probeRunSynopsis, stdout, stderr)
+func (f *probeRunFlags) bind(fs *flag.FlagSet) {
 	fs.Var(&f.env, "env", "grant reading the environment variable `NAME` (or pattern, AWS_*); repeatable")
 	fs.Var(&f.dial, "dial", "grant connecting to `ADDR` (host:port, unix:/path, or a pattern); repeatable")
 	fs.Var(&f.imports, "import", "grant looking up `SPEC` (py:psycopg2, bin:*, lib:...); repeatable")
@@ -72,6 +72,12 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.name, "name", "", "the probe's name in reasons and errors (default: TARGET)")
 	fs.StringVar(&f.tool, "tool", "", "run the probe of the manifest's tool (or server) `NAME`, with its grants, config and budget")
 	fs.StringVar(&f.manifest, "m", "", "the manifest of --tool (default $GATE_MANIFEST, else ./gate.toml)")
+}
+
+func probeRun(args []string, stdout, stderr io.Writer) int {
+	var f probeRunFlags
+	fs := newCommand("gatectl probe run", probeRunSynopsis, stdout, stderr)
+	f.bind(fs.FlagSet)
 	pos, code, done := fs.parse(args)
 	if done {
 		return code
@@ -368,10 +374,21 @@ version it needs (2 when it imports a function version 2 added, such as
 gate.connect or gate.http; else 1), and every way it breaks the ABI.
 Exit codes: 0 conforms, 1 breaks the ABI, 2 unreadable or not WebAssembly.`
 
+// probeInspectFlags are probe inspect's flags.
+type probeInspectFlags struct {
+	json   bool
+	memory string
+}
+
+func (f *probeInspectFlags) bind(fs *flag.FlagSet) {
+	fs.BoolVar(&f.json, "json", false, "print the inspection as JSON")
+	fs.StringVar(&f.memory, "memory", "32MiB", "the memory cap to check the module's minimum against")
+}
+
 func probeInspect(args []string, stdout, stderr io.Writer) int {
+	var f probeInspectFlags
 	fs := newCommand("gatectl probe inspect", probeInspectSynopsis, stdout, stderr)
-	asJSON := fs.Bool("json", false, "print the inspection as JSON")
-	memFlag := fs.String("memory", "32MiB", "the memory cap to check the module's minimum against")
+	f.bind(fs.FlagSet)
 	pos, code, done := fs.parse(args)
 	if done {
 		return code
@@ -380,7 +397,7 @@ func probeInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatectl probe inspect: want one FILE.wasm, got %d\n\nUsage: %s\n", len(pos), probeInspectSynopsis)
 		return exitUsage
 	}
-	memory, err := parseSize(*memFlag)
+	memory, err := parseSize(f.memory)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe inspect: --memory: %v\n", err)
 		return exitUsage
@@ -399,7 +416,7 @@ func probeInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatectl probe inspect: %s: %v\n", pos[0], err)
 		return exitUsage
 	}
-	if *asJSON {
+	if f.json {
 		writeJSON(stdout, inspectJSON(pos[0], info))
 	} else {
 		printInspection(stdout, pos[0], info)

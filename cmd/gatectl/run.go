@@ -1,10 +1,16 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gate-dev/gate/probes"
 )
 
 // Exit codes shared by every command.
@@ -15,88 +21,152 @@ const (
 	exitProbeError  = 3 // a probe raised: trapped, overran, misused the ABI
 )
 
-const usage = `gatectl: decide which agent tools can run right now
-
-Usage:
-  gatectl check [-m gate.toml] [--json] [NAME...]
-                                       which tools and servers can run right now, and why not
-  gatectl schema [-m gate.toml] [--format openai|anthropic|mcp]
-                                       the tool schema a model would be offered
-  gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
-                                       keep answers fresh and serve them over HTTP (docs/HTTP.md)
-  gatectl mcp [-m gate.toml]          an MCP server over stdio that offers only the tools that can run now (docs/MCP.md)
-  gatectl skills [-m gate.toml] [--path DIR]... [--json]
-                                       skills, their state, and whether the model is offered each
-  gatectl skills prompt [-m gate.toml] [--path DIR]...
-                                       the <available_skills> block for the next model call
-  gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
-                                       why skills are degraded or unavailable
-  gatectl probe run TARGET [flags]     run one probe and print its answer
-  gatectl probe run --tool NAME [-m gate.toml]
-                                       run a manifest tool's probe with its grants, config and budget
-  gatectl probe inspect FILE.wasm      show a module's imports, exports and ABI verdict
-  gatectl version                      also gatectl --version
-  gatectl help [COMMAND]               also gatectl COMMAND -h
-
-TARGET is a probe module (FILE.wasm) or a standard probe:
-  env:VAR[,VAR...]          every variable set and non-empty
-  tcp:HOST:PORT             the address accepts a connection (also tcp:unix:/path)
-  import:SPEC[,SPEC...]     bin:NAME, py:MODULE, lib:LIBRARY are importable
-
-The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
-Run "gatectl help COMMAND" or "gatectl COMMAND -h" for a command's flags.
-Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
-`
-
 // run is gatectl without the process around it, so tests drive it.
 //
 // Help that was asked for ("gatectl help [COMMAND]", "-h", "--help",
 // "COMMAND -h") goes to stdout with exit 0, since it is the answer; a
 // usage mistake goes to stderr with exit 2.
 func run(args []string, stdout, stderr io.Writer) int {
+	return cli.call(args, stdout, stderr)
+}
+
+// cmd is a gatectl command, or a subcommand of one. Their tree, cli
+// (commands.go), is the one list of what gatectl does: the top-level
+// usage, the dispatch, "gatectl help", the completion scripts and the
+// tests are all made from it, so a command added there is in all of them.
+type cmd struct {
+	// name selects it, as the word after "gatectl" or after its parent.
+	name string
+	// aliases select it too, and are listed nowhere: "--version".
+	aliases []string
+	// summary says what it does, in a few words: the note of its first
+	// usage line unless that has its own, and its description in the
+	// completion scripts that show one (zsh, fish).
+	summary string
+	// usage is its lines in the top-level usage.
+	usage []usageLine
+	// flags defines its flags on fs, with the same function its run binds
+	// them with, so that completion offers every flag it parses.
+	flags func(fs *flag.FlagSet)
+	// subs are its subcommands, selected by the word after its name.
+	subs []*cmd
+	// args are the words its positional arguments may be, and files says
+	// they may be files: what completion offers where they go.
+	args  []string
+	files bool
+	// run runs it on the arguments after its name when they do not start
+	// with a subcommand's name.
+	run func(args []string, stdout, stderr io.Writer) int
+	// daemon says it runs until stopped; it keeps Go's garbage collector
+	// defaults instead of the one-shot settings (main.go).
+	daemon bool
+	// helpGolden is the file under testdata that pins its help, or ""
+	// when the help asked of it is what it prints anyway (version).
+	helpGolden string
+
+	parent *cmd // set by link
+}
+
+// usageLine is a line of the top-level usage: "gatectl", the command's
+// path, args, and note (the command's summary when "").
+type usageLine struct{ args, note string }
+
+// link sets the parent of every command under c, and returns c.
+func (c *cmd) link() *cmd {
+	for _, s := range c.subs {
+		s.parent = c
+		s.link()
+	}
+	return c
+}
+
+// path is the words that select c after "gatectl": "probe run".
+func (c *cmd) path() []string {
+	if c.parent == nil {
+		return nil
+	}
+	return append(c.parent.path(), c.name)
+}
+
+// sub is c's subcommand selected by word, or nil.
+func (c *cmd) sub(word string) *cmd {
+	for _, s := range c.subs {
+		if s.name == word || slices.Contains(s.aliases, word) {
+			return s
+		}
+	}
+	return nil
+}
+
+// call runs c on args, or the subcommand args start with.
+func (c *cmd) call(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if s := c.sub(args[0]); s != nil {
+			return s.call(args[1:], stdout, stderr)
+		}
+	}
+	return c.run(args, stdout, stderr)
+}
+
+// walk calls f on c and on every command under it, a command before its
+// subcommands, in the order of the table.
+func (c *cmd) walk(f func(*cmd)) {
+	f(c)
+	for _, s := range c.subs {
+		s.walk(f)
+	}
+}
+
+// flagSet is c's flags, defined on a set of their own; nil when it has none.
+func (c *cmd) flagSet() *flag.FlagSet {
+	if c.flags == nil {
+		return nil
+	}
+	fs := flag.NewFlagSet(strings.Join(append([]string{"gatectl"}, c.path()...), " "), flag.ContinueOnError)
+	c.flags(fs)
+	return fs
+}
+
+// flagsOf is the flags of a command whose flags a *F binds.
+func flagsOf[F any, P interface {
+	*F
+	bind(*flag.FlagSet)
+}]() func(*flag.FlagSet) {
+	return func(fs *flag.FlagSet) { P(new(F)).bind(fs) }
+}
+
+// noCommand is gatectl without a command, or with one it does not know.
+func noCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
-	switch args[0] {
-	case "check":
-		return check(args[1:], stdout, stderr)
-	case "schema":
-		return schemaCmd(args[1:], stdout, stderr)
-	case "serve":
-		return serve(args[1:], stdout, stderr)
-	case "mcp":
-		return mcpCmd(args[1:], stdout, stderr)
-	case "skills":
-		return skillsCmd(args[1:], stdout, stderr)
-	case "doctor":
-		return doctor(args[1:], stdout, stderr)
-	case "probe":
-		return runProbe(args[1:], stdout, stderr)
-	case "version", "--version", "-version":
-		if len(args) > 1 && !(len(args) == 2 && isHelp(args[1])) {
-			fmt.Fprintf(stderr, "gatectl version: unexpected argument %q\n", args[1])
-			return exitUsage
-		}
-		fmt.Fprintln(stdout, "gatectl", version())
-		return exitOK
-	case "help":
-		if len(args) == 1 {
-			fmt.Fprint(stdout, usage)
-			return exitOK
-		}
-		// "gatectl help probe run" is "gatectl probe run -h".
-		if !isCommand(args[1]) {
-			fmt.Fprintf(stderr, "gatectl help: unknown command %q\n\n%s", args[1], usage)
-			return exitUsage
-		}
-		return run(append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
-	case "-h", "-help", "--help":
+	fmt.Fprintf(stderr, "gatectl: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// help is "gatectl help [COMMAND [SUBCOMMAND]]": the usage, or what
+// "gatectl COMMAND [SUBCOMMAND] -h" prints.
+func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || isHelp(args[0]) { // "gatectl help help" too
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "gatectl: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
+	if !slices.ContainsFunc(cli.subs, func(c *cmd) bool { return c.name == args[0] }) {
+		fmt.Fprintf(stderr, "gatectl help: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+	return run(append(slices.Clone(args), "-h"), stdout, stderr)
+}
+
+// versionCmd is "gatectl version": help asked of it is the version too.
+func versionCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && !(len(args) == 1 && isHelp(args[0])) {
+		fmt.Fprintf(stderr, "gatectl version: unexpected argument %q\n", args[0])
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, "gatectl", version())
+	return exitOK
 }
 
 // isHelp reports whether arg asks for help.
@@ -108,12 +178,64 @@ func isHelp(arg string) bool {
 	return false
 }
 
-func isCommand(name string) bool {
-	switch name {
-	case "check", "schema", "serve", "mcp", "skills", "doctor", "probe", "version":
-		return true
+// usageNoteColumn is where a top-level usage line's note starts; a line
+// whose command reaches within two spaces of it has its note on the next
+// line, indented to it.
+const usageNoteColumn = 39
+
+// topUsage is the top-level usage: every command's usage lines, in the
+// order of root's table, and the standard probe kinds.
+func topUsage(root *cmd) string {
+	var b strings.Builder
+	b.WriteString("gatectl: decide which agent tools can run right now\n\nUsage:\n")
+	root.walk(func(c *cmd) {
+		for _, u := range c.usage {
+			line := "  " + strings.Join(append(append([]string{"gatectl"}, c.path()...), strings.Fields(u.args)...), " ")
+			note := u.note
+			if note == "" {
+				note = c.summary
+			}
+			if n := utf8.RuneCountInString(line); n+2 <= usageNoteColumn {
+				line += strings.Repeat(" ", usageNoteColumn-n)
+			} else {
+				line += "\n" + strings.Repeat(" ", usageNoteColumn)
+			}
+			b.WriteString(line + note + "\n")
+		}
+	})
+	b.WriteString("\nTARGET is a probe module (FILE.wasm) or a standard probe:\n")
+	for _, k := range probes.Kinds() {
+		u, ok := kindUsage[k]
+		if !ok {
+			u = [2]string{string(k) + ":...", ""}
+		}
+		fmt.Fprintf(&b, "  %-26s%s\n", u[0], u[1])
 	}
-	return false
+	b.WriteString(`Options such as timeout_ms=N follow a protocol probe's target, in the same
+argument (probes/README.md).
+
+The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
+Run "gatectl help COMMAND" or "gatectl COMMAND -h" for a command's flags.
+Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
+`)
+	return b.String()
+}
+
+// kindUsage is each standard probe's shorthand and what it checks, as the
+// top-level usage lists them. Package probes exports the kinds, in order
+// (probes.Kinds), and the defaults used below, but neither a kind's
+// shorthand form nor a line about it, so those are written here;
+// TestUsageListsEveryProbeKind fails for a kind this lacks.
+var kindUsage = map[probes.Kind][2]string{
+	probes.Env:      {"env:VAR[,VAR...]", "every variable set and non-empty"},
+	probes.TCP:      {"tcp:HOST:PORT", "the address accepts a connection (also tcp:unix:/path)"},
+	probes.Import:   {"import:SPEC[,SPEC...]", "bin:NAME, py:MODULE, lib:LIBRARY are importable"},
+	probes.HTTP:     {"http(s)://URL", "the URL answers 2xx or 3xx, or as status=, expect_body=... say"},
+	probes.Redis:    {"redis:HOST:PORT", "PING answers PONG (AUTH first with password=SECRET)"},
+	probes.Postgres: {"postgres:HOST:PORT", "the server accepts a startup, as pg_isready asks"},
+	probes.Docker:   {"docker:[unix:/PATH]", "the Docker API answers /_ping (default " + probes.DefaultDockerSocket + ")"},
+	probes.MCP:      {"mcp:URL", "the MCP server initializes and lists at least one tool"},
+	probes.TLS:      {"tls:HOST:PORT", "the certificate verifies and has days=" + probes.DefaultTLSDays + " or more left"},
 }
 
 const probeUsage = `Usage:
@@ -125,20 +247,16 @@ const probeUsage = `Usage:
 Run "gatectl probe run -h" or "gatectl probe inspect -h" for the flags.
 `
 
+// runProbe is "gatectl probe" without a subcommand (the dispatch runs
+// run and inspect).
 func runProbe(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "gatectl probe: want a command\n\n%s", probeUsage)
 		return exitUsage
 	}
-	switch args[0] {
-	case "run":
-		return probeRun(args[1:], stdout, stderr)
-	case "inspect":
-		return probeInspect(args[1:], stdout, stderr)
-	}
 	if isHelp(args[0]) {
-		if len(args) > 1 { // "gatectl probe help run"
-			return runProbe(append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+		if len(args) > 1 { // "gatectl probe help run" is "gatectl probe run -h"
+			return run(append(append([]string{"probe"}, args[1:]...), "-h"), stdout, stderr)
 		}
 		fmt.Fprint(stdout, probeUsage)
 		return exitOK

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -37,6 +38,20 @@ Listening on anything but loopback needs --allow-remote and a bearer token,
 read from --token-file or $GATE_TOKEN (never from the command line, where
 other users could read it).`
 
+// serveFlags are serve's flags.
+type serveFlags struct {
+	manifest, addr, tokenFile string
+	allowRemote, verbose      bool
+}
+
+func (f *serveFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.manifest, "m", "", "the manifest")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:7311", "where to listen")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow listening on an address other than loopback (needs a token)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from `FILE` (else $GATE_TOKEN)")
+	fs.BoolVar(&f.verbose, "v", false, "also log every probe run that fails and every grace decision")
+}
+
 func serve(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -50,21 +65,18 @@ func serve(args []string, stdout, stderr io.Writer) int {
 // serves until ctx is done, reloads on every value from reload, and calls
 // listening with the address once it accepts connections (tests use it).
 func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, stdout, stderr io.Writer, listening func(addr string)) int {
+	var f serveFlags
 	fs := newCommand("gatectl serve", serveSynopsis, stdout, stderr)
-	m := fs.String("m", "", "the manifest")
-	addr := fs.String("addr", "127.0.0.1:7311", "where to listen")
-	allowRemote := fs.Bool("allow-remote", false, "allow listening on an address other than loopback (needs a token)")
-	tokenFile := fs.String("token-file", "", "read the bearer token from `FILE` (else $GATE_TOKEN)")
-	verbose := fs.Bool("v", false, "also log every probe run that fails and every grace decision")
+	f.bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
-	token, err := readToken(*tokenFile)
+	token, err := readToken(f.tokenFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
 		return exitUsage
 	}
-	if err := server.CheckBind(*addr, *allowRemote, token); err != nil {
+	if err := server.CheckBind(f.addr, f.allowRemote, token); err != nil {
 		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
 		return exitUsage
 	}
@@ -73,11 +85,11 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	// run that fails (every few seconds for one tool that stays down);
 	// the event log below says when a tool flips, once.
 	logger := slog.New(slog.DiscardHandler)
-	if *verbose {
+	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := server.NewMetrics()
-	path := manifestPath(*m)
+	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger).WithObserver(metrics))))
@@ -100,7 +112,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	// an idle or trickling one is cut, and past the connection cap a new
 	// one is closed at once rather than queued.
 	var limits server.ServerOptions
-	l, err := server.Listen("tcp", *addr, limits)
+	l, err := server.Listen("tcp", f.addr, limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
 		return exitUsage

@@ -14,20 +14,41 @@ import (
 	"github.com/gate-dev/gate/skills"
 )
 
-// skillsFlags are the flags every skills command shares.
+// skillsFlags are skills' flags, and the flags every skills command
+// shares.
 type skillsFlags struct {
 	manifest string
 	paths    listFlag
 	json     bool
 }
 
-// bind adds the flags every skills command shares.
-func (f *skillsFlags) bind(fs *flag.FlagSet, withJSON bool) {
+func (f *skillsFlags) bind(fs *flag.FlagSet) {
+	f.bindShared(fs)
+	fs.BoolVar(&f.json, "json", false, "print JSON (shapes: docs/CLI.md)")
+}
+
+// bindShared adds the flags every skills command shares.
+func (f *skillsFlags) bindShared(fs *flag.FlagSet) {
 	fs.StringVar(&f.manifest, "m", "", "the manifest")
 	fs.Var(&f.paths, "path", "a skills `DIR` to look at instead of the manifest's; repeatable")
-	if withJSON {
-		fs.BoolVar(&f.json, "json", false, "print JSON (shapes: docs/CLI.md)")
-	}
+}
+
+// skillsPromptFlags are skills prompt's flags: no --json, since the
+// prompt block is the output.
+type skillsPromptFlags struct{ skillsFlags }
+
+func (f *skillsPromptFlags) bind(fs *flag.FlagSet) { f.bindShared(fs) }
+
+// doctorFlags are doctor skills' flags.
+type doctorFlags struct {
+	skillsFlags
+	deep, requirements bool
+}
+
+func (f *doctorFlags) bind(fs *flag.FlagSet) {
+	f.skillsFlags.bind(fs)
+	fs.BoolVar(&f.deep, "deep", false, "probe every tool and server again instead of reading cached answers")
+	fs.BoolVar(&f.requirements, "requirements", false, "show each skill's requirements and the files skipped or read leniently")
 }
 
 // openSkills opens the Gate whose skills a command looks at: the manifest
@@ -83,22 +104,31 @@ and whether the model would be offered each; "prompt" prints the
 <available_skills> block for the next model call (nothing when no skill is
 offered). --path looks at skill folders instead of the manifest's.`
 
+// skillsCmd is "gatectl skills": the skills and their state.
 func skillsCmd(args []string, stdout, stderr io.Writer) int {
-	prompt := len(args) > 0 && args[0] == "prompt"
-	if prompt {
-		args = args[1:]
-	}
+	var f skillsFlags
+	return runSkills(args, &f, f.bind, false, stdout, stderr)
+}
+
+// skillsPrompt is "gatectl skills prompt": the <available_skills> block.
+func skillsPrompt(args []string, stdout, stderr io.Writer) int {
+	var f skillsPromptFlags
+	return runSkills(args, &f.skillsFlags, f.bind, true, stdout, stderr)
+}
+
+// runSkills is skills and skills prompt, whose flags bind binds into f.
+// Both share one usage text, under the name "gatectl skills".
+func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt bool, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "help" { // as "gatectl probe help" does
 		args = []string{"-h"}
 	}
-	var f skillsFlags
 	fs := newCommand("gatectl skills", skillsSynopsis, stdout, stderr)
-	f.bind(fs.FlagSet, !prompt)
+	bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
 	ctx := context.Background()
-	g, m, ok := openSkills(ctx, "gatectl skills", &f, stderr)
+	g, m, ok := openSkills(ctx, "gatectl skills", f, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -145,38 +175,41 @@ missing requirements and the files that were skipped or read leniently;
 answers. Exit codes: 0 fine, 1 some skill unavailable under strict
 enforcement, 2 bad input.`
 
+// doctor is "gatectl doctor" without its one subcommand, skills (which
+// the dispatch runs): help asked for is that subcommand's.
 func doctor(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && isHelp(args[0]) {
 		// "gatectl doctor -h" and "gatectl doctor help [skills]": the one
 		// doctor command's usage.
-		args = []string{"skills", "-h"}
+		return doctorSkills([]string{"-h"}, stdout, stderr)
 	}
-	if len(args) == 0 || args[0] != "skills" {
-		fmt.Fprintf(stderr, "gatectl doctor: want \"skills\"\n\nUsage: %s\n", doctorSynopsis)
-		return exitUsage
-	}
-	var f skillsFlags
+	fmt.Fprintf(stderr, "gatectl doctor: want \"skills\"\n\nUsage: %s\n", doctorSynopsis)
+	return exitUsage
+}
+
+// doctorSkills is "gatectl doctor skills": why skills are degraded or
+// unavailable.
+func doctorSkills(args []string, stdout, stderr io.Writer) int {
+	var f doctorFlags
 	fs := newCommand("gatectl doctor skills", doctorSynopsis, stdout, stderr)
-	f.bind(fs.FlagSet, true)
-	deep := fs.Bool("deep", false, "probe every tool and server again instead of reading cached answers")
-	requirements := fs.Bool("requirements", false, "show each skill's requirements and the files skipped or read leniently")
-	if code, done := fs.parseNoArgs(args[1:]); done {
+	f.bind(fs.FlagSet)
+	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
 	ctx := context.Background()
-	g, m, ok := openSkills(ctx, "gatectl doctor skills", &f, stderr)
+	g, m, ok := openSkills(ctx, "gatectl doctor skills", &f.skillsFlags, stderr)
 	if !ok {
 		return exitUsage
 	}
 	defer g.Close(ctx)
-	if *deep {
+	if f.deep {
 		_, _ = g.Tools().Refresh(ctx)
 		_, _ = g.Servers().Refresh(ctx)
 		m.Clear() // env vars and binaries are read again too
 		m = g.Skills(ctx)
 	}
 
-	report := skills.NewDoctor(m, *requirements, pathfmt.Rel)
+	report := skills.NewDoctor(m, f.requirements, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, report)
 	} else {

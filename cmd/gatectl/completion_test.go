@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCompletionGolden pins the script for each shell. zsh and fish are
+// not on the test machines, so their scripts are checked here only; the
+// bash script is also run (TestCompletionBash).
+func TestCompletionGolden(t *testing.T) {
+	for _, shell := range shellNames() {
+		t.Run(shell, func(t *testing.T) {
+			code, stdout, stderr := gatectl(t, "completion", shell)
+			require.Equal(t, exitOK, code, stderr)
+			assert.Empty(t, stderr)
+			golden(t, "completion."+shell, stdout)
+		})
+	}
+}
+
+// bashComplete sources script in bash, run in dir, and returns what
+// _gatectl completes each line to. A line is COMP_WORDS: the words typed,
+// the last the one under the cursor ("" to start a new word).
+func bashComplete(t *testing.T, dir, script string, lines [][]string) [][]string {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	require.NoError(t, err, "the completion test needs bash")
+	file := filepath.Join(t.TempDir(), "gatectl.bash")
+	require.NoError(t, os.WriteFile(file, []byte(script), 0o644))
+	const end = "::end::"
+	var driver strings.Builder
+	driver.WriteString("source " + shellQuote(file) + " || exit 9\n")
+	for _, words := range lines {
+		var quoted []string
+		for _, w := range words {
+			quoted = append(quoted, shellQuote(w))
+		}
+		driver.WriteString("COMP_WORDS=(" + strings.Join(quoted, " ") + ")\n")
+		driver.WriteString("COMP_CWORD=" + strconv.Itoa(len(words)-1) + "\n")
+		driver.WriteString("COMPREPLY=(stale)\n_gatectl\n")
+		driver.WriteString(`for r in "${COMPREPLY[@]}"; do printf '%s\n' "$r"; done` + "\n")
+		driver.WriteString("echo " + end + "\n")
+	}
+	c := exec.Command(bash, "--norc", "--noprofile", "-s")
+	c.Dir = dir
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C"}
+	c.Stdin = strings.NewReader(driver.String())
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	require.NoError(t, c.Run(), "bash: %s", stderr.String())
+	assert.Empty(t, stderr.String(), "bash wrote to stderr")
+	blocks := strings.Split(stdout.String(), end+"\n")
+	require.Len(t, blocks, len(lines)+1, "bash printed:\n%s", stdout.String())
+	var out [][]string
+	for _, b := range blocks[:len(lines)] {
+		out = append(out, strings.Fields(b))
+	}
+	return out
+}
+
+// TestCompletionBash runs the bash script: bash sources it, COMP_WORDS and
+// COMP_CWORD are set as bash sets them, _gatectl is called, and COMPREPLY
+// must hold the completions.
+func TestCompletionBash(t *testing.T) {
+	var script bytes.Buffer
+	require.NoError(t, writeBash(&script, cli))
+	dir := t.TempDir()
+	for _, f := range []string{"gate.toml", "db.wasm", "notes.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), nil, 0o644))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "docs"), 0o755))
+
+	tests := []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"gatectl", ""}, subNames(cli.subs)},
+		{[]string{"gatectl", "pro"}, []string{"probe"}},
+		{[]string{"gatectl", "-"}, []string{"--version", "--help"}},
+		{[]string{"gatectl", "probe", ""}, []string{"run", "inspect"}},
+		{[]string{"gatectl", "probe", "run", "--t"}, []string{"--tls-ca", "--tool"}},
+		{[]string{"gatectl", "probe", "inspect", "d"}, []string{"db.wasm", "docs"}},
+		{[]string{"gatectl", "check", ""}, nil}, // NAME...: tools, not files
+		{[]string{"gatectl", "check", "-m", ""}, []string{"db.wasm", "docs", "gate.toml", "notes.txt"}},
+		{[]string{"gatectl", "check", "--m", "g"}, []string{"gate.toml"}},
+		{[]string{"gatectl", "skills", "--"}, []string{"--json", "--path"}},
+		{[]string{"gatectl", "skills", "prompt", "--"}, []string{"--path"}},
+		// A subcommand is only ever the word right after its command, as
+		// run dispatches: here "prompt" is -m's value, and these are
+		// skills' flags; and after any other word no subcommand is offered.
+		{[]string{"gatectl", "skills", "-m", "prompt", "--j"}, []string{"--json"}},
+		{[]string{"gatectl", "skills", "-m", "gate.toml", ""}, nil},
+		{[]string{"gatectl", "probe", "frob", ""}, nil},
+		{[]string{"gatectl", "check", "probe", ""}, nil},
+		{[]string{"gatectl", "doctor", ""}, []string{"skills"}},
+		{[]string{"gatectl", "doctor", "skills", "--re"}, []string{"--requirements"}},
+		{[]string{"gatectl", "completion", ""}, []string{"bash", "zsh", "fish"}},
+		{[]string{"gatectl", "completion", "z"}, []string{"zsh"}},
+		{[]string{"gatectl", "help", "s"}, []string{"schema", "serve", "skills"}},
+		{[]string{"gatectl", "frob", ""}, nil},
+	}
+	var lines [][]string
+	for _, tt := range tests {
+		lines = append(lines, tt.words)
+	}
+	// Every command of the table completes its own flags, read from the
+	// flag set its entry defines, and only those.
+	type flagCase struct {
+		path string
+		want []string
+	}
+	var flagCases []flagCase
+	cli.walk(func(c *cmd) {
+		fs := c.flagSet()
+		if fs == nil {
+			return
+		}
+		var want []string
+		fs.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) == 1 {
+				want = append(want, "-"+f.Name)
+			} else {
+				want = append(want, "--"+f.Name)
+			}
+		})
+		flagCases = append(flagCases, flagCase{strings.Join(c.path(), " "), want})
+		lines = append(lines, append(append([]string{"gatectl"}, c.path()...), "-"))
+	})
+	require.NotEmpty(t, flagCases)
+
+	got := bashComplete(t, dir, script.String(), lines)
+	for i, tt := range tests {
+		assert.ElementsMatch(t, tt.want, got[i], "complete %q", strings.Join(tt.words, " "))
+	}
+	for i, fc := range flagCases {
+		assert.ElementsMatch(t, fc.want, got[len(tests)+i], "complete \"gatectl %s -\"", fc.path)
+	}
+}
+
+// TestCompletionReadsFlagSets: a flag a command's entry defines is
+// completed in every shell with no change to the completion code.
+func TestCompletionReadsFlagSets(t *testing.T) {
+	root := (&cmd{name: "gatectl", subs: []*cmd{{
+		name:    "frob",
+		summary: "frobs",
+		flags: func(fs *flag.FlagSet) {
+			fs.Bool("twiddle", false, "twiddle first")
+			fs.String("knob", "", "turn `KNOB`")
+		},
+	}}}).link()
+	for _, s := range completionShells {
+		var b bytes.Buffer
+		require.NoError(t, s.write(&b, root))
+		assert.Contains(t, b.String(), "twiddle", s.name)
+		assert.Contains(t, b.String(), "knob", s.name)
+	}
+	var script bytes.Buffer
+	require.NoError(t, writeBash(&script, root))
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "-knob.conf"), nil, 0o644))
+	got := bashComplete(t, dir, script.String(), [][]string{
+		{"gatectl", "frob", "-"},
+		{"gatectl", "frob", "--knob", "-"}, // --knob's value: a file, not a flag
+		{"gatectl", "frob", "--twiddle", "-"},
+	})
+	assert.ElementsMatch(t, []string{"--knob", "--twiddle"}, got[0])
+	assert.ElementsMatch(t, []string{"-knob.conf"}, got[1])
+	assert.ElementsMatch(t, []string{"--knob", "--twiddle"}, got[2])
+}
+
+// TestCompletionUsageErrors: no shell, an unknown one, or more than one
+// is a usage error, with the usage on stderr.
+func TestCompletionUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"completion"}, {"completion", "tcsh"}, {"completion", "bash", "zsh"}} {
+		var stdout, stderr bytes.Buffer
+		assert.Equal(t, exitUsage, run(args, &stdout, &stderr), "gatectl %v", args)
+		assert.Empty(t, stdout.String(), "gatectl %v", args)
+		assert.Contains(t, stderr.String(), "gatectl completion: want one of bash, zsh, fish, got ", "gatectl %v", args)
+		assert.Contains(t, stderr.String(), "Usage: gatectl completion bash|zsh|fish", "gatectl %v", args)
+	}
+}

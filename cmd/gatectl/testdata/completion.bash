@@ -1,0 +1,146 @@
+# bash completion for gatectl, written by "gatectl completion bash".
+#
+#   source <(gatectl completion bash)
+
+_gatectl_node() {
+	case $1 in
+	gatectl)
+		subs='check schema serve mcp skills doctor probe completion version help'
+		flags='--version --help'
+		valued=''
+		args=''
+		files=''
+		;;
+	gatectl_check)
+		subs=''
+		flags='--json -m -v'
+		valued='-m --m'
+		args=''
+		files=''
+		;;
+	gatectl_schema)
+		subs=''
+		flags='--format -m'
+		valued='-format --format -m --m'
+		args=''
+		files=''
+		;;
+	gatectl_serve)
+		subs=''
+		flags='--addr --allow-remote -m --token-file -v'
+		valued='-addr --addr -m --m -token-file --token-file'
+		args=''
+		files=''
+		;;
+	gatectl_mcp)
+		subs=''
+		flags='-m -v'
+		valued='-m --m'
+		args=''
+		files=''
+		;;
+	gatectl_skills)
+		subs='prompt'
+		flags='--json -m --path'
+		valued='-m --m -path --path'
+		args=''
+		files=''
+		;;
+	gatectl_skills_prompt)
+		subs=''
+		flags='-m --path'
+		valued='-m --m -path --path'
+		args=''
+		files=''
+		;;
+	gatectl_doctor)
+		subs='skills'
+		flags=''
+		valued=''
+		args=''
+		files=''
+		;;
+	gatectl_doctor_skills)
+		subs=''
+		flags='--deep --json -m --path --requirements'
+		valued='-m --m -path --path'
+		args=''
+		files=''
+		;;
+	gatectl_probe)
+		subs='run inspect'
+		flags=''
+		valued=''
+		args=''
+		files=''
+		;;
+	gatectl_probe_run)
+		subs=''
+		flags='--budget --cache-dir --config --dial --env --fresh --http --import --insecure --json -m --memory --name --proxy --python --secret --tls-ca --tool -v'
+		valued='-budget --budget -cache-dir --cache-dir -config --config -dial --dial -env --env -http --http -import --import -insecure --insecure -m --m -memory --memory -name --name -python --python -secret --secret -tls-ca --tls-ca -tool --tool'
+		args=''
+		files='1'
+		;;
+	gatectl_probe_inspect)
+		subs=''
+		flags='--json --memory'
+		valued='-memory --memory'
+		args=''
+		files='1'
+		;;
+	gatectl_completion)
+		subs=''
+		flags=''
+		valued=''
+		args='bash zsh fish'
+		files=''
+		;;
+	gatectl_version)
+		subs=''
+		flags=''
+		valued=''
+		args=''
+		files=''
+		;;
+	gatectl_help)
+		subs=''
+		flags=''
+		valued=''
+		args='check schema serve mcp skills doctor probe completion version help'
+		files=''
+		;;
+	esac
+}
+
+# _gatectl_has reports whether the word $2 is one of the list $1.
+_gatectl_has() {
+	[[ -n $2 && " $1 " == *" $2 "* ]]
+}
+
+_gatectl() {
+	local cur=${COMP_WORDS[COMP_CWORD]} node=gatectl i
+	local subs flags valued args files
+	_gatectl_node "$node"
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		_gatectl_has "$subs" "${COMP_WORDS[i]}" || break
+		node=${node}_${COMP_WORDS[i]}
+		_gatectl_node "$node"
+	done
+	if ((i < COMP_CWORD)); then
+		subs='' # a subcommand is only ever the word right after its command
+	fi
+	COMPREPLY=()
+	if ((COMP_CWORD > 1)) && _gatectl_has "$valued" "${COMP_WORDS[COMP_CWORD-1]}"; then
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+	elif [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$flags" -- "$cur")
+	elif [[ -n $subs$args ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$subs $args" -- "$cur")
+	elif [[ -n $files ]]; then
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+	fi
+}
+
+complete -F _gatectl gatectl
