@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/limits"
 )
 
 // MaxBudget is the hard maximum of a probe run, from the moment the probe
@@ -15,7 +16,7 @@ import (
 // instantiation, start functions, the entry point and every host call. A
 // configuration may lower it, never raise it: a probe answers a question at
 // schema-build time, and a schema build that waits longer is broken.
-const MaxBudget = 100 * time.Millisecond
+const MaxBudget = limits.MaxBudget
 
 // DefaultMemoryLimit caps each probe instance's linear memory. A C or WAT
 // probe needs one 64 KiB page; a Go probe about 2.3 MiB after its runtime
@@ -194,14 +195,14 @@ func (c EngineConfig) Budget() time.Duration { return c.budget }
 // MemoryLimit returns the configured memory cap in bytes.
 func (c EngineConfig) MemoryLimit() uint64 { return c.memoryLimit }
 
-const pageSize = 1 << 16
+const pageSize = limits.PageSize
 
 func (c EngineConfig) validate() error {
 	var errs []error
 	if c.budget <= 0 || c.budget > MaxBudget {
 		errs = append(errs, fmt.Errorf("budget %v: want more than 0 and at most %v", c.budget, MaxBudget))
 	}
-	if c.memoryLimit < pageSize || c.memoryLimit > 4<<30 {
+	if c.memoryLimit < limits.MinMemory || c.memoryLimit > limits.MaxMemory {
 		errs = append(errs, fmt.Errorf("memory limit %d bytes: want at least 64 KiB (one page) and at most 4 GiB", c.memoryLimit))
 	}
 	if c.idleMemory > 1<<40 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/gate-dev/gate/internal/limits"
 )
 
 // The keys each table knows, in the order the documentation gives them
@@ -147,9 +149,9 @@ func (c *checker) memory(path string, v any) (uint64, bool) {
 		return 0, false
 	}
 	switch {
-	case n < minMemory:
+	case n < limits.MinMemory:
 		c.valueErr(path, "memory %s: want at least 64KiB (one WebAssembly page)", formatSize(n))
-	case n > maxMemory:
+	case n > limits.MaxMemory:
 		c.valueErr(path, "memory %s: want at most 4GiB (all that a 32-bit module can address)", formatSize(n))
 	default:
 		return n, true

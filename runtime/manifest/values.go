@@ -9,19 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gate-dev/gate/internal/limits"
 	"github.com/pelletier/go-toml/v2"
-)
-
-// maxBudget is the runtime's hard maximum for a probe run
-// (runtime.MaxBudget). It is repeated here because this package must not
-// import the runtime: the runtime imports the manifest.
-const maxBudget = 100 * time.Millisecond
-
-// The bounds of runtime.memory, the same as the runtime's: one
-// WebAssembly page, and all that a 32-bit module can address.
-const (
-	minMemory = 64 << 10
-	maxMemory = 4 << 30
 )
 
 // sizeUnits are the units ParseSize accepts. Only IEC units: "MB" means
@@ -175,8 +164,8 @@ func checkBudget(d time.Duration) error {
 	switch {
 	case d <= 0:
 		return errors.New("budget " + d.String() + ": want more than 0")
-	case d > maxBudget:
-		return fmt.Errorf("budget %v: want at most %v, the hard maximum of a probe run", d, maxBudget)
+	case d > limits.MaxBudget:
+		return fmt.Errorf("budget %v: want at most %v, the hard maximum of a probe run", d, limits.MaxBudget)
 	}
 	return nil
 }
