@@ -65,3 +65,12 @@ func TestUsageListsEveryProbeKind(t *testing.T) {
 		assert.Contains(t, runHelp, form, "gatectl probe run -h does not name %s", form)
 	}
 }
+
+// TestWrap: words fill lines up to the width and no further; a word
+// longer than the width has a line of its own.
+func TestWrap(t *testing.T) {
+	assert.Equal(t, "aa bb\ncc", wrap("aa bb cc", 5))
+	assert.Equal(t, "aa bb\ncc", wrap(" aa\nbb   cc ", 6))
+	assert.Equal(t, "a\nlongword\nb", wrap("a longword b", 4))
+	assert.Equal(t, "", wrap("  ", 4))
+}
