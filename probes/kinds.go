@@ -33,6 +33,8 @@ const (
 	// TLS verifies a TLS server's certificate and how long it has left
 	// (ABI v2).
 	TLS Kind = "tls"
+	// Memcached asks a memcached server its version (ABI v2).
+	Memcached Kind = "memcached"
 )
 
 // kindEntry is everything package probes knows of one standard probe apart
@@ -220,6 +222,14 @@ var kinds = []*kindEntry{
 			cfg["addr"] = target
 			return grants{Dial: []string{target}}, nil
 		},
+	},
+	{
+		name:    Memcached,
+		form:    "memcached:HOST:PORT",
+		summary: "the server answers version (also memcached:unix:/path)",
+		example: "memcached:127.0.0.1:11211",
+		options: []*optionSpec{optTimeout},
+		target:  addrTarget,
 	},
 }
 
