@@ -180,7 +180,7 @@ func TestProbesAreRepeatable(t *testing.T) {
 	r := newFakeHost(t)
 	// Every target refuses; the http kinds' answers differ run to run
 	// (mcp's session) only if a probe keeps state it should not.
-	want := map[Kind]int32{Env: 1, TCP: 1, Import: 1, HTTP: 1, Docker: 1, MCP: 1}
+	want := map[Kind]int32{Env: 1, TCP: 1, Import: 1, HTTP: 1, Docker: 1, MCP: 1, Memcached: 1}
 	for _, k := range Kinds() {
 		g := &fakeGate{config: map[string]string{"vars": "A,B", "specs": "py:a,py:b", "addr": "x:1",
 			"url": "http://x:1/", "socket": "/x.sock"}, dial: map[string]int32{"x:1": -3}}

@@ -1,9 +1,10 @@
 #!/bin/sh
-# build.sh rebuilds the committed standard probes (env.wasm, tcp.wasm,
-# import.wasm and the ABI v2 ones: http, redis, postgres, docker, mcp,
-# tls) from src/*.c. It is the one command to run after changing
-# src/ or include/ (`go generate ./probes` runs it); TestCommittedWasmIsFresh
-# fails when the committed bytes differ from what this script produces.
+# build.sh rebuilds the committed standard probes from their sources:
+# each src/NAME.c becomes NAME.wasm (and each must be a kind in kinds.go's
+# table, which TestKindTable checks). It is the one command to run after
+# changing src/ or include/ (`go generate ./probes` runs it);
+# TestCommittedWasmIsFresh fails when the committed bytes differ from what
+# this script produces.
 #
 # Usage: sh build.sh [OUTDIR]    (default OUTDIR: this directory)
 #
@@ -44,7 +45,8 @@ for tool in "$CLANG" wasm-ld; do
 	fi
 done
 
-for probe in env tcp import http redis postgres docker mcp tls; do
+for src in src/*.c; do
+	probe=$(basename "$src" .c)
 	"$CLANG" --target=wasm32 -mcpu=mvp -nostdlib -ffreestanding -Oz \
 		-std=c11 -Wall -Wextra \
 		-Iinclude \
@@ -55,7 +57,7 @@ for probe in env tcp import http redis postgres docker mcp tls; do
 		-Wl,--max-memory=65536 \
 		-Wl,--stack-first \
 		-Wl,-z,stack-size=8192 \
-		-o "$out/$probe.wasm" "src/$probe.c"
+		-o "$out/$probe.wasm" "$src"
 	# wasm-ld marks its output executable; these are data files.
 	chmod 644 "$out/$probe.wasm"
 done

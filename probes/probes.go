@@ -11,113 +11,47 @@
 //   - import: every spec in config "specs" ("bin:docker", "py:psycopg2",
 //     "lib:libpq.so.5", ...) is importable.
 //
-// Six ask a service in its own protocol (ABI v2; README.md lists their
-// config, options and reasons): http (an http:// or https:// URL: status,
-// headers, body), redis (PING, AUTH from a secret), postgres (the startup
-// handshake, pg_isready's answers), docker (/_ping on the socket), mcp
-// (initialize and tools/list over streamable HTTP) and tls (a verified
-// certificate that is not about to expire).
+// The others ask a service in its own protocol (ABI v2): http (an
+// http:// or https:// URL: status, headers, body), redis (PING, AUTH from
+// a secret), postgres (the startup handshake, pg_isready's answers),
+// docker (/_ping on the socket), and so on. Kinds lists them all, Kind.Form
+// and Kind.Summary say how each is written and what it checks, and
+// README.md lists their config, options and reasons.
 //
-// They are written in C (src/), built by build.sh into the committed
-// .wasm files (1.4 to 5 KB each, one page of memory, importing nothing but
-// the gate host module) and embedded here. After changing src/ or
-// include/, run `go generate ./probes`; TestCommittedWasmIsFresh fails
-// until you do.
+// Each kind is one entry in the table in kinds.go (its name, help text,
+// example, and how its shorthand is parsed, written back and granted)
+// and one C file, src/NAME.c, which build.sh builds into the committed
+// NAME.wasm (1.4 to 5 KB each, one page of memory, importing nothing but
+// the gate host module), embedded here. After changing src/ or include/,
+// run `go generate ./probes`; TestCommittedWasmIsFresh fails until you do.
 //
 // Probe authors: write C against include/gate.h, or Go against package
 // github.com/gate-dev/gate/probes/sdk (much bigger and slower to load).
 package probes
 
 import (
-	_ "embed"
+	"embed"
 )
 
 //go:generate sh build.sh
 
-// Kind names a standard probe.
-type Kind string
-
-// The standard probes.
-const (
-	// Env checks that environment variables are set and non-empty.
-	Env Kind = "env"
-	// TCP checks that an address accepts connections.
-	TCP Kind = "tcp"
-	// Import checks that programs, modules or libraries can be imported.
-	Import Kind = "import"
-	// HTTP asks a URL (http:// or https://) and judges its status, headers
-	// and body (ABI v2).
-	HTTP Kind = "http"
-	// Redis sends PING, after AUTH from a secret if configured (ABI v2).
-	Redis Kind = "redis"
-	// Postgres starts the PostgreSQL protocol and reads the first answer,
-	// as pg_isready does (ABI v2).
-	Postgres Kind = "postgres"
-	// Docker asks the Docker API's /_ping on its unix socket (ABI v2).
-	Docker Kind = "docker"
-	// MCP asks a streamable-HTTP MCP server to initialize and list its
-	// tools (ABI v2).
-	MCP Kind = "mcp"
-	// TLS verifies a TLS server's certificate and how long it has left
-	// (ABI v2).
-	TLS Kind = "tls"
-)
-
-var (
-	//go:embed env.wasm
-	envWasm []byte
-	//go:embed tcp.wasm
-	tcpWasm []byte
-	//go:embed import.wasm
-	importWasm []byte
-	//go:embed http.wasm
-	httpWasm []byte
-	//go:embed redis.wasm
-	redisWasm []byte
-	//go:embed postgres.wasm
-	postgresWasm []byte
-	//go:embed docker.wasm
-	dockerWasm []byte
-	//go:embed mcp.wasm
-	mcpWasm []byte
-	//go:embed tls.wasm
-	tlsWasm []byte
-)
-
-// kinds lists the standard probes in the order Kinds reports them.
-var kinds = []Kind{Env, TCP, Import, HTTP, Redis, Postgres, Docker, MCP, TLS}
+// modules holds the standard probes' modules, built by build.sh from
+// src/*.c; a kind's module is NAME.wasm.
+//
+//go:embed *.wasm
+var modules embed.FS
 
 // Wasm returns the embedded module of the standard probe k, and false if
 // there is no such probe. It returns a fresh copy (about 1.5 KB) so that no
 // caller can change what another one runs.
 func Wasm(k Kind) ([]byte, bool) {
-	var b []byte
-	switch k {
-	case Env:
-		b = envWasm
-	case TCP:
-		b = tcpWasm
-	case Import:
-		b = importWasm
-	case HTTP:
-		b = httpWasm
-	case Redis:
-		b = redisWasm
-	case Postgres:
-		b = postgresWasm
-	case Docker:
-		b = dockerWasm
-	case MCP:
-		b = mcpWasm
-	case TLS:
-		b = tlsWasm
-	default:
+	if lookup(k) == nil {
 		return nil, false
 	}
-	return append([]byte(nil), b...), true
-}
-
-// Kinds returns the standard probes, in a fixed order.
-func Kinds() []Kind {
-	return append([]Kind(nil), kinds...)
+	// ReadFile returns a copy of the embedded bytes.
+	b, err := modules.ReadFile(string(k) + ".wasm")
+	if err != nil {
+		return nil, false
+	}
+	return b, true
 }

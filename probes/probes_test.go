@@ -18,7 +18,7 @@ import (
 )
 
 func TestWasmAndKinds(t *testing.T) {
-	assert.Equal(t, []Kind{Env, TCP, Import, HTTP, Redis, Postgres, Docker, MCP, TLS}, Kinds())
+	assert.Equal(t, []Kind{Env, TCP, Import, HTTP, Redis, Postgres, Docker, MCP, TLS, Memcached}, Kinds())
 	for _, k := range Kinds() {
 		b, ok := Wasm(k)
 		require.True(t, ok, k)

@@ -13,7 +13,7 @@ import (
 )
 
 // Shorthand is a standard probe with its config and the grants it needs,
-// as a manifest writes it in one string:
+// as a manifest writes it in one string, for example:
 //
 //	env:DATABASE_URL,REDIS_URL
 //	tcp:localhost:5432    tcp:[::1]:6379    tcp:unix:/var/run/docker.sock
@@ -25,7 +25,8 @@ import (
 //	mcp:http://127.0.0.1:8080/mcp bearer=MCP_TOKEN
 //	tls:api.example.com:443 days=14
 //
-// The kinds of ABI v2 (http, redis, postgres, docker, mcp, tls) take a
+// Kinds lists every kind, and Kind.Form and Kind.Example show how each
+// is written. The ABI v2 kinds (all but env, tcp and import) take a
 // target and then options, whitespace-separated key=value words; a value
 // may be double-quoted, with \" and \\ its only escapes, to hold spaces:
 // header="X-Org: acme corp". Every one takes timeout_ms=; README.md lists
@@ -44,9 +45,9 @@ type Shorthand struct {
 	Kind Kind
 	// Config is the probe's string config: "vars" for env, "addr" for tcp,
 	// "specs" for import (comma-separated lists, as the probes read them);
-	// the v2 kinds' keys are listed in README.md. Defaults that depend on
-	// each other are filled in (postgres "user" and "database", tls "days",
-	// docker "socket") so that the probe and a reader see the same values.
+	// the v2 kinds' keys are listed in README.md. Defaults are filled in
+	// (postgres "user" and "database", tls "days", docker "socket", ...)
+	// so that the probe and a reader see the same values.
 	Config map[string]string
 	// Env lists the environment variables the probe may read.
 	Env []string
@@ -62,9 +63,6 @@ type Shorthand struct {
 	// gives {"K": {"https://h/v1/x"}}. Nil when it sends none.
 	Secrets map[string][]string
 }
-
-// configKey is the config key that holds a shorthand's value, per kind.
-var configKey = map[Kind]string{Env: "vars", TCP: "addr", Import: "specs"}
 
 // ParseShorthand parses "KIND:VALUE" (see Shorthand); for http the URL
 // itself is the shorthand, its scheme the kind. Lists in VALUE are
@@ -85,80 +83,54 @@ func ParseShorthand(s string) (Shorthand, error) {
 	if !ok || kindStr == "" {
 		return fail(`want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: %s)`, kindList())
 	}
-	kind := Kind(kindStr)
-	if kindStr == "https" {
-		kind = HTTP
+	k := lookupShorthand(kindStr)
+	if k == nil {
+		return fail("unknown kind %q (kinds: %s)", kindStr, kindList())
 	}
-	if _, v2 := optionNames[kind]; v2 {
+	if k.v2() {
 		target, rest := splitTarget(strings.TrimSpace(value))
-		switch kind {
-		case HTTP:
+		switch {
+		case k.wholeTarget:
 			// The kind is the URL's scheme: the URL is the target.
 			target, rest = splitTarget(strings.TrimSpace(s))
-		default:
-			if !strings.HasPrefix(target, "unix:") && strings.Contains(target, "=") {
-				// Options but no target: "docker: timeout_ms=50" asks the
-				// default socket; the other kinds need one.
-				target, rest = "", strings.TrimSpace(value)
-			}
+		case !strings.HasPrefix(target, "unix:") && strings.Contains(target, "="):
+			// Options but no target: "docker: timeout_ms=50" asks the
+			// default socket; the other kinds need one.
+			target, rest = "", strings.TrimSpace(value)
 		}
-		if target == "" && kind != Docker {
-			return fail("empty target; want e.g. %q", example(kind))
+		if target == "" && !k.targetOptional {
+			return fail("empty target; want e.g. %q", k.example)
 		}
-		sh := Shorthand{Kind: kind}
-		if err := parseV2(&sh, target, rest); err != nil {
+		sh := Shorthand{Kind: k.name}
+		if err := parseV2(k, &sh, target, rest); err != nil {
 			return fail("%v", err)
 		}
 		return sh, nil
 	}
-	key, ok := configKey[kind]
-	if !ok {
-		return fail("unknown kind %q (kinds: %s)", kindStr, kindList())
-	}
 	value = strings.TrimSpace(value)
 	if value == "" {
-		return fail("empty value; want e.g. %q", example(kind))
+		return fail("empty value; want e.g. %q", k.example)
 	}
-	sh := Shorthand{Kind: kind}
-	switch kind {
-	case Env:
-		names := splitList(value)
-		for _, n := range names {
-			if !ValidEnvName(n) {
-				return fail("bad environment variable name %q: want letters, digits and _, not starting with a digit", n)
-			}
-		}
-		sh.Env = names
-		value = strings.Join(names, ",")
-	case TCP:
-		if err := checkAddr(value); err != nil {
-			return fail("bad address %q: %v", value, err)
-		}
-		sh.Dial = []string{value}
-	case Import:
-		specs := splitList(value)
-		for _, sp := range specs {
-			if !validSpec(sp) {
-				return fail("bad import spec %q: want SCHEME:NAME, e.g. py:psycopg2, bin:docker or lib:libpq.so.5", sp)
-			}
-		}
-		sh.Import = specs
-		value = strings.Join(specs, ",")
+	value, g, err := k.value(value)
+	if err != nil {
+		return fail("%v", err)
 	}
+	sh := Shorthand{Kind: k.name, Env: g.Env, Dial: g.Dial, Import: g.Import}
 	if value == "" {
 		// Only separators, e.g. "env:,": as empty as "env:".
-		return fail("empty value; want e.g. %q", example(kind))
+		return fail("empty value; want e.g. %q", k.example)
 	}
 	// The grants' compiler has the last word: what it refuses
 	// ("import:PY:x", "tcp:0:80") is refused here, where the manifest's
 	// author sees it, not when the probe is made. (Env names it reads as
-	// ValidEnvName does; env shorthands, the most common, skip its cost.)
-	if kind != Env {
+	// ValidEnvName does; env shorthands, the most common, grant neither
+	// and skip its cost.)
+	if len(sh.Dial) > 0 || len(sh.Import) > 0 {
 		if _, err := (hostfuncs.Grants{Dial: sh.Dial, Import: sh.Import}).Compile(); err != nil {
 			return fail("%v", err)
 		}
 	}
-	sh.Config = map[string]string{key: value}
+	sh.Config = map[string]string{k.key: value}
 	return sh, nil
 }
 
@@ -170,44 +142,25 @@ func (s Shorthand) String() string {
 	if s.Kind == "" {
 		return ""
 	}
-	if _, v2 := optionNames[s.Kind]; v2 {
-		return s.stringV2()
+	k := lookup(s.Kind)
+	if k != nil && k.v2() {
+		return s.stringV2(k)
 	}
-	return string(s.Kind) + ":" + s.Config[configKey[s.Kind]]
+	key := "" // a kind that is none: "nope:"
+	if k != nil {
+		key = k.key
+	}
+	return string(s.Kind) + ":" + s.Config[key]
 }
 
-// kindList names the standard probes for error messages.
+// kindList names the standard probes for error messages, each followed
+// by the other words that start its shorthands ("http, https").
 func kindList() string {
-	// "https" is a shorthand's kind too: the URL's scheme says which.
-	names := []string{string(Env), string(TCP), string(Import), "http", "https"}
-	for _, k := range kinds[4:] {
-		names = append(names, string(k))
+	var names []string
+	for _, k := range kinds {
+		names = append(append(names, string(k.name)), k.also...)
 	}
 	return strings.Join(names, ", ")
-}
-
-// example is a valid shorthand of kind k, for error messages.
-func example(k Kind) string {
-	switch k {
-	case Env:
-		return "env:DATABASE_URL"
-	case TCP:
-		return "tcp:localhost:5432"
-	case HTTP:
-		return "https://api.example.com/v1/models bearer=API_KEY"
-	case Redis:
-		return "redis:127.0.0.1:6379 password=REDIS_PASSWORD"
-	case Postgres:
-		return "postgres:127.0.0.1:5432 user=app"
-	case Docker:
-		return "docker:unix:/var/run/docker.sock"
-	case MCP:
-		return "mcp:http://127.0.0.1:8080/mcp"
-	case TLS:
-		return "tls:example.com:443 days=14"
-	default:
-		return "import:bin:docker"
-	}
 }
 
 // isSep reports whether r separates list items. It matches gate_is_sep in

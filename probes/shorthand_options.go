@@ -18,17 +18,6 @@ import (
 // option is one key=value word of a shorthand.
 type option struct{ key, value string }
 
-// optionNames lists each v2 kind's options, in the order String writes
-// them (and error messages list them).
-var optionNames = map[Kind][]string{
-	HTTP:     {"method", "bearer", "header", "body", "status", "expect_body", "reject_body", "expect_header", "insecure", "timeout_ms"},
-	MCP:      {"bearer", "header", "timeout_ms"},
-	Redis:    {"password", "user", "timeout_ms"},
-	Postgres: {"user", "database", "timeout_ms"},
-	Docker:   {"timeout_ms"},
-	TLS:      {"days", "timeout_ms"},
-}
-
 // DefaultDockerSocket is the socket "docker:" asks.
 const DefaultDockerSocket = "/var/run/docker.sock"
 
@@ -55,7 +44,7 @@ func splitTarget(s string) (target, rest string) {
 
 // parseOptions parses whitespace-separated key=value words for kind k,
 // refusing unknown names, empty values and repeats (but of header=).
-func parseOptions(k Kind, s string) ([]option, error) {
+func parseOptions(k *kindEntry, s string) ([]option, error) {
 	var opts []option
 	seen := map[string]bool{}
 	for i := 0; ; {
@@ -71,10 +60,10 @@ func parseOptions(k Kind, s string) ([]option, error) {
 		}
 		key := s[start:i]
 		if i == len(s) || s[i] != '=' {
-			return nil, fmt.Errorf("%q is not an option; want key=value (options: %s)", key, strings.Join(optionNames[k], ", "))
+			return nil, fmt.Errorf("%q is not an option; want key=value (options: %s)", key, k.optionList())
 		}
-		if !knownOption(k, key) {
-			return nil, fmt.Errorf("unknown option %q (options for %s: %s)", key, k, strings.Join(optionNames[k], ", "))
+		if k.option(key) == nil {
+			return nil, fmt.Errorf("unknown option %q (options for %s: %s)", key, k.name, k.optionList())
 		}
 		i++ // the '='
 		var value string
@@ -121,13 +110,23 @@ func parseOptions(k Kind, s string) ([]option, error) {
 	}
 }
 
-func knownOption(k Kind, key string) bool {
-	for _, n := range optionNames[k] {
-		if n == key {
-			return true
+// option returns k's option named key, or nil.
+func (k *kindEntry) option(key string) *optionSpec {
+	for _, o := range k.options {
+		if o.name == key {
+			return o
 		}
 	}
-	return false
+	return nil
+}
+
+// optionList names k's options, for error messages.
+func (k *kindEntry) optionList() string {
+	names := make([]string, len(k.options))
+	for i, o := range k.options {
+		names[i] = o.name
+	}
+	return strings.Join(names, ", ")
 }
 
 // quote writes an option value so that parseOptions reads it back:
@@ -139,9 +138,139 @@ func quote(v string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
 }
 
-// parseV2 parses the target and options of an ABI v2 kind into sh.
-func parseV2(sh *Shorthand, target, rest string) error {
-	opts, err := parseOptions(sh.Kind, rest)
+// optionSpec is one option of the ABI v2 kinds.
+type optionSpec struct {
+	name string
+	// parse checks one key=value word of the option and returns the value
+	// as the config holds it, under the option's name or, for a header
+	// option, as a line of config "headers".
+	parse  func(o option) (string, error)
+	header bool
+	// write returns the option's words for String from config c; nil
+	// writes name=c[name] when it is set and not the default.
+	write func(c map[string]string) []option
+	// def is the value the option stands for when it is not given: filled
+	// into the config (so that the probe and a reader see the same value)
+	// and left out by String. nil: none.
+	def func(c map[string]string) string
+}
+
+// asIs is an option's parse that keeps its value as it is.
+func asIs(o option) (string, error) { return o.value, nil }
+
+// The options, each defined once and listed by the kinds that take it.
+var (
+	optTimeout = &optionSpec{name: "timeout_ms", parse: func(o option) (string, error) {
+		n, err := strconv.ParseUint(o.value, 10, 31)
+		if err != nil {
+			return "", fmt.Errorf("option timeout_ms: %q is not a whole number of milliseconds (0 to 2147483647)", o.value)
+		}
+		return strconv.FormatUint(n, 10), nil
+	}}
+	optBearer = &optionSpec{name: "bearer", header: true, parse: func(o option) (string, error) {
+		if !ValidEnvName(o.value) {
+			return "", fmt.Errorf("option bearer: bad secret name %q: want letters, digits and _, not starting with a digit", o.value)
+		}
+		return bearerHeader(o.value), nil
+	}, write: func(map[string]string) []option {
+		return nil // written with the headers, in their order (optHeader)
+	}}
+	optHeader = &optionSpec{name: "header", header: true, parse: func(o option) (string, error) {
+		name, value, ok := strings.Cut(o.value, ":")
+		value = strings.Trim(value, " \t")
+		if !ok || !validToken(name) || value == "" || strings.ContainsFunc(value, isCtl) {
+			return "", fmt.Errorf("option header: want header=Name:value (quoted if the value has spaces), not %q", o.value)
+		}
+		return name + ": " + value, nil
+	}, write: func(c map[string]string) []option {
+		if c["headers"] == "" {
+			return nil
+		}
+		var words []option
+		bearer := false // bearer= may be given once
+		for _, line := range strings.Split(c["headers"], "\n") {
+			if name, ok := strings.CutPrefix(line, "Authorization: Bearer ${secret:"); ok && !bearer &&
+				strings.HasSuffix(name, "}") && ValidEnvName(name[:len(name)-1]) {
+				words = append(words, option{"bearer", name[:len(name)-1]})
+				bearer = true
+				continue
+			}
+			name, value, _ := strings.Cut(line, ": ")
+			words = append(words, option{"header", name + ":" + value})
+		}
+		return words
+	}}
+	optExpectHeader = &optionSpec{name: "expect_header", parse: func(o option) (string, error) {
+		name, text, ok := strings.Cut(o.value, ":")
+		text = strings.Trim(text, " \t")
+		if !ok || !validToken(name) || strings.ContainsFunc(text, isCtl) {
+			return "", fmt.Errorf("option expect_header: want expect_header=Name:text (quoted if the text has spaces), not %q", o.value)
+		}
+		return name + ": " + text, nil
+	}, write: func(c map[string]string) []option {
+		v, ok := c["expect_header"]
+		if !ok {
+			return nil
+		}
+		name, text, _ := strings.Cut(v, ": ")
+		return []option{{"expect_header", name + ":" + text}}
+	}}
+	optMethod = &optionSpec{name: "method", parse: func(o option) (string, error) {
+		if !validMethod(o.value) {
+			return "", fmt.Errorf("option method: %q is not a method; want upper-case letters like GET, HEAD or POST", o.value)
+		}
+		return o.value, nil
+	}}
+	optStatus = &optionSpec{name: "status", parse: func(o option) (string, error) {
+		v, err := checkStatus(o.value)
+		if err != nil {
+			return "", fmt.Errorf("option status: %v", err)
+		}
+		return v, nil
+	}}
+	optInsecure = &optionSpec{name: "insecure", parse: func(o option) (string, error) {
+		if o.value != "true" {
+			return "", fmt.Errorf(`option insecure: want insecure=true (it skips TLS verification and needs an insecure grant), not %q`, o.value)
+		}
+		return "true", nil
+	}}
+	optDays = &optionSpec{name: "days", parse: func(o option) (string, error) {
+		n, err := strconv.ParseUint(o.value, 10, 16)
+		if err != nil || n > 36500 {
+			return "", fmt.Errorf("option days: %q is not a whole number of days (0 to 36500)", o.value)
+		}
+		return strconv.FormatUint(n, 10), nil
+	}, def: func(map[string]string) string { return DefaultTLSDays }}
+	optPassword = &optionSpec{name: "password", parse: func(o option) (string, error) {
+		if !ValidEnvName(o.value) {
+			return "", fmt.Errorf("option password: want the name of the secret that holds it (letters, digits and _, not starting with a digit), not %q", o.value)
+		}
+		return o.value, nil
+	}}
+	optBody             = &optionSpec{name: "body", parse: asIs}
+	optExpectBody       = &optionSpec{name: "expect_body", parse: asIs}
+	optRejectBody       = &optionSpec{name: "reject_body", parse: asIs}
+	optRedisUser        = &optionSpec{name: "user", parse: parseWord(true)}
+	optPostgresUser     = &optionSpec{name: "user", parse: parseWord(false), def: func(map[string]string) string { return DefaultPostgresUser }}
+	optPostgresDatabase = &optionSpec{name: "database", parse: parseWord(false), def: func(c map[string]string) string { return c["user"] }}
+)
+
+// parseWord is the parse of a name the probe sends as it is (user=,
+// database=): Redis in an inline command, which can't hold a space or a
+// quote either (inline), PostgreSQL in a NUL-terminated string; neither
+// can carry a control character.
+func parseWord(inline bool) func(o option) (string, error) {
+	return func(o option) (string, error) {
+		if strings.ContainsFunc(o.value, isCtl) || (inline && strings.ContainsAny(o.value, " \"'")) {
+			return "", fmt.Errorf("option %s: %q holds a control character, a space or a quote", o.key, o.value)
+		}
+		return o.value, nil
+	}
+}
+
+// parseV2 parses the target and options of ABI v2 kind k into sh.
+func parseV2(k *kindEntry, sh *Shorthand, target, rest string) error {
+	opts, err := parseOptions(k, rest)
 	if err != nil {
 		return err
 	}
@@ -149,129 +278,28 @@ func parseV2(sh *Shorthand, target, rest string) error {
 	sh.Config = cfg
 	var headers []string
 	for _, o := range opts {
-		switch o.key {
-		case "timeout_ms":
-			n, err := strconv.ParseUint(o.value, 10, 31)
-			if err != nil {
-				return fmt.Errorf("option timeout_ms: %q is not a whole number of milliseconds (0 to 2147483647)", o.value)
-			}
-			cfg["timeout_ms"] = strconv.FormatUint(n, 10)
-		case "bearer":
-			if !ValidEnvName(o.value) {
-				return fmt.Errorf("option bearer: bad secret name %q: want letters, digits and _, not starting with a digit", o.value)
-			}
-			headers = append(headers, bearerHeader(o.value))
-		case "header":
-			name, value, ok := strings.Cut(o.value, ":")
-			value = strings.Trim(value, " \t")
-			if !ok || !validToken(name) || value == "" || strings.ContainsFunc(value, isCtl) {
-				return fmt.Errorf("option header: want header=Name:value (quoted if the value has spaces), not %q", o.value)
-			}
-			headers = append(headers, name+": "+value)
-		case "expect_header":
-			name, text, ok := strings.Cut(o.value, ":")
-			text = strings.Trim(text, " \t")
-			if !ok || !validToken(name) || strings.ContainsFunc(text, isCtl) {
-				return fmt.Errorf("option expect_header: want expect_header=Name:text (quoted if the text has spaces), not %q", o.value)
-			}
-			cfg["expect_header"] = name + ": " + text
-		case "method":
-			if !validMethod(o.value) {
-				return fmt.Errorf("option method: %q is not a method; want upper-case letters like GET, HEAD or POST", o.value)
-			}
-			cfg["method"] = o.value
-		case "status":
-			v, err := checkStatus(o.value)
-			if err != nil {
-				return fmt.Errorf("option status: %v", err)
-			}
-			cfg["status"] = v
-		case "insecure":
-			if o.value != "true" {
-				return fmt.Errorf(`option insecure: want insecure=true (it skips TLS verification and needs an insecure grant), not %q`, o.value)
-			}
-			cfg["insecure"] = "true"
-		case "days":
-			n, err := strconv.ParseUint(o.value, 10, 16)
-			if err != nil || n > 36500 {
-				return fmt.Errorf("option days: %q is not a whole number of days (0 to 36500)", o.value)
-			}
-			cfg["days"] = strconv.FormatUint(n, 10)
-		case "password":
-			if !ValidEnvName(o.value) {
-				return fmt.Errorf("option password: want the name of the secret that holds it (letters, digits and _, not starting with a digit), not %q", o.value)
-			}
-			cfg["password"] = o.value
-		case "user", "database":
-			// Redis sends these in an inline command, PostgreSQL in
-			// NUL-terminated strings: neither can carry a control character.
-			if strings.ContainsFunc(o.value, isCtl) || (sh.Kind == Redis && strings.ContainsAny(o.value, " \"'")) {
-				return fmt.Errorf("option %s: %q holds a control character, a space or a quote", o.key, o.value)
-			}
-			cfg[o.key] = o.value
-		default: // body, expect_body, reject_body
-			cfg[o.key] = o.value
+		spec := k.option(o.key)
+		v, err := spec.parse(o)
+		if err != nil {
+			return err
+		}
+		if spec.header {
+			headers = append(headers, v)
+		} else {
+			cfg[o.key] = v
 		}
 	}
 	if len(headers) > 0 {
 		cfg["headers"] = strings.Join(headers, "\n")
 	}
-
-	switch sh.Kind {
-	case HTTP, MCP:
-		grant, err := checkURL(target)
-		if err != nil {
-			return fmt.Errorf("bad URL %q: %v", target, err)
-		}
-		cfg["url"] = target
-		sh.HTTP = []string{grant}
-	case Redis:
-		addr := strings.TrimPrefix(target, "tls:")
-		if err := checkAddr(addr); err != nil || (addr != target && strings.HasPrefix(addr, "unix:")) {
-			if err == nil {
-				err = fmt.Errorf("TLS over a unix socket is not supported")
-			}
-			return fmt.Errorf("bad address %q: %v (want HOST:PORT, tls:HOST:PORT or unix:/PATH)", target, err)
-		}
-		if cfg["user"] != "" && cfg["password"] == "" {
-			return fmt.Errorf("option user needs password=SECRET too (AUTH takes both)")
-		}
-		cfg["addr"] = target
-		sh.Dial = []string{addr}
-	case Postgres:
-		if err := checkAddr(target); err != nil {
-			return fmt.Errorf("bad address %q: %v", target, err)
-		}
-		cfg["addr"] = target
-		sh.Dial = []string{target}
-		if cfg["user"] == "" {
-			cfg["user"] = DefaultPostgresUser
-		}
-		if cfg["database"] == "" {
-			cfg["database"] = cfg["user"]
-		}
-	case Docker:
-		sock := DefaultDockerSocket
-		if target != "" {
-			p, ok := strings.CutPrefix(target, "unix:")
-			if !ok || checkAddr(target) != nil {
-				return fmt.Errorf("bad socket %q: want docker: (for %s) or docker:unix:/ABSOLUTE/PATH", target, DefaultDockerSocket)
-			}
-			sock = p
-		}
-		cfg["socket"] = sock
-		sh.HTTP = []string{"unix:" + sock + ":/_ping"}
-	case TLS:
-		if err := checkAddr(target); err != nil || strings.HasPrefix(target, "unix:") {
-			if err == nil {
-				err = fmt.Errorf("TLS needs HOST:PORT")
-			}
-			return fmt.Errorf("bad address %q: %v", target, err)
-		}
-		cfg["addr"] = target
-		sh.Dial = []string{target}
-		if cfg["days"] == "" {
-			cfg["days"] = DefaultTLSDays
+	g, err := k.target(cfg, target)
+	if err != nil {
+		return err
+	}
+	sh.Dial, sh.HTTP = g.Dial, g.HTTP
+	for _, o := range k.options {
+		if o.def != nil && cfg[o.name] == "" {
+			cfg[o.name] = o.def(cfg)
 		}
 	}
 	if u := cfg["url"]; u != "" {
@@ -350,55 +378,26 @@ func bearerHeader(name string) string {
 	return "Authorization: Bearer ${secret:" + name + "}"
 }
 
-// stringV2 writes an ABI v2 shorthand in the form parseV2 reads.
-func (s Shorthand) stringV2() string {
+// stringV2 writes ABI v2 shorthand s of kind k in the form parseV2 reads.
+func (s Shorthand) stringV2(k *kindEntry) string {
 	var b strings.Builder
 	c := s.Config
-	switch s.Kind {
-	case HTTP:
-		b.WriteString(c["url"])
-	case MCP:
-		b.WriteString("mcp:" + c["url"])
-	case Docker:
-		b.WriteString("docker:")
-		if c["socket"] != DefaultDockerSocket {
-			b.WriteString("unix:" + c["socket"])
-		}
-	default:
+	if k.writeTarget != nil {
+		b.WriteString(k.writeTarget(c))
+	} else {
 		b.WriteString(string(s.Kind) + ":" + c["addr"])
 	}
 	put := func(k, v string) { b.WriteString(" " + k + "=" + quote(v)) }
-	for _, k := range optionNames[s.Kind] {
-		v, ok := c[k]
-		switch {
-		case k == "bearer":
-			continue // written with the headers, in their order
-		case k == "header":
-			if c["headers"] == "" {
-				continue
-			}
-			bearer := false // bearer= may be given once
-			for _, line := range strings.Split(c["headers"], "\n") {
-				if name, ok := strings.CutPrefix(line, "Authorization: Bearer ${secret:"); ok && !bearer &&
-					strings.HasSuffix(name, "}") && ValidEnvName(name[:len(name)-1]) {
-					put("bearer", name[:len(name)-1])
-					bearer = true
-					continue
-				}
-				name, value, _ := strings.Cut(line, ": ")
-				put("header", name+":"+value)
+	for _, o := range k.options {
+		if o.write != nil {
+			for _, w := range o.write(c) {
+				put(w.key, w.value)
 			}
 			continue
-		case k == "expect_header" && ok:
-			name, text, _ := strings.Cut(v, ": ")
-			v = name + ":" + text
-		case k == "user" && s.Kind == Postgres && v == DefaultPostgresUser,
-			k == "database" && s.Kind == Postgres && v == c["user"],
-			k == "days" && v == DefaultTLSDays:
-			continue // the default
 		}
-		if ok {
-			put(k, v)
+		v, ok := c[o.name]
+		if ok && (o.def == nil || v != o.def(c)) {
+			put(o.name, v)
 		}
 	}
 	return b.String()

@@ -48,12 +48,12 @@ func TestParseShorthand(t *testing.T) {
 
 func TestParseShorthandErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"", `probe shorthand "": want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls)`},
-		{"env", `probe shorthand "env": want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls)`},
+		{"", `probe shorthand "": want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls, memcached)`},
+		{"env", `probe shorthand "env": want KIND:VALUE, e.g. "env:DATABASE_URL", "tcp:localhost:5432" or "import:bin:docker" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls, memcached)`},
 		{":A", `probe shorthand ":A": want KIND:VALUE`},
-		{"http:localhost:80", `probe shorthand "http:localhost:80": bad URL "http:localhost:80": want http://HOST[:PORT]/PATH or https://...`},
-		{"ftp://x/", `probe shorthand "ftp://x/": unknown kind "ftp" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls)`},
-		{"ENV:A", `unknown kind "ENV" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls)`},
+		{"http:localhost:80", `probe shorthand "http:localhost:80": bad URL "http:localhost:80": want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH`},
+		{"ftp://x/", `probe shorthand "ftp://x/": unknown kind "ftp" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls, memcached)`},
+		{"ENV:A", `unknown kind "ENV" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls, memcached)`},
 		{"env:", `probe shorthand "env:": empty value; want e.g. "env:DATABASE_URL"`},
 		{"env: , ", `probe shorthand "env: , ": empty value; want e.g. "env:DATABASE_URL"`},
 		{"tcp:", `probe shorthand "tcp:": empty value; want e.g. "tcp:localhost:5432"`},
@@ -110,6 +110,7 @@ func FuzzParseShorthand(f *testing.F) {
 		"https://api.example.com/v1/models bearer=K", `http://[::1]:8/x?k=${secret:K} method=POST header="X: a b" body="{\"a\":1}" status=200-299,301 expect_body=ok reject_body=err expect_header=X:y insecure=true timeout_ms=5`,
 		"redis:tls:h:1 password=P user=u", "postgres:unix:/run/.s.PGSQL.5432 user=a database=b", "docker:", "docker: timeout_ms=1",
 		"docker:unix:/d.sock", "mcp:http://h:1/mcp bearer=T header=X:y", "tls:h:443 days=30", `http://h/ body="a\\b\"c"`,
+		"memcached:unix:/run/m.sock timeout_ms=5",
 	} {
 		f.Add(s)
 	}
@@ -195,7 +196,7 @@ func FuzzParseShorthand(f *testing.F) {
 				assert.Empty(t, sh.Secrets)
 			}
 			assert.Empty(t, sh.HTTP)
-		case Postgres, TLS:
+		case Postgres, TLS, Memcached:
 			assert.Equal(t, []string{c["addr"]}, sh.Dial)
 			assert.Empty(t, sh.HTTP)
 			assert.Empty(t, sh.Secrets)
@@ -302,6 +303,11 @@ func TestParseShorthandV2(t *testing.T) {
 		{"tls:example.com:443 days=14", Shorthand{Kind: TLS, Config: cfg("addr", "example.com:443", "days", "14"), Dial: []string{"example.com:443"}}, "tls:example.com:443"},
 		{"tls:127.0.0.1:8443 days=0 timeout_ms=30", Shorthand{Kind: TLS, Config: cfg("addr", "127.0.0.1:8443", "days", "0", "timeout_ms", "30"),
 			Dial: []string{"127.0.0.1:8443"}}, ""},
+		{"memcached:127.0.0.1:11211", Shorthand{Kind: Memcached, Config: cfg("addr", "127.0.0.1:11211"), Dial: []string{"127.0.0.1:11211"}}, ""},
+		{"memcached:unix:/run/memcached/memcached.sock timeout_ms=50", Shorthand{Kind: Memcached,
+			Config: cfg("addr", "unix:/run/memcached/memcached.sock", "timeout_ms", "50"), Dial: []string{"unix:/run/memcached/memcached.sock"}}, ""},
+		{"memcached:[::1]:11211 timeout_ms=007", Shorthand{Kind: Memcached, Config: cfg("addr", "[::1]:11211", "timeout_ms", "7"),
+			Dial: []string{"[::1]:11211"}}, "memcached:[::1]:11211 timeout_ms=7"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := ParseShorthand(tc.in)
@@ -324,7 +330,7 @@ func TestParseShorthandV2Errors(t *testing.T) {
 		{"https://", `bad URL "https://": empty host`},
 		{"mcp:", `probe shorthand "mcp:": empty target; want e.g. "mcp:http://127.0.0.1:8080/mcp"`},
 		{"redis: password=P", `empty target; want e.g. "redis:127.0.0.1:6379 password=REDIS_PASSWORD"`},
-		{"mcp:ftp://h/", `bad URL "ftp://h/": want http://HOST[:PORT]/PATH or https://...`},
+		{"mcp:ftp://h/", `bad URL "ftp://h/": want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH`},
 		{"http://h/a#b", `a fragment (#...) is never sent`},
 		{"http://u:p@h/", `user info (user@host) is not allowed`},
 		{"http://h/${secret:K}", `${secret:NAME} may appear only in the query`},
@@ -379,6 +385,13 @@ func TestParseShorthandV2Errors(t *testing.T) {
 		{"tls:unix:/x", `bad address "unix:/x": TLS needs HOST:PORT`},
 		{"tls:h:443 days=36501", `option days: "36501" is not a whole number of days (0 to 36500)`},
 		{"tls:h", `bad address "h"`},
+		{"memcached:", `probe shorthand "memcached:": empty target; want e.g. "memcached:127.0.0.1:11211"`},
+		{"memcached: timeout_ms=5", `empty target; want e.g. "memcached:127.0.0.1:11211"`},
+		{"memcached:h", `bad address "h": want HOST:PORT, [IPV6]:PORT or unix:/PATH`},
+		{"memcached:tls:h:1", `bad address "tls:h:1": want HOST:PORT, [IPV6]:PORT or unix:/PATH (address tls:h:1: too many colons in address)`},
+		{"memcached:unix:run/m.sock", `bad address "unix:run/m.sock": want unix:/PATH with an absolute, clean path`},
+		{"memcached:h:1 password=P", `unknown option "password" (options for memcached: timeout_ms)`},
+		{"memcached:0:11211", `bad target "0:11211": dial grant "0:11211"`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := ParseShorthand(tc.in)

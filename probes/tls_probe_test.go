@@ -122,7 +122,7 @@ func TestProtocolProbesAreRepeatable(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close(ctx)
 	addr := testsvc.Script(t, "", []byte("-ERR not what you want\r\nE\x00\x00\x00\x04"))
-	for _, kind := range []probes.Kind{probes.Redis, probes.Postgres, probes.TLS} {
+	for _, kind := range []probes.Kind{probes.Redis, probes.Postgres, probes.TLS, probes.Memcached} {
 		t.Run(string(kind), func(t *testing.T) {
 			wasm, _ := probes.Wasm(kind)
 			m, err := e.Compile(ctx, string(kind)+".wasm", wasm)

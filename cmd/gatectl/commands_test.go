@@ -44,25 +44,33 @@ func TestCommandTable(t *testing.T) {
 }
 
 // TestUsageListsEveryProbeKind: the top-level usage lists every standard
-// probe kind package probes has, in its order, and probe run's help names
-// each; kindUsage holds no kind that package probes lacks.
+// probe kind package probes has, in its order, each with its form and
+// summary, and probe run's help names each.
 func TestUsageListsEveryProbeKind(t *testing.T) {
 	kinds := probes.Kinds()
 	require.NotEmpty(t, kinds)
 	runHelp := strings.Join(strings.Fields(probeRunSynopsis), " ")
 	last := -1
 	for _, k := range kinds {
-		u, ok := kindUsage[k]
-		if !assert.True(t, ok, "kindUsage has no line for the standard probe %q", k) {
+		require.NotEmpty(t, k.Form(), k)
+		require.NotEmpty(t, k.Summary(), k)
+		at := strings.Index(usage, "\n  "+k.Form()+" ")
+		if !assert.Greater(t, at, last, "the usage lists %s, after the kinds before it", k.Form()) {
 			continue
 		}
-		at := strings.Index(usage, "\n  "+u[0]+" ")
-		assert.Greater(t, at, last, "the usage lists %s, after the kinds before it", u[0])
+		line, _, _ := strings.Cut(usage[at+1:], "\n")
+		assert.Equal(t, k.Summary(), strings.TrimSpace(strings.TrimPrefix(line, "  "+k.Form())), "the usage's line for %s", k.Form())
 		last = at
-		form, _, _ := strings.Cut(u[0], "[")
+		form, _, _ := strings.Cut(k.Form(), "[")
 		assert.Contains(t, runHelp, form, "gatectl probe run -h does not name %s", form)
 	}
-	for k := range kindUsage {
-		assert.Contains(t, kinds, k, "kindUsage describes %q, which is no standard probe", k)
-	}
+}
+
+// TestWrap: words fill lines up to the width and no further; a word
+// longer than the width has a line of its own.
+func TestWrap(t *testing.T) {
+	assert.Equal(t, "aa bb\ncc", wrap("aa bb cc", 5))
+	assert.Equal(t, "aa bb\ncc", wrap(" aa\nbb   cc ", 6))
+	assert.Equal(t, "a\nlongword\nb", wrap("a longword b", 4))
+	assert.Equal(t, "", wrap("  ", 4))
 }

@@ -14,27 +14,59 @@ import (
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/probes"
 	"github.com/gate-dev/gate/runtime"
 )
 
-const probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]...
+// probeRunSynopsis is probe run's help above its flags. The standard
+// probes it names are package probes' kinds, each as help texts write it.
+var probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]...
            [--http URL-PREFIX]... [--secret NAME=DEST]... [--insecure ADDR]...
            [--tls-ca FILE] [--proxy] [--config K=V]... [--json]
        gatectl probe run --tool NAME [-m gate.toml] [--json] [-v] [--fresh]
 
-TARGET is FILE.wasm, or a standard probe: env:VAR[,VAR...], tcp:HOST:PORT,
-tcp:unix:/path, import:SPEC[,SPEC...], http(s)://URL, redis:HOST:PORT,
-postgres:HOST:PORT, docker:, mcp:URL, tls:HOST:PORT. A standard probe is
+` + wrap("TARGET is FILE.wasm, or a standard probe: "+kindForms()+`. A standard probe is
 granted what its target names, the secrets it names too (bearer=NAME,
 password=NAME), bound to its target; a module file is granted only what
 the flags name. --secret binds a secret to one destination, written as
 --dial (streams) or --http (requests) is; the probe's placeholder for it
-is refused anywhere else.
+is refused anywhere else.`, 74) + `
 --tls-ca and --proxy apply to either, as tls_ca and proxy do in a manifest.
 --tool runs the probe of a manifest's tool (or server) exactly as gate
 does: its module or shorthand, grants, config and budget, under the
 manifest's [runtime]; it prints what the probe was denied and logged.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.`
+
+// kindForms lists the standard probes as help texts write them:
+// "env:VAR[,VAR...], tcp:HOST:PORT, ...".
+func kindForms() string {
+	var forms []string
+	for _, k := range probes.Kinds() {
+		forms = append(forms, k.Form())
+	}
+	return strings.Join(forms, ", ")
+}
+
+// wrap fills text's words into lines of at most width bytes (a longer
+// word gets a line of its own).
+func wrap(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == 0:
+		case line+1+len(w) > width:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
+}
 
 // probeRunFlags are probe run's flags.
 type probeRunFlags struct {

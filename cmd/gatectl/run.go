@@ -205,11 +205,7 @@ func topUsage(root *cmd) string {
 	})
 	b.WriteString("\nTARGET is a probe module (FILE.wasm) or a standard probe:\n")
 	for _, k := range probes.Kinds() {
-		u, ok := kindUsage[k]
-		if !ok {
-			u = [2]string{string(k) + ":...", ""}
-		}
-		fmt.Fprintf(&b, "  %-26s%s\n", u[0], u[1])
+		fmt.Fprintf(&b, "  %-26s%s\n", k.Form(), k.Summary())
 	}
 	b.WriteString(`Options such as timeout_ms=N follow a protocol probe's target, in the same
 argument (probes/README.md).
@@ -219,23 +215,6 @@ Run "gatectl help COMMAND" or "gatectl COMMAND -h" for a command's flags.
 Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
 `)
 	return b.String()
-}
-
-// kindUsage is each standard probe's shorthand and what it checks, as the
-// top-level usage lists them. Package probes exports the kinds, in order
-// (probes.Kinds), and the defaults used below, but neither a kind's
-// shorthand form nor a line about it, so those are written here;
-// TestUsageListsEveryProbeKind fails for a kind this lacks.
-var kindUsage = map[probes.Kind][2]string{
-	probes.Env:      {"env:VAR[,VAR...]", "every variable set and non-empty"},
-	probes.TCP:      {"tcp:HOST:PORT", "the address accepts a connection (also tcp:unix:/path)"},
-	probes.Import:   {"import:SPEC[,SPEC...]", "bin:NAME, py:MODULE, lib:LIBRARY are importable"},
-	probes.HTTP:     {"http(s)://URL", "the URL answers 2xx or 3xx, or as status=, expect_body=... say"},
-	probes.Redis:    {"redis:HOST:PORT", "PING answers PONG (AUTH first with password=SECRET)"},
-	probes.Postgres: {"postgres:HOST:PORT", "the server accepts a startup, as pg_isready asks"},
-	probes.Docker:   {"docker:[unix:/PATH]", "the Docker API answers /_ping (default " + probes.DefaultDockerSocket + ")"},
-	probes.MCP:      {"mcp:URL", "the MCP server initializes and lists at least one tool"},
-	probes.TLS:      {"tls:HOST:PORT", "the certificate verifies and has days=" + probes.DefaultTLSDays + " or more left"},
 }
 
 const probeUsage = `Usage:

@@ -209,3 +209,45 @@ func TestServeUnix(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "+PONG\r\n", line)
 }
+
+// memcachedSay sends "version" over network to addr and returns the
+// answer's first line.
+func memcachedSay(t *testing.T, network, addr string) string {
+	t.Helper()
+	c, err := net.DialTimeout(network, addr, 5*time.Second)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
+	_, err = c.Write([]byte("version\r\n"))
+	require.NoError(t, err)
+	line, err := bufio.NewReader(c).ReadString('\n')
+	require.NoError(t, err)
+	return line
+}
+
+func TestMemcached(t *testing.T) {
+	addr, stop := Memcached(t)
+	assert.Regexp(t, `^VERSION \d+\.\d+\.\d+\r\n$`, memcachedSay(t, "tcp", addr))
+	stop()
+	_, err := net.DialTimeout("tcp", addr, time.Second)
+	require.Error(t, err, "memcached still answers on %s after stop", addr)
+	stop() // a second time, as the cleanup will
+
+	sock := MemcachedUnix(t)
+	assert.Less(t, len(sock), 100, "a socket path must fit sun_path")
+	assert.Regexp(t, `^VERSION \d+\.\d+\.\d+\r\n$`, memcachedSay(t, "unix", sock))
+}
+
+// TestMemcachedStopsAtCleanup checks that the servers are gone once the
+// test that started them has ended.
+func TestMemcachedStopsAtCleanup(t *testing.T) {
+	var addr, sock string
+	t.Run("run", func(t *testing.T) {
+		addr, _ = Memcached(t)
+		sock = MemcachedUnix(t)
+	})
+	_, err := net.DialTimeout("tcp", addr, time.Second)
+	require.Error(t, err, "memcached still answers on %s after its test ended", addr)
+	_, err = net.DialTimeout("unix", sock, time.Second)
+	require.Error(t, err, "memcached still answers on %s after its test ended", sock)
+}

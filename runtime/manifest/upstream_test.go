@@ -191,7 +191,7 @@ func TestUpstreamErrors(t *testing.T) {
 				`gate.toml:13:9: servers[0].tools[3].match: bad pattern "[a-": want a path.Match pattern: * ? [abc] [a-z] [^abc], and \ before a character to take it as it is`,
 				`gate.toml:15:1: servers[0].tools[3]: unknown key "colour" (known: name, match, probe)`,
 				`gate.toml:17:9: servers[0].tools[4].match: empty pattern: want one like "write_*" ("*" fits every tool)`,
-				`gate.toml:18:9: servers[0].tools[4].probe: probe shorthand "envx:A": unknown kind "envx" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls)`,
+				`gate.toml:18:9: servers[0].tools[4].probe: probe shorthand "envx:A": unknown kind "envx" (kinds: env, tcp, import, http, https, redis, postgres, docker, mcp, tls, memcached)`,
 				`gate.toml:20:9: servers[0].tools[5].match: pattern of 129 bytes: want at most 128`,
 				`gate.toml:26:9: servers[0].tools[7].match: duplicate rule "x": already used at line 23 (the gateway registers each rule's probe as "SERVER#RULE")`,
 				`gate.toml:28:1: servers[0].tools[7]: unknown key "tools" (known: name, match, probe)`,
