@@ -46,6 +46,7 @@ func FuzzManifestCacheDecode(f *testing.F) {
 		f.Add(e)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer checkNoBugs(t)
 		for _, e := range [][]byte{b, ctestSeal(fuzzCacheKey, b)} {
 			m, err := decodeEntry(e, fuzzCacheKey, fuzzCacheLimits)
 			if err != nil {
@@ -68,6 +69,7 @@ func FuzzManifestCacheRoundTrip(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer checkNoBugs(t)
 		m, err := ParseWithLimits("gate.toml", src, fuzzCacheLimits)
 		if err != nil {
 			return

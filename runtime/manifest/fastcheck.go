@@ -118,14 +118,19 @@ func (p *toolPipe) stop() {
 }
 
 // check checks a batch as entries and tools would, in a checker of its
-// own. A panic is a failed batch: the full path then runs the same
-// checks in the caller's goroutine, and panics there as it always did.
+// own. The checks never decline by panicking, so a panic here is a bug:
+// it is recorded (see bugs.go) and fails the batch, and the full path
+// then decides, from the start and in the caller's goroutine.
 func (p *toolPipe) check(b *toolBatch) {
 	defer func() {
 		if r := recover(); r != nil {
+			recordBug("toolPipe.check", r)
 			b.ok = false
 		}
 	}()
+	if fault != nil {
+		fault("check")
+	}
 	t := p.tmpl
 	w := &checker{file: t.file, dir: t.dir, src: t.src, starts: t.starts, lim: t.lim,
 		fast: &fastPositions{tools: b.pos, toolsFrom: b.lo}}

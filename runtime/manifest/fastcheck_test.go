@@ -62,6 +62,7 @@ func FuzzCanonicalEnv(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		defer checkNoBugs(t)
 		checkCanonicalEnv(t, s)
 	})
 }

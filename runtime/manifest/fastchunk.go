@@ -62,11 +62,13 @@ func chunkSplits(src []byte, n int) []int {
 	return splits
 }
 
-// try runs f, reporting whether it returned without panicking (a decline
-// or a bug: either way, the caller gives up).
-func try(f func()) (ok bool) {
+// try runs f, reporting whether it returned without panicking: a decline,
+// or a bug, which it records as one recovered in where (see bugs.go);
+// either way, the caller gives up.
+func try(where string, f func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
+			fastRecovered(where, r)
 			ok = false
 		}
 	}()
@@ -134,14 +136,14 @@ func (d *fastDecoder) runChunked(n int) bool {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok[k] = try(func() {
+			ok[k] = try("chunk decoder", func() {
 				c.runRange(lo, hi)
 				c.endSection()
 				c.checkChunk(d.pipe)
 			})
 		}()
 	}
-	ok0 := try(func() {
+	ok0 := try("first chunk", func() {
 		d.runRange(0, splits[0])
 		d.endSection()
 	})
@@ -154,7 +156,7 @@ func (d *fastDecoder) runChunked(n int) bool {
 			return false
 		}
 	}
-	return try(func() { d.merge(chunks) })
+	return try("merge", func() { d.merge(chunks) })
 }
 
 // checkChunk checks a chunk decoder's tools, as p's would be (all but

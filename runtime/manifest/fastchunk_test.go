@@ -30,7 +30,7 @@ func decodeWith(src []byte, lim Limits, chunks int) (st decodeState, chunked, ok
 	p := newToolPipe(c, chunks)
 	defer p.stop()
 	var d *fastDecoder
-	ok = try(func() {
+	ok = try("decodeWith", func() {
 		d = newFastDecoder(src, string(src), lim, p)
 		if chunks > 1 && d.runChunked(chunks) {
 			chunked = true
@@ -49,9 +49,11 @@ func decodeWith(src []byte, lim Limits, chunks int) (st decodeState, chunked, ok
 }
 
 // sameDecodeChunked fails unless decoding src in chunks gives what one
-// decoder gives, counts included; it returns whether the chunks were used.
+// decoder gives, counts included, and neither met a bug; it returns
+// whether the chunks were used.
 func sameDecodeChunked(t testing.TB, src []byte, lim Limits, chunks int) bool {
 	t.Helper()
+	defer checkNoBugs(t)
 	one, _, ok1 := decodeWith(src, lim, 1)
 	many, chunked, okN := decodeWith(src, lim, chunks)
 	if chunked {
@@ -130,9 +132,11 @@ func TestChunkedDecode(t *testing.T) {
 }
 
 // sameWithOpts fails unless Parse with the fast path tuned by o gives the
-// full path's result, and takes the fast path when the default one does.
+// full path's result, and takes the fast path when the default one does,
+// and no bug was met.
 func sameWithOpts(t testing.TB, src []byte, lim Limits, o fastOpts) {
 	t.Helper()
+	defer checkNoBugs(t)
 	fm, ferrs, _, fast := parseOpts("gate.toml", src, lim, true, o)
 	_, _, _, fastDefault := parseMode("gate.toml", src, lim, true)
 	sm, serrs, _, _ := parseMode("gate.toml", src, lim, false)
@@ -176,6 +180,7 @@ func FuzzChunkedDecode(f *testing.F) {
 		f.Add([]byte(doc), byte(0), uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, lim byte, n uint8) {
+		defer checkNoBugs(t)
 		chunks := int(n%8) + 2
 		sameDecodeChunked(t, src, fuzzLimits(lim), chunks)
 		sameWithOpts(t, src, fuzzLimits(lim), fastOpts{workers: chunks, chunkMin: 1})

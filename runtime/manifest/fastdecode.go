@@ -43,7 +43,8 @@ const fastPathEnabled = true
 
 // declined is what fastDecode panics with to give up: deep in a value,
 // unwinding is simpler than threading an error through every call, and
-// declining is the rare case.
+// declining is the rare case. It is the only panic the fast path means:
+// its recovers record any other as a bug (see bugs.go).
 type declined struct{}
 
 // fastTag says which tables fastDecode records positions in.
@@ -265,8 +266,10 @@ type fastDecoder struct {
 // the caller must stop it whatever fastDecode returns.
 func fastDecode(src []byte, lim Limits, pipe *toolPipe) (doc map[string]any, pos *fastPositions, ok bool) {
 	defer func() {
-		// A decline, or a bug: either way the full path decides.
+		// A decline, or a bug (recorded: see bugs.go): either way the
+		// full path decides.
 		if r := recover(); r != nil {
+			fastRecovered("fastDecode", r)
 			doc, pos, ok = nil, nil, false
 		}
 	}()
@@ -401,6 +404,13 @@ func (d *fastDecoder) run() { d.runRange(0, len(d.src)) }
 
 // runRange decodes src[from:to], which starts where an expression may.
 func (d *fastDecoder) runRange(from, to int) {
+	if fault != nil {
+		if d.chunk {
+			fault("chunk")
+		} else {
+			fault("decode")
+		}
+	}
 	d.base = from
 	d.toolsHint = toolsHint(d.src[from:to], d.maxTools)
 	if d.chunk {

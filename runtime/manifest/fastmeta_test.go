@@ -266,6 +266,7 @@ func FuzzFastMetaSchema(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer checkNoBugs(t)
 		if params, ok := fromJSON(src); ok {
 			checkFastAgrees(t, params)
 		}
@@ -280,6 +281,7 @@ func FuzzFastMetaSchemaGen(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, prog []byte) {
+		defer checkNoBugs(t)
 		g := &schemaGen{prog: prog}
 		params, _ := g.schema(0).(map[string]any)
 		if params == nil {

@@ -204,12 +204,18 @@ func (c *checker) fastParseOpts(o fastOpts) *Manifest {
 func (c *checker) decode() (doc map[string]any, e *Error) {
 	defer func() {
 		// go-toml and the index are fuzzed, but a panic in either must
-		// not take a gateway down over a config file. FuzzParse fails on
-		// this message, so the recovery hides nothing from the fuzzer.
+		// not take a gateway down over a config file: it is the file's one
+		// error. Nothing here panics on purpose, so it is also a bug, and
+		// recorded as one (see bugs.go): every test fails on it, with its
+		// stack, and not only FuzzParse, which fails on this message.
 		if r := recover(); r != nil {
+			recordBug("decode", r)
 			doc, e = nil, c.errAt(span{}, "", "", fmt.Sprintf("cannot parse TOML: internal error: %v", r))
 		}
 	}()
+	if fault != nil {
+		fault("full")
+	}
 	if at := rawScan(c.src, c.lim.MaxValues); at >= 0 {
 		return nil, c.errAt(span{at, 1}, "", "", fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", c.lim.MaxValues))
 	}

@@ -265,10 +265,12 @@ func metaSchemaOf(url string) (*jsonschema.Schema, error) {
 }
 
 // validateSafely validates v against sch, turning a panic of the
-// validator into an error.
+// validator into an error, and recording it as the bug it is (see
+// bugs.go).
 func validateSafely(sch *jsonschema.Schema, v any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			recordBug("validateSafely", r)
 			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
 		}
 	}()
@@ -299,11 +301,13 @@ func hasRefs(v any) bool {
 // unless its "$schema" says otherwise; a "$ref" to anything but doc itself
 // fails, since gate never fetches), turning a panic of the validator into
 // an error: a config file, or an MCP server's tool list, must not take a
-// gateway down. The manifest checks tools' parameters with it; the MCP
-// gateway checks upstream tools' schemas.
+// gateway down. Such a panic is a bug, and recorded as one (see bugs.go).
+// The manifest checks tools' parameters with it; the MCP gateway checks
+// upstream tools' schemas.
 func CompileSchema(doc map[string]any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			recordBug("CompileSchema", r)
 			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
 		}
 	}()
