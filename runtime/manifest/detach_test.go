@@ -44,8 +44,8 @@ func TestManifestKeepsNoSource(t *testing.T) {
 		require.NoError(t, err)
 		docs = append(docs, src)
 	}
-	for _, d := range chunkDocs() {
-		docs = append(docs, []byte(d))
+	for _, d := range chunkDocs(40) {
+		docs = append(docs, []byte(d.src))
 	}
 	docs = append(docs, genTools(300), []byte(`[runtime]
 cache_dir = "/abs/cache"

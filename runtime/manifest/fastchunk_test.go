@@ -68,11 +68,15 @@ func sameDecodeChunked(t testing.TB, src []byte, lim Limits, chunks int) bool {
 	return chunked
 }
 
-// chunkDocs are documents of many tools of every shape a chunk may hold,
-// with and without tables before and after them; most are valid.
-func chunkDocs() []string {
+// chunkDoc is a document for the chunk decoders, named for what it tries.
+type chunkDoc struct{ name, src string }
+
+// chunkDocs are documents of n tools of every shape a chunk may hold (n
+// of 5 or more has each), with and without tables before and after them,
+// and what may defeat a cut; most are valid.
+func chunkDocs(n int) []chunkDoc {
 	body := func(prefix string) string {
-		return repeat(40, func(i int) string {
+		return repeat(n, func(i int) string {
 			switch i % 5 {
 			case 0:
 				return fmt.Sprintf("[[tools]]\nname = \"%s%d\"\nprobe = \"env:T%d\"\n", prefix, i, i)
@@ -87,22 +91,23 @@ func chunkDocs() []string {
 		})
 	}
 	b := body("t")
-	return []string{
-		b,
-		"[runtime]\nttl = \"1s\"\nbudget = \"50ms\"\n" + b,
-		"[skills]\npaths = [\"s\"]\n" + b + "[[tools]]\nname = \"last\"\n[[servers]]\nname = \"s\"\n[tools.probe]\nstandard = \"env:Y\"\n[[tools]]\nname = \"later\"\n",
-		b + "[runtime]\nttl = \"1s\"\n",
-		b + "[runtime]\n" + body("u"),
-		b + "[[servers]]\nname = \"s\"\n" + body("u"),
-		b + "[[tools]]\nname = \"t0\"\n",
-		b + "[[tools]]\nname = \"dup\"\nname = \"dup\"\n",
-		b + "[[tools]]\nx = 1979-05-27\n",
-		b + "[tools]\n",
-		b + "[runtime]\nbudget = \"1ms\"\n",
-		"x = \"\"\"\n" + b + "\"\"\"\n",
-		"a = [\n" + strings.ReplaceAll(b, "[[tools]]", "[[1]]") + "]\n",
-		"[[tools]]\r\nname = \"a\"\r\n" + strings.ReplaceAll(body("c"), "\n", "\r\n"),
-		string(genTools(60)),
+	return []chunkDoc{
+		{"tools", b},
+		{"table before", "[runtime]\nttl = \"1s\"\nbudget = \"50ms\"\n" + b},
+		{"latest tool reopened after servers", "[skills]\npaths = [\"s\"]\n" + b + "[[tools]]\nname = \"last\"\n[[servers]]\nname = \"s\"\n[tools.probe]\nstandard = \"env:Y\"\n[[tools]]\nname = \"later\"\n"},
+		{"table after", b + "[runtime]\nttl = \"1s\"\n"},
+		{"tools after a table", b + "[runtime]\n" + body("u")},
+		{"tools after servers", b + "[[servers]]\nname = \"s\"\n" + body("u")},
+		{"name reused", b + "[[tools]]\nname = \"t0\"\n"},
+		{"key twice", b + "[[tools]]\nname = \"dup\"\nname = \"dup\"\n"},
+		{"datetime", b + "[[tools]]\nx = 1979-05-27\n"},
+		{"tools as a table", b + "[tools]\n"},
+		{"budget after", b + "[runtime]\nbudget = \"1ms\"\n"},
+		// Not TOML: a string closed early; nested arrays with keys in them.
+		{"all in a string", "x = \"\"\"\n" + b + "\"\"\"\n"},
+		{"no tools", "a = [\n" + strings.ReplaceAll(b, "[[tools]]", "[[1]]") + "]\n"},
+		{"CRLF", "[[tools]]\r\nname = \"a\"\r\n" + strings.ReplaceAll(body("c"), "\n", "\r\n")},
+		{"generated", string(genTools(3 * n / 2))},
 	}
 }
 
@@ -112,14 +117,13 @@ func chunkDocs() []string {
 // way, with every number of chunks and workers.
 func TestChunkedDecode(t *testing.T) {
 	used := 0
-	for i, doc := range chunkDocs() {
+	for _, doc := range append(chunkDocs(40), chunkSeeds()...) {
 		for _, n := range []int{2, 3, 5, 16} {
-			if sameDecodeChunked(t, []byte(doc), Limits{}, n) {
+			if sameDecodeChunked(t, []byte(doc.src), Limits{}, n) {
 				used++
 			}
-			sameWithOpts(t, []byte(doc), Limits{}, fastOpts{workers: n, chunkMin: 1})
+			sameWithOpts(t, []byte(doc.src), Limits{}, fastOpts{workers: n, chunkMin: 1})
 		}
-		_ = i
 	}
 	require.Greater(t, used, 10, "the chunks were hardly used")
 	for _, file := range corpus(t, "valid") {
@@ -129,6 +133,83 @@ func TestChunkedDecode(t *testing.T) {
 	}
 	// A large manifest is decoded in chunks at the defaults.
 	require.True(t, sameDecodeChunked(t, genTools(2000), Limits{}, 2))
+}
+
+// chunkSeeds are the documents FuzzChunkedDecode starts from: the cases of
+// chunkDocs, and a few more, in a few short tools each. The fuzzer
+// shrinks each input it finds new coverage with (for up to a minute, and
+// counting no execution meanwhile) by trying to remove every span of its
+// bytes, each removal a run of the target; from the 40-tool documents it
+// did nothing else, at about one input a second.
+func chunkSeeds() []chunkDoc {
+	two := "[[tools]]\nname = \"a\"\n[[tools]]\nname = \"b\"\n"
+	three := two + "[[tools]]\nname = \"c\"\n"
+	return []chunkDoc{
+		{"tools", "[[tools]]\nname = \"c\"\nparameters = { type = \"object\", required = [\n\"q\",\n], properties = { q = { type = \"string\", maxLength = 9 } } }\n[[tools]]\nname = \"a\"\nprobe = \"env:A\"\n[[tools]] # 1\nname = 'b'\nprobe.standard = \"env:X\"\nprobe.budget = \"5ms\"\n"},
+		{"tables in tools", "[[tools]]\nname = \"c\"\n[tools.parameters]\ntype = \"object\"\n[[tools.parameters.allOf]]\n[[tools.parameters.allOf]]\ntype = \"object\"\n[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"m\"\n[tools.probe.grants.secrets]\nK = [\"h:1\"]\n[[tools]]\nname = \"b\"\n"},
+		{"tables before", "[skills]\npaths = [\"s\"]\n[runtime]\nttl = \"1s\"\nconcurrency = 4\n" + two},
+		{"table after", three + "[runtime]\n"},
+		{"budget after", "[[tools]]\nname = \"c\"\nprobe = { standard = \"env:C\", budget = \"5ms\" }\n" + two + "[runtime]\nbudget = \"1ms\"\n"},
+		{"latest tool reopened after servers", two + "[[servers]]\nname = \"s\"\n[tools.probe]\nstandard = \"env:Y\"\n[[tools]]\nname = \"c\"\n"},
+		{"tools after a table", three + "[runtime]\n" + strings.ReplaceAll(two, "\"\n", "2\"\n")},
+		{"name reused", three + "[[tools]]\nname = \"a\"\n"},
+		{"key twice", three + "[[tools]]\nname = \"d\"\nname = \"d\"\n"},
+		{"datetime", three + "[[tools]]\nx = 1979-05-27\n"},
+		{"tools as a table", three + "[tools]\n"},
+		{"not TOML", three + "[[tools]\n"},
+		{"one tool", "[[tools]]\nname = \"a\"\n"},
+		{"in a string", "x = \"\"\"\n" + two + "\"\"\"\n"},
+		{"CRLF", strings.ReplaceAll(three, "\n", "\r\n")},
+		// The first chunk ends inside a multi-line string.
+		{"cut in a string", "[[tools]]\nname = \"a\"\n[[tools]]\nname = \"b\"\ndescription = \"\"\"\n[[tools]]\n\"\"\"\n[[tools]]\nname = \"c\"\n"},
+		// Tool 10 is where the path of an element gets a digit longer
+		// than a chunk that numbers it from 0 counts it (see merge).
+		{"ten and more", repeat(12, func(i int) string { return fmt.Sprintf("[[tools]]\nname = \"%c\"\n", 'a'+i) })},
+	}
+}
+
+// TestChunkSeeds checks that FuzzChunkedDecode's seeds are small and
+// reach each way a chunked decode ends: the chunks used, given up for one
+// decoder, or a decline.
+func TestChunkSeeds(t *testing.T) {
+	const (
+		chunked  = "chunked"
+		gaveUp   = "gave up, one decoder"
+		declines = "declined"
+	)
+	want := map[string]string{
+		"tools":                              chunked,
+		"tables in tools":                    chunked,
+		"tables before":                      chunked,
+		"table after":                        chunked,
+		"budget after":                       chunked,
+		"latest tool reopened after servers": chunked,
+		"tools after a table":                chunked,
+		"name reused":                        chunked,
+		"key twice":                          declines,
+		"datetime":                           declines,
+		"tools as a table":                   declines,
+		"not TOML":                           declines,
+		"one tool":                           gaveUp,
+		"in a string":                        gaveUp,
+		"CRLF":                               chunked,
+		"cut in a string":                    gaveUp,
+		"ten and more":                       chunked,
+	}
+	seeds := chunkSeeds()
+	require.Len(t, want, len(seeds))
+	for _, doc := range seeds {
+		assert.LessOrEqual(t, len(doc.src), 256, "%s: not a small seed", doc.name)
+		_, chunkedNow, ok := decodeWith([]byte(doc.src), Limits{}, 2)
+		got := declines
+		switch {
+		case chunkedNow:
+			got = chunked
+		case ok:
+			got = gaveUp
+		}
+		assert.Equal(t, want[doc.name], got, doc.name)
+	}
 }
 
 // sameWithOpts fails unless Parse with the fast path tuned by o gives the
@@ -151,7 +232,7 @@ func sameWithOpts(t testing.TB, src []byte, lim Limits, o fastOpts) {
 // workers share).
 func TestWorkersAgree(t *testing.T) {
 	src := []byte("[runtime]\nbudget = \"50ms\"\n" + repeat(600, func(i int) string {
-		return chunkDocs()[0][:0] + fmt.Sprintf("[[tools]]\nname = \"t%d\"\ndescription = \"d%d\"\nprobe = %s\nparameters = { type = \"object\", properties = { q%d = { type = \"string\", pattern = \"^a\" } } }\n",
+		return fmt.Sprintf("[[tools]]\nname = \"t%d\"\ndescription = \"d%d\"\nprobe = %s\nparameters = { type = \"object\", properties = { q%d = { type = \"string\", pattern = \"^a\" } } }\n",
 			i, i, []string{`"env:A"`, `{ standard = "env:B", budget = "5ms" }`, `{ module = "m.wasm", grants = { env = ["C"] } }`, `"tcp:localhost:80"`}[i%4], i)
 	}))
 	var want *Manifest
@@ -173,11 +254,15 @@ func TestWorkersAgree(t *testing.T) {
 }
 
 // FuzzChunkedDecode checks that decoding in chunks gives what one
-// decoder gives, and Parse the full path's result, on documents of many
-// tools.
+// decoder gives, and Parse the full path's result, on documents of a few
+// tools (chunkSeeds), which are cut into chunks however small (chunkMin
+// 1); TestChunkedDecode runs the 40-tool documents.
 func FuzzChunkedDecode(f *testing.F) {
-	for _, doc := range chunkDocs() {
-		f.Add([]byte(doc), byte(0), uint8(2))
+	for _, doc := range chunkSeeds() {
+		// In 2 chunks, and in 5: a tool a chunk, or as near as the cuts
+		// allow.
+		f.Add([]byte(doc.src), byte(0), uint8(0))
+		f.Add([]byte(doc.src), byte(0), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, lim byte, n uint8) {
 		defer checkNoBugs(t)
