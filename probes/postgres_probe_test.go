@@ -169,18 +169,22 @@ func TestPostgresProbeStartupAndTerminate(t *testing.T) {
 }
 
 // FuzzPostgresReply answers the probe's StartupMessage with arbitrary
-// bytes. Whatever they are, the probe answers by itself, says why when it
-// is not available, and is available only after a message type that a
-// PostgreSQL server may send first.
+// bytes, then ends the connection, or holds it open when hang is set.
+// Whatever they are, the probe answers by itself, says why when it is not
+// available, and is available only after a message type that a PostgreSQL
+// server may send first.
 func FuzzPostgresReply(f *testing.F) {
 	for _, seed := range [][]byte{pgAuthOK, pgAuthSASL, append(append([]byte(nil), pgAuthOK...), pgReady...),
 		pgError("FATAL", "57P03", "starting"), pgError("FATAL", "28000", "no"), pgMsg('E', nil),
 		pgMsg('R', nil), {'R', 0xff, 0xff, 0xff, 0xff}, {'S', 0, 0, 0, 4}, []byte("HTTP/1.1 200 OK\r\n")} {
-		f.Add(seed)
+		f.Add(seed, false)
+		f.Add(seed, true)
 	}
-	f.Fuzz(func(t *testing.T, reply []byte) {
-		addr := pgScript(t, reply)
-		got := runProbeOnce(t, probes.Postgres, pgSetup(addr, map[string]string{"timeout_ms": "20"}))
+	r := newProbeRunner(f, probes.Postgres, nil)
+	f.Cleanup(r.close)
+	f.Fuzz(func(t *testing.T, reply []byte, hang bool) {
+		addr := scriptReply(t, "gate-probe\x00\x00", reply, hang)
+		got := r.run(t, pgSetup(addr, map[string]string{"timeout_ms": "20"}))
 		requireAnswered(t, got, "postgres "+addr+": ")
 		if got.Outcome == runtime.Available {
 			require.GreaterOrEqual(t, len(reply), 5)
