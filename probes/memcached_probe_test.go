@@ -206,20 +206,25 @@ func TestMemcachedProbePeers(t *testing.T) {
 	})
 }
 
-// FuzzMemcachedReply answers the probe's version with arbitrary bytes.
-// Whatever they are, the probe answers (it never traps or overruns on its
-// own), says why when it is not available, and is available only on a
-// "VERSION x" line.
+// FuzzMemcachedReply answers the probe's version with arbitrary bytes,
+// then ends the connection, or holds it open when hang is set. Whatever
+// they are, the probe answers (it never traps or overruns on its own), says
+// why when it is not available, and is available only on a "VERSION x"
+// line.
 func FuzzMemcachedReply(f *testing.F) {
 	for _, seed := range []string{"VERSION 1.6.18\r\n", "VERSION 1.6.18", "VERSION \r\n", "VERSION\r\n",
 		"SERVER_ERROR out of memory\r\n", "ERROR Too many open connections\r\n", "ERROR\r\n", "\r\n", "\r",
 		"CLIENT_ERROR " + strings.Repeat("y", 3000) + "\r\n", "\xff\xfe\r\n", "SERVER_ERROR out of memor\r\n"} {
-		f.Add([]byte(seed))
+		f.Add([]byte(seed), false)
+		f.Add([]byte(seed), true)
 	}
-	f.Fuzz(func(t *testing.T, reply []byte) {
-		addr := testsvc.Script(t, "version\r\n", reply)
-		// A reply without its "\r\n" waits: not for the whole budget.
-		got := runProbeOnce(t, probes.Memcached, mcSetup(addr, map[string]string{"timeout_ms": "20"}))
+	r := newProbeRunner(f, probes.Memcached, nil)
+	f.Cleanup(r.close)
+	f.Fuzz(func(t *testing.T, reply []byte, hang bool) {
+		addr := scriptReply(t, "version\r\n", reply, hang)
+		// A reply without its "\r\n" waits, when the peer holds the
+		// connection: not for the whole budget.
+		got := r.run(t, mcSetup(addr, map[string]string{"timeout_ms": "20"}))
 		requireAnswered(t, got, "memcached "+addr+": ")
 		if got.Outcome == runtime.Available {
 			r := string(reply)
