@@ -2,6 +2,7 @@ package hostfuncs
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ type exchange struct {
 	// one of them is bound to.
 	headerSecrets map[string]secretSet
 	bodySecrets   secretSet
+	// askedGzip is set when the host asked for gzip itself (see
+	// decodeBody): the probe set no Accept-Encoding.
+	askedGzip bool
 	// slot is the socket slot reserved for the first connection.
 	slot atomic.Pointer[socketSlot]
 }
@@ -188,6 +192,13 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	if _, ok := req.Header["User-Agent"]; !ok {
 		req.Header.Set("User-Agent", "gate-probe")
 	}
+	// The host asks for gzip itself, as Go's transport would, but decodes
+	// it itself too (decodeBody): the transport reads only the first
+	// Content-Encoding line and then deletes them all.
+	if _, ok := req.Header["Accept-Encoding"]; !ok && req.Header.Get("Range") == "" && req.Method != http.MethodHead {
+		req.Header.Set("Accept-Encoding", "gzip")
+		x.askedGzip = true
+	}
 	c.markSent(used)
 	return req, StatusOK
 }
@@ -252,6 +263,8 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		TLSHandshakeTimeout:    d,
 		ForceAttemptHTTP2:      false,
 		Proxy:                  x.proxy,
+		// build asks for gzip and decodeBody undoes it.
+		DisableCompression: true,
 	}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, CheckRedirect: x.checkRedirect}
@@ -265,10 +278,11 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		return nil, errBytesInBound
 	}
 	r := c.redactorOf(c.scopeOf(x.destination(x.current)))
-	if enc := resp.Header.Get("Content-Encoding"); r != nil && enc != "" && !strings.EqualFold(enc, "identity") {
-		return nil, errEncoded(enc)
+	decoded, err := x.decodeBody(resp, r != nil)
+	if err != nil {
+		return nil, err
 	}
-	body, whole, err := c.readBody(resp.Body, r, min(MaxHTTPBody, left))
+	body, whole, err := c.readBody(decoded, r, min(MaxHTTPBody, left))
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +311,56 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		out.tls = c.tlsFactsOf(*resp.TLS, resp.Request.URL.Hostname(), x.insecure)
 	}
 	return out, nil
+}
+
+// decodeBody returns resp's body as text: gzip the host asked for is
+// decoded, and the response's Content-Encoding and Content-Length (which
+// count the encoded bytes) go with it. Every Content-Encoding line counts,
+// each a list of codings applied in turn: a body encoded any other way,
+// or more than once, is returned as it is, or refused (errEncoded) when
+// text is needed, because redaction cannot read it: a server, or a proxy
+// in front of it, that compresses twice says so in two lines.
+func (x *exchange) decodeBody(resp *http.Response, text bool) (io.Reader, error) {
+	var codings []string
+	for _, line := range resp.Header.Values("Content-Encoding") {
+		for _, e := range strings.Split(line, ",") {
+			if e = strings.TrimSpace(e); e != "" && !strings.EqualFold(e, "identity") {
+				codings = append(codings, e)
+			}
+		}
+	}
+	switch {
+	case len(codings) == 0:
+		return resp.Body, nil
+	case x.askedGzip && len(codings) == 1 && (strings.EqualFold(codings[0], "gzip") || strings.EqualFold(codings[0], "x-gzip")):
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		if resp.ContentLength == 0 || resp.Request.Method == http.MethodHead {
+			return resp.Body, nil
+		}
+		return &gunzip{body: resp.Body}, nil
+	case text:
+		return nil, errEncoded(strings.Join(codings, ", "))
+	}
+	return resp.Body, nil
+}
+
+// gunzip decodes a gzip body, reading its header on the first Read (so
+// that an empty body reads as one, as net/http's own does).
+type gunzip struct {
+	body io.Reader
+	zr   *gzip.Reader
+}
+
+func (g *gunzip) Read(p []byte) (int, error) {
+	if g.zr == nil {
+		zr, err := gzip.NewReader(g.body)
+		if err != nil {
+			return 0, err
+		}
+		g.zr = zr
+	}
+	return g.zr.Read(p)
 }
 
 // readBody reads what the probe may keep of a body: at most keep bytes as
