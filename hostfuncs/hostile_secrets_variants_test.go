@@ -100,3 +100,52 @@ func TestHostileSecretStackedEncodings(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileSecretQueryEscapeContext: the host query-escapes a value it
+// puts in a URL's query, so that the destination reads back exactly the
+// value; a service that quotes a query parameter it rejects ("invalid
+// key: ...") is the accidental echo redaction is for. But the probe writes
+// what stands before the placeholder: a '%' there, or '%' and one hex
+// digit, makes the value's first escaped bytes the end of an escape the
+// probe began, so the service decodes them into another byte and quotes
+// the rest of the value as it is, where redaction does not recognise it.
+// Which byte it decoded tells the two it ate.
+func TestHostileSecretQueryEscapeContext(t *testing.T) {
+	g := newGuest(t)
+	origin, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "invalid key: %s\n", r.URL.Query().Get("k"))
+	}))
+	dest := origin + "/"
+	// Hex digits first, as many API keys are: they complete an escape.
+	v := "4a5" + hostileValue(72, 37)
+	for _, tt := range []struct {
+		query  string
+		honest bool // sent, and quoted back redacted
+	}{
+		{"k=%${secret:P}", false},
+		{"k=%4${secret:P}", false},
+		{"k=a%2${secret:P}", false}, // '%2' and the value's '4': "%24" is '$'
+		{"k=${secret:P}&j=%", false},
+		{"k=%25${secret:P}", true}, // a whole escape, then the value
+		{"k=${secret:P}${secret:P}", true},
+		{"k=${secret:P}&j=%2F", true},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := "GET " + origin + "/check?" + tt.query + "\n"
+			h := g.http(t, c, req, 0, 0)
+			if h < 0 {
+				t.Logf("refused: %d, %s", h, g.lastError(t, c))
+				assert.False(t, tt.honest, "an honest query is sent")
+				assert.Equal(t, StatusBadRequest, h)
+				return
+			}
+			_, body := g.wholeBody(t, c, h)
+			t.Logf("the service answered %q", body)
+			assertNoLeak(t, v, "what the service quoted", body, req)
+			if tt.honest {
+				assert.Contains(t, body, "${secret:P}", "the value is quoted back, redacted")
+			}
+		})
+	}
+}

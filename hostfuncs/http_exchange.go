@@ -69,6 +69,9 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if !c.Policy.AllowHTTP(t) {
 		return c.denyNet("http", pr.url)
 	}
+	if err := checkQueryEscapes(t.RawQuery); err != nil {
+		return c.fail(StatusBadRequest, "http: "+pr.url+": "+err.Error())
+	}
 	x := &exchange{c: c, net: c.Net, first: t, current: t, insecure: flags&FlagInsecure != 0 && t.Scheme == "https"}
 	if x.insecure {
 		if hp := t.Addr(); !c.Policy.AllowInsecure(hp) {
@@ -115,6 +118,26 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		return c.failFrom(httpDestination(x.current), httpStatus(err), httpErrorText(err))
 	}
 	return c.net.add(&handle{resp: resp})
+}
+
+// checkQueryEscapes refuses a query that holds a placeholder and a '%'
+// that does not begin a two-digit escape as the probe wrote it. The host
+// query-escapes a value so that its destination decodes exactly the value;
+// a '%' (or '%' and one hex digit) just before a placeholder would instead
+// take the value's first escaped bytes as the end of an escape the probe
+// began, and the destination would decode a byte of the probe's choosing
+// and read the rest of the value raw: quoted back by a service that
+// names the key it rejects, it is no longer the value redaction looks for.
+func checkQueryEscapes(q string) error {
+	if start, _, _ := nextPlaceholder([]byte(q), 0); start < 0 {
+		return nil
+	}
+	for i := 0; i < len(q); i++ {
+		if q[i] == '%' && (i+2 >= len(q) || unhex(q[i+1]) < 0 || unhex(q[i+2]) < 0) {
+			return errors.New("a query that holds a ${secret:NAME} placeholder may hold '%' only as a two-digit escape, written whole: one it began would swallow the start of the value")
+		}
+	}
+	return nil
 }
 
 // destination is where a request to t goes, for the secrets' bindings: a
