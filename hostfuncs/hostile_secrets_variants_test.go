@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Variants of the classes of hostile_secrets_*_test.go that their tests
@@ -146,6 +147,78 @@ func TestHostileSecretQueryEscapeContext(t *testing.T) {
 			if tt.honest {
 				assert.Contains(t, body, "${secret:P}", "the value is quoted back, redacted")
 			}
+		})
+	}
+}
+
+// TestHostileSecretLengthInHead: the value's destination quotes the token
+// it got in its status line's reason phrase, which the probe cannot read.
+// But the bytes-in bound counts the head, and the probe can read how much
+// of the bound is left: it reads a fountain that sends more than the bound
+// to the end, and counts what it got. What it counts must not depend on
+// the value's length.
+func TestHostileSecretLengthInHead(t *testing.T) {
+	g := newGuest(t)
+	fountain := fountainPeer(t, MaxBytesIn+1)
+	for _, tt := range []struct {
+		name string
+		head func(token string) string
+	}{
+		{"the reason phrase", func(token string) string { return "HTTP/1.1 401 Unauthorized " + token + "\r\n" }},
+		{"a header's name", func(token string) string { return "HTTP/1.1 401 Unauthorized\r\nX-Rejected-" + token + ": 1\r\n" }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			origin, _ := rawHTTPPeer(t, func(r *http.Request) string {
+				return tt.head(r.Header.Get("Authorization")) + "Content-Length: 0\r\n\r\n"
+			})
+			dest := origin + "/"
+			run := func(n int) seen {
+				c := hostileCall(t, grants(reach(dest, fountain), boundSecret("P", dest)), map[string]string{"P": hostileValue(73, n)})
+				h := g.http(t, c, "GET "+origin+"/\nAuthorization: ${secret:P}\n", 0, 0)
+				require.Positive(t, h, g.lastError(t, c))
+				status := g.v2(t, c, "http_status", uint32(h))
+				f := g.connect(t, c, fountain, 0, 0)
+				require.Positive(t, f, g.lastError(t, c))
+				got, end := g.recvAll(t, c, f, bufCap)
+				t.Logf("a %d-byte value: %d bytes of the fountain, then %d", n, len(got), end)
+				return seen{fmt.Sprint(status), fmt.Sprint(len(got)), fmt.Sprint(end)}
+			}
+			assertSameObservations(t, "values of 100 and 101 bytes", run(100), run(101))
+		})
+	}
+}
+
+// TestHostileSecretLengthResponseContentLength: the value's destination
+// echoes the token it got, in a body whose Content-Length it counts, as a
+// server that writes a short body whole does. That count is the raw
+// body's: the probe would read the value's length off it. What it reads
+// must be the same for a value of 100 bytes and one of 101.
+func TestHostileSecretLengthResponseContentLength(t *testing.T) {
+	g := newGuest(t)
+	for _, tt := range []struct {
+		name  string
+		times int // copies of the token in the body
+	}{
+		{"a body kept whole", 1},
+		{"a body longer than is kept", MaxHTTPBody/len("token=${secret:P}\n") + 10},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			origin, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body := bytes.Repeat(tokenBody(r), tt.times)
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				w.Write(body)
+			}))
+			dest := origin + "/"
+			run := func(n int) seen {
+				c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": hostileValue(74, n)})
+				h := g.http(t, c, "GET "+origin+"/token\nAuthorization: ${secret:P}\n", 0, 0)
+				require.Positive(t, h, g.lastError(t, c))
+				st, cl := g.header(t, c, h, "Content-Length")
+				n2, body := g.wholeBody(t, c, h)
+				t.Logf("a %d-byte value: Content-Length %d %q, %d bytes kept", n, st, cl, n2)
+				return seen{fmt.Sprint(st), cl, fmt.Sprint(n2), body}
+			}
+			assertSameObservations(t, "values of 100 and 101 bytes", run(100), run(101))
 		})
 	}
 }

@@ -311,16 +311,9 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	}
 	c.countIn(len(body))
 	out := &response{status: resp.StatusCode, body: body, header: make(http.Header, len(resp.Header))}
-	head := len(resp.Status) + len("HTTP/1.1 \r\n\r\n")
 	for k, vs := range resp.Header {
-		v := string(r.redact([]byte(strings.Join(vs, ", "))))
-		out.header[k] = []string{v}
-		head += len(k) + len(v) + 4
+		out.header[k] = []string{string(r.redact([]byte(strings.Join(vs, ", "))))}
 	}
-	// The head counts as the probe can read it, redacted, as the body
-	// does: a raw count would let a probe that reads up to the bound tell
-	// how long an echoed value is.
-	c.countIn(head)
 	if r != nil && resp.Header.Get("Content-Length") != "" {
 		// The peer's count would tell the length of a secret it echoed in
 		// the body; the probe gets the length of what it can read, or none.
@@ -329,6 +322,17 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 			out.header.Set("Content-Length", strconv.Itoa(len(body)))
 		}
 	}
+	// The head counts as the probe can read it, as the body does: the
+	// status code and each header's value, redacted. Neither the reason
+	// phrase nor a header's name can be read, and a peer may quote a value
+	// in either (a name in the form net/http gives it, which redaction
+	// does not know): counted, they would let a probe that reads up to the
+	// bound tell how long the value is.
+	head := len("HTTP/1.1 200\r\n\r\n")
+	for _, vs := range out.header {
+		head += len(vs[0]) + len(": \r\n")
+	}
+	c.countIn(head)
 	if resp.TLS != nil {
 		// The last request's host: a redirect may have gone elsewhere.
 		out.tls = c.tlsFactsOf(*resp.TLS, resp.Request.URL.Hostname(), x.insecure)
