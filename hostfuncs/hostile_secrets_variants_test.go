@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -219,6 +220,55 @@ func TestHostileSecretLengthResponseContentLength(t *testing.T) {
 				return seen{fmt.Sprint(st), cl, fmt.Sprint(n2), body}
 			}
 			assertSameObservations(t, "values of 100 and 101 bytes", run(100), run(101))
+		})
+	}
+}
+
+// TestHostileRedirectBytesOut: the bytes-out bound counts a request as
+// the probe wrote it, once; but a 307 or 308 sends the body again, and
+// every redirect sends the headers again, up to MaxRedirects times. A
+// destination that redirects to itself would take six times the bound
+// from one request, on the wire, of a secret's values or of plain bytes.
+func TestHostileRedirectBytesOut(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(75, MaxSecret)
+	var pad strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&pad, "X-Pad-%d: %s\n", i, strings.Repeat("p", 1000))
+	}
+	for _, tt := range []struct {
+		name, req string
+	}{
+		// An honest request is redirected as often as ever.
+		{"a small request, 307", "POST {origin}/loop?code=307\nAuthorization: ${secret:P}\n\n{}"},
+		{"a body of placeholders, 307", "POST {origin}/loop?code=307\n\n" + placeholders((MaxBytesOut-1024)/(len("${secret:P}")+MaxSecret))},
+		{"plain headers and body, 308", "POST {origin}/loop?code=308\n" + pad.String() + "\n" + strings.Repeat("b", MaxHTTPRequestBody)},
+		{"plain headers, 302", "GET {origin}/loop?code=302\n" + pad.String() + "X-More: " + strings.Repeat("m", 16000) + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var hops atomic.Int64
+			origin, peer := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				if n := hops.Add(1); n <= 2*MaxRedirects {
+					code := 0
+					fmt.Sscan(r.URL.Query().Get("code"), &code)
+					http.Redirect(w, r, fmt.Sprintf("/loop?code=%d&hop=%d", code, n), code)
+				}
+			}))
+			dest := origin + "/"
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := strings.ReplaceAll(tt.req, "{origin}", origin)
+			require.LessOrEqual(t, len(req), MaxHTTPRequest)
+			h := g.http(t, c, req, 0, 0)
+			require.Positive(t, h, g.lastError(t, c))
+			t.Logf("status %d after %d requests; the server received %d bytes", g.v2(t, c, "http_status", uint32(h)), hops.Load(), peer.total.Load())
+			// Each request also carries what the host writes itself: its
+			// request line, Host, User-Agent, Accept-Encoding and
+			// Content-Length, which the bound does not count.
+			assert.LessOrEqual(t, peer.total.Load(), MaxBytesOut+hops.Load()*256, "the bytes on the wire")
+			if strings.HasPrefix(tt.name, "a small request") {
+				assert.Equal(t, int64(MaxRedirects+1), hops.Load(), "every redirect it may follow is followed")
+			}
 		})
 	}
 }

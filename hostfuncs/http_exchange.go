@@ -34,6 +34,11 @@ type exchange struct {
 	// one of them is bound to.
 	headerSecrets map[string]secretSet
 	bodySecrets   secretSet
+	// headerCost is what each header line the probe wrote costs the
+	// bytes-out bound, bodyCost what its body costs (placeholderCost):
+	// charged again for each redirect that sends them again.
+	headerCost map[string]int
+	bodyCost   int
 	// askedGzip is set when the host asked for gzip itself (see
 	// decodeBody): the probe set no Accept-Encoding.
 	askedGzip bool
@@ -164,6 +169,7 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	if status != StatusOK {
 		return nil, c.fail(status, why)
 	}
+	x.bodyCost = placeholderCost(pr.body, 1)
 	body, bodySecrets, status, why := c.substitute(pr.body, dest, nil)
 	x.bodySecrets = bodySecrets
 	if status != StatusOK {
@@ -195,6 +201,10 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 			// The host writes these itself (docs/ABI.md).
 			continue
 		}
+		if x.headerCost == nil {
+			x.headerCost = map[string]int{}
+		}
+		x.headerCost[h.name] += len(h.name) + len(": \r\n") + placeholderCost([]byte(h.value), 1)
 		v, set, status, why := c.substitute([]byte(h.value), dest, nil)
 		if status != StatusOK {
 			return nil, c.fail(status, why)
@@ -501,6 +511,22 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 		for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
 			req.Header.Del(h)
 		}
+	}
+	// What the redirect sends again counts against the bytes-out bound as
+	// the first request did: its request line, the probe's headers it
+	// still carries, and a 307's or 308's body. Past the bound it is not
+	// followed, and its own response is the answer.
+	cost := len(req.Method) + len(req.URL.RequestURI()) + len("  HTTP/1.1\r\n")
+	for h, n := range x.headerCost {
+		if _, ok := req.Header[h]; ok {
+			cost += n
+		}
+	}
+	if req.GetBody != nil {
+		cost += x.bodyCost
+	}
+	if !c.fitsOut(cost) {
+		return http.ErrUseLastResponse
 	}
 	x.current = t
 	return nil
