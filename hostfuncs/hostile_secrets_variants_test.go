@@ -272,3 +272,27 @@ func TestHostileRedirectBytesOut(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileSecretBytesOutQuery: a value in a URL's query is
+// query-escaped, which can make it three times as long on the wire ('@'
+// is "%40"). Placeholders the bound admits at 4 KiB each would put three
+// times that on the wire: the bound holds on the wire all the same.
+func TestHostileSecretBytesOutQuery(t *testing.T) {
+	g := newGuest(t)
+	v := strings.Repeat("@", MaxSecret)
+	for _, n := range []int{1, 5, 12} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			origin, peer := hostileHTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+			dest := origin + "/"
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := "GET " + origin + "/x?" + strings.Repeat("k=${secret:P}&", n) + "\n"
+			require.LessOrEqual(t, len(req)+n*MaxSecret, MaxBytesOut, "the bound admits the request as written")
+			h := g.http(t, c, req, 0, 0)
+			t.Logf("%d placeholders: %d (%s); the server received %d bytes", n, h, g.lastError(t, c), peer.total.Load())
+			if n == 1 {
+				require.Positive(t, h, "one value, escaped, fits the bound")
+			}
+			assert.LessOrEqual(t, peer.total.Load(), int64(MaxBytesOut+256), "the bytes on the wire")
+		})
+	}
+}
