@@ -24,8 +24,8 @@ import (
 
 // rawHTTPPeer answers each request it reads with respond(request), put on
 // the wire as it is, then closes the connection: the framings, encodings
-// and malformations a server may send that net/http would not write. It
-// returns the peer's origin ("http://127.0.0.1:PORT") and what it was sent.
+// and malformations a server may send that net/http would not write. The
+// request's body is read first, and respond may read it again. It returns the peer's origin ("http://127.0.0.1:PORT") and what it was sent.
 func rawHTTPPeer(t testing.TB, respond func(r *http.Request) string) (string, *received) {
 	t.Helper()
 	addr, rec := hostilePeer(t, func(c net.Conn) {
@@ -33,7 +33,8 @@ func rawHTTPPeer(t testing.TB, respond func(r *http.Request) string) (string, *r
 		if err != nil {
 			return
 		}
-		io.Copy(io.Discard, r.Body)
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		io.WriteString(c, respond(r))
 	})
 	return "http://" + addr, rec
@@ -293,6 +294,36 @@ func TestHostileSecretBytesOutQuery(t *testing.T) {
 				require.Positive(t, h, "one value, escaped, fits the bound")
 			}
 			assert.LessOrEqual(t, peer.total.Load(), int64(MaxBytesOut+256), "the bytes on the wire")
+		})
+	}
+}
+
+// TestHostileSecretQuotedInLastError: the value's destination answers
+// with what it was sent where the status line belongs. net/http's error
+// quotes that line, as Go writes a string (%q): a quote, a backslash, a
+// control or non-ASCII byte in the value comes back escaped, which is not
+// the value redaction looks for. The host's words for the failure, which
+// the probe reads in gate.last_error, must hold the value in no form.
+func TestHostileSecretQuotedInLastError(t *testing.T) {
+	g := newGuest(t)
+	origin, _ := rawHTTPPeer(t, func(r *http.Request) string {
+		body, _ := io.ReadAll(r.Body)
+		return string(body) + "\r\n\r\n"
+	})
+	dest := origin + "/"
+	for _, special := range []string{`"`, `\`, "\t", "\x01", "é", "\xff"} {
+		t.Run(fmt.Sprintf("%q", special), func(t *testing.T) {
+			b := []byte(hostileValue(76, 40))
+			for _, at := range []int{8, 20, 31} {
+				copy(b[at:], special)
+			}
+			v := string(b)
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			h := g.http(t, c, "POST "+origin+"/\n\n${secret:P}", 0, 0)
+			last := g.lastError(t, c)
+			t.Logf("%d: %q", h, last)
+			require.Negative(t, h, "the answer is no HTTP")
+			assertNoLeak(t, v, "the last error", last)
 		})
 	}
 }
