@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -326,4 +327,83 @@ func TestHostileSecretQuotedInLastError(t *testing.T) {
 			assertNoLeak(t, v, "the last error", last)
 		})
 	}
+}
+
+// maxScanPerByte bounds the scan work of the hold per byte a peer sends,
+// for each length of value it looks for, whatever the sizes of the peer's
+// writes: each byte's window hashed about twice, and each real match
+// compared whole (a run of "abab" matches at every other byte).
+const maxScanPerByte = 16
+
+// scanPerByte is how many windows a redactStream hashed per byte it was
+// pushed, for each pattern group of r.
+func scanPerByte(s *redactStream, r *redactor, pushed int) float64 {
+	return float64(s.work) / float64(pushed) / float64(len(r.groups))
+}
+
+// TestRedactStreamWorkPerByte: a peer that sends its bytes one at a time
+// makes the hold look at what it holds (the 12 KiB margin, or a run of
+// values that reaches the cut, up to the raw bound) once per byte, unless
+// the work is bounded per byte: 12,000 windows per byte and value length,
+// on the host's CPU, outside the run's CPU slot, for as long as the budget
+// lasts. So the work per byte must be a constant.
+func TestRedactStreamWorkPerByte(t *testing.T) {
+	c, _ := stestCall(t, Grants{Secrets: everywhere("K")}, map[string]string{"K": "abab"})
+	r := c.redactorOf(c.allSecrets())
+	for _, tt := range []struct {
+		name string
+		in   []byte
+	}{
+		{"nothing to redact", bytes.Repeat([]byte("."), 4*maxPattern)},
+		{"a run of values that never ends", bytes.Repeat([]byte("ab"), 2*maxPattern)},
+	} {
+		for _, piece := range []int{1, 7, 4096} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, piece), func(t *testing.T) {
+				var s redactStream
+				var out []byte
+				for at := 0; at < len(tt.in); at += piece {
+					s.push(tt.in[at:min(at+piece, len(tt.in))])
+					out = append(out, s.release(r, false)...)
+				}
+				out = append(out, s.release(r, true)...)
+				assert.Equal(t, string(r.redact(tt.in)), string(out), "what is handed over")
+				got := scanPerByte(&s, r, len(tt.in))
+				t.Logf("%.1f windows per byte and length", got)
+				assert.LessOrEqual(t, got, float64(maxScanPerByte))
+			})
+		}
+	}
+}
+
+// TestHostileSecretTrickleWork: the same through recv, from a peer that
+// trickles what it echoes a byte at a time after a first burst, never
+// pausing long enough for the hold to end: each read gets a byte or a few.
+func TestHostileSecretTrickleWork(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(77, 40)
+	const burst, trickle = 16 << 10, 3000
+	addr, _ := hostilePeer(t, func(c net.Conn) {
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			return
+		}
+		c.Write([]byte(strings.Repeat("b", burst) + line))
+		for range trickle {
+			if _, err := c.Write([]byte{'t'}); err != nil {
+				return
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+	})
+	c := hostileCall(t, grants(reach(addr), boundSecret("P", addr)), map[string]string{"P": v})
+	h := g.connect(t, c, addr, 0, 0)
+	require.Positive(t, h, g.lastError(t, c))
+	require.Positive(t, g.send(t, c, h, "${secret:P}\n"))
+	got, end := g.recvAll(t, c, h, bufCap)
+	require.Equal(t, int32(0), end, g.lastError(t, c))
+	assert.Equal(t, strings.Repeat("b", burst)+"${secret:P}\n"+strings.Repeat("t", trickle), got)
+	s := c.net.handles[h-1].stream
+	per := scanPerByte(&s.held, c.redactorOf(c.scopeOf(s.dest)), burst+len(v)+1+trickle)
+	t.Logf("%.1f windows per byte and length", per)
+	assert.LessOrEqual(t, per, float64(maxScanPerByte))
 }
