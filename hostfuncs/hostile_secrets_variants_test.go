@@ -3,6 +3,7 @@ package hostfuncs
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -406,4 +407,196 @@ func TestHostileSecretTrickleWork(t *testing.T) {
 	per := scanPerByte(&s.held, c.redactorOf(c.scopeOf(s.dest)), burst+len(v)+1+trickle)
 	t.Logf("%.1f windows per byte and length", per)
 	assert.LessOrEqual(t, per, float64(maxScanPerByte))
+}
+
+// TestHostileSecretResponseFramings: the value's destination quotes the
+// token it got in the framings HTTP/1 allows around a body and a head: a
+// body that ends when the connection does, chunks cut inside the value and
+// a trailer, informational responses before the final one, a header folded
+// over two lines, a header name in lower case. Whatever the probe can read
+// of the response (its body, any header it names, the host's words for a
+// failure) holds no part of the value.
+func TestHostileSecretResponseFramings(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(78, 40)
+	chunk := func(s string) string { return fmt.Sprintf("%x\r\n%s\r\n", len(s), s) }
+	for _, tt := range []struct {
+		name    string
+		respond func(token string) string
+	}{
+		{"HTTP/1.0, no length", func(tok string) string {
+			return "HTTP/1.0 200 OK\r\n\r\ntoken=" + tok + "\n"
+		}},
+		{"chunks cut in the value, and a trailer", func(tok string) string {
+			body := "token=" + tok + "\n"
+			return "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Token\r\n\r\n" +
+				chunk(body[:9]) + chunk(body[9:30]) + chunk(body[30:]) + "0\r\nX-Token: " + tok + "\r\n\r\n"
+		}},
+		{"informational responses first", func(tok string) string {
+			return "HTTP/1.1 103 Early Hints\r\nLink: </" + tok + ">\r\nX-Token: " + tok + "\r\n\r\n" +
+				"HTTP/1.1 100 Continue\r\nX-Token: " + tok + "\r\n\r\n" +
+				"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n"
+		}},
+		{"a folded header", func(tok string) string {
+			return "HTTP/1.1 200 OK\r\nX-Token: token=\r\n " + tok + "\r\nContent-Length: 0\r\n\r\n"
+		}},
+		{"a header name in lower case", func(tok string) string {
+			return "HTTP/1.1 200 OK\r\nx-token: " + tok + "\r\nContent-Length: 0\r\n\r\n"
+		}},
+		{"a header with the value twice, and a space inside", func(tok string) string {
+			return "HTTP/1.1 200 OK\r\nX-Token: " + tok + tok + " " + tok + "\r\nContent-Length: 0\r\n\r\n"
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			origin, _ := rawHTTPPeer(t, func(r *http.Request) string {
+				return tt.respond(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+			})
+			dest := origin + "/"
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := "GET " + origin + "/token\nAuthorization: Bearer ${secret:P}\n"
+			h := g.http(t, c, req, 0, 0)
+			var read seen
+			if h < 0 {
+				read.add(fmt.Sprint(h), g.lastError(t, c))
+			} else {
+				_, body := g.wholeBody(t, c, h)
+				read.add(fmt.Sprint(g.v2(t, c, "http_status", uint32(h))), body)
+				for _, name := range []string{"X-Token", "x-token", "Link", "Trailer"} {
+					_, got := g.header(t, c, h, name)
+					read.add(got)
+				}
+			}
+			t.Logf("read %q", read)
+			assertNoLeak(t, v, "what the probe read", strings.Join(read, "|"), req)
+		})
+	}
+}
+
+// TestHostileSecretDestinationSpellings: a secret bound to one spelling
+// of a destination, and the probe asking for another. Spellings of the
+// same address are the same destination ("[::ffff:127.0.0.1]" is
+// 127.0.0.1 to the network); anything that may reach somewhere else (a
+// name a resolver answers, another path, the same port in clear when the
+// secret is bound to TLS) is not, and the value is refused before a byte
+// is sent.
+func TestHostileSecretDestinationSpellings(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(79, 40)
+	for _, tt := range []struct {
+		name, bound, to string // {sink} is a stream's address, {web} an origin, {sock} a socket
+		sent            bool
+	}{
+		{"the address as bound", "127.0.0.1:{port}", "127.0.0.1:{port}", true},
+		{"IPv4-mapped IPv6", "127.0.0.1:{port}", "[::ffff:127.0.0.1]:{port}", true},
+		{"localhost for 127.0.0.1", "127.0.0.1:{port}", "localhost:{port}", false},
+		{"IPv6 loopback for 127.0.0.1", "127.0.0.1:{port}", "[::1]:{port}", false},
+		{"127.0.0.1 for localhost", "localhost:{port}", "127.0.0.1:{port}", false},
+		{"another loopback address", "127.0.0.1:{port}", "127.0.0.2:{port}", false},
+		{"a pattern's port, another host", "127.0.0.1:*", "127.0.0.2:{port}", false},
+		{"in clear where it is bound to TLS", "tls:127.0.0.1:{port}", "127.0.0.1:{port}", false},
+		{"the socket as bound", "unix:{sock}", "unix:{sock}", true},
+		{"the socket, spelt with // and /./", "unix:{sock}", "unix:{dir}//./s.sock", true},
+		{"HTTP to the stream's address", "127.0.0.1:{webport}", "http://127.0.0.1:{webport}/x", false},
+		{"a URL under the bound prefix", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/api/v1/x", true},
+		{"a URL up and out of the prefix", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/api/%2e%2e/admin", false},
+		{"a URL beside the prefix", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/api-v2/x", false},
+		{"the prefix in another case", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/API/x", false},
+		{"the origin as localhost", "http://127.0.0.1:{webport}/api/", "http://localhost:{webport}/api/x", false},
+		{"the origin as IPv4-mapped IPv6", "http://127.0.0.1:{webport}/api/", "http://[::ffff:127.0.0.1]:{webport}/api/x", true},
+		{"https for an http binding", "http://127.0.0.1:{webport}/api/", "https://127.0.0.1:{webport}/api/x", false},
+		{"a stream to the URL's address", "http://127.0.0.1:{webport}/api/", "127.0.0.1:{webport}", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sink, peer := countingPeer(t)
+			web, webPeer := hostileHTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+			dir := t.TempDir()
+			echoServer(t, "unix", dir+"/s.sock")
+			_, port, _ := net.SplitHostPort(sink)
+			_, webPort, _ := net.SplitHostPort(strings.TrimPrefix(web, "http://"))
+			spell := strings.NewReplacer("{port}", port, "{webport}", webPort, "{sock}", dir+"/s.sock", "{dir}", dir).Replace
+			bound, to := spell(tt.bound), spell(tt.to)
+			c := hostileCall(t, grants(Grants{Dial: []string{"*:*", "unix:" + dir + "/s.sock"}, HTTP: []string{"http://*:*", "https://*:*"}},
+				boundSecret("P", bound)), map[string]string{"P": v})
+			var got int32
+			if strings.Contains(to, "://") {
+				got = g.http(t, c, "GET "+to+"\nAuthorization: ${secret:P}\n", 0, 0)
+			} else {
+				h := g.connect(t, c, to, 0, 0)
+				if h < 0 {
+					t.Logf("connect %s: %d %s", to, h, g.lastError(t, c))
+					assert.False(t, tt.sent, "the connection to where it is bound")
+					return
+				}
+				got = g.send(t, c, h, "AUTH ${secret:P}\n")
+				require.Equal(t, StatusOK, g.v2(t, c, "close", uint32(h)))
+			}
+			t.Logf("%s: %d %s", to, got, g.lastError(t, c))
+			if tt.sent {
+				assert.Positive(t, got, "sent where it is bound")
+				return
+			}
+			assert.Equal(t, StatusDenied, got, "refused where it is not bound")
+			assert.Contains(t, strings.Join(c.Denials(), "\n"), `secret "P"`)
+			waitFor(t, func() bool { return peer.ends.Load() > 0 || !strings.Contains(to, "127.0.0.1:"+port) })
+			assert.Zero(t, peer.total.Load()+webPeer.total.Load(), "nothing was sent")
+		})
+	}
+}
+
+// TestHostileSecretReshapingSpellings: the request headers that reshape
+// a response, spelt as a server may still read them: in another case,
+// without a space, with a tab, and with '_' for '-' (which CGI-style
+// servers map to the same variable). A server that honours any of them
+// compresses its answer; whatever the probe reads, decoded any way, holds
+// no form of the value.
+func TestHostileSecretReshapingSpellings(t *testing.T) {
+	g := newGuest(t)
+	origin, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		accept := ""
+		for k, vs := range r.Header {
+			if strings.EqualFold(strings.ReplaceAll(k, "_", "-"), "Accept-Encoding") {
+				accept += strings.Join(vs, ",")
+			}
+		}
+		body := tokenBody(r)
+		switch {
+		case strings.Contains(accept, "deflate"):
+			w.Header().Set("Content-Encoding", "deflate")
+			var b bytes.Buffer
+			zw, _ := flate.NewWriter(&b, flate.BestSpeed)
+			zw.Write(body)
+			zw.Close()
+			body = b.Bytes()
+		case strings.Contains(accept, "gzip"):
+			w.Header().Set("Content-Encoding", "gzip")
+			body = gzipped(body)
+		}
+		w.Write(body)
+	}))
+	dest := origin + "/"
+	v := specialValue(80)
+	for _, header := range []string{
+		"ACCEPT-ENCODING: gzip",
+		"accept-encoding:deflate",
+		"Accept-Encoding:\tgzip",
+		"Accept_Encoding: gzip",
+		"Accept_Encoding: deflate",
+		"Accept-Encoding: identity\nAccept_Encoding: deflate",
+	} {
+		t.Run(header, func(t *testing.T) {
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := "GET " + origin + "/token\nAuthorization: ${secret:P}\n" + header + "\n"
+			h := g.http(t, c, req, 0, 0)
+			if h < 0 {
+				t.Logf("refused: %d, %s", h, g.lastError(t, c))
+				assertNoLeak(t, v, "the last error", g.lastError(t, c), req)
+				return
+			}
+			_, body := g.wholeBody(t, c, h)
+			t.Logf("read %q", body)
+			for i, r := range append([]string{body}, decodings([]byte(body))...) {
+				assertNoLeak(t, v, fmt.Sprintf("what the probe read, decoded (%d)", i), r, req)
+			}
+		})
+	}
 }
