@@ -9,7 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -597,6 +599,145 @@ func TestHostileSecretReshapingSpellings(t *testing.T) {
 			for i, r := range append([]string{body}, decodings([]byte(body))...) {
 				assertNoLeak(t, v, fmt.Sprintf("what the probe read, decoded (%d)", i), r, req)
 			}
+		})
+	}
+}
+
+// TestHostileSecretRedirectChainReturns: the value's destination
+// redirects to another origin, which redirects back. The other origin
+// must get no part of the value on the way, in any header, the query or
+// a Referer; the value may reach its own destination again.
+func TestHostileSecretRedirectChainReturns(t *testing.T) {
+	g := newGuest(t)
+	v := specialValue(81)
+	second := &received{}
+	var origin string
+	other, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dumpHandler(second)(httptestRecorder{}, r)
+		http.Redirect(w, r, origin+"/ok/back?from="+r.URL.Query().Get("k"), http.StatusTemporaryRedirect)
+	}))
+	var back []string
+	var mu sync.Mutex
+	origin, _ = hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ok/back" {
+			mu.Lock()
+			back = append(back, r.Header.Get("X-Key"))
+			mu.Unlock()
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		http.Redirect(w, r, other+"/ok/away?k="+url.QueryEscape(string(body)), http.StatusTemporaryRedirect)
+	}))
+	c := hostileCall(t, grants(reach(origin+"/ok/", other+"/ok/"), boundSecret("P", origin+"/ok/")), map[string]string{"P": v})
+	for _, req := range []string{
+		"GET " + origin + "/ok/go\nX-Key: ${secret:P}\nAuthorization: ${secret:P}\n",
+		"POST " + origin + "/ok/go\n\n{\"k\":\"${secret:P}\"}",
+	} {
+		h := g.http(t, c, req, 0, 0)
+		require.Positive(t, h, g.lastError(t, c))
+		t.Logf("%d", g.v2(t, c, "http_status", uint32(h)))
+	}
+	t.Logf("the other origin received %q; back home, X-Key %q", second.String(), back)
+	assertNoLeak(t, v, "what the other origin received", second.String())
+	assert.NotContains(t, strings.ToLower(second.String()), "\nreferer:")
+}
+
+// httptestRecorder discards what a handler writes: dumpHandler records
+// the request, and its answer is not this test's.
+type httptestRecorder struct{}
+
+func (httptestRecorder) Header() http.Header         { return http.Header{} }
+func (httptestRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (httptestRecorder) WriteHeader(int)             {}
+
+// TestHostileSecretPlaceholderAcrossSends: a placeholder cut across two
+// sends is two pieces of text, sent as written: the peer receives
+// "${secret:P}" literally and never the value.
+func TestHostileSecretPlaceholderAcrossSends(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(82, 40)
+	echo := echoServer(t, "tcp", "127.0.0.1:0").Addr().String()
+	c := hostileCall(t, grants(reach(echo), boundSecret("P", echo)), map[string]string{"P": v})
+	h := g.connect(t, c, echo, 0, 0)
+	require.Positive(t, h, g.lastError(t, c))
+	for _, part := range []string{"${sec", "ret:P}", "$", "{secret:P", "}\n"} {
+		require.Equal(t, int32(len(part)), g.send(t, c, h, part))
+	}
+	got := recvLines(t, g, c, h, 1)
+	assert.Equal(t, "${secret:P}${secret:P}\n", got)
+	assertNoLeak(t, v, "what came back", got)
+}
+
+// TestHostileSecretSubstringValues: two secrets, one inside the other.
+// A is bound to an echo and sent there; B, which holds A, is bound to a
+// sink and sent there. What the echo gives back of A, with or without
+// the bytes around it that would make it B, must not say whether B holds
+// A; nor may it when B is A's inside instead.
+func TestHostileSecretSubstringValues(t *testing.T) {
+	g := newGuest(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0").Addr().String()
+	sink, _ := countingPeer(t)
+	a := hostileValue(83, 30)
+	for _, tt := range []struct {
+		name string
+		b    [2]string // a B related to A, and one that is not
+	}{
+		{"B holds A", [2]string{"q" + a + "q", hostileValue(84, 32)}},
+		{"A holds B", [2]string{a[5:25], hostileValue(85, 20)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := func(b string) seen {
+				c := hostileCall(t, grants(reach(echo, sink), boundSecret("A", echo), boundSecret("B", sink)), map[string]string{"A": a, "B": b})
+				var s seen
+				s.add(sendOn(t, g, c, sink, "${secret:B}\n"))
+				sent, back := echoBack(t, g, c, echo, "q${secret:A}q\n${secret:A}\n")
+				s.add(fmt.Sprint(sent), back)
+				return s
+			}
+			assertSameObservations(t, "a related B and an unrelated one", run(tt.b[0]), run(tt.b[1]))
+		})
+	}
+}
+
+// TestHostileSecretRecvOddWaits: the hold against the waits and buffers a
+// probe may ask for that the fuzzers do not try: a timeout of 0 (the
+// budget), a negative one, 1 ms, and a buffer of one byte, on an echo
+// whose answer comes in two writes 2 ms apart, the cut inside the value.
+func TestHostileSecretRecvOddWaits(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(86, 64)
+	for _, tt := range []struct {
+		timeout int32
+		buf     uint32
+	}{{0, bufCap}, {-1, bufCap}, {-1000, 1}, {1, 1}, {0, 1}, {2, 3}} {
+		t.Run(fmt.Sprintf("timeout=%d/buf=%d", tt.timeout, tt.buf), func(t *testing.T) {
+			peer := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
+				line, err := bufio.NewReader(c).ReadString('\n')
+				if err != nil {
+					return
+				}
+				c.Write([]byte(line[:20]))
+				time.Sleep(2 * time.Millisecond) // less than the quiet gap
+				c.Write([]byte(line[20:]))
+				io.Copy(io.Discard, c)
+			}).Addr().String()
+			c := hostileCall(t, grants(reach(peer), boundSecret("P", peer)), map[string]string{"P": v})
+			h := g.connect(t, c, peer, 0, 0)
+			require.Positive(t, h, g.lastError(t, c))
+			require.Positive(t, g.send(t, c, h, "${secret:P}\n"))
+			var pieces []string
+			for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
+				n, s := g.recv(t, c, h, tt.buf, tt.timeout)
+				if n == StatusTimedOut {
+					continue
+				}
+				require.Positive(t, n, g.lastError(t, c))
+				pieces = append(pieces, s)
+			}
+			for i, p := range pieces {
+				assertNoLeak(t, v, fmt.Sprintf("recv %d", i), p)
+			}
+			assert.Equal(t, "${secret:P}\n", strings.Join(pieces, ""))
 		})
 	}
 }
