@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -738,6 +739,58 @@ func TestHostileSecretRecvOddWaits(t *testing.T) {
 				assertNoLeak(t, v, fmt.Sprintf("recv %d", i), p)
 			}
 			assert.Equal(t, "${secret:P}\n", strings.Join(pieces, ""))
+		})
+	}
+}
+
+// TestHostileSecretThroughProxy: a plain-http request that goes through
+// the host's proxy (proxy = true) is read whole by the proxy, so it
+// carries no secret: refused before anything is sent, in a header, the
+// query or the body, whatever the secret is bound to; and an https
+// request that may carry one does not carry it on to a plain-http
+// redirect that goes through the proxy. The proxy here proxies plain
+// http only, as a host with HTTP_PROXY and no HTTPS_PROXY does.
+func TestHostileSecretThroughProxy(t *testing.T) {
+	g := newGuest(t)
+	v := specialValue(87)
+	proxied := &received{}
+	proxy, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dumpHandler(proxied)(w, r)
+	}))
+	proxyURL, err := url.Parse(proxy)
+	require.NoError(t, err)
+	plain, _ := hostileHTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain+"/landing", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(secure.Close)
+	pool := secure.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	for _, req := range []string{
+		"GET " + plain + "/x\nAuthorization: ${secret:P}\n",
+		"GET " + plain + "/x?k=${secret:P}\n",
+		"POST " + plain + "/x\n\n${secret:P}",
+		"POST " + secure.URL + "/go\nAuthorization: ${secret:P}\nX-Key: ${secret:P}\n\n${secret:P}",
+		"GET " + secure.URL + "/go\nX-Key: ${secret:P}\n",
+		"GET " + plain + "/x\n",
+	} {
+		t.Run(req, func(t *testing.T) {
+			c := hostileCall(t, grants(reach(plain+"/", secure.URL+"/"), boundSecret("P", plain+"/", secure.URL+"/")), map[string]string{"P": v})
+			c.Net = &Net{Proxy: true, RootCAs: pool, proxyFor: func(r *http.Request) (*url.URL, error) {
+				if r.URL.Scheme == "http" {
+					return proxyURL, nil
+				}
+				return nil, nil
+			}}
+			before := proxied.String()
+			h := g.http(t, c, req, 0, 0)
+			t.Logf("%d %s; denials %q", h, g.lastError(t, c), c.Denials())
+			if strings.HasPrefix(req, "GET "+plain) && !strings.Contains(req, "${") {
+				require.Positive(t, h, "a request without a secret goes through the proxy")
+				assert.Contains(t, proxied.String()[len(before):], "GET "+plain+"/x", "through the proxy")
+			} else if strings.HasPrefix(req, "GET "+plain) || strings.HasPrefix(req, "POST "+plain) {
+				assert.Equal(t, StatusDenied, h, "a secret in clear through the proxy")
+			}
+			assertNoLeak(t, v, "what the proxy received", proxied.String())
 		})
 	}
 }

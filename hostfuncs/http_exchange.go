@@ -104,6 +104,9 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		// Not for a unix socket: no proxy reaches it. A redirect from one
 		// to a TCP URL goes direct too, as the first request did.
 		x.proxy = http.ProxyFromEnvironment
+		if c.Net.proxyFor != nil {
+			x.proxy = c.Net.proxyFor
+		}
 	}
 	req, status := x.build(pr)
 	if status != StatusOK {
