@@ -794,3 +794,34 @@ func TestHostileSecretThroughProxy(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileSecretOracleRedirect: a redirect that holds a value the run
+// sent is not followed to where the value is not bound. A probe that has
+// sent its secret to its own destination can put candidates in the
+// Location of an open redirect on another granted origin, one the secret
+// is not bound to and that never had the value, and watch which redirect
+// is not followed. What it observes must not tell a value from a guess.
+func TestHostileSecretOracleRedirect(t *testing.T) {
+	g := newGuest(t)
+	sink, _ := countingPeer(t)
+	landing, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "landed") }))
+	jump, _ := hostileHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	}))
+	candidates := []string{"0420", "4821", "1234"}
+	run := func(pin string) seen {
+		c := hostileCall(t, grants(reach(sink, jump+"/", landing+"/"), boundSecret("PIN", sink)), map[string]string{"PIN": pin})
+		s := seen{sendOn(t, g, c, sink, "${secret:PIN}\n")}
+		for _, cand := range candidates {
+			for _, form := range []string{"/land/" + cand, "/land?pin=" + cand} {
+				h := g.http(t, c, "GET "+jump+"/jump?to="+url.QueryEscape(landing+form)+"\n", 0, 0)
+				require.Positive(t, h, g.lastError(t, c))
+				s.add(fmt.Sprint(g.v2(t, c, "http_status", uint32(h))))
+				require.Equal(t, StatusOK, g.v2(t, c, "close", uint32(h)))
+			}
+		}
+		t.Logf("PIN %s: %q", pin, s)
+		return s
+	}
+	assertSameObservations(t, "two PINs", run("4821"), run("0420"))
+}

@@ -486,7 +486,12 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	dest := x.destination(t)
 	bound := c.Policy.boundTo(dest)
-	if stray := c.secretState().sent &^ bound; stray != 0 {
+	// Only a destination the run sent a value to can have put it in the
+	// Location: one the value is not bound to never had it from the host,
+	// and looking for the value in what it wrote would answer a probe
+	// that has it echo guesses there (an open redirect) which guess is
+	// the value, by whether the redirect is followed.
+	if stray := c.scopeOf(x.destination(x.current)) &^ bound; stray != 0 {
 		if name := c.redactorOf(stray).first(raw); name != "" {
 			c.record(Denial{Kind: "secret", Request: name, To: dest.String(), Probe: c.Probe})
 			return http.ErrUseLastResponse
