@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -499,6 +500,8 @@ func TestHostileSecretDestinationSpellings(t *testing.T) {
 		{"in clear where it is bound to TLS", "tls:127.0.0.1:{port}", "127.0.0.1:{port}", false},
 		{"the socket as bound", "unix:{sock}", "unix:{sock}", true},
 		{"the socket, spelt with // and /./", "unix:{sock}", "unix:{dir}//./s.sock", true},
+		{"the socket, spelt with a parent segment", "unix:{sock}", "unix:{dir}/x/../s.sock", false},
+		{"a link to the socket", "unix:{sock}", "unix:{dir}/link.sock", false},
 		{"HTTP to the stream's address", "127.0.0.1:{webport}", "http://127.0.0.1:{webport}/x", false},
 		{"a URL under the bound prefix", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/api/v1/x", true},
 		{"a URL up and out of the prefix", "http://127.0.0.1:{webport}/api/", "http://127.0.0.1:{webport}/api/%2e%2e/admin", false},
@@ -514,11 +517,12 @@ func TestHostileSecretDestinationSpellings(t *testing.T) {
 			web, webPeer := hostileHTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 			dir := t.TempDir()
 			echoServer(t, "unix", dir+"/s.sock")
+			require.NoError(t, os.Symlink(dir+"/s.sock", dir+"/link.sock"))
 			_, port, _ := net.SplitHostPort(sink)
 			_, webPort, _ := net.SplitHostPort(strings.TrimPrefix(web, "http://"))
 			spell := strings.NewReplacer("{port}", port, "{webport}", webPort, "{sock}", dir+"/s.sock", "{dir}", dir).Replace
 			bound, to := spell(tt.bound), spell(tt.to)
-			c := hostileCall(t, grants(Grants{Dial: []string{"*:*", "unix:" + dir + "/s.sock"}, HTTP: []string{"http://*:*", "https://*:*"}},
+			c := hostileCall(t, grants(Grants{Dial: []string{"*:*", "unix:" + dir + "/*"}, HTTP: []string{"http://*:*", "https://*:*"}},
 				boundSecret("P", bound)), map[string]string{"P": v})
 			var got int32
 			if strings.Contains(to, "://") {
