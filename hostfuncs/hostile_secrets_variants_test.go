@@ -829,3 +829,82 @@ func TestHostileSecretOracleRedirect(t *testing.T) {
 	}
 	assertSameObservations(t, "two PINs", run("4821"), run("0420"))
 }
+
+// charsetTokenHandler answers with tokenBody in the charset the request
+// asks for, in Accept-Charset or as Accept's charset parameter, as web
+// frameworks that write a string in the charset the client prefers do
+// (Spring's StringHttpMessageConverter, say): UTF-16 or UTF-32, either
+// byte order.
+func charsetTokenHandler(w http.ResponseWriter, r *http.Request) {
+	asked := strings.ToLower(r.Header.Get("Accept-Charset") + ";" + r.Header.Get("Accept"))
+	body := string(tokenBody(r))
+	var out []byte
+	var charset string
+	for _, cs := range []string{"utf-32be", "utf-32le", "utf-32", "utf-16be", "utf-16le", "utf-16"} {
+		if !strings.Contains(asked, cs) {
+			continue
+		}
+		charset = cs
+		size := 2
+		if strings.Contains(cs, "32") {
+			size = 4
+		}
+		for _, c := range []byte(body) { // the tokens are ASCII
+			unit := make([]byte, size)
+			if strings.HasSuffix(cs, "le") {
+				unit[0] = c
+			} else {
+				unit[size-1] = c
+			}
+			out = append(out, unit...)
+		}
+		break
+	}
+	if charset == "" {
+		charset, out = "utf-8", []byte(body)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset="+charset)
+	w.Write(out)
+}
+
+// TestHostileSecretCharsets: a request header that asks for another
+// charset changes the bytes of what comes back as Accept-Encoding does:
+// the value's destination quotes the token it got in UTF-16, where no
+// byte sequence is the value's, and the probe drops every other byte.
+// Whatever the probe reads, with its zero bytes dropped, must hold no part
+// of the value.
+func TestHostileSecretCharsets(t *testing.T) {
+	g := newGuest(t)
+	origin, _ := hostileHTTP(t, http.HandlerFunc(charsetTokenHandler))
+	dest := origin + "/"
+	v := hostileValue(88, 40)
+	for _, tt := range []struct {
+		header string
+		honest bool // sent, and read back as the value's placeholder
+	}{
+		{"Accept-Charset: utf-16", false},
+		{"Accept-Charset: UTF-32BE, utf-8;q=0.1", false},
+		{"Accept: text/plain; charset=utf-16le", false},
+		{"Accept: application/json, text/plain;charset=\"UTF-16\"", false},
+		{"Accept-Charset: utf-8", true},
+		{"Accept: text/plain; charset=utf-8", true},
+		{"Accept: application/json", true},
+	} {
+		t.Run(tt.header, func(t *testing.T) {
+			c := hostileCall(t, grants(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
+			req := "GET " + origin + "/token\nAuthorization: ${secret:P}\n" + tt.header + "\n"
+			h := g.http(t, c, req, 0, 0)
+			if h < 0 {
+				t.Logf("refused: %d, %s", h, g.lastError(t, c))
+				assert.False(t, tt.honest, "an honest request is sent")
+				return
+			}
+			_, body := g.wholeBody(t, c, h)
+			t.Logf("read %q", body)
+			assertNoLeak(t, v, "what the probe read, its zero bytes dropped", strings.ReplaceAll(body, "\x00", ""), req)
+			if tt.honest {
+				assert.Equal(t, "token=${secret:P}\n", body)
+			}
+		})
+	}
+}

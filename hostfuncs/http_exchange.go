@@ -46,12 +46,45 @@ type exchange struct {
 	slot atomic.Pointer[socketSlot]
 }
 
-// reshaping are the request headers that change how a response's bytes
-// come back (compressed, or a range of them): redaction would then look
-// for a value in bytes that do not hold it as it is, or hold part of it.
-// In a run granted secrets the probe may not send them; the host asks for
-// gzip itself and decodes it before redaction.
-var reshaping = map[string]bool{"Accept-Encoding": true, "Range": true, "If-Range": true, "Te": true}
+// reshapes reports whether a request header asks for a response's bytes
+// to come back otherwise than as text the value may be found in: encoded
+// (Accept-Encoding other than identity, TE), in part (Range, If-Range), or
+// in a charset other than UTF-8 (Accept-Charset, or a charset parameter
+// of Accept: a string written in UTF-16 holds no byte sequence of the
+// value's). Redaction would then look for a value in bytes that do not
+// hold it as it is, or hold part of it. In a run granted secrets the probe
+// may not send them; the host asks for gzip itself and decodes it before
+// redaction.
+func reshapes(h headerLine) bool {
+	switch h.name {
+	case "Accept-Encoding":
+		return !strings.EqualFold(strings.TrimSpace(h.value), "identity")
+	case "Range", "If-Range", "Te":
+		return true
+	case "Accept-Charset":
+		for _, cs := range strings.Split(h.value, ",") {
+			if name, _, _ := strings.Cut(cs, ";"); !isUTF8(name) {
+				return true
+			}
+		}
+	case "Accept":
+		for _, media := range strings.Split(h.value, ",") {
+			params := strings.Split(media, ";")
+			for _, p := range params[1:] {
+				if k, v, _ := strings.Cut(p, "="); strings.EqualFold(strings.TrimSpace(k), "charset") && !isUTF8(strings.Trim(strings.TrimSpace(v), `"`)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isUTF8 reports whether a charset name is UTF-8.
+func isUTF8(name string) bool {
+	name = strings.TrimSpace(name)
+	return strings.EqualFold(name, "utf-8") || strings.EqualFold(name, "utf8")
+}
 
 func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int32 {
 	if flags&^FlagInsecure != 0 {
@@ -85,7 +118,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	}
 	if c.Policy.hasSecrets() {
 		for _, h := range pr.header {
-			if reshaping[h.name] && !(h.name == "Accept-Encoding" && strings.EqualFold(h.value, "identity")) {
+			if reshapes(h) {
 				return c.fail(StatusBadRequest, "http: "+pr.url+": header "+h.name+" is refused in a run granted secrets: it would change the bytes redaction reads")
 			}
 		}
