@@ -711,31 +711,54 @@ func TestHostileSecretSubstringValues(t *testing.T) {
 
 // TestHostileSecretRecvOddWaits: the hold against the waits and buffers a
 // probe may ask for that the fuzzers do not try: a timeout of 0 (the
-// budget), a negative one, 1 ms, and a buffer of one byte, on an echo
-// whose answer comes in two writes 2 ms apart, the cut inside the value.
+// budget), a negative one, 1 or 2 ms, and buffers of 1 and 3 bytes, on a
+// peer whose answer comes in two writes cut inside the value. A short
+// timeout's first recv comes while the peer holds the rest back, which
+// it sends once that recv has answered (stallPeer: the peer never pauses
+// on its own, so a late machine cannot fail the test); a wait as long as
+// the budget would outlast any pause of the peer's, even one between two
+// writes back to back on a loaded machine, and meet the quiet gap, so
+// there the peer writes its answer at once.
 func TestHostileSecretRecvOddWaits(t *testing.T) {
 	g := newGuest(t)
 	v := hostileValue(86, 64)
 	for _, tt := range []struct {
 		timeout int32
 		buf     uint32
-	}{{0, bufCap}, {-1, bufCap}, {-1000, 1}, {1, 1}, {0, 1}, {2, 3}} {
+	}{{0, bufCap}, {-1, bufCap}, {-1000, 1}, {0, 1}, {1, 1}, {2, 3}, {1, bufCap}} {
 		t.Run(fmt.Sprintf("timeout=%d/buf=%d", tt.timeout, tt.buf), func(t *testing.T) {
-			peer := serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) {
-				line, err := bufio.NewReader(c).ReadString('\n')
-				if err != nil {
-					return
-				}
-				c.Write([]byte(line[:20]))
-				time.Sleep(2 * time.Millisecond) // less than the quiet gap
-				c.Write([]byte(line[20:]))
-				io.Copy(io.Discard, c)
-			}).Addr().String()
-			c := hostileCall(t, grants(reach(peer), boundSecret("P", peer)), map[string]string{"P": v})
-			h := g.connect(t, c, peer, 0, 0)
+			first := func(line string) string { return line[:20] }
+			rest := func(line string) string { return line[20:] }
+			var addr string
+			var stalled *stall
+			if tt.timeout > 0 {
+				stalled = stallPeer(t, first, rest)
+				addr = stalled.addr
+			} else {
+				addr, _ = hostilePeer(t, func(c net.Conn) {
+					line, err := bufio.NewReader(c).ReadString('\n')
+					if err != nil {
+						return
+					}
+					c.Write([]byte(first(line) + rest(line)))
+					io.Copy(io.Discard, c)
+				})
+			}
+			c := hostileCall(t, grants(reach(addr), boundSecret("P", addr)), map[string]string{"P": v})
+			h := g.connect(t, c, addr, 0, 0)
 			require.Positive(t, h, g.lastError(t, c))
 			require.Positive(t, g.send(t, c, h, "${secret:P}\n"))
 			var pieces []string
+			if stalled != nil {
+				waitSignal(t, stalled.firstSent, "the peer's first part")
+				if n, s := g.recv(t, c, h, tt.buf, tt.timeout); n > 0 {
+					pieces = append(pieces, s)
+				} else {
+					assert.Equal(t, StatusTimedOut, n, g.lastError(t, c))
+				}
+				close(stalled.next)
+				waitSignal(t, stalled.restSent, "the peer's second part")
+			}
 			for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
 				n, s := g.recv(t, c, h, tt.buf, tt.timeout)
 				if n == StatusTimedOut {
