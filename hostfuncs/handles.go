@@ -128,6 +128,18 @@ func (c *Call) takeOut(n int) bool {
 	return true
 }
 
+// fitsOut is takeOut for bytes the host sends on the probe's behalf
+// within a call that succeeds anyway (a redirect's): false leaves the
+// last error alone.
+func (c *Call) fitsOut(n int) bool {
+	s := c.netState()
+	if s.bytesOut+int64(n) > MaxBytesOut {
+		return false
+	}
+	s.bytesOut += int64(n)
+	return true
+}
+
 // inLeft is how many bytes the run may still receive, as the probe reads
 // them (redacted).
 func (c *Call) inLeft() int64 { return MaxBytesIn - c.netState().bytesIn }

@@ -2,6 +2,7 @@ package hostfuncs
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -33,16 +34,57 @@ type exchange struct {
 	// one of them is bound to.
 	headerSecrets map[string]secretSet
 	bodySecrets   secretSet
+	// headerCost is what each header line the probe wrote costs the
+	// bytes-out bound, bodyCost what its body costs (placeholderCost):
+	// charged again for each redirect that sends them again.
+	headerCost map[string]int
+	bodyCost   int
+	// askedGzip is set when the host asked for gzip itself (see
+	// decodeBody): the probe set no Accept-Encoding.
+	askedGzip bool
 	// slot is the socket slot reserved for the first connection.
 	slot atomic.Pointer[socketSlot]
 }
 
-// reshaping are the request headers that change how a response's bytes
-// come back (compressed, or a range of them): redaction would then look
-// for a value in bytes that do not hold it as it is, or hold part of it.
-// In a run granted secrets the probe may not send them; the host asks for
-// gzip itself and decodes it before redaction.
-var reshaping = map[string]bool{"Accept-Encoding": true, "Range": true, "If-Range": true, "Te": true}
+// reshapes reports whether a request header asks for a response's bytes
+// to come back otherwise than as text the value may be found in: encoded
+// (Accept-Encoding other than identity, TE), in part (Range, If-Range), or
+// in a charset other than UTF-8 (Accept-Charset, or a charset parameter
+// of Accept: a string written in UTF-16 holds no byte sequence of the
+// value's). Redaction would then look for a value in bytes that do not
+// hold it as it is, or hold part of it. In a run granted secrets the probe
+// may not send them; the host asks for gzip itself and decodes it before
+// redaction.
+func reshapes(h headerLine) bool {
+	switch h.name {
+	case "Accept-Encoding":
+		return !strings.EqualFold(strings.TrimSpace(h.value), "identity")
+	case "Range", "If-Range", "Te":
+		return true
+	case "Accept-Charset":
+		for _, cs := range strings.Split(h.value, ",") {
+			if name, _, _ := strings.Cut(cs, ";"); !isUTF8(name) {
+				return true
+			}
+		}
+	case "Accept":
+		for _, media := range strings.Split(h.value, ",") {
+			params := strings.Split(media, ";")
+			for _, p := range params[1:] {
+				if k, v, _ := strings.Cut(p, "="); strings.EqualFold(strings.TrimSpace(k), "charset") && !isUTF8(strings.Trim(strings.TrimSpace(v), `"`)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isUTF8 reports whether a charset name is UTF-8.
+func isUTF8(name string) bool {
+	name = strings.TrimSpace(name)
+	return strings.EqualFold(name, "utf-8") || strings.EqualFold(name, "utf8")
+}
 
 func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int32 {
 	if flags&^FlagInsecure != 0 {
@@ -65,6 +107,9 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if !c.Policy.AllowHTTP(t) {
 		return c.denyNet("http", pr.url)
 	}
+	if err := checkQueryEscapes(t.RawQuery); err != nil {
+		return c.fail(StatusBadRequest, "http: "+pr.url+": "+err.Error())
+	}
 	x := &exchange{c: c, net: c.Net, first: t, current: t, insecure: flags&FlagInsecure != 0 && t.Scheme == "https"}
 	if x.insecure {
 		if hp := t.Addr(); !c.Policy.AllowInsecure(hp) {
@@ -73,7 +118,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	}
 	if c.Policy.hasSecrets() {
 		for _, h := range pr.header {
-			if reshaping[h.name] && !(h.name == "Accept-Encoding" && strings.EqualFold(h.value, "identity")) {
+			if reshapes(h) {
 				return c.fail(StatusBadRequest, "http: "+pr.url+": header "+h.name+" is refused in a run granted secrets: it would change the bytes redaction reads")
 			}
 		}
@@ -92,6 +137,9 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		// Not for a unix socket: no proxy reaches it. A redirect from one
 		// to a TCP URL goes direct too, as the first request did.
 		x.proxy = http.ProxyFromEnvironment
+		if c.Net.proxyFor != nil {
+			x.proxy = c.Net.proxyFor
+		}
 	}
 	req, status := x.build(pr)
 	if status != StatusOK {
@@ -111,6 +159,26 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		return c.failFrom(httpDestination(x.current), httpStatus(err), httpErrorText(err))
 	}
 	return c.net.add(&handle{resp: resp})
+}
+
+// checkQueryEscapes refuses a query that holds a placeholder and a '%'
+// that does not begin a two-digit escape as the probe wrote it. The host
+// query-escapes a value so that its destination decodes exactly the value;
+// a '%' (or '%' and one hex digit) just before a placeholder would instead
+// take the value's first escaped bytes as the end of an escape the probe
+// began, and the destination would decode a byte of the probe's choosing
+// and read the rest of the value raw: quoted back by a service that
+// names the key it rejects, it is no longer the value redaction looks for.
+func checkQueryEscapes(q string) error {
+	if start, _, _ := nextPlaceholder([]byte(q), 0); start < 0 {
+		return nil
+	}
+	for i := 0; i < len(q); i++ {
+		if q[i] == '%' && (i+2 >= len(q) || unhex(q[i+1]) < 0 || unhex(q[i+2]) < 0) {
+			return errors.New("a query that holds a ${secret:NAME} placeholder may hold '%' only as a two-digit escape, written whole: one it began would swallow the start of the value")
+		}
+	}
+	return nil
 }
 
 // destination is where a request to t goes, for the secrets' bindings: a
@@ -137,6 +205,7 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	if status != StatusOK {
 		return nil, c.fail(status, why)
 	}
+	x.bodyCost = placeholderCost(pr.body, 1)
 	body, bodySecrets, status, why := c.substitute(pr.body, dest, nil)
 	x.bodySecrets = bodySecrets
 	if status != StatusOK {
@@ -168,6 +237,10 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 			// The host writes these itself (docs/ABI.md).
 			continue
 		}
+		if x.headerCost == nil {
+			x.headerCost = map[string]int{}
+		}
+		x.headerCost[h.name] += len(h.name) + len(": \r\n") + placeholderCost([]byte(h.value), 1)
 		v, set, status, why := c.substitute([]byte(h.value), dest, nil)
 		if status != StatusOK {
 			return nil, c.fail(status, why)
@@ -187,6 +260,13 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	}
 	if _, ok := req.Header["User-Agent"]; !ok {
 		req.Header.Set("User-Agent", "gate-probe")
+	}
+	// The host asks for gzip itself, as Go's transport would, but decodes
+	// it itself too (decodeBody): the transport reads only the first
+	// Content-Encoding line and then deletes them all.
+	if _, ok := req.Header["Accept-Encoding"]; !ok && req.Header.Get("Range") == "" && req.Method != http.MethodHead {
+		req.Header.Set("Accept-Encoding", "gzip")
+		x.askedGzip = true
 	}
 	c.markSent(used)
 	return req, StatusOK
@@ -252,6 +332,8 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		TLSHandshakeTimeout:    d,
 		ForceAttemptHTTP2:      false,
 		Proxy:                  x.proxy,
+		// build asks for gzip and decodeBody undoes it.
+		DisableCompression: true,
 	}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, CheckRedirect: x.checkRedirect}
@@ -265,25 +347,19 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		return nil, errBytesInBound
 	}
 	r := c.redactorOf(c.scopeOf(x.destination(x.current)))
-	if enc := resp.Header.Get("Content-Encoding"); r != nil && enc != "" && !strings.EqualFold(enc, "identity") {
-		return nil, errEncoded(enc)
+	decoded, err := x.decodeBody(resp, r != nil)
+	if err != nil {
+		return nil, err
 	}
-	body, whole, err := c.readBody(resp.Body, r, min(MaxHTTPBody, left))
+	body, whole, err := c.readBody(decoded, r, min(MaxHTTPBody, left))
 	if err != nil {
 		return nil, err
 	}
 	c.countIn(len(body))
 	out := &response{status: resp.StatusCode, body: body, header: make(http.Header, len(resp.Header))}
-	head := len(resp.Status) + len("HTTP/1.1 \r\n\r\n")
 	for k, vs := range resp.Header {
-		v := string(r.redact([]byte(strings.Join(vs, ", "))))
-		out.header[k] = []string{v}
-		head += len(k) + len(v) + 4
+		out.header[k] = []string{string(r.redact([]byte(strings.Join(vs, ", "))))}
 	}
-	// The head counts as the probe can read it, redacted, as the body
-	// does: a raw count would let a probe that reads up to the bound tell
-	// how long an echoed value is.
-	c.countIn(head)
 	if r != nil && resp.Header.Get("Content-Length") != "" {
 		// The peer's count would tell the length of a secret it echoed in
 		// the body; the probe gets the length of what it can read, or none.
@@ -292,11 +368,72 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 			out.header.Set("Content-Length", strconv.Itoa(len(body)))
 		}
 	}
+	// The head counts as the probe can read it, as the body does: the
+	// status code and each header's value, redacted. Neither the reason
+	// phrase nor a header's name can be read, and a peer may quote a value
+	// in either (a name in the form net/http gives it, which redaction
+	// does not know): counted, they would let a probe that reads up to the
+	// bound tell how long the value is.
+	head := len("HTTP/1.1 200\r\n\r\n")
+	for _, vs := range out.header {
+		head += len(vs[0]) + len(": \r\n")
+	}
+	c.countIn(head)
 	if resp.TLS != nil {
 		// The last request's host: a redirect may have gone elsewhere.
 		out.tls = c.tlsFactsOf(*resp.TLS, resp.Request.URL.Hostname(), x.insecure)
 	}
 	return out, nil
+}
+
+// decodeBody returns resp's body as text: gzip the host asked for is
+// decoded, and the response's Content-Encoding and Content-Length (which
+// count the encoded bytes) go with it. Every Content-Encoding line counts,
+// each a list of codings applied in turn: a body encoded any other way,
+// or more than once, is returned as it is, or refused (errEncoded) when
+// text is needed, because redaction cannot read it: a server, or a proxy
+// in front of it, that compresses twice says so in two lines.
+func (x *exchange) decodeBody(resp *http.Response, text bool) (io.Reader, error) {
+	var codings []string
+	for _, line := range resp.Header.Values("Content-Encoding") {
+		for _, e := range strings.Split(line, ",") {
+			if e = strings.TrimSpace(e); e != "" && !strings.EqualFold(e, "identity") {
+				codings = append(codings, e)
+			}
+		}
+	}
+	switch {
+	case len(codings) == 0:
+		return resp.Body, nil
+	case x.askedGzip && len(codings) == 1 && (strings.EqualFold(codings[0], "gzip") || strings.EqualFold(codings[0], "x-gzip")):
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		if resp.ContentLength == 0 || resp.Request.Method == http.MethodHead {
+			return resp.Body, nil
+		}
+		return &gunzip{body: resp.Body}, nil
+	case text:
+		return nil, errEncoded(strings.Join(codings, ", "))
+	}
+	return resp.Body, nil
+}
+
+// gunzip decodes a gzip body, reading its header on the first Read (so
+// that an empty body reads as one, as net/http's own does).
+type gunzip struct {
+	body io.Reader
+	zr   *gzip.Reader
+}
+
+func (g *gunzip) Read(p []byte) (int, error) {
+	if g.zr == nil {
+		zr, err := gzip.NewReader(g.body)
+		if err != nil {
+			return 0, err
+		}
+		g.zr = zr
+	}
+	return g.zr.Read(p)
 }
 
 // readBody reads what the probe may keep of a body: at most keep bytes as
@@ -382,7 +519,12 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	dest := x.destination(t)
 	bound := c.Policy.boundTo(dest)
-	if stray := c.secretState().sent &^ bound; stray != 0 {
+	// Only a destination the run sent a value to can have put it in the
+	// Location: one the value is not bound to never had it from the host,
+	// and looking for the value in what it wrote would answer a probe
+	// that has it echo guesses there (an open redirect) which guess is
+	// the value, by whether the redirect is followed.
+	if stray := c.scopeOf(x.destination(x.current)) &^ bound; stray != 0 {
 		if name := c.redactorOf(stray).first(raw); name != "" {
 			c.record(Denial{Kind: "secret", Request: name, To: dest.String(), Probe: c.Probe})
 			return http.ErrUseLastResponse
@@ -410,6 +552,22 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 		for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
 			req.Header.Del(h)
 		}
+	}
+	// What the redirect sends again counts against the bytes-out bound as
+	// the first request did: its request line, the probe's headers it
+	// still carries, and a 307's or 308's body. Past the bound it is not
+	// followed, and its own response is the answer.
+	cost := len(req.Method) + len(req.URL.RequestURI()) + len("  HTTP/1.1\r\n")
+	for h, n := range x.headerCost {
+		if _, ok := req.Header[h]; ok {
+			cost += n
+		}
+	}
+	if req.GetBody != nil {
+		cost += x.bodyCost
+	}
+	if !c.fitsOut(cost) {
+		return http.ErrUseLastResponse
 	}
 	x.current = t
 	return nil

@@ -5,6 +5,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -20,6 +22,10 @@ type Net struct {
 	// off by default: a probe asks about the service, not about the path
 	// the host's shell happens to take to it.
 	Proxy bool
+	// proxyFor is the proxy Proxy selects: nil means the one the
+	// variables name (http.ProxyFromEnvironment, which never proxies
+	// loopback); tests set one that does.
+	proxyFor func(*http.Request) (*url.URL, error)
 	// DialContext, when set, makes every connection of gate.dial,
 	// gate.connect and gate.http, after the grants allowed it; probetest
 	// uses it to put scripted peers behind addresses. nil means a

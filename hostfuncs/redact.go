@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"net/url"
 	"slices"
+	"strconv"
 )
 
 // redactor finds secret values in bytes with a rolling hash (Rabin-Karp):
@@ -50,6 +51,19 @@ func (r *redactor) add(name, value string) {
 		if f != value && !r.has(ph, f) {
 			r.addValue(ph, f)
 		}
+	}
+}
+
+// addQuoted adds value as Go writes it inside a quoted string (%q,
+// strconv.Quote without its quotes), when that differs: a quote, a
+// backslash, a control or non-printable character, a byte that is not
+// UTF-8 each become an escape. The form is up to four times the value's
+// length, so it is for texts only (see Call.textRedactorOf).
+func (r *redactor) addQuoted(name, value string) {
+	q := strconv.Quote(value)
+	q = q[1 : len(q)-1]
+	if ph := placeholderOpen + name + "}"; q != value && !r.has(ph, q) {
+		r.addValue(ph, q)
 	}
 }
 

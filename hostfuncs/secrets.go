@@ -36,8 +36,9 @@ type secretCache struct {
 	read []secretValue
 	// sent is the set of secrets the run has put into a stream or request.
 	sent secretSet
-	// redactors are built on first use, one per set of secrets.
-	redactors []scopedRedactor
+	// redactors are built on first use, one per set of secrets;
+	// textRedactors likewise, for the host's texts (redactText).
+	redactors, textRedactors []scopedRedactor
 }
 
 type secretValue struct {
@@ -206,8 +207,25 @@ func (c *Call) redactorOf(set secretSet) *redactor {
 	if set == 0 {
 		return nil
 	}
-	s := c.secretState()
-	for _, r := range s.redactors {
+	return c.buildRedactor(set, &c.secretState().redactors, false)
+}
+
+// textRedactorOf is redactorOf for the host's own texts: each value is
+// looked for also as Go quotes it in a string (%q), as net/http's errors
+// quote a line they could not parse. It is not for what a peer sends:
+// that form may be four times the value's length, past the margin that
+// keeps a cut safe (maxPattern).
+func (c *Call) textRedactorOf(set secretSet) *redactor {
+	if set == 0 {
+		return nil
+	}
+	return c.buildRedactor(set, &c.secretState().textRedactors, true)
+}
+
+// buildRedactor returns the redactor of set from cache, building it there
+// on first use.
+func (c *Call) buildRedactor(set secretSet, cache *[]scopedRedactor, quoted bool) *redactor {
+	for _, r := range *cache {
 		if r.set == set {
 			return r.r
 		}
@@ -220,6 +238,9 @@ func (c *Call) redactorOf(set secretSet) *redactor {
 		name := c.Policy.v2.secrets[i].name
 		if v, ok := c.secret(name); ok && v != "" {
 			r.add(name, v)
+			if quoted {
+				r.addQuoted(name, v)
+			}
 		}
 	}
 	r.seal()
@@ -227,7 +248,7 @@ func (c *Call) redactorOf(set secretSet) *redactor {
 	if len(r.groups) > 0 {
 		sr.r = &r
 	}
-	s.redactors = append(s.redactors, sr)
+	*cache = append(*cache, sr)
 	return sr.r
 }
 
@@ -243,9 +264,10 @@ func (c *Call) allSecrets() secretSet {
 // replaced by its placeholder: the engine passes the run's reason, logs,
 // notes and output through it before they leave the run. A probe never
 // reads these back, so they are redacted of every secret it may hold,
-// whether it sent it or not.
+// whether it sent it or not, and of the form Go's %q gives a value too (a
+// reason may quote the host's words of gate.last_error).
 func (c *Call) Redact(s string) string {
-	r := c.redactorOf(c.allSecrets())
+	r := c.textRedactorOf(c.allSecrets())
 	if r == nil {
 		return s
 	}
@@ -254,9 +276,10 @@ func (c *Call) Redact(s string) string {
 
 // redactText is Redact for a host text that may hold what a peer sent,
 // for the probe to read (gate.last_error): redacted of the secrets of set
-// only, as the peer's bytes are.
+// only, as the peer's bytes are, and of the form in which net/http's
+// errors quote what the peer sent.
 func (c *Call) redactText(set secretSet, s string) string {
-	r := c.redactorOf(set)
+	r := c.textRedactorOf(set)
 	if r == nil {
 		return s
 	}
