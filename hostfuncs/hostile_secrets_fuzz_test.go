@@ -78,34 +78,40 @@ func FuzzHostileSecretRecvSplit(f *testing.F) {
 		bufSize := uint32(cap)%bufCap + 1
 		// At most 64 reads of padding, so that a small buffer stays quick.
 		padding := strings.Repeat("p", int(pad)%(64*int(bufSize)+1))
-		peer := stallPeer(t, func(line string) string { return padding + line[:cut] }, func(line string) string { return line[cut:] })
-		c := hostileCall(t, grants(reach(peer.addr), boundSecret("P", peer.addr)), map[string]string{"P": v})
-		h := g.connect(t, c, peer.addr, 0, 0)
-		if h < 0 {
-			t.Fatal(g.lastError(t, c))
-		}
 		msg := "${secret:P}\n"
-		if got := g.send(t, c, h, msg); got != int32(len(msg)) {
-			t.Fatalf("send: %d %s", got, g.lastError(t, c))
-		}
-		waitSignal(t, peer.firstSent, "the peer's first part")
 		var pieces []string
-		// The first part, with a timeout that ends the wait while the rest
-		// of the value is still to come; none (0, the budget) would wait
-		// for it forever.
-		if timeout%4 > 0 {
-			if got, s := g.recv(t, c, h, bufSize, int32(timeout%4)); got > 0 {
+		if !prompt(t, func() *stall {
+			peer := stallPeer(t, func(line string) string { return padding + line[:cut] }, func(line string) string { return line[cut:] })
+			c := hostileCall(t, grants(reach(peer.addr), boundSecret("P", peer.addr)), map[string]string{"P": v})
+			h := g.connect(t, c, peer.addr, 0, 0)
+			if h < 0 {
+				t.Fatal(g.lastError(t, c))
+			}
+			if got := g.send(t, c, h, msg); got != int32(len(msg)) {
+				t.Fatalf("send: %d %s", got, g.lastError(t, c))
+			}
+			waitSignal(t, peer.firstSent, "the peer's first part")
+			pieces = nil
+			// The first part, with a timeout that ends the wait while the
+			// rest of the value is still to come; none (0, the budget)
+			// would wait for it forever.
+			if timeout%4 > 0 {
+				if got, s := g.recv(t, c, h, bufSize, int32(timeout%4)); got > 0 {
+					pieces = append(pieces, s)
+				}
+			}
+			close(peer.next)
+			waitSignal(t, peer.restSent, "the peer's second part")
+			for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
+				got, s := g.recv(t, c, h, bufSize, 0)
+				if got <= 0 {
+					t.Fatalf("the rest: %d %s", got, g.lastError(t, c))
+				}
 				pieces = append(pieces, s)
 			}
-		}
-		close(peer.next)
-		waitSignal(t, peer.restSent, "the peer's second part")
-		for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
-			got, s := g.recv(t, c, h, bufSize, 0)
-			if got <= 0 {
-				t.Fatalf("the rest: %d %s", got, g.lastError(t, c))
-			}
-			pieces = append(pieces, s)
+			return peer
+		}) {
+			return
 		}
 		for i, p := range pieces {
 			assertNoLeak(t, v, fmt.Sprintf("recv %d of %d", i+1, len(pieces)), p, msg)

@@ -714,8 +714,9 @@ func TestHostileSecretSubstringValues(t *testing.T) {
 // budget), a negative one, 1 or 2 ms, and buffers of 1 and 3 bytes, on a
 // peer whose answer comes in two writes cut inside the value. A short
 // timeout's first recv comes while the peer holds the rest back, which
-// it sends once that recv has answered (stallPeer: the peer never pauses
-// on its own, so a late machine cannot fail the test); a wait as long as
+// it sends once that recv has answered (stallPeer; a try whose peer the
+// machine kept off the CPU for longer than the quiet gap is tried again:
+// see prompt); a wait as long as
 // the budget would outlast any pause of the peer's, even one between two
 // writes back to back on a loaded machine, and meet the quiet gap, so
 // there the peer writes its answer at once.
@@ -729,43 +730,50 @@ func TestHostileSecretRecvOddWaits(t *testing.T) {
 		t.Run(fmt.Sprintf("timeout=%d/buf=%d", tt.timeout, tt.buf), func(t *testing.T) {
 			first := func(line string) string { return line[:20] }
 			rest := func(line string) string { return line[20:] }
-			var addr string
-			var stalled *stall
-			if tt.timeout > 0 {
-				stalled = stallPeer(t, first, rest)
-				addr = stalled.addr
-			} else {
-				addr, _ = hostilePeer(t, func(c net.Conn) {
-					line, err := bufio.NewReader(c).ReadString('\n')
-					if err != nil {
-						return
-					}
-					c.Write([]byte(first(line) + rest(line)))
-					io.Copy(io.Discard, c)
-				})
-			}
-			c := hostileCall(t, grants(reach(addr), boundSecret("P", addr)), map[string]string{"P": v})
-			h := g.connect(t, c, addr, 0, 0)
-			require.Positive(t, h, g.lastError(t, c))
-			require.Positive(t, g.send(t, c, h, "${secret:P}\n"))
 			var pieces []string
-			if stalled != nil {
-				waitSignal(t, stalled.firstSent, "the peer's first part")
-				if n, s := g.recv(t, c, h, tt.buf, tt.timeout); n > 0 {
-					pieces = append(pieces, s)
+			exchange := func() *stall {
+				var addr string
+				stalled := &stall{} // no pause: the peer writes at once
+				if tt.timeout > 0 {
+					stalled = stallPeer(t, first, rest)
+					addr = stalled.addr
 				} else {
-					assert.Equal(t, StatusTimedOut, n, g.lastError(t, c))
+					addr, _ = hostilePeer(t, func(c net.Conn) {
+						line, err := bufio.NewReader(c).ReadString('\n')
+						if err != nil {
+							return
+						}
+						c.Write([]byte(first(line) + rest(line)))
+						io.Copy(io.Discard, c)
+					})
 				}
-				close(stalled.next)
-				waitSignal(t, stalled.restSent, "the peer's second part")
+				c := hostileCall(t, grants(reach(addr), boundSecret("P", addr)), map[string]string{"P": v})
+				h := g.connect(t, c, addr, 0, 0)
+				require.Positive(t, h, g.lastError(t, c))
+				require.Positive(t, g.send(t, c, h, "${secret:P}\n"))
+				pieces = nil
+				if tt.timeout > 0 {
+					waitSignal(t, stalled.firstSent, "the peer's first part")
+					if n, s := g.recv(t, c, h, tt.buf, tt.timeout); n > 0 {
+						pieces = append(pieces, s)
+					} else {
+						assert.Equal(t, StatusTimedOut, n, g.lastError(t, c))
+					}
+					close(stalled.next)
+					waitSignal(t, stalled.restSent, "the peer's second part")
+				}
+				for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
+					n, s := g.recv(t, c, h, tt.buf, tt.timeout)
+					if n == StatusTimedOut {
+						continue
+					}
+					require.Positive(t, n, g.lastError(t, c))
+					pieces = append(pieces, s)
+				}
+				return stalled
 			}
-			for !strings.HasSuffix(strings.Join(pieces, ""), "\n") {
-				n, s := g.recv(t, c, h, tt.buf, tt.timeout)
-				if n == StatusTimedOut {
-					continue
-				}
-				require.Positive(t, n, g.lastError(t, c))
-				pieces = append(pieces, s)
+			if !prompt(t, exchange) {
+				return
 			}
 			for i, p := range pieces {
 				assertNoLeak(t, v, fmt.Sprintf("recv %d", i), p)

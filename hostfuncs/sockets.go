@@ -189,6 +189,9 @@ func (c *slotConn) Close() error {
 	return err
 }
 
+// NetConn returns the socket itself, as tls.Conn's does.
+func (c *slotConn) NetConn() net.Conn { return c.Conn }
+
 // outOfSockets reports whether err means the host, not the peer, had no
 // socket to give: its bound across probes, or the process's or system's
 // descriptor limit (EMFILE, ENFILE).

@@ -297,6 +297,11 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 			// The read's own deadline ended it: judged by the clock, since
 			// the socket's deadline can fire before the context's timer.
 			quiet := n == 0 && !quietAt.IsZero() && isTimeout(err) && !stopped(readCtx) && !time.Now().Before(quietAt)
+			if quiet && socketPending(s.conn) {
+				// The deadline woke the read before the bytes that had
+				// come did: the peer was not quiet. Read them.
+				continue
+			}
 			if n > 0 {
 				c.countRaw(n)
 				s.held.push(chunk[:n])
