@@ -230,12 +230,12 @@ func (c *Call) Denied() []Denial { return c.denials }
 // status codes cannot carry, such as why a dependency lookup failed.
 func (c *Call) Notes() []string { return c.notes }
 
-// RedactRun takes every granted secret's value out of what the run leaves
-// behind (its reason, logs, notes and denials), for the engine to call
-// once the run is over and before its Result is built. A probe without
-// secret grants costs nothing here.
+// RedactRun takes the value of every secret the run sent out of what the
+// run leaves behind (its reason, logs, notes and denials; see Redact), for
+// the engine to call once the run is over and before its Result is built.
+// A run that sent no secret costs nothing here.
 func (c *Call) RedactRun() {
-	if len(c.Policy.Secrets()) == 0 {
+	if c.sentSecrets() == 0 {
 		return
 	}
 	c.reason = c.Redact(c.reason)

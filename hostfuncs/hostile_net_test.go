@@ -353,17 +353,33 @@ func closedAddr(t testing.TB) string {
 	return addr
 }
 
+// TestRedactRun: what a run leaves behind is redacted of the secrets it
+// sent, and only of those. A run that sent none leaves its reason and logs
+// as it wrote them: the probe never read a value, so one there is a guess,
+// and redacting it would tell whoever reads the reason which guess was
+// right.
 func TestRedactRun(t *testing.T) {
 	g := newGuest(t)
 	v := secretValues[1]
-	c := secretCall(t, Grants{}, v)
-	p, n := g.put(t, argAt, "reason: "+v)
-	g.v2call(t, c, "reason", p, n)
-	g.v2call(t, c, "log", 1, p, n)
-	c.RedactRun()
-	reason, _ := c.Reason()
-	assert.Equal(t, "reason: ${secret:K}", reason)
-	assert.Equal(t, "reason: ${secret:K}", c.Logs()[0].Message)
+	for _, sent := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sent=%v", sent), func(t *testing.T) {
+			c := secretCall(t, Grants{}, v)
+			if sent {
+				c.markSent(c.allSecrets())
+			}
+			p, n := g.put(t, argAt, "reason: "+v)
+			g.v2call(t, c, "reason", p, n)
+			g.v2call(t, c, "log", 1, p, n)
+			c.RedactRun()
+			want := "reason: " + v
+			if sent {
+				want = "reason: ${secret:K}"
+			}
+			reason, _ := c.Reason()
+			assert.Equal(t, want, reason)
+			assert.Equal(t, want, c.Logs()[0].Message)
+		})
+	}
 }
 
 func (g *guest) v2call(t testing.TB, c *Call, fn string, args ...uint32) {

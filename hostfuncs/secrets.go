@@ -252,22 +252,27 @@ func (c *Call) buildRedactor(set secretSet, cache *[]scopedRedactor, quoted bool
 	return sr.r
 }
 
-// allSecrets is the set of every secret the run is granted.
-func (c *Call) allSecrets() secretSet {
-	if !c.Policy.hasSecrets() {
+// sentSecrets is the set of the secrets the run has sent anywhere.
+func (c *Call) sentSecrets() secretSet {
+	if c.secrets == nil {
 		return 0
 	}
-	return secretSet(1)<<len(c.Policy.v2.secrets) - 1
+	return c.secrets.sent
 }
 
-// Redact returns s with the value of every granted secret that is set
-// replaced by its placeholder: the engine passes the run's reason, logs,
-// notes and output through it before they leave the run. A probe never
-// reads these back, so they are redacted of every secret it may hold,
-// whether it sent it or not, and of the form Go's %q gives a value too (a
-// reason may quote the host's words of gate.last_error).
+// Redact returns s with the value of every secret the run has sent
+// replaced by its placeholder, in the forms a peer's bytes are redacted
+// of and in the form Go's %q gives a value (a reason may quote the host's
+// words of gate.last_error): the engine passes the run's reason, logs,
+// notes and output through it before they leave the run.
+//
+// Only what was sent: a probe never reads a value, so one in its reason
+// came from a peer that was sent it, or is a guess. Redacting a secret the
+// run never sent would protect nothing and would turn the reason into an
+// oracle for whoever reads it (/v1/status, a log): a probe could write
+// candidate values there and the reader see which became a placeholder.
 func (c *Call) Redact(s string) string {
-	r := c.textRedactorOf(c.allSecrets())
+	r := c.textRedactorOf(c.sentSecrets())
 	if r == nil {
 		return s
 	}

@@ -32,6 +32,10 @@ func FuzzRedact(f *testing.F) {
 		if want := redactReference(in, map[string]string{"A": a, "B": b}); !bytes.Equal(out, want) {
 			t.Fatalf("redact(%q) with A=%q B=%q = %q, want %q", in, a, b, out, want)
 		}
+		if got := c.Redact(string(in)); got != string(in) {
+			t.Fatalf("Redact %q before anything was sent: a run that sent nothing redacts nothing", got)
+		}
+		c.markSent(c.allSecrets())
 		if got := c.Redact(string(in)); got != string(out) {
 			t.Fatalf("Redact %q, redact %q", got, out)
 		}

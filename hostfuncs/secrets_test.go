@@ -130,7 +130,8 @@ func TestSubstituteEscaped(t *testing.T) {
 	assert.Equal(t, secretSet(1<<c.Policy.secretIndex("PW")|1<<c.Policy.secretIndex("K")), used)
 	require.Equal(t, StatusOK, status, why)
 	assert.Equal(t, "q=a b&key=p%40ss+w%2Frd&k=v4lue", string(out))
-	// And what comes back escaped is redacted too.
+	// And what comes back escaped is redacted too, once sent.
+	c.markSent(used)
 	assert.Equal(t, "GET /?key=${secret:PW}&k=${secret:K}", c.Redact("GET /?key=p%40ss+w%2Frd&k=v4lue"))
 }
 
@@ -215,18 +216,29 @@ func TestRedact(t *testing.T) {
 			in := []byte(tt.in)
 			assert.Equal(t, tt.want, string(redactAll(c, in)))
 			assert.Equal(t, tt.in, string(in), "the input is never changed")
-			assert.Equal(t, tt.want, c.Redact(tt.in))
 		})
+	}
+	// The run's texts: redacted of nothing before a secret is sent, then
+	// as a peer's bytes are.
+	for _, tt := range tests {
+		assert.Equal(t, tt.in, c.Redact(tt.in), "nothing sent yet")
+	}
+	c.markSent(c.allSecrets())
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, c.Redact(tt.in), "all sent")
 	}
 	in := []byte("nothing here")
 	assert.Same(t, &in[0], &redactAll(c, in)[0], "nothing to replace: b itself")
 }
 
-// TestRedactWithoutUse: a run that never sent a secret still redacts it,
+// TestRedactWithoutUse: a run that never sent a secret redacts nothing
+// (a value in its texts is a guess, and a placeholder would say which),
 // and a run without secrets, or whose secrets are not set, costs no
 // allocation.
 func TestRedactWithoutUse(t *testing.T) {
 	c, _ := stestCall(t, Grants{Secrets: everywhere("K")}, map[string]string{"K": "hunter2"})
+	assert.Equal(t, "pw=hunter2", c.Redact("pw=hunter2"))
+	c.markSent(c.allSecrets())
 	assert.Equal(t, "pw=${secret:K}", c.Redact("pw=hunter2"))
 
 	none, _ := stestCall(t, Grants{Env: []string{"*"}}, map[string]string{"K": "hunter2"})
