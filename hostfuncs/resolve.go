@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // A Resolver answers whether one kind of dependency is present on this host.
@@ -56,7 +58,7 @@ var ErrUnknownScheme = errors.New("unknown import scheme")
 // "scheme:" prefix, an empty name, ".." anywhere in the name, a path name
 // that is not clean, or a name the scheme's resolver rejects (a relative
 // path for bin: or lib:, an invalid module name for py:).
-var ErrBadSpec = errors.New("bad import spec")
+var ErrBadSpec = grants.ErrBadSpec
 
 // ResolverOptions configures NewResolvers. The zero value is valid and
 // uses the defaults below.
@@ -110,7 +112,7 @@ func NewResolvers(opts ResolverOptions) *Resolvers {
 // say, a "py" resolver for a virtualenv. Calls already running keep the
 // resolver they started with.
 func (r *Resolvers) Register(scheme string, res Resolver) error {
-	if !resolverValidScheme(scheme) {
+	if !grants.ValidScheme(scheme) {
 		return fmt.Errorf("register import scheme %q: %w: scheme must match [a-z][a-z0-9+.-]*", scheme, ErrBadSpec)
 	}
 	if res == nil {
@@ -141,7 +143,7 @@ func (r *Resolvers) Resolve(ctx context.Context, spec string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	scheme, name, err := resolverSplitSpec(spec)
+	scheme, name, err := grants.SplitSpec(spec)
 	if err != nil {
 		return false, err
 	}
@@ -211,39 +213,6 @@ func (r *Resolvers) Schemes() []string {
 	return out
 }
 
-// resolverSplitSpec splits "scheme:name" at the first colon, so names may
-// themselves contain colons, and checks the name as the grants do
-// (checkSpecName), so that no resolver sees a spec no grant could match.
-func resolverSplitSpec(spec string) (scheme, name string, err error) {
-	scheme, name, ok := strings.Cut(spec, ":")
-	switch {
-	case !ok:
-		return "", "", fmt.Errorf("import %q: %w: want scheme:name", spec, ErrBadSpec)
-	case !resolverValidScheme(scheme):
-		return "", "", fmt.Errorf("import %q: %w: scheme must match [a-z][a-z0-9+.-]*", spec, ErrBadSpec)
-	case name == "":
-		return "", "", fmt.Errorf("import %q: %w: empty name", spec, ErrBadSpec)
-	}
-	if err := checkSpecName(name); err != nil {
-		return "", "", fmt.Errorf("import %q: %w: %w", spec, ErrBadSpec, err)
-	}
-	return scheme, name, nil
-}
-
-// resolverValidScheme reports whether s matches [a-z][a-z0-9+.-]*.
-func resolverValidScheme(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // resolverCheckPathName validates a bin: or lib: name: an absolute, clean
 // path without ".." or a bare file name. Relative paths with a slash are
 // rejected because their meaning would depend on the gate process's
@@ -255,7 +224,7 @@ func resolverCheckPathName(scheme, name string) error {
 	case strings.IndexByte(name, 0) >= 0:
 		return fmt.Errorf("%s:%q: %w: NUL in name", scheme, name, ErrBadSpec)
 	case strings.HasPrefix(name, "/"):
-		if err := checkSpecName(name); err != nil {
+		if err := grants.CheckSpecName(name); err != nil {
 			return fmt.Errorf("%s:%s: %w: %w", scheme, name, ErrBadSpec, err)
 		}
 		return nil

@@ -98,21 +98,6 @@ func TestLibResolverHostileFiles(t *testing.T) {
 	}
 }
 
-// The same through gate.import, as "gatectl check" runs it.
-func TestImportLibFIFOAnswersPromptly(t *testing.T) {
-	h := newRtestHostile(t)
-	g := newGuest(t)
-	c := testCall(t, Grants{Import: []string{"lib:" + h.dir + "/*", "lib:/dev/zero"}})
-	for _, p := range h.all() {
-		rtestPrompt(t, p, func() {
-			ptr, n := g.put(t, 0, "lib:"+p)
-			got, err := g.call(c, "import", ptr, n)
-			require.NoError(t, err)
-			assert.Equal(t, StatusNotFound, got)
-		})
-	}
-}
-
 func TestLibParseConfHostileIncludes(t *testing.T) {
 	h := newRtestHostile(t)
 	etc := t.TempDir()

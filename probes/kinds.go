@@ -58,7 +58,7 @@ type kindEntry struct {
 	// list, or an address). value checks it and returns it as the config
 	// holds it, and the grants it needs.
 	key   string
-	value func(v string) (string, grants, error)
+	value func(v string) (string, needs, error)
 
 	// An ABI v2 kind's shorthand is a target and options, in the order
 	// String writes them (and error messages list them).
@@ -70,15 +70,15 @@ type kindEntry struct {
 	targetOptional bool
 	// target checks the target, puts it into config cfg (the options
 	// parsed) and returns the grants it needs.
-	target func(cfg map[string]string, target string) (grants, error)
+	target func(cfg map[string]string, target string) (needs, error)
 	// writeTarget writes the target as String begins the shorthand; nil
 	// for "NAME:" and config "addr".
 	writeTarget func(c map[string]string) string
 }
 
-// grants are what a shorthand's value or target needs to be granted
+// needs are what a shorthand's value or target needs to be granted
 // (its secrets follow from its config: bindSecrets).
-type grants struct{ Env, Dial, Import, HTTP []string }
+type needs struct{ Env, Dial, Import, HTTP []string }
 
 // v2 reports whether k is an ABI v2 kind, one that takes a target and
 // options.
@@ -92,14 +92,14 @@ var kinds = []*kindEntry{
 		summary: "every variable set and non-empty",
 		example: "env:DATABASE_URL",
 		key:     "vars",
-		value: func(v string) (string, grants, error) {
+		value: func(v string) (string, needs, error) {
 			names := splitList(v)
 			for _, n := range names {
 				if !ValidEnvName(n) {
-					return "", grants{}, fmt.Errorf("bad environment variable name %q: want letters, digits and _, not starting with a digit", n)
+					return "", needs{}, fmt.Errorf("bad environment variable name %q: want letters, digits and _, not starting with a digit", n)
 				}
 			}
-			return strings.Join(names, ","), grants{Env: names}, nil
+			return strings.Join(names, ","), needs{Env: names}, nil
 		},
 	},
 	{
@@ -108,11 +108,11 @@ var kinds = []*kindEntry{
 		summary: "the address accepts a connection (also tcp:unix:/path)",
 		example: "tcp:localhost:5432",
 		key:     "addr",
-		value: func(v string) (string, grants, error) {
+		value: func(v string) (string, needs, error) {
 			if err := checkAddr(v); err != nil {
-				return "", grants{}, fmt.Errorf("bad address %q: %v", v, err)
+				return "", needs{}, fmt.Errorf("bad address %q: %v", v, err)
 			}
-			return v, grants{Dial: []string{v}}, nil
+			return v, needs{Dial: []string{v}}, nil
 		},
 	},
 	{
@@ -121,14 +121,14 @@ var kinds = []*kindEntry{
 		summary: "bin:NAME, py:MODULE, lib:LIBRARY are importable",
 		example: "import:bin:docker",
 		key:     "specs",
-		value: func(v string) (string, grants, error) {
+		value: func(v string) (string, needs, error) {
 			specs := splitList(v)
 			for _, sp := range specs {
 				if !validSpec(sp) {
-					return "", grants{}, fmt.Errorf("bad import spec %q: want SCHEME:NAME, e.g. py:psycopg2, bin:docker or lib:libpq.so.5", sp)
+					return "", needs{}, fmt.Errorf("bad import spec %q: want SCHEME:NAME, e.g. py:psycopg2, bin:docker or lib:libpq.so.5", sp)
 				}
 			}
-			return strings.Join(specs, ","), grants{Import: specs}, nil
+			return strings.Join(specs, ","), needs{Import: specs}, nil
 		},
 	},
 	{
@@ -148,19 +148,19 @@ var kinds = []*kindEntry{
 		summary: "PING answers PONG (AUTH first with password=SECRET)",
 		example: "redis:127.0.0.1:6379 password=REDIS_PASSWORD",
 		options: []*optionSpec{optPassword, optRedisUser, optTimeout},
-		target: func(cfg map[string]string, target string) (grants, error) {
+		target: func(cfg map[string]string, target string) (needs, error) {
 			addr := strings.TrimPrefix(target, "tls:")
 			if err := checkAddr(addr); err != nil || (addr != target && strings.HasPrefix(addr, "unix:")) {
 				if err == nil {
 					err = fmt.Errorf("TLS over a unix socket is not supported")
 				}
-				return grants{}, fmt.Errorf("bad address %q: %v (want HOST:PORT, tls:HOST:PORT or unix:/PATH)", target, err)
+				return needs{}, fmt.Errorf("bad address %q: %v (want HOST:PORT, tls:HOST:PORT or unix:/PATH)", target, err)
 			}
 			if cfg["user"] != "" && cfg["password"] == "" {
-				return grants{}, fmt.Errorf("option user needs password=SECRET too (AUTH takes both)")
+				return needs{}, fmt.Errorf("option user needs password=SECRET too (AUTH takes both)")
 			}
 			cfg["addr"] = target
-			return grants{Dial: []string{addr}}, nil
+			return needs{Dial: []string{addr}}, nil
 		},
 	},
 	{
@@ -178,17 +178,17 @@ var kinds = []*kindEntry{
 		example:        "docker:unix:/var/run/docker.sock",
 		options:        []*optionSpec{optTimeout},
 		targetOptional: true,
-		target: func(cfg map[string]string, target string) (grants, error) {
+		target: func(cfg map[string]string, target string) (needs, error) {
 			sock := DefaultDockerSocket
 			if target != "" {
 				p, ok := strings.CutPrefix(target, "unix:")
 				if !ok || checkAddr(target) != nil {
-					return grants{}, fmt.Errorf("bad socket %q: want docker: (for %s) or docker:unix:/ABSOLUTE/PATH", target, DefaultDockerSocket)
+					return needs{}, fmt.Errorf("bad socket %q: want docker: (for %s) or docker:unix:/ABSOLUTE/PATH", target, DefaultDockerSocket)
 				}
 				sock = p
 			}
 			cfg["socket"] = sock
-			return grants{HTTP: []string{"unix:" + sock + ":/_ping"}}, nil
+			return needs{HTTP: []string{"unix:" + sock + ":/_ping"}}, nil
 		},
 		writeTarget: func(c map[string]string) string {
 			if c["socket"] != DefaultDockerSocket {
@@ -212,15 +212,15 @@ var kinds = []*kindEntry{
 		summary: "the certificate verifies and has days=" + DefaultTLSDays + " or more left",
 		example: "tls:example.com:443 days=14",
 		options: []*optionSpec{optDays, optTimeout},
-		target: func(cfg map[string]string, target string) (grants, error) {
+		target: func(cfg map[string]string, target string) (needs, error) {
 			if err := checkAddr(target); err != nil || strings.HasPrefix(target, "unix:") {
 				if err == nil {
 					err = fmt.Errorf("TLS needs HOST:PORT")
 				}
-				return grants{}, fmt.Errorf("bad address %q: %v", target, err)
+				return needs{}, fmt.Errorf("bad address %q: %v", target, err)
 			}
 			cfg["addr"] = target
-			return grants{Dial: []string{target}}, nil
+			return needs{Dial: []string{target}}, nil
 		},
 	},
 	{
@@ -297,21 +297,21 @@ func (k Kind) Example() string {
 
 // addrTarget is the target of a kind that dials one address, HOST:PORT
 // or unix:/PATH, as its config "addr" holds it.
-func addrTarget(cfg map[string]string, target string) (grants, error) {
+func addrTarget(cfg map[string]string, target string) (needs, error) {
 	if err := checkAddr(target); err != nil {
-		return grants{}, fmt.Errorf("bad address %q: %v", target, err)
+		return needs{}, fmt.Errorf("bad address %q: %v", target, err)
 	}
 	cfg["addr"] = target
-	return grants{Dial: []string{target}}, nil
+	return needs{Dial: []string{target}}, nil
 }
 
 // urlTarget is the target of a kind that requests one http(s) URL, as
 // its config "url" holds it; the grant is the URL up to its query.
-func urlTarget(cfg map[string]string, target string) (grants, error) {
+func urlTarget(cfg map[string]string, target string) (needs, error) {
 	grant, err := checkURL(target)
 	if err != nil {
-		return grants{}, fmt.Errorf("bad URL %q: %v", target, err)
+		return needs{}, fmt.Errorf("bad URL %q: %v", target, err)
 	}
 	cfg["url"] = target
-	return grants{HTTP: []string{grant}}, nil
+	return needs{HTTP: []string{grant}}, nil
 }

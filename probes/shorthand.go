@@ -126,7 +126,7 @@ func ParseShorthand(s string) (Shorthand, error) {
 	// ValidEnvName does; env shorthands, the most common, grant neither
 	// and skip its cost.)
 	if len(sh.Dial) > 0 || len(sh.Import) > 0 {
-		if _, err := (hostfuncs.Grants{Dial: sh.Dial, Import: sh.Import}).Compile(); err != nil {
+		if err := (hostfuncs.Grants{Dial: sh.Dial, Import: sh.Import}).Validate(); err != nil {
 			return fail("%v", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // The ABI v2 kinds take a target and options: "redis:127.0.0.1:6379
@@ -304,7 +305,7 @@ func parseV2(k *kindEntry, sh *Shorthand, target, rest string) error {
 	}
 	if u := cfg["url"]; u != "" {
 		// The host's own parser has the last word on what it will send.
-		if _, err := hostfuncs.ParseHTTPTarget(u); err != nil {
+		if _, err := grants.ParseHTTPTarget(u); err != nil {
 			return fmt.Errorf("bad URL %q: %v", u, err)
 		}
 	}
@@ -314,7 +315,7 @@ func parseV2(k *kindEntry, sh *Shorthand, target, rest string) error {
 	// And the grants' compiler on what they allow: a target the grants
 	// would refuse ("http://0/", "redis:1.2.3:6379") is refused here,
 	// where the manifest's author sees it.
-	if _, err := (hostfuncs.Grants{Dial: sh.Dial, HTTP: sh.HTTP, Secrets: sh.Secrets}).Compile(); err != nil {
+	if err := (hostfuncs.Grants{Dial: sh.Dial, HTTP: sh.HTTP, Secrets: sh.Secrets}).Validate(); err != nil {
 		return fmt.Errorf("bad target %q: %v", target, err)
 	}
 	return nil

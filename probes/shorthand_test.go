@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-dev/gate/internal/grants"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gate-dev/gate/hostfuncs"
 )
 
 func TestParseShorthand(t *testing.T) {
@@ -128,13 +127,13 @@ func FuzzParseShorthand(f *testing.F) {
 		}
 		assert.Equal(t, sh, again)
 		// The grants compile, and allow what the probe will ask.
-		policy, err := (hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}).Compile()
+		policy, err := grants.Spec{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}.Compile()
 		require.NoError(t, err, "%q", s)
 		for _, u := range []string{sh.Config["url"], "unix:" + sh.Config["socket"] + ":/_ping"} {
 			if u == "unix::/_ping" || u == "" {
 				continue
 			}
-			target, err := hostfuncs.ParseHTTPTarget(u)
+			target, err := grants.ParseHTTPTarget(u)
 			require.NoError(t, err, "%q", s)
 			assert.True(t, policy.AllowHTTP(target), "%q: its grants %v refuse %q", s, sh.HTTP, u)
 		}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
@@ -109,7 +111,7 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 }
 
 func (e *Engine) instantiateHostModules(ctx context.Context) error {
-	if _, err := hostfuncs.Instantiate(ctx, e.rt); err != nil {
+	if _, err := host.Instantiate(ctx, e.rt); err != nil {
 		return fmt.Errorf("instantiate the gate host module: %w", err)
 	}
 	_, err := e.rt.NewHostModuleBuilder(meter.ImportModule).
@@ -136,7 +138,7 @@ func (e *Engine) instantiateHostModules(ctx context.Context) error {
 func (e *Engine) ensureWASI(ctx context.Context, cm wazero.CompiledModule) error {
 	need := false
 	for _, f := range cm.ImportedFunctions() {
-		if m, _, _ := f.Import(); m == hostfuncs.WASIModuleName {
+		if m, _, _ := f.Import(); m == host.WASIModuleName {
 			need = true
 			break
 		}
@@ -151,7 +153,7 @@ func (e *Engine) ensureWASI(ctx context.Context, cm wazero.CompiledModule) error
 	if e.wasiDone {
 		return nil
 	}
-	if _, err := hostfuncs.InstantiateWASI(ctx, e.rt); err != nil {
+	if _, err := host.InstantiateWASI(ctx, e.rt); err != nil {
 		return fmt.Errorf("instantiate WASI: %w", err)
 	}
 	e.wasiDone = true
@@ -163,7 +165,7 @@ func (e *Engine) ensureWASI(ctx context.Context, cm wazero.CompiledModule) error
 // and, because it is Go code, where the Go scheduler can preempt a guest
 // that would otherwise hold its thread.
 func refuel(ctx context.Context, _ api.Module, stack []uint64) {
-	if c := hostfuncs.CallFrom(ctx); c != nil {
+	if c := host.CallFrom(ctx); c != nil {
 		c.Check(ctx, "running")
 	}
 	stack[0] = api.EncodeI32(meter.Quantum)

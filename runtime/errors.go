@@ -26,7 +26,7 @@ const (
 	// context ended first (errors.Is(err, context.Canceled) or
 	// DeadlineExceeded holds, as for the context), its probe or engine is
 	// being closed (ErrClosed), or the host had no socket to give a
-	// gate.dial (a *hostfuncs.SocketsError, or EMFILE).
+	// gate.dial (a *host.SocketsError, or EMFILE).
 	KindCanceled
 	// KindABI: the probe misused a host function, e.g. passed a pointer
 	// outside its memory.
@@ -74,7 +74,7 @@ type ProbeError struct {
 	// (a Go panic's "panic: ..." line), if any.
 	Stderr string
 	// Err is the cause: wazero's error with its wasm stack trace, a
-	// *hostfuncs.MemoryError, context.DeadlineExceeded, ...
+	// *host.MemoryError, context.DeadlineExceeded, ...
 	Err error
 }
 

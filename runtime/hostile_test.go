@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -82,11 +84,11 @@ func TestHostileProbes(t *testing.T) {
 			assert.Equal(t, "512", res.Reason, "memory.grow must stop at the 32 MiB cap (512 pages)")
 		}},
 		{module: "reason_1mib", outcome: Unavailable, check: func(t *testing.T, res Result) {
-			assert.Equal(t, strings.Repeat("x", hostfuncs.MaxReason), res.Reason)
+			assert.Equal(t, strings.Repeat("x", host.MaxReason), res.Reason)
 		}},
 		{module: "log_flood", outcome: Available, check: func(t *testing.T, res Result) {
-			assert.Len(t, res.Logs, hostfuncs.MaxLogs)
-			assert.Equal(t, 10000-hostfuncs.MaxLogs, res.LogsDropped)
+			assert.Len(t, res.Logs, host.MaxLogs)
+			assert.Equal(t, 10000-host.MaxLogs, res.LogsDropped)
 			assert.Equal(t, hostfuncs.LogEntry{Level: hostfuncs.LevelWarn, Message: "flood"}, res.Logs[0])
 		}},
 		{module: "stdout_flood", outcome: Available, check: func(t *testing.T, res Result) {

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
 	"github.com/gate-dev/gate/internal/wasm"
 )
@@ -33,7 +34,7 @@ type Inspection struct {
 	Entry  Entry // "" when the module has no usable entry point
 	// ABIVersion is the probe ABI version the module needs: 1, or 2 when
 	// it imports any gate function that version 2 added
-	// (hostfuncs.Func.Version), such as connect or http. Version 2 is
+	// (host.Func.Version), such as connect or http. Version 2 is
 	// additive, so a version-1 module runs on either host.
 	ABIVersion int
 	Imports    []Item
@@ -106,7 +107,7 @@ func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 		}
 		info.Imports = append(info.Imports, it)
 		checkImport(it, bad)
-		if f, ok := hostfuncs.Lookup(it.Name); ok && it.Module == hostfuncs.ModuleName {
+		if f, ok := host.Lookup(it.Name); ok && it.Module == host.ModuleName {
 			info.ABIVersion = max(info.ABIVersion, f.Version)
 		}
 	}
@@ -206,12 +207,12 @@ func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry
 
 func checkImport(it Item, bad func(rule, format string, args ...any)) {
 	switch it.Module {
-	case hostfuncs.ModuleName:
+	case host.ModuleName:
 		if it.Kind != "func" {
 			bad("import", "imports %s %s.%s: the gate module has only functions", it.Kind, it.Module, it.Name)
 			return
 		}
-		f, ok := hostfuncs.Lookup(it.Name)
+		f, ok := host.Lookup(it.Name)
 		if !ok {
 			bad("import", "imports gate.%s, which the probe ABI does not have (it has %s)", it.Name, gateNames())
 			return
@@ -219,12 +220,12 @@ func checkImport(it Item, bad func(rule, format string, args ...any)) {
 		if want := signature(f.Params, f.Results); it.Type != want {
 			bad("import", "imports gate.%s as %s, want %s", it.Name, it.Type, want)
 		}
-	case hostfuncs.WASIModuleName:
+	case host.WASIModuleName:
 		if it.Kind != "func" {
 			bad("import", "imports %s %s.%s: WASI provides only functions", it.Kind, it.Module, it.Name)
 			return
 		}
-		f, ok := hostfuncs.LookupWASI(it.Name)
+		f, ok := host.LookupWASI(it.Name)
 		if !ok {
 			bad("import", "imports %s.%s, which gate does not provide", it.Module, it.Name)
 		} else if want := signature(f.Params, f.Results); it.Type != want {
@@ -238,8 +239,8 @@ func checkImport(it Item, bad func(rule, format string, args ...any)) {
 }
 
 func gateNames() string {
-	names := make([]string, len(hostfuncs.Funcs))
-	for i, f := range hostfuncs.Funcs {
+	names := make([]string, len(host.Funcs))
+	for i, f := range host.Funcs {
 		names[i] = f.Name
 	}
 	return strings.Join(names, ", ")

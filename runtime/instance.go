@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-
-	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // instance is one live module instance of a probe. It is used by one run at
@@ -22,7 +22,7 @@ type instance struct {
 	mem api.Memory
 	// call is the Call of the instance's current run, when the run got
 	// the instance from its pool (see Probe.resetCall).
-	call hostfuncs.Call
+	call host.Call
 	// idleBytes is the memory this instance counts against the engine's
 	// idle memory limit, from when it is first kept to when it is closed
 	// (see instancePool.put).
@@ -31,7 +31,7 @@ type instance struct {
 
 // begin hands the instance to a run: gate's WASI writes fds 1 and 2 to
 // the run's Call.Output, which is where Result.Output reads them from.
-func (inst *instance) begin(call *hostfuncs.Call) {
+func (inst *instance) begin(call *host.Call) {
 	call.Output = inst.out
 	inst.out.Reset()
 }
@@ -47,7 +47,7 @@ func (inst *instance) close(ctx context.Context) {
 // no file system, no args and no environ; real clocks (a probe may time
 // itself) but a sleep that ends at the deadline; stdout and stderr go to a
 // bounded buffer. For a command module this runs the whole probe (_start).
-func (p *Probe) instantiate(ctx context.Context, call *hostfuncs.Call) (*instance, error) {
+func (p *Probe) instantiate(ctx context.Context, call *host.Call) (*instance, error) {
 	inst := &instance{out: newOutputBuffer()}
 	inst.begin(call)
 	mod, err := p.engine().rt.InstantiateModule(withAllocator(ctx), p.module.compiled, p.module.config)

@@ -6,13 +6,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/host"
 )
 
 // ErrClosed is the cause of a run, compile or warm-up refused because its
 // engine or probe was closed, and of one stopped midway by a Close. It is
-// hostfuncs.ErrStopped, so errors.Is matches whichever layer noticed.
-var ErrClosed = hostfuncs.ErrStopped
+// host.ErrStopped, so errors.Is matches whichever layer noticed.
+var ErrClosed = host.ErrStopped
 
 // lifetime tracks the operations that use something a Close frees (the
 // wazero runtime of an engine, the instances of a pool), so that Close can
@@ -25,7 +25,7 @@ var ErrClosed = hostfuncs.ErrStopped
 // one for its whole life, so it is kept small: no context, and its
 // drained channel is made by close.
 //
-// A lifetime is a hostfuncs.Stopper: runs are told to stop once closing
+// A lifetime is a host.Stopper: runs are told to stop once closing
 // has begun, by the flag every check reads, and by the channel Done
 // returns, made on first demand (by a run that waits), so that a probe
 // that never waits never holds one.

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/host"
 )
 
 // instancePool keeps the live instances of one module for every probe
@@ -167,7 +167,7 @@ func (pl *instancePool) warm(p *Probe) {
 	}
 	call := p.newCall(time.Now().Add(WarmupBudget))
 	call.Stop = pl.life
-	inst, err := p.instantiate(hostfuncs.WithCall(ctx, call), call)
+	inst, err := p.instantiate(host.WithCall(ctx, call), call)
 	if call.Holding() {
 		e.cpu.Release()
 	}

@@ -108,7 +108,7 @@ func TestColdReadRunsOnFewGoroutines(t *testing.T) {
 }
 
 // TestColdReadOfWaitingProbesTakesAboutOneBudget: probes that wait on the
-// network give their worker's place to another (hostfuncs.Call.OnWait),
+// network give their worker's place to another (host.Call.OnWait),
 // so forty probes of a black hole answer in about one budget, not in
 // forty budgets over the number of workers.
 func TestColdReadOfWaitingProbesTakesAboutOneBudget(t *testing.T) {

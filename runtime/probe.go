@@ -8,6 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gate-dev/gate/internal/grants"
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/gate-dev/gate/hostfuncs"
 )
 
@@ -42,8 +45,8 @@ type Probe struct {
 	name   string
 	module *Module
 	pool   *instancePool // and through it, the engine
-	policy *hostfuncs.Policy
-	config hostfuncs.Config
+	policy *host.Policy
+	config host.Config
 	// env, dial and imp are its v1 grants; ext holds the rest, and is nil
 	// for a probe granted nothing of ABI v2 (most): an idle tool's heap
 	// is counted in bytes (TestIdleMemoryPerTool), and a whole Grants
@@ -69,7 +72,7 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if m == nil {
 		return nil, fmt.Errorf("probe %q: nil module", name)
 	}
-	policy, err := cfg.Grants.Compile()
+	policy, err := grants.Spec(cfg.Grants).Compile()
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %w", name, err)
 	}
@@ -91,20 +94,20 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if e.life.closed() {
 		return nil, fmt.Errorf("probe %q: %w", name, ErrClosed)
 	}
-	var pnet *hostfuncs.Net
+	var pnet *host.Net
 	if cfg.TLSRootCAs != nil || cfg.Proxy || e.cfg.dialContext != nil {
-		pnet = &hostfuncs.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
+		pnet = &host.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
 	}
 	if cfg.TLSRootCAs == nil && m.talks() {
 		// Loaded now, in the background, rather than inside the budget
 		// of the probe's first TLS handshake.
-		hostfuncs.WarmSystemRoots()
+		host.WarmSystemRoots()
 	}
 	p := &Probe{
 		name:   name,
 		module: m,
 		policy: policy,
-		config: hostfuncs.NewConfig(cfg.Config),
+		config: host.NewConfig(cfg.Config),
 		env:    cfg.Grants.Env,
 		dial:   cfg.Grants.Dial,
 		imp:    cfg.Grants.Import,
@@ -134,11 +137,11 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 type probeExt struct {
 	http, insecure []string
 	secrets        map[string][]string // name -> destinations
-	net            *hostfuncs.Net
+	net            *host.Net
 }
 
 // netOf is the probe's Net, nil for the defaults.
-func (p *Probe) netOf() *hostfuncs.Net {
+func (p *Probe) netOf() *host.Net {
 	if p.ext == nil {
 		return nil
 	}
@@ -146,8 +149,8 @@ func (p *Probe) netOf() *hostfuncs.Net {
 }
 
 // newCall is the host functions' view of one execution of the probe.
-func (p *Probe) newCall(deadline time.Time) *hostfuncs.Call {
-	c := new(hostfuncs.Call)
+func (p *Probe) newCall(deadline time.Time) *host.Call {
+	c := new(host.Call)
 	p.resetCall(c, deadline)
 	return c
 }
@@ -156,9 +159,9 @@ func (p *Probe) newCall(deadline time.Time) *hostfuncs.Call {
 // of its runs (one allocation less a run); everything a run left in it
 // (reason, logs, denials) is dropped, not overwritten in place, so the
 // slices an earlier Result holds stay its own.
-func (p *Probe) resetCall(c *hostfuncs.Call, deadline time.Time) {
+func (p *Probe) resetCall(c *host.Call, deadline time.Time) {
 	e := p.engine()
-	*c = hostfuncs.Call{
+	*c = host.Call{
 		Probe:      p.name,
 		Policy:     p.policy,
 		Config:     p.config,
@@ -180,7 +183,7 @@ func (m *Module) talks() bool {
 		return false
 	}
 	for _, it := range m.info.Imports {
-		if it.Module == hostfuncs.ModuleName && (it.Name == "connect" || it.Name == "http") {
+		if it.Module == host.ModuleName && (it.Name == "connect" || it.Name == "http") {
 			return true
 		}
 	}

@@ -56,7 +56,7 @@ type Result struct {
 	// Notes are what the host learned answering that status codes cannot
 	// carry, e.g. "py: python \"python3\" not found on PATH".
 	Notes []string
-	// Logs are the probe's gate.log entries (at most hostfuncs.MaxLogs).
+	// Logs are the probe's gate.log entries (at most host.MaxLogs).
 	Logs        []hostfuncs.LogEntry
 	LogsDropped int
 	// Output is the probe's stdout and stderr, bounded (the start and the

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"time"
 
-	"github.com/tetratelabs/wazero/sys"
+	"github.com/gate-dev/gate/internal/host"
 
-	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/tetratelabs/wazero/sys"
 )
 
 // Run runs the probe once and returns its answer. It never returns later
@@ -52,7 +52,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		start = time.Now()
 	}
 	inst := p.pool.take()
-	var call *hostfuncs.Call
+	var call *host.Call
 	if inst != nil {
 		call = &inst.call
 		p.resetCall(call, start.Add(p.budget))
@@ -60,7 +60,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		call = p.newCall(start.Add(p.budget))
 	}
 	call.OnWait = waitHook(ctx)
-	x := p.execute(hostfuncs.WithCall(ctx, call), call, inst)
+	x := p.execute(host.WithCall(ctx, call), call, inst)
 	if call.Holding() {
 		e.cpu.Release()
 	}
@@ -102,7 +102,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 		// An idle instance holds nothing of its last run: not its probe's
 		// config and grants, nor the worker set behind OnWait (with every
 		// flight of its read).
-		x.keep.call = hostfuncs.Call{}
+		x.keep.call = host.Call{}
 		p.pool.put(x.keep)
 	}
 	return res
@@ -125,7 +125,7 @@ type execution struct {
 	// end is when the guest returned, before its instance is kept or
 	// closed; late says that was past the deadline as the run left it (a
 	// dial that timed out on a loaded machine moves it: see
-	// hostfuncs.Call.Reserve).
+	// host.Call.Reserve).
 	end  time.Time
 	late bool
 	// keep is the instance to give back to the pool once the run's Call
@@ -135,7 +135,7 @@ type execution struct {
 
 // execute runs the probe on inst, an idle instance, or on a fresh one if
 // inst is nil.
-func (p *Probe) execute(ctx context.Context, call *hostfuncs.Call, inst *instance) (x execution) {
+func (p *Probe) execute(ctx context.Context, call *host.Call, inst *instance) (x execution) {
 	if inst != nil {
 		inst.begin(call)
 	} else {
@@ -189,7 +189,7 @@ func (p *Probe) startPhase() string {
 // failed one. The order matters: an interruption is reported as such even
 // though wazero wraps it as a trap, and a run that came back after its
 // deadline is an overrun however it ended.
-func (p *Probe) classify(call *hostfuncs.Call, x execution) (Outcome, *ProbeError) {
+func (p *Probe) classify(call *host.Call, x execution) (Outcome, *ProbeError) {
 	intr := call.Interrupted()
 	if x.err == nil && intr == nil && !x.late {
 		// The common case, kept free of allocation.
@@ -209,7 +209,7 @@ func (p *Probe) classify(call *hostfuncs.Call, x execution) (Outcome, *ProbeErro
 		errors.As(x.err, &intr)
 	}
 	var exit *sys.ExitError
-	var memErr *hostfuncs.MemoryError
+	var memErr *host.MemoryError
 	switch {
 	case intr != nil:
 		perr.Kind, perr.Err = KindCanceled, intr

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/host"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -56,7 +58,7 @@ func socketsChild(t *testing.T, addr string) {
 	ctx := context.Background()
 	lim := syscall.Rlimit{Cur: socketsChildLimit, Max: socketsChildLimit}
 	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
-	require.Equal(t, socketsChildLimit/hostfuncs.SocketShare, hostfuncs.SocketBound(), "the bound is a share of the lowered limit")
+	require.Equal(t, socketsChildLimit/host.SocketShare, host.SocketBound(), "the bound is a share of the lowered limit")
 
 	e := newEngine(t, NewEngineConfig())
 	holder := hostileModule(t, e, "hold_streams")

@@ -23,7 +23,7 @@ type probeJob struct {
 // take the jobs in order: a goroutine a tool cost a goroutine's start and
 // its stack's growth into wazero per probe, over a third of a cold
 // listing. A probe that waits (a dial, a lookup, a sleep) for longer than
-// handOnAfter has a worker started in its place (hostfuncs.Call.OnWait),
+// handOnAfter has a worker started in its place (host.Call.OnWait),
 // so a read over many stale tools still costs about one budget when all
 // of them wait on the network. Any other Prober (a NativeProbe,
 // a host app's own) may block in ways the registry cannot see, and gets a
@@ -89,7 +89,7 @@ type probeWorkers struct {
 // the workers double every 200 µs while every probe waits on a black hole.
 const handOnAfter = 200 * time.Microsecond
 
-// waiting is the runs' hostfuncs.Call.OnWait: a worker is started in the
+// waiting is the runs' host.Call.OnWait: a worker is started in the
 // waiting one's place if the wait lasts handOnAfter.
 func (w *probeWorkers) waiting() func() bool {
 	t := time.AfterFunc(handOnAfter, w.handOn)
@@ -127,7 +127,7 @@ func (w *probeWorkers) work() {
 
 type waitHookKey struct{}
 
-// withWaitHook makes fn every run's hostfuncs.Call.OnWait under ctx.
+// withWaitHook makes fn every run's host.Call.OnWait under ctx.
 func withWaitHook(ctx context.Context, fn func() func() bool) context.Context {
 	return context.WithValue(ctx, waitHookKey{}, fn)
 }

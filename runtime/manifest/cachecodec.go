@@ -45,7 +45,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // cacheMagic starts every entry.
@@ -476,7 +476,7 @@ func (d *cdec) list(max int) []string {
 // strictly increasing, each with at least one destination, as the
 // checker leaves a secrets grant.
 func (d *cdec) secrets() map[string][]string {
-	n, isNil := d.count(hostfuncs.MaxSecretGrants)
+	n, isNil := d.count(grants.MaxSecretGrants)
 	if isNil || d.bad {
 		return nil
 	}

@@ -149,7 +149,7 @@ func probeInvariants(p *Probe) error {
 	}
 	// Every probe's grants compile, as the runtime will compile them.
 	g := hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: net.HTTP, Secrets: net.Secrets, Insecure: net.Insecure}
-	if _, err := g.Compile(); err != nil {
+	if err := g.Validate(); err != nil {
 		return fmt.Errorf("probe %+v: its grants do not compile: %v", p, err)
 	}
 	return nil

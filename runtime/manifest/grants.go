@@ -65,7 +65,7 @@ func listGrant(key, example, what, plural string, dst func(*Probe, *ProbeNet) *[
 			if s == "" {
 				continue // already reported
 			}
-			if _, err := mk(s).Compile(); err != nil {
+			if err := mk(s).Validate(); err != nil {
 				c.valueErr(joinIndex(path, i), "%v", err)
 				good = false
 			}
@@ -110,7 +110,7 @@ func (c *checker) secretGrants(path string, v any, net *ProbeNet) {
 		return
 	}
 	// What no one entry shows: how many there are.
-	if _, err := (hostfuncs.Grants{Secrets: out}).Compile(); err != nil {
+	if err := (hostfuncs.Grants{Secrets: out}).Validate(); err != nil {
 		c.valueErr(path, "%v", err)
 		return
 	}
@@ -119,7 +119,7 @@ func (c *checker) secretGrants(path string, v any, net *ProbeNet) {
 
 // secretGrant reads one secret's destinations, at path.
 func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
-	if _, err := (hostfuncs.Grants{Secrets: map[string][]string{name: {someDestination}}}).Compile(); err != nil {
+	if err := (hostfuncs.Grants{Secrets: map[string][]string{name: {someDestination}}}).Validate(); err != nil {
 		c.keyErr(path, "%v", err)
 		return nil, false
 	}
@@ -129,7 +129,7 @@ func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
 	}
 	list, good := c.stringList(path, v, "destination", "destinations")
 	if good && len(list) == 0 {
-		_, err := (hostfuncs.Grants{Secrets: map[string][]string{name: nil}}).Compile()
+		err := (hostfuncs.Grants{Secrets: map[string][]string{name: nil}}).Validate()
 		c.valueErr(path, "%v", err)
 		return nil, false
 	}
@@ -137,7 +137,7 @@ func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
 		if d == "" {
 			continue // already reported
 		}
-		if _, err := (hostfuncs.Grants{Secrets: map[string][]string{name: {d}}}).Compile(); err != nil {
+		if err := (hostfuncs.Grants{Secrets: map[string][]string{name: {d}}}).Validate(); err != nil {
 			c.valueErr(joinIndex(path, i), "%v", err)
 			good = false
 		}

@@ -9,10 +9,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gate-dev/gate/internal/grants"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // ABI v2's keys on the table form: grants http, secrets and insecure, and
@@ -57,8 +56,9 @@ probe = "tcp:localhost:1"
 	}
 }
 
-// An http entry is checked by hostfuncs' Compile like every other grant,
-// and refused at its line and column with a caret under it.
+// An http entry is checked by the grants' compiler (internal/grants) like
+// every other grant, and refused at its line and column with a caret
+// under it.
 func TestProbeV2HTTPGrantChecked(t *testing.T) {
 	src := `[[tools]]
 name = "api"
@@ -192,22 +192,22 @@ probe = { module = "p.wasm", grants = { secrets = ["REDIS_PASSWORD", "API_KEY"] 
 		` (a destination is written as dial and http grants are: "127.0.0.1:6379", "https://api.example.com/v1/")`, errs[0].Msg)
 }
 
-// How many secrets one probe may hold is hostfuncs' bound, reported at
-// the table.
+// How many secrets one probe may hold is the grants' bound
+// (grants.MaxSecretGrants), reported at the table.
 func TestProbeV2TooManySecrets(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("[[tools]]\nname = \"many\"\n[tools.probe]\nmodule = \"p.wasm\"\n[tools.probe.grants.secrets]\n")
-	for i := range hostfuncs.MaxSecretGrants + 1 {
+	for i := range grants.MaxSecretGrants + 1 {
 		fmt.Fprintf(&b, "S%d = [\"127.0.0.1:6379\"]\n", i)
 	}
 	errs := parseErrs(t, b.String())
 	require.Len(t, errs, 1)
 	assert.Equal(t, "tools[0].probe.grants.secrets", errs[0].Key)
 	assert.Equal(t, 5, errs[0].Pos.Line)
-	assert.Equal(t, fmt.Sprintf("%d secrets granted; at most %d", hostfuncs.MaxSecretGrants+1, hostfuncs.MaxSecretGrants), errs[0].Msg)
+	assert.Equal(t, fmt.Sprintf("%d secrets granted; at most %d", grants.MaxSecretGrants+1, grants.MaxSecretGrants), errs[0].Msg)
 
 	// At the bound, all is well.
 	m, err := Parse("gate.toml", []byte(strings.Replace(b.String(), "S0 = [\"127.0.0.1:6379\"]\n", "", 1)))
 	require.NoError(t, err)
-	assert.Len(t, m.Tools[0].Probe.Net.Secrets, hostfuncs.MaxSecretGrants)
+	assert.Len(t, m.Tools[0].Probe.Net.Secrets, grants.MaxSecretGrants)
 }

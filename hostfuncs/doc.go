@@ -1,0 +1,11 @@
+// Package hostfuncs is what a host app configures of the host functions a
+// probe may call: the Grants that say what one probe may ask (deny by
+// default), the Resolvers that answer gate.import for "bin:", "py:", "lib:"
+// and schemes the app registers, and what a run leaves behind besides its
+// answer (LogEntry, Denial), as runtime.Result carries them.
+//
+// The host functions themselves, the "gate" module of docs/ABI.md and
+// gate's own WASI, are the engine's (package runtime runs them); nothing
+// here imports a WebAssembly runtime, so a program that only reads or
+// checks manifests (package runtime/manifest) does not link one.
+package hostfuncs

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package hostfuncs
-
-// descriptorLimit is what a process may open where there is no
-// RLIMIT_NOFILE to read.
-func descriptorLimit() uint64 { return defaultDescriptorLimit }
