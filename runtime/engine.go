@@ -180,14 +180,14 @@ func trap(_ context.Context, _ api.Module, stack []uint64) {
 	if code == meter.TrapCallStack {
 		msg = "call stack too deep: over the " + bytesText(MaxStack) + " stack limit"
 	}
-	panic(&LimitError{Msg: msg})
+	panic(&limitError{Msg: msg})
 }
 
-// LimitError is the cause of a trap that the engine raised because the
+// limitError is the cause of a trap that the engine raised because the
 // guest reached one of its limits (see MaxStack).
-type LimitError struct{ Msg string }
+type limitError struct{ Msg string }
 
-func (e *LimitError) Error() string { return e.Msg }
+func (e *limitError) Error() string { return e.Msg }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() EngineConfig { return e.cfg }
