@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gate-dev/gate/internal/grants"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 func TestParseShorthand(t *testing.T) {

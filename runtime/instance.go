@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 
 	"github.com/gate-dev/gate/internal/host"
+	"github.com/gate-dev/gate/internal/linmem"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -50,7 +51,7 @@ func (inst *instance) close(ctx context.Context) {
 func (p *Probe) instantiate(ctx context.Context, call *host.Call) (*instance, error) {
 	inst := &instance{out: newOutputBuffer()}
 	inst.begin(call)
-	mod, err := p.engine().rt.InstantiateModule(withAllocator(ctx), p.module.compiled, p.module.config)
+	mod, err := p.engine().rt.InstantiateModule(linmem.Context(ctx), p.module.compiled, p.module.config)
 	inst.mod = mod
 	if err != nil {
 		return inst, err
@@ -85,4 +86,16 @@ func moduleConfig(entry Entry, hasInitialize bool) wazero.ModuleConfig {
 		return cfg.WithStartFunctions("_initialize")
 	}
 	return cfg.WithStartFunctions()
+}
+
+// memorySize is the instance's linear memory in bytes, as it counts
+// against the engine's idle memory limit: its size, which is what the
+// guest may have touched (a region's untouched pages cost nothing, but
+// the engine cannot tell which were touched without a system call per
+// page).
+func (inst *instance) memorySize() int64 {
+	if inst.mem == nil {
+		return 0
+	}
+	return int64(inst.mem.Size())
 }

@@ -102,7 +102,7 @@ func assertAnsweredInTime(t testing.TB, took, budget, noise time.Duration, msgAn
 //     not by time: the page faults it served are at most the cap's 4 KiB
 //     pages (plus the host's own few). Supplying a fresh page is the one
 //     piece of a guest's work no metering check can split (see
-//     probeAllocator), and its price is the machine's: 2 µs here, 17 µs the
+//     internal/linmem), and its price is the machine's: 2 µs here, 17 µs the
 //     first time a Firecracker VM's memory is touched (the host backs it
 //     lazily), so all of a 32 MiB memory took 140 ms of system time on a
 //     fresh CI machine;

@@ -7,8 +7,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gate-dev/gate/internal/grants"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // hostDial is gate.dial(addr_ptr, addr_len, timeout_ms) -> i32. It connects

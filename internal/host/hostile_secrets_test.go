@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // The hostile tests of secrets. Each plays a probe that is granted a

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tetratelabs/wazero/api"
+
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/grants"
-	"github.com/tetratelabs/wazero/api"
 )
 
 // hostImport is gate.import(spec_ptr, spec_len) -> i32. Resolution touches

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gate-dev/gate/internal/grants"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // recvChunk is the most a recv reads from the socket at once.

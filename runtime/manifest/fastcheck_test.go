@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gate-dev/gate/probes"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/probes"
 )
 
 // TestFastMetaValidIsJSONClean checks what quickTool relies on to skip

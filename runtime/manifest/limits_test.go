@@ -9,10 +9,11 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // genTools writes n [[tools]] entries shaped like real ones: a name, a

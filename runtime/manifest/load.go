@@ -10,9 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/gate-dev/gate/internal/safefile"
 )
 
 // Load reads and parses the manifest at path (see Parse), within the

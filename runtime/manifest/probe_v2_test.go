@@ -9,9 +9,10 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gate-dev/gate/internal/grants"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/grants"
 )
 
 // ABI v2's keys on the table form: grants http, secrets and insecure, and

@@ -9,8 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gate-dev/gate/internal/limits"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/gate-dev/gate/internal/limits"
 )
 
 // sizeUnits are the units ParseSize accepts. Only IEC units: "MB" means

@@ -1,4 +1,4 @@
-package runtime
+package linmem
 
 import "syscall"
 

@@ -1,16 +1,25 @@
-package runtime
+// Package linmem backs the linear memory of probe instances (wazero's
+// experimental.MemoryAllocator): pooled one-page memories for C and WAT
+// probes, and regions reserved for the whole cap, whose pages the kernel
+// supplies as the guest touches them, for anything bigger.
+package linmem
 
 import (
 	"context"
 
 	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/gate-dev/gate/internal/limits"
 )
+
+// pageSize is a WebAssembly page.
+const pageSize = limits.PageSize
 
 // probeAllocator backs each probe instance's linear memory.
 //
 // A one-page memory (a C or WAT probe) is a plain 64 KiB buffer, recycled
 // between instances; the instance that used it is closed, and so can no
-// longer run, before it goes back (see Engine.Close). Anything bigger
+// longer run, before it goes back (see runtime's Engine.Close). Anything bigger
 // lives in a region reserved for the whole cap (mapRegion: pages are
 // supplied only as the guest touches them), and a memory that starts at
 // one page moves there at its first memory.grow. Growing thereby costs
@@ -105,19 +114,8 @@ func (m *probeMemory) Free() {
 	m.buf, m.region = nil, nil
 }
 
-// withAllocator is the context under which instances are created.
-func withAllocator(ctx context.Context) context.Context {
+// Context is ctx for instantiating a probe: its memory comes from this
+// package's allocator.
+func Context(ctx context.Context) context.Context {
 	return experimental.WithMemoryAllocator(ctx, probeAllocator{})
-}
-
-// memorySize is the instance's linear memory in bytes, as it counts
-// against the engine's idle memory limit: its size, which is what the
-// guest may have touched (a region's untouched pages cost nothing, but
-// the engine cannot tell which were touched without a system call per
-// page).
-func (inst *instance) memorySize() int64 {
-	if inst.mem == nil {
-		return 0
-	}
-	return int64(inst.mem.Size())
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package runtime
+package linmem
 
 // mapRegion is Linux-only for now; elsewhere memory grows on the Go heap.
 func mapRegion(uint64) []byte { return nil }
