@@ -119,20 +119,20 @@ func FuzzNormalize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, list := range [][]string{NormalizeList(s), NormalizeCSVList(s)} {
+		for _, list := range [][]string{normalizeList(s), normalizeCSVList(s)} {
 			for _, item := range list {
 				if item == "" || strings.IndexFunc(item, unicode.IsSpace) >= 0 || strings.Contains(item, ",") {
 					t.Fatalf("%q gave the item %q", s, item)
 				}
 			}
 		}
-		for _, item := range NormalizeList([]any{s, nil, 1}) {
+		for _, item := range normalizeList([]any{s, nil, 1}) {
 			if item == "" || item != strings.TrimSpace(item) {
 				t.Fatalf("list item %q gave %q", s, item)
 			}
 		}
 
-		patterns := SplitPermissionPatterns(s)
+		patterns := splitPermissionPatterns(s)
 		for _, p := range patterns {
 			if p == "" {
 				t.Fatalf("%q gave an empty pattern", s)
@@ -149,7 +149,7 @@ func FuzzNormalize(f *testing.F) {
 				}
 			}
 		}
-		_, tools := AllowedTools(s)
+		_, tools := allowedTools(s)
 		seen := map[string]bool{}
 		for _, tool := range tools {
 			if tool == "" || strings.IndexFunc(tool, unicode.IsSpace) >= 0 || strings.ContainsAny(tool, "(,") || seen[tool] {

@@ -16,7 +16,7 @@ import (
 //	fallback_for_toolsets  offered only while none of these toolsets is present
 //
 // They are listKeys, and take the same forms as PraisonAI's lists
-// (NormalizeList). gate has no toolsets of its own: a toolset X counts as
+// (normalizeList). gate has no toolsets of its own: a toolset X counts as
 // present when a tool or a server named exactly X is available (Hermes
 // names its toolsets after what they provide: "web", "terminal").
 //
@@ -51,7 +51,7 @@ func readHermes(meta *yaml.Node, rr *reqReader) {
 // Hermes asks the user for a missing variable with its prompt and help;
 // gate asks no one, so only the names are kept. A name is text, trimmed.
 // One mapping on its own is a list of one, as Hermes reads it; a string
-// is split as PraisonAI's lists are (NormalizeList), and null items are
+// is split as PraisonAI's lists are (normalizeList), and null items are
 // dropped, as in every list. Anything else (a mapping with no name, or
 // one that is not text or is empty; a list inside the list; a number) is
 // reported with its line and skipped: the rest of the list still counts.

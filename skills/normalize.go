@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// NormalizeList turns a requirement value into a list of names, as the
+// normalizeList turns a requirement value into a list of names, as the
 // Python original's _normalize_list does, so that every spelling its users
 // write keeps working:
 //
@@ -21,7 +21,7 @@ import (
 //     requires_tools: 123 as no requirement at all.
 //
 // The result is nil when there are no names.
-func NormalizeList(v any) []string {
+func normalizeList(v any) []string {
 	switch v := v.(type) {
 	case string:
 		return splitNames(v)
@@ -63,7 +63,7 @@ func splitNames(s string) []string {
 	return out
 }
 
-// NormalizeCSVList reads an OpenClaw list field (requires.bins,
+// normalizeCSVList reads an OpenClaw list field (requires.bins,
 // requires.anyBins, requires.env, requires.config, os) the way OpenClaw's
 // normalizeCsvOrLooseStringList does: a list gives its items stringified
 // and trimmed, a string is split on commas, anything else gives nothing.
@@ -73,19 +73,19 @@ func splitNames(s string) []string {
 // binary, a variable or a config path never holds a space, so "gh jq"
 // meant two names, and OpenClaw would have looked for one named "gh jq"
 // that cannot exist.
-func NormalizeCSVList(v any) []string {
-	// The list and string forms are exactly NormalizeList's; keeping a
+func normalizeCSVList(v any) []string {
+	// The list and string forms are exactly normalizeList's; keeping a
 	// separate name documents which dialect a call site reads.
-	return NormalizeList(v)
+	return normalizeList(v)
 }
 
-// SplitPermissionPatterns splits an allowed-tools string into its
+// splitPermissionPatterns splits an allowed-tools string into its
 // permission patterns, such as "Bash(git add:*)", "Bash(infsh *)", "Read"
 // or "mcp__github__create_issue". Patterns are separated by whitespace or
 // commas outside parentheses: a space or comma inside "(...)" belongs to the
 // pattern. An unbalanced "(" runs to the end of the string; a ")" with no
 // "(" is an ordinary character.
-func SplitPermissionPatterns(s string) []string {
+func splitPermissionPatterns(s string) []string {
 	var out []string
 	depth := 0
 	start := -1
@@ -113,18 +113,18 @@ func SplitPermissionPatterns(s string) []string {
 	return out
 }
 
-// PermissionToolName returns the tool a permission pattern is about: the
+// permissionToolName returns the tool a permission pattern is about: the
 // part before its first "(", trimmed ("Bash(git add:*)" gives "Bash",
 // "Read" gives "Read"). It is "" for a pattern that names no tool, such as
 // "(x)".
-func PermissionToolName(pattern string) string {
+func permissionToolName(pattern string) string {
 	if i := strings.IndexByte(pattern, '('); i >= 0 {
 		pattern = pattern[:i]
 	}
 	return strings.TrimSpace(pattern)
 }
 
-// AllowedTools reads an allowed-tools value (a string, or a list of
+// allowedTools reads an allowed-tools value (a string, or a list of
 // strings) into its permission patterns and the tool names they require.
 //
 // allowed-tools is a permission list in Claude Code and the agentskills
@@ -132,29 +132,29 @@ func PermissionToolName(pattern string) string {
 // original split it on spaces into the bogus requirements "Bash(git",
 // "add:*)" and "Read", which hid such skills under strict enforcement.
 // Here each string (each list item too) is split with
-// SplitPermissionPatterns, and each pattern requires its tool name; both
+// splitPermissionPatterns, and each pattern requires its tool name; both
 // results keep the first-seen order and drop duplicates.
-func AllowedTools(v any) (patterns, tools []string) {
+func allowedTools(v any) (patterns, tools []string) {
 	var raw []string
 	switch v := v.(type) {
 	case string:
-		raw = SplitPermissionPatterns(v)
+		raw = splitPermissionPatterns(v)
 	case []string:
 		for _, s := range v {
-			raw = append(raw, SplitPermissionPatterns(s)...)
+			raw = append(raw, splitPermissionPatterns(s)...)
 		}
 	case []any:
 		for _, item := range v {
 			switch item := item.(type) {
 			case nil, []any, []string, map[string]any:
 			case string:
-				raw = append(raw, SplitPermissionPatterns(item)...)
+				raw = append(raw, splitPermissionPatterns(item)...)
 			default:
-				raw = append(raw, SplitPermissionPatterns(fmt.Sprint(item))...)
+				raw = append(raw, splitPermissionPatterns(fmt.Sprint(item))...)
 			}
 		}
 	}
-	return dedupe(raw), dedupe(mapNonEmpty(raw, PermissionToolName))
+	return dedupe(raw), dedupe(mapNonEmpty(raw, permissionToolName))
 }
 
 func mapNonEmpty(in []string, f func(string) string) []string {

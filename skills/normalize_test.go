@@ -35,7 +35,7 @@ func TestNormalizeList(t *testing.T) {
 		{"servers keep their colons", "mcp:filesystem http:internal", []string{"mcp:filesystem", "http:internal"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, NormalizeList(tc.in))
+			assert.Equal(t, tc.want, normalizeList(tc.in))
 		})
 	}
 }
@@ -53,7 +53,7 @@ func TestNormalizeCSVList(t *testing.T) {
 		{nil, nil},
 		{7, nil},
 	} {
-		assert.Equal(t, tc.want, NormalizeCSVList(tc.in), "%#v", tc.in)
+		assert.Equal(t, tc.want, normalizeCSVList(tc.in), "%#v", tc.in)
 	}
 }
 
@@ -74,7 +74,7 @@ func TestSplitPermissionPatterns(t *testing.T) {
 		{"  \t\n ", nil},
 		{"", nil},
 	} {
-		assert.Equal(t, tc.want, SplitPermissionPatterns(tc.in), "%q", tc.in)
+		assert.Equal(t, tc.want, splitPermissionPatterns(tc.in), "%q", tc.in)
 	}
 }
 
@@ -95,7 +95,7 @@ func TestAllowedTools(t *testing.T) {
 		{"nothing", nil, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, tools := AllowedTools(tc.in)
+			p, tools := allowedTools(tc.in)
 			assert.Equal(t, tc.patterns, p)
 			assert.Equal(t, tc.tools, tools)
 		})
@@ -103,7 +103,7 @@ func TestAllowedTools(t *testing.T) {
 }
 
 func TestPermissionToolName(t *testing.T) {
-	assert.Equal(t, "Bash", PermissionToolName("Bash(git add:*)"))
-	assert.Equal(t, "Read", PermissionToolName("Read"))
-	assert.Equal(t, "", PermissionToolName("(x)"))
+	assert.Equal(t, "Bash", permissionToolName("Bash(git add:*)"))
+	assert.Equal(t, "Read", permissionToolName("Read"))
+	assert.Equal(t, "", permissionToolName("(x)"))
 }

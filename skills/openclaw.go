@@ -24,7 +24,7 @@ var openClawKeys = []string{"openclaw", "clawdbot", "clawdis", "moltbot"}
 //	always            true skips the requires.* checks, not os
 //
 // The requires.* keys are listKeys. Lists are read as OpenClaw's
-// normalizeCsvOrLooseStringList does (see NormalizeCSVList). A block that
+// normalizeCsvOrLooseStringList does (see normalizeCSVList). A block that
 // is a quoted JSON string is parsed, as OpenClaw's JSON5 pass would.
 func readOpenClaw(meta *yaml.Node, rr *reqReader) (string, bool) {
 	for _, key := range openClawKeys {

@@ -218,7 +218,7 @@ func (rr *reqReader) topLevel(key string) (*yaml.Node, string) {
 	return n, key
 }
 
-// readList reads a list as PraisonAI does (NormalizeList); a mapping,
+// readList reads a list as PraisonAI does (normalizeList); a mapping,
 // which it would silently ignore, is also reported.
 func readList(rr *reqReader, what string, n *yaml.Node) []string {
 	r := resolve(n)
@@ -231,7 +231,7 @@ func readList(rr *reqReader, what string, n *yaml.Node) []string {
 }
 
 // readCSV reads a list as OpenClaw's normalizeCsvOrLooseStringList does
-// (NormalizeCSVList): anything but a list or a string gives nothing,
+// (normalizeCSVList): anything but a list or a string gives nothing,
 // silently, as there.
 func readCSV(_ *reqReader, _ string, n *yaml.Node) []string { return normalizeNode(n) }
 
@@ -275,7 +275,7 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 	// allowed-tools, hyphen only as the original (allowed_tools is not
 	// read): permission patterns, each requiring its tool name.
 	if n, _, ok := fm.get("allowed-tools"); ok {
-		patterns, tools := AllowedTools(toPlain(n))
+		patterns, tools := allowedTools(toPlain(n))
 		r.AllowedTools = patterns
 		if opts.allowedToolsRequired() {
 			r.Tools = appendUnique(r.Tools, tools...)

@@ -92,7 +92,7 @@ func isTrue(n *yaml.Node) bool {
 	return false
 }
 
-// normalizeNode is NormalizeList over a YAML node: a string scalar is split
+// normalizeNode is normalizeList over a YAML node: a string scalar is split
 // on commas and whitespace, a list gives its scalar items as written and
 // trimmed, and anything else (null, a number, a boolean, a mapping) gives
 // nothing. List items that are null, lists or mappings are dropped.
