@@ -25,7 +25,7 @@
 // at gate://skills/prompt and each offered skill's SKILL.md at
 // gate://skills/NAME/SKILL.md, and as one prompt, "skills", that returns
 // the skills prompt (see docs/RATIONALE.md, "Why skills as resources and
-// a prompt?").
+// a prompt, not tools?").
 //
 // The wiring, as gatectl mcp does it over stdio:
 //

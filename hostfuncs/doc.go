@@ -5,7 +5,8 @@
 // answer (LogEntry, Denial), as runtime.Result carries them.
 //
 // The host functions themselves, the "gate" module of docs/ABI.md and
-// gate's own WASI, are the engine's (package runtime runs them); nothing
-// here imports a WebAssembly runtime, so a program that only reads or
-// checks manifests (package runtime/manifest) does not link one.
+// gate's own WASI, are package internal/host, which the engine (package
+// runtime) runs; internal/grants compiles the Grants into the checks they
+// make. Nothing here imports a WebAssembly runtime, so a program that only
+// reads or checks manifests (package runtime/manifest) does not link one.
 package hostfuncs

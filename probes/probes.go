@@ -42,7 +42,7 @@ import (
 var modules embed.FS
 
 // Wasm returns the embedded module of the standard probe k, and false if
-// there is no such probe. It returns a fresh copy (about 1.5 KB) so that no
+// there is no such probe. It returns a fresh copy (1.4 to 5 KB) so that no
 // caller can change what another one runs.
 func Wasm(k Kind) ([]byte, bool) {
 	if lookup(k) == nil {

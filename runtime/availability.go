@@ -71,8 +71,8 @@ func (r *Registry) ListAvailable(ctx context.Context) []Tool {
 			// In the background the refresher bumps the version with every
 			// answer, so the list is good until then.
 		case st.Graced:
-			// Nothing was cached: the next read probes again, as the
-			// original does, so a recovery shows at once.
+			// Nothing was cached: the next read probes again, as
+			// PraisonAI's registry does, so a recovery shows at once.
 			reusable = false
 		default:
 			if until := st.CheckedAt.Add(r.cfg.ttl); until.Before(validUntil) {
@@ -256,7 +256,9 @@ func (r *Registry) observeRead(probed int) {
 }
 
 // probe runs e's probe once and applies the answer, following the
-// original's table with our fixes:
+// behaviour table of PraisonAI's tool registry, except that the grace
+// window ends at last success + TTL + grace, not last success + grace
+// (see RegistryConfig.WithGrace):
 //
 //   - available: cached for the TTL; the last success is stamped;
 //   - unavailable: cached for the TTL; never served from last-good;

@@ -129,8 +129,8 @@ func BenchmarkOverrun(b *testing.B) {
 }
 
 // BenchmarkListAvailable reads the available tools from a fresh cache, the
-// read every schema build does. The original lists 1,000 cached tools in
-// about 107 µs (107 ns a tool) on this class of machine.
+// read every schema build does. PraisonAI's tool registry lists 1,000
+// cached tools in about 107 µs (107 ns a tool) on this class of machine.
 func BenchmarkListAvailable(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
@@ -191,11 +191,12 @@ func BenchmarkColdCheck(b *testing.B) {
 // BenchmarkColdList is a cold first listing in process: tools probed by
 // the standard env probe, half of them available, each read from an
 // empty cache (a new registry with the same probes), so every probe runs
-// once. The anchor, measured in the same run, is the Python original's
-// job (scripts/anchors/pymodel.py --cold-ns: the same lambdas' registry
-// with its cache cleared); "native" is the same listing with Go probes
-// (os.LookupEnv), the floor of the registry's own work. Goal: under 1 µs
-// a tool with the WebAssembly probes.
+// once. The anchor, measured in the same run, is a Python model of
+// PraisonAI's tool registry doing the same job (scripts/anchors/pymodel.py
+// --cold-ns: the same lambdas' registry with its cache cleared); "native"
+// is the same listing with Go probes (os.LookupEnv), the floor of the
+// registry's own work. Goal: under 1 µs a tool with the WebAssembly
+// probes.
 func BenchmarkColdList(b *testing.B) {
 	const n = 1000
 	for i := range n {

@@ -167,7 +167,7 @@ func firstLine(err error) string {
 }
 
 // LoadError is why a probe module could not be loaded: the file is not
-// WebAssembly, breaks ABI v1, or does not compile. It names the module
+// WebAssembly, breaks the probe ABI, or does not compile. It names the module
 // and lists every problem at once.
 type LoadError struct {
 	Module string // the file path or the name given to Compile

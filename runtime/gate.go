@@ -52,7 +52,7 @@ func (c GateConfig) WithSkillPaths(paths ...string) GateConfig {
 
 // WithSkillLevel sets the skills' enforcement level, over
 // SKILL_CAPABILITY_ENFORCEMENT and the manifest's [skills] enforcement
-// (an explicit choice wins, as in the original).
+// (an explicit choice wins, as in PraisonAI's SkillManager).
 func (c GateConfig) WithSkillLevel(level skills.Level) GateConfig {
 	c.skillLevel = &level
 	return c

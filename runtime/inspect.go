@@ -41,8 +41,8 @@ type Inspection struct {
 	Exports    []Item
 	// Memory describes memory 0, if the module has one.
 	Memory *MemoryInfo
-	// Violations lists every way the module breaks ABI v1; a module with
-	// any is refused at load.
+	// Violations lists every way the module breaks the probe ABI; a
+	// module with any is refused at load.
 	Violations []Violation
 
 	hasInitialize bool
@@ -65,7 +65,7 @@ type MemoryInfo struct {
 	Exported bool   `json:"exported"`
 }
 
-// Violation is one way a module breaks ABI v1.
+// Violation is one way a module breaks the probe ABI.
 type Violation struct {
 	Rule string `json:"rule"` // a short stable id, e.g. "entry", "import", "memory"
 	Msg  string `json:"message"`

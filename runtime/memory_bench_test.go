@@ -38,8 +38,9 @@ func BenchmarkMemoryPerTool(b *testing.B) {
 }
 
 // TestIdleMemoryPerTool: a tool with a standard probe costs under 1 KB
-// of heap while it idles, and no linear memory of its own (issue 12; it
-// was 66 KB, a warm instance's page each).
+// of heap while it idles, and no linear memory of its own: the tools of a
+// module share its pooled instances, where a warm instance per tool would
+// cost a 64 KiB page each.
 func TestIdleMemoryPerTool(t *testing.T) {
 	heap, linear := toolSlope(t, `probe = "env:HOME"`)
 	t.Logf("per idle env tool: %.0f heap bytes, %.0f linear memory bytes", heap, linear)

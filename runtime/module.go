@@ -15,10 +15,10 @@ import (
 	"github.com/gate-dev/gate/probes"
 )
 
-// Module is a compiled probe module: checked against ABI v1, rewritten so
-// that it can be interrupted (see docs/RATIONALE.md), and compiled by
-// wazero. One Module serves any number of Probes (the standard env probe
-// is one module for every tool that uses it).
+// Module is a compiled probe module: checked against the probe ABI,
+// rewritten so that it can be interrupted (see docs/RATIONALE.md), and
+// compiled by wazero. One Module serves any number of Probes (the standard
+// env probe is one module for every tool that uses it).
 type Module struct {
 	name     string
 	sum      [sha256.Size]byte

@@ -63,16 +63,17 @@ func (c RegistryConfig) WithTTL(d time.Duration) RegistryConfig { c.ttl = d; ret
 
 // WithGrace sets how long after its TTL a last good answer is still served
 // when re-probes raise. At the defaults a tool healthy at t=0 whose
-// re-probes fail stays listed until t=60 (the original counted the window
-// from the success itself, so with TTL = grace it never applied).
+// re-probes fail stays listed until t=60. (PraisonAI's registry counts the
+// window from the success itself, so there, with TTL = grace, it never
+// applies.)
 func (c RegistryConfig) WithGrace(d time.Duration) RegistryConfig { c.grace = d; return c }
 
 // WithClock replaces the system clock.
 func (c RegistryConfig) WithClock(clock Clock) RegistryConfig { c.clock = clock; return c }
 
-// WithLogger sets where availability messages go (the original's texts, at
-// its levels: DEBUG for an honest "unavailable" and for a graced failure,
-// WARNING for a failure that hides the tool).
+// WithLogger sets where availability messages go (the texts of PraisonAI's
+// tool registry, at its levels: DEBUG for an honest "unavailable" and for a
+// graced failure, WARNING for a failure that hides the tool).
 func (c RegistryConfig) WithLogger(l *slog.Logger) RegistryConfig { c.logger = l; return c }
 
 // WithKind sets the noun in log messages and errors: "tool" or "server".

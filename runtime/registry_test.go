@@ -160,8 +160,9 @@ const (
 	warnFailed       = "WARN Availability check failed for tool 'flaky': Network unreachable"
 )
 
-// TestAvailabilityRules walks every row of the original's behaviour and
-// caching tables with the fake clock, at the defaults (TTL = grace = 30 s)
+// TestAvailabilityRules walks every row of the behaviour and caching
+// tables of PraisonAI's Tool Availability Gating documentation with the
+// fake clock, at the defaults (TTL = grace = 30 s)
 // unless a row needs otherwise.
 func TestAvailabilityRules(t *testing.T) {
 	tests := []struct {

@@ -1,7 +1,9 @@
 // Package server is gate's HTTP side: a read-only JSON API over a
 // runtime.Service for agents that cannot embed the Go library (Python,
-// TypeScript), a server-sent event stream of every change, and Prometheus
-// metrics. docs/HTTP.md documents every endpoint and shape.
+// TypeScript), a server-sent event stream of every change, Prometheus
+// metrics, and, when Options.MCP is set, the MCP gateway (package gateway)
+// at /mcp behind the same token and Host checks. docs/HTTP.md documents
+// every endpoint and shape.
 //
 // A request never runs a probe: the Service refreshes answers in the
 // background and every read serves the latest one. The one exception is a
@@ -20,10 +22,13 @@
 //	if err := server.CheckBind(addr, allowRemote, token); err != nil { ... }
 //	var limits server.ServerOptions // the defaults: timeouts, header and connection caps
 //	l, err := server.Listen("tcp", addr, limits)
+//	metrics.WatchListener(l)
 //	done := make(chan struct{})
-//	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done}), limits)
+//	gw := gateway.New(svc, gateway.NewConfig().WithMetrics(metrics.Registry))
+//	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 //	srv.RegisterOnShutdown(func() { close(done) }) // ends the event streams, so Shutdown can finish
 //	go svc.Run(ctx)
+//	go gw.Run(ctx)
 //	err = srv.Serve(l)
 //
 // Hostile clients are bounded (docs/HTTP.md, "Limits"): every timeout,

@@ -372,7 +372,7 @@ func TestIdleConnectionsCannotLockOutTheToken(t *testing.T) {
 // without the token connect, are refused and stay connected, in a server
 // process limited to 128 open files (its default connection cap is then
 // 64). Without the refusals closing their connections and the cap, the
-// flood took every file descriptor and the client timed out (issue 10).
+// flood would take every file descriptor and the client would time out.
 // The server runs in a child process (TestFloodChild) so that its limit
 // is its own.
 func TestFlood(t *testing.T) {

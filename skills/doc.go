@@ -35,9 +35,11 @@
 //
 // # Decisions this package makes
 //
-// Where the Python original (PraisonAI) and the other ecosystems are silent
-// or disagree, this package decides as follows; each is repeated where it is
-// implemented.
+// The package conforms to PraisonAI's skill capability gates (its Python
+// SkillManager and CapabilityValidator: keys, states, levels, messages and
+// JSON), except where stated. Where PraisonAI and the other ecosystems are
+// silent or disagree, this package decides as follows; each is repeated
+// where it is implemented.
 //
 //   - Only the first MaxFrontmatterBytes (64 KiB) of a SKILL.md are read:
 //     that bounds the work of parsing a hostile or broken file, and the

@@ -84,8 +84,8 @@ func ExampleManager_Prompt() {
 	// 2 active; 1 offered
 }
 
-// Read the enforcement level from the environment, as the original does,
-// but hear about a typo instead of silently getting "warn".
+// Read the enforcement level from the environment, as PraisonAI does, but
+// hear about a typo instead of silently getting "warn".
 func ExampleLevelFromEnv() {
 	env := map[string]string{"SKILL_CAPABILITY_ENFORCEMENT": "stirct"}
 	level, warning := skills.LevelFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })

@@ -29,8 +29,9 @@ type block struct {
 // endings as LF, skips blank lines before the opening "---", and takes as
 // the closing delimiter the next line that is exactly "---" (trailing
 // spaces and tabs allowed). A "---" inside a value, or an indented one
-// inside a block scalar, does not close it: the Python original's
-// split("---", 2) cut such files in two.
+// inside a block scalar, does not close it: PraisonAI's parser,
+// split("---", 2), ends the frontmatter at the next "---" anywhere and cuts
+// such files in two.
 //
 // A file with no frontmatter or an unclosed one gives an Issue: the skill
 // has no metadata, so it cannot be offered.
@@ -95,7 +96,7 @@ type field struct {
 }
 
 // fields is a frontmatter's keys in file order, with lookups by name where
-// the last of duplicate keys wins, as PyYAML (the original's parser) does.
+// the last of duplicate keys wins, as PyYAML (PraisonAI's parser) does.
 type fields struct {
 	list  []field
 	index map[string]int // key -> position in list of its last occurrence

@@ -110,7 +110,7 @@ func FuzzParseSkill(f *testing.F) {
 // FuzzNormalize: the list normalisers and the allowed-tools splitter never
 // panic, never give an empty item, and never give an item with whitespace
 // outside parentheses (from a string: list items are kept as written, only
-// trimmed, as the original).
+// trimmed, as in PraisonAI).
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{
 		"a b c", "a,b,c", "a, b c", "", " ", "Bash(git add:*) Read", "Bash(infsh *)", "a) (b", "((", "))a b(",

@@ -14,7 +14,7 @@ import (
 // touch the file system, before it takes its lock.
 type Host interface {
 	// LookupEnv returns an environment variable's value and whether it is
-	// set; an empty value counts as missing, as in the original.
+	// set; an empty value counts as missing, as in PraisonAI.
 	LookupEnv(name string) (string, bool)
 	// HasBinary reports whether an executable of that name can be run (the
 	// runtime answers with its bin: resolver).

@@ -108,7 +108,7 @@ var kinds = []kind{
 		report:    func(q *Requirement) *Split { return &q.Toolsets },
 	},
 	{
-		// Not critical, as in the original: a fallback skill missing only
+		// Not critical, as in PraisonAI: a fallback skill missing only
 		// variables is still offered outside strict mode.
 		name: "env", field: reqEnv, from: fromEnv,
 		always:    func(r *Requirements) []string { return r.OpenClawEnv },

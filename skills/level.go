@@ -6,8 +6,8 @@ import (
 )
 
 // Level is how strictly missing requirements are enforced. The zero Level
-// is LevelWarn, the default everywhere (the seed's "Default — surface
-// warnings, allow activation").
+// is LevelWarn, the default everywhere, as in PraisonAI: surface warnings,
+// allow activation.
 type Level int
 
 // Enforcement levels.
@@ -16,8 +16,9 @@ const (
 	// still offers the skill. It is the zero Level.
 	LevelWarn Level = iota
 	// LevelDisabled is the legacy behaviour: nothing is logged and nothing
-	// is hidden for its own requirements. Results are still computed (the
-	// original did too), and fallback skills still follow their rules.
+	// is hidden for its own requirements. Results are still computed, as
+	// PraisonAI computes them at every level, and fallback skills still
+	// follow their rules.
 	LevelDisabled
 	// LevelTelemetry behaves as LevelWarn: log, never block.
 	LevelTelemetry
@@ -30,7 +31,7 @@ const (
 const EnforcementEnv = "SKILL_CAPABILITY_ENFORCEMENT"
 
 // String returns the level's canonical name: "disabled", "telemetry",
-// "warn" or "strict", the values of the original's EnforcementLevel.
+// "warn" or "strict", the values of PraisonAI's EnforcementLevel.
 func (l Level) String() string {
 	switch l {
 	case LevelDisabled:
@@ -57,8 +58,8 @@ func (l *Level) UnmarshalText(b []byte) error {
 	return err
 }
 
-// levelNames maps every accepted spelling to its level, as the seed lists
-// them.
+// levelNames maps every accepted spelling to its level: the spellings
+// PraisonAI's SkillManager accepts.
 var levelNames = []struct {
 	name  string
 	level Level
@@ -70,8 +71,8 @@ var levelNames = []struct {
 }
 
 // ParseLevel reads an enforcement level: disabled|off, telemetry|log,
-// warn|warning or strict|hard|fail, trimmed and in any case (the original
-// did not trim, so " strict" silently meant warn).
+// warn|warning or strict|hard|fail, trimmed and in any case (PraisonAI
+// does not trim, so there " strict" silently means warn).
 func ParseLevel(s string) (Level, error) {
 	w := strings.ToLower(strings.TrimSpace(s))
 	for _, n := range levelNames {
@@ -84,9 +85,9 @@ func ParseLevel(s string) (Level, error) {
 
 // LevelFromEnv reads SKILL_CAPABILITY_ENFORCEMENT through lookup (pass
 // os.LookupEnv). Unset or blank gives LevelWarn, the default. A value
-// ParseLevel does not accept also gives LevelWarn, as in the original, but
-// with a warning saying so (the original was silent, so a typo such as
-// "stirct" quietly turned strict mode off); warning is "" otherwise. The
+// ParseLevel does not accept also gives LevelWarn, as in PraisonAI, but
+// with a warning saying so (PraisonAI is silent, so there a typo such as
+// "stirct" quietly turns strict mode off); warning is "" otherwise. The
 // caller decides where the warning goes (a log, a doctor report).
 func LevelFromEnv(lookup func(string) (string, bool)) (level Level, warning string) {
 	v, ok := lookup(EnforcementEnv)

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestParseLevel is the seed's table of SKILL_CAPABILITY_ENFORCEMENT values,
-// every alias, trimmed and in any case.
+// TestParseLevel reads every SKILL_CAPABILITY_ENFORCEMENT value PraisonAI
+// accepts, every alias, trimmed and in any case.
 func TestParseLevel(t *testing.T) {
 	for in, want := range map[string]Level{
 		"disabled": LevelDisabled, "off": LevelDisabled,
@@ -61,8 +61,9 @@ func TestLevelFromEnv(t *testing.T) {
 	}
 }
 
-// TestLevelValues is test 25: the levels' values are the original's
-// strings; the zero Level is the default, warn (test 26).
+// TestLevelValues: the levels' names are PraisonAI's EnforcementLevel
+// values, and the zero Level is the default, warn (PraisonAI's
+// test_enforcement_levels and test_validator_initialization).
 func TestLevelValues(t *testing.T) {
 	assert.Equal(t, "disabled", LevelDisabled.String())
 	assert.Equal(t, "telemetry", LevelTelemetry.String())
@@ -71,7 +72,7 @@ func TestLevelValues(t *testing.T) {
 	var zero Level
 	assert.Equal(t, LevelWarn, zero)
 	assert.Equal(t, LevelWarn, Validator{}.Level)
-	assert.Equal(t, LevelStrict, NewManager(nil, ManagerOptions{Level: LevelStrict}).Level()) // 39
+	assert.Equal(t, LevelStrict, NewManager(nil, ManagerOptions{Level: LevelStrict}).Level()) // test_skill_manager_enforcement
 
 	b, err := json.Marshal(map[string]Level{"level": LevelStrict})
 	require.NoError(t, err)

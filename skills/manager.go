@@ -10,8 +10,8 @@ import (
 // ManagerOptions configure a Manager.
 type ManagerOptions struct {
 	// Level is the enforcement level, fixed for the Manager's life as in
-	// the original; the zero value is LevelWarn. LevelFromEnv reads
-	// SKILL_CAPABILITY_ENFORCEMENT.
+	// PraisonAI's SkillManager; the zero value is LevelWarn. LevelFromEnv
+	// reads SKILL_CAPABILITY_ENFORCEMENT.
 	Level Level
 	// Host answers environment variables, binaries and the OS; nil means
 	// SystemHost().
@@ -225,8 +225,8 @@ func (m *Manager) flip(old, next Set, deps map[string][]dep) {
 }
 
 // Clear drops every cached result, so that the next use validates again
-// (reading environment variables and binaries anew). Unlike the original's
-// clear(), the skills stay.
+// (reading environment variables and binaries anew). The skills stay
+// (PraisonAI's SkillManager.clear() drops them too).
 func (m *Manager) Clear() {
 	// Binaries are looked up again before the lock is taken (see
 	// binCache); a Refresh meanwhile prefetches into the old cache, and
@@ -255,7 +255,8 @@ func (m *Manager) result(e *entry) *Result {
 
 // Result returns the validation of the named skill: the cached one, or a
 // new one when there is none or forceRefresh is set (which then replaces
-// the cached one). An unknown name is an error, as in the original.
+// the cached one). An unknown name is an error, as in PraisonAI's
+// validate_skill_capabilities.
 func (m *Manager) Result(name string, forceRefresh bool) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -271,7 +272,7 @@ func (m *Manager) Result(name string, forceRefresh bool) (Result, error) {
 }
 
 // Diagnostics validates every skill (cached results are reused) and
-// returns the results in catalog order: the original's
+// returns the results in catalog order: PraisonAI's
 // get_skills_diagnostics.
 func (m *Manager) Diagnostics() []Result {
 	m.mu.Lock()
@@ -301,7 +302,7 @@ func (m *Manager) Cached() []Result {
 }
 
 // SkillsByState validates every skill and returns those in state, in
-// catalog order: the original's get_available_skills_by_state.
+// catalog order: PraisonAI's get_available_skills_by_state.
 func (m *Manager) SkillsByState(state State) []*Skill {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -32,7 +32,7 @@ func offeredNames(m *Manager) []string {
 	return out
 }
 
-func TestManagerAvailableSkills(t *testing.T) { // 40, 45
+func TestManagerAvailableSkills(t *testing.T) { // test_get_available_skills, test_to_prompt
 	m := managerOf(t, LevelWarn, skillOf(t, "test-skill"))
 	assert.Equal(t, []string{"test-skill"}, offeredNames(m))
 	p := m.Prompt()
@@ -41,10 +41,12 @@ func TestManagerAvailableSkills(t *testing.T) { // 40, 45
 	assert.Contains(t, p, "The test-skill skill")
 }
 
-// TestFallbackTable is the seed's behaviour table for web-via-terminal
-// (requires_tools: [terminal], fallback_for_tools: [web_search]), at every
+// TestFallbackTable is the behaviour table for web-via-terminal
+// (requires_tools: [terminal], fallback_for_tools: [web_search]) in
+// PraisonAI's Skill Capability Gates documentation, row by row, at every
 // level: a fallback's own requirements are enforced whatever the level.
-// Rows 1-4 are the seed's; tests 41-44 of the original are rows 1-3.
+// PraisonAI's four test_fallback_skill_* tests (test_manager.py) check
+// cases of the same table.
 func TestFallbackTable(t *testing.T) {
 	web := func(t *testing.T) *Skill {
 		return skillOf(t, "web-via-terminal", "requires_tools: [terminal]", "fallback_for_tools: [web_search]")
@@ -153,7 +155,7 @@ func TestOfferedByLevel(t *testing.T) {
 	}
 }
 
-func TestDisableModelInvocation(t *testing.T) { // 47
+func TestDisableModelInvocation(t *testing.T) { // test_disable_model_invocation_hides_from_available
 	m := managerOf(t, LevelWarn, skillOf(t, "visible"), skillOf(t, "hidden", "disable-model-invocation: true"))
 	assert.Equal(t, []string{"visible"}, offeredNames(m))
 	s, ok := m.Skill("hidden")
@@ -179,8 +181,9 @@ func TestManagerPromptEscapes(t *testing.T) {
 	assert.Contains(t, p, "<description>Test &lt;script&gt; &amp; &quot;quotes&quot; handling</description>")
 }
 
-// TestServersReadLive is tests 34-35: a change of servers shows at once,
-// without Clear.
+// TestServersReadLive: a change of servers shows at once, without Clear
+// (PraisonAI's test_available_servers_read_from_mcp_registry and
+// test_available_servers_read_live_not_cached).
 func TestServersReadLive(t *testing.T) {
 	m := managerOf(t, LevelStrict, skillOf(t, "fs", "requires_servers: [filesystem]"))
 	r, err := m.Result("fs", false)

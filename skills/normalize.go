@@ -6,19 +6,19 @@ import (
 	"unicode"
 )
 
-// normalizeList turns a requirement value into a list of names, as the
-// Python original's _normalize_list does, so that every spelling its users
-// write keeps working:
+// normalizeList turns a requirement value into a list of names, as
+// PraisonAI's SkillRequirements._normalize_list does, so that every
+// spelling its users write keeps working:
 //
 //   - a string: commas count as whitespace, and it is split on whitespace
 //     ("a b c", "a,b,c" and "a, b c" all give [a b c]; "" gives nothing);
 //   - a list ([]string or []any): each item is stringified and trimmed, and
 //     empty items are dropped; items are not split on commas (["a,b"] stays
-//     ["a,b"]), again as the original. Unlike the original, a nil item is
-//     dropped instead of becoming the name "None", and an item that is itself
-//     a list or a map is dropped instead of becoming its Python repr;
-//   - anything else (nil, a number, a map) gives nothing: the original reads
-//     requires_tools: 123 as no requirement at all.
+//     ["a,b"]), again as in PraisonAI. A nil item, which PraisonAI turns
+//     into the name "None", is dropped, and so is an item that is itself a
+//     list or a map, which PraisonAI turns into its Python repr;
+//   - anything else (nil, a number, a map) gives nothing: requires_tools:
+//     123 is no requirement at all, as in PraisonAI.
 //
 // The result is nil when there are no names.
 func normalizeList(v any) []string {
@@ -128,9 +128,9 @@ func permissionToolName(pattern string) string {
 // strings) into its permission patterns and the tool names they require.
 //
 // allowed-tools is a permission list in Claude Code and the agentskills
-// spec: "Bash(git add:*) Read" allows two tools, Bash and Read. The Python
-// original split it on spaces into the bogus requirements "Bash(git",
-// "add:*)" and "Read", which hid such skills under strict enforcement.
+// spec: "Bash(git add:*) Read" allows two tools, Bash and Read. PraisonAI
+// splits it on spaces into the bogus requirements "Bash(git", "add:*)" and
+// "Read", which hides such skills under strict enforcement.
 // Here each string (each list item too) is split with
 // splitPermissionPatterns, and each pattern requires its tool name; both
 // results keep the first-seen order and drop duplicates.

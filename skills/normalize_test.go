@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestNormalizeList ports test 24 (test_normalize_list) and the rules of
-// _normalize_list, with the fix for null items.
+// TestNormalizeList ports PraisonAI's test_normalize_list and the rules of
+// its _normalize_list, except that null items are dropped.
 func TestNormalizeList(t *testing.T) {
 	abc := []string{"a", "b", "c"}
 	for _, tc := range []struct {

@@ -8,8 +8,8 @@ import (
 )
 
 // PromptDescriptionLimit is the longest description the prompt shows, in
-// characters: the agentskills spec's limit on a description (the original
-// cut at 1536). A longer one is cut to PromptDescriptionLimit-1 characters,
+// characters: the agentskills spec's limit on a description (PraisonAI
+// cuts at 1536). A longer one is cut to PromptDescriptionLimit-1 characters,
 // trailing whitespace removed, and an ellipsis "…" appended.
 const PromptDescriptionLimit = MaxDescription
 
@@ -30,7 +30,7 @@ func (s *Skill) Entry() PromptEntry {
 }
 
 // FormatPrompt writes the <available_skills> block the agentskills spec
-// describes, as OpenClaw and the original write it:
+// describes, with the entries OpenClaw and PraisonAI write:
 //
 //	<available_skills>
 //	  <skill>
@@ -46,7 +46,7 @@ func (s *Skill) Entry() PromptEntry {
 // the names, descriptions and paths hold, the block is well-formed XML 1.0
 // in valid UTF-8: see promptText for what is replaced. With no
 // entries it returns "": the agentskills client guide says to omit the
-// block rather than show an empty one (the original printed the empty
+// block rather than show an empty one (PraisonAI prints the empty
 // wrapper).
 func FormatPrompt(entries []PromptEntry) string {
 	if len(entries) == 0 {
@@ -84,7 +84,7 @@ var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`
 
 // escapeXML escapes as html.escape(s, quote=True) does. (Go's
 // html.EscapeString writes &#34; and &#39;, which would change the prompt's
-// bytes from the original's.)
+// bytes from PraisonAI's.)
 func escapeXML(s string) string { return xmlEscaper.Replace(s) }
 
 // promptText is s as the prompt may show it. A skill's name and

@@ -11,15 +11,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Tests 48-55 of the original (test_prompt.py), with the fix that an empty
-// list gives no block.
+// The cases of PraisonAI's test_prompt.py, each named by the test that
+// ports it, except that an empty list gives no block.
 
-func TestFormatPromptEmpty(t *testing.T) { // 48, 54
+func TestFormatPromptEmpty(t *testing.T) { // test_to_prompt_empty_list, test_generate_skills_xml_empty_list
 	assert.Equal(t, "", FormatPrompt(nil))
 	assert.Equal(t, "", FormatPrompt([]PromptEntry{}))
 }
 
-func TestFormatPromptSingle(t *testing.T) { // 49, 52, 55
+func TestFormatPromptSingle(t *testing.T) { // test_to_prompt_single_skill, test_to_prompt_includes_location, test_format_single_skill
 	got := FormatPrompt([]PromptEntry{{Name: "pdf-reader", Description: "Read and extract text from PDF files", Location: "/path/to/SKILL.md"}})
 	assert.Equal(t, `<available_skills>
   <skill>
@@ -30,7 +30,7 @@ func TestFormatPromptSingle(t *testing.T) { // 49, 52, 55
 </available_skills>`, got)
 }
 
-func TestFormatPromptMultiple(t *testing.T) { // 50, 53
+func TestFormatPromptMultiple(t *testing.T) { // test_to_prompt_multiple_skills, test_generate_skills_xml_from_metadata_list
 	got := FormatPrompt([]PromptEntry{
 		{Name: "one", Description: "First", Location: "/a/SKILL.md"},
 		{Name: "two", Description: "Second", Location: "/b/SKILL.md"},
@@ -44,7 +44,7 @@ func TestFormatPromptMultiple(t *testing.T) { // 50, 53
 	assert.True(t, strings.HasSuffix(got, "  </skill>\n</available_skills>"))
 }
 
-func TestFormatPromptEscapes(t *testing.T) { // 51
+func TestFormatPromptEscapes(t *testing.T) { // test_to_prompt_escapes_html
 	got := FormatPrompt([]PromptEntry{{Name: `a&b`, Description: `Test <script> & "quotes" handling, it's`, Location: `/p/<x>/SKILL.md`}})
 	assert.NotContains(t, got, "<script>")
 	assert.Contains(t, got, "<name>a&amp;b</name>")

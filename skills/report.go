@@ -25,8 +25,9 @@ type ListEntry struct {
 	Errors      []string `json:"errors"`
 }
 
-// Doctor is the original's summary, plus, with requirements, every
-// skill's requirements and what discovery had to say about files.
+// Doctor is the Summary (the keys of PraisonAI's doctor), plus, with
+// requirements, every skill's requirements and what discovery had to say
+// about files.
 type Doctor struct {
 	Summary
 	Skills []Requirement `json:"skills,omitempty"`

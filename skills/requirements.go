@@ -21,8 +21,8 @@ import (
 //	                      required_environment_variables
 //
 // Every list keeps the first-seen order (PraisonAI, then OpenClaw, then
-// Hermes) and holds no duplicates; the original kept duplicates, which only
-// repeated names in its messages. The keys feeding each list are the
+// Hermes) and holds no duplicates (PraisonAI keeps duplicates, which only
+// repeat names in its messages). The keys feeding each list are the
 // listKeys table; the lists checked against what is available are the
 // kinds table (kinds.go).
 type Requirements struct {
@@ -72,14 +72,14 @@ type Requirements struct {
 	// ("Bash(git add:*)"), whether or not their tools are required.
 	AllowedTools []string `json:"allowed_tools,omitempty"`
 	// OpenClawHints is the top-level openclaw mapping, passed through as
-	// the original does (a value that is not a mapping gives nil), with
+	// PraisonAI does (a value that is not a mapping gives nil), with
 	// values JSON can carry: YAML timestamps and the like become strings.
 	OpenClawHints map[string]any `json:"openclaw_hints,omitempty"`
 }
 
-// IsEmpty reports whether nothing at all was declared: the original's
-// is_empty, extended to the fields it did not have. Empty requirements
-// always validate as ACTIVE.
+// IsEmpty reports whether nothing at all was declared: PraisonAI's
+// SkillRequirements.is_empty, extended to the fields it does not have.
+// Empty requirements always validate as ACTIVE.
 func (r *Requirements) IsEmpty() bool {
 	if r == nil {
 		return true
@@ -111,7 +111,7 @@ func (r *Requirements) IsFallback() bool {
 // ParseOptions tune how a SKILL.md is read.
 type ParseOptions struct {
 	// AllowedToolsRequired says whether the tool names of allowed-tools are
-	// required tools, as the seed counts them ("also appended to tools").
+	// required tools, as PraisonAI counts them (appended to requires_tools).
 	// nil means true. Set it to false for hosts whose tool names differ
 	// from Claude Code's (Bash, Read, ...), where such a requirement could
 	// never be met; the patterns are still kept in
@@ -166,7 +166,7 @@ type listKey struct {
 // always, Hermes' platforms and the openclaw hints need more than a list
 // of names and are read in readRequirements.
 var listKeys = []listKey{
-	// PraisonAI's, exactly as the seed's table: the underscore form first,
+	// PraisonAI's, exactly as it reads them: the underscore form first,
 	// the first key present wins.
 	{praisonAI, []string{"requires_tools", "requires-tools"}, readList, appendTo(reqTools)},
 	{praisonAI, []string{"requires_servers", "requires-servers"}, readList, appendTo(reqServers)},
@@ -272,8 +272,8 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 
 	rr.readKeys(praisonAI, rr.topLevel)
 
-	// allowed-tools, hyphen only as the original (allowed_tools is not
-	// read): permission patterns, each requiring its tool name.
+	// allowed-tools, hyphen only, as PraisonAI reads it (allowed_tools is
+	// not read): permission patterns, each requiring its tool name.
 	if n, _, ok := fm.get("allowed-tools"); ok {
 		patterns, tools := allowedTools(toPlain(n))
 		r.AllowedTools = patterns

@@ -7,10 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Tests 14-24 and 38 of the original (test_capability_validator.py,
-// TestSkillRequirements and TestIntegration), through real frontmatter.
+// The cases of PraisonAI's test_capability_validator.py
+// (TestSkillRequirements, and TestIntegration's parsing test), through real
+// frontmatter; each test names the one it ports.
 
-func TestRequirementsEmpty(t *testing.T) { // 14
+func TestRequirementsEmpty(t *testing.T) { // test_from_frontmatter_empty
 	r := reqOf(t)
 	assert.True(t, r.IsEmpty())
 	assert.False(t, r.IsFallback())
@@ -18,30 +19,30 @@ func TestRequirementsEmpty(t *testing.T) { // 14
 	assert.True(t, nilReq.IsEmpty())
 }
 
-func TestRequirementsToolsList(t *testing.T) { // 15
+func TestRequirementsToolsList(t *testing.T) { // test_from_frontmatter_tools_list
 	r := reqOf(t, "requires_tools: [web_search, file_write]")
 	assert.Equal(t, []string{"web_search", "file_write"}, r.Tools)
 	assert.Empty(t, r.Servers)
 	assert.False(t, r.IsEmpty())
 }
 
-func TestRequirementsToolsString(t *testing.T) { // 16
+func TestRequirementsToolsString(t *testing.T) { // test_from_frontmatter_tools_string
 	assert.Equal(t, []string{"web_search", "file_write"}, reqOf(t, `requires-tools: "web_search file_write"`).Tools)
 }
 
-func TestRequirementsAllowedToolsBackwardCompatible(t *testing.T) { // 17
+func TestRequirementsAllowedToolsBackwardCompatible(t *testing.T) { // test_from_frontmatter_backward_compatibility
 	assert.Equal(t, []string{"existing_tool"}, reqOf(t, `allowed-tools: ["existing_tool"]`).Tools)
 }
 
-func TestRequirementsServers(t *testing.T) { // 18
+func TestRequirementsServers(t *testing.T) { // test_from_frontmatter_servers
 	assert.Equal(t, []string{"mcp:filesystem", "http:internal"}, reqOf(t, `requires_servers: ["mcp:filesystem", "http:internal"]`).Servers)
 }
 
-func TestRequirementsEnv(t *testing.T) { // 19
+func TestRequirementsEnv(t *testing.T) { // test_from_frontmatter_env_vars
 	assert.Equal(t, []string{"API_KEY", "SECRET_TOKEN"}, reqOf(t, `requires_env: ["API_KEY", "SECRET_TOKEN"]`).Env)
 }
 
-func TestRequirementsOpenClawHints(t *testing.T) { // 20
+func TestRequirementsOpenClawHints(t *testing.T) { // test_from_frontmatter_openclaw_hints
 	r := reqOf(t, "openclaw:", "  version: \"1.0\"", "  min: 2", "  beta: true", "  ratio: 0.5", "  when: 2024-01-15", "  list: [a, 1]", "  nested: {k: v}")
 	assert.Equal(t, map[string]any{
 		"version": "1.0", "min": int64(2), "beta": true, "ratio": 0.5,
@@ -52,7 +53,7 @@ func TestRequirementsOpenClawHints(t *testing.T) { // 20
 	assert.Nil(t, reqOf(t, "openclaw: [a]").OpenClawHints)
 }
 
-func TestRequirementsFallbackForTools(t *testing.T) { // 21
+func TestRequirementsFallbackForTools(t *testing.T) { // test_from_frontmatter_fallback_for_tools
 	r := reqOf(t, "fallback_for_tools: [web_search, web]")
 	assert.Equal(t, []string{"web_search", "web"}, r.FallbackForTools)
 	assert.Empty(t, r.FallbackForServers)
@@ -60,19 +61,19 @@ func TestRequirementsFallbackForTools(t *testing.T) { // 21
 	assert.True(t, r.IsFallback())
 }
 
-func TestRequirementsFallbackForServersHyphen(t *testing.T) { // 22
+func TestRequirementsFallbackForServersHyphen(t *testing.T) { // test_from_frontmatter_fallback_for_servers
 	r := reqOf(t, `fallback-for-servers: "mcp:filesystem"`)
 	assert.Equal(t, []string{"mcp:filesystem"}, r.FallbackForServers)
 	assert.True(t, r.IsFallback())
 }
 
-func TestRequirementsFallbackWithRequires(t *testing.T) { // 23
+func TestRequirementsFallbackWithRequires(t *testing.T) { // test_from_frontmatter_fallback_with_requires
 	r := reqOf(t, "requires_tools: [terminal]", "fallback_for_tools: [web_search, web]")
 	assert.Equal(t, []string{"terminal"}, r.Tools)
 	assert.Equal(t, []string{"web_search", "web"}, r.FallbackForTools)
 }
 
-func TestRequirementsStringForms(t *testing.T) { // 24, through YAML
+func TestRequirementsStringForms(t *testing.T) { // test_normalize_list, through YAML
 	for value, want := range map[string][]string{
 		`"a b c"`:   {"a", "b", "c"},
 		`"a,b,c"`:   {"a", "b", "c"},
@@ -98,7 +99,7 @@ func TestRequirementsStringForms(t *testing.T) { // 24, through YAML
 }
 
 func TestRequirementsFirstKeyWins(t *testing.T) {
-	// The original's own check gave [a a c]; duplicates are dropped here.
+	// PraisonAI gives [a a c]; duplicates are dropped here.
 	r := reqOf(t, "requires_tools: a", "requires-tools: b", "allowed-tools: a c")
 	assert.Equal(t, []string{"a", "c"}, r.Tools)
 	// A present but empty underscore key still wins.
@@ -121,7 +122,7 @@ func TestRequirementsAllowedTools(t *testing.T) {
 	assert.False(t, s.Requirements.IsEmpty())
 }
 
-func TestRequirementsSkillParsing(t *testing.T) { // 38
+func TestRequirementsSkillParsing(t *testing.T) { // test_skill_parsing_with_requirements
 	s := mustParse(t, "pdf-processor", `---
 name: pdf-processor
 description: Extract text and OCR from PDF documents

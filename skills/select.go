@@ -1,10 +1,12 @@
 package skills
 
-// offered decides whether the model may be offered skill s: the seed's
-// get_available_skills and its behaviour table, with our fixes. result
-// returns the skill's validation (cached by the caller); it is only asked
-// for when it matters, as the original validated only in strict mode and
-// for fallback skills.
+// offered decides whether the model may be offered skill s, by the rules
+// of PraisonAI's SkillManager.get_available_skills and the fallback
+// behaviour table of its Skill Capability Gates documentation, plus the OS
+// (rule 2) and toolsets, which PraisonAI does not have. result returns the
+// skill's validation (cached by the caller); it is only asked for when it
+// matters, as PraisonAI validates only in strict mode and for fallback
+// skills.
 //
 //  1. disable-model-invocation: never offered.
 //  2. A skill whose OS list excludes this host: never offered, at any level

@@ -1,7 +1,7 @@
 package skills
 
-// Summary counts the skills by state: the seed's doctor output, with its
-// keys.
+// Summary counts the skills by state, with the keys of the metadata of
+// PraisonAI's `praisonai doctor skills` capabilities check.
 type Summary struct {
 	// TotalSkills counts the skills of the catalog.
 	TotalSkills int `json:"total_skills"`
@@ -17,8 +17,8 @@ type Summary struct {
 	SampleIssues []string `json:"sample_issues"`
 }
 
-// MaxSampleIssues is how many issues a Summary samples: 10, as the
-// original's doctor metadata.
+// MaxSampleIssues is how many issues a Summary samples: 10, as PraisonAI's
+// doctor samples.
 const MaxSampleIssues = 10
 
 // Summarize counts results at a level.

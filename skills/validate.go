@@ -10,7 +10,7 @@ import (
 // State is a skill's standing after validation.
 type State string
 
-// States, as the original's SkillState.
+// States, with the values of PraisonAI's SkillState.
 const (
 	// StateActive: every requirement is met.
 	StateActive State = "active"
@@ -43,9 +43,9 @@ func (s Set) Has(name string) bool {
 }
 
 // Available is what the agent can use right now: the tools and the servers
-// that are available (not merely registered: the original checked
-// registered tool names, so a tool whose probe failed still satisfied
-// requires_tools and still hid the fallback meant to replace it).
+// that are available, not merely registered. (PraisonAI checks registered
+// tool names, so there a tool whose probe failed still satisfies
+// requires_tools and still hides the fallback meant to replace it.)
 type Available struct {
 	// Tools are the names of the tools available now.
 	Tools Set
@@ -62,9 +62,10 @@ func (a Available) HasToolset(name string) bool {
 }
 
 // Result is the validation of one skill. The fields up to
-// HasCriticalMissing, and their JSON names and order, are the original's
-// ValidationResult.to_dict(); the rest cover the OpenClaw and Hermes
-// requirements. Every list is non-nil, so JSON shows [] as the original.
+// HasCriticalMissing, and their JSON names and order, are PraisonAI's
+// ValidationResult.to_dict() keys, in its order; the rest cover the
+// OpenClaw and Hermes requirements. Every list is non-nil, so JSON shows
+// [] for an empty one, as to_dict does.
 // Results are shared: do not modify one.
 type Result struct {
 	// SkillName is the skill validated.
@@ -91,9 +92,9 @@ type Result struct {
 	// IsFullySatisfied: nothing is missing and there are no errors.
 	IsFullySatisfied bool `json:"is_fully_satisfied"`
 	// HasCriticalMissing: a required tool, server or toolset is missing.
-	// Missing environment variables and binaries do not count, as in the
-	// original: a fallback skill missing only those is still offered
-	// outside strict mode.
+	// Missing environment variables and binaries do not count, as in
+	// PraisonAI's has_critical_missing: a fallback skill missing only
+	// those is still offered outside strict mode.
 	HasCriticalMissing bool `json:"has_critical_missing"`
 
 	// SatisfiedToolsets and MissingToolsets split Requirements.Toolsets.
@@ -118,7 +119,7 @@ type Result struct {
 }
 
 // newResult is a result with every list empty (not nil, so that JSON shows
-// [] as the original's to_dict does) and nothing missing.
+// [], as PraisonAI's to_dict does) and nothing missing.
 func newResult(name string, state State) Result {
 	r := Result{
 		SkillName: name, State: state,
@@ -133,9 +134,8 @@ func newResult(name string, state State) Result {
 
 // Validator checks skills' requirements against what is available, at one
 // enforcement level. Its zero value validates at LevelWarn against the
-// running process (SystemHost), logging to slog.Default(), as the
-// original's CapabilityValidator(). It holds no state: caching is the
-// Manager's.
+// running process (SystemHost), logging to slog.Default(), as PraisonAI's
+// CapabilityValidator() does. It holds no state: caching is the Manager's.
 type Validator struct {
 	// Level is the enforcement level; the zero value is LevelWarn.
 	Level Level
@@ -173,11 +173,12 @@ func (v Validator) host() Host {
 // variables only the OpenClaw block declares. Fallback lists never change
 // the state: they decide whether the skill is offered (see Manager).
 //
-// It logs as the original: nothing under LevelDisabled; otherwise
-// UNAVAILABLE in strict mode at ERROR ("Skill 'n' blocked: ..."), other
-// UNAVAILABLE (an unsupported OS) at WARN ("Skill 'n' unavailable: ..."),
-// DEGRADED at WARN ("Skill 'n' partially available: ...") and ACTIVE at
-// DEBUG ("Skill 'n' requirements satisfied").
+// It logs as PraisonAI's CapabilityValidator does, with its texts:
+// nothing under LevelDisabled; otherwise UNAVAILABLE in strict mode at
+// ERROR ("Skill 'n' blocked: ..."), DEGRADED at WARN ("Skill 'n' partially
+// available: ...") and ACTIVE at DEBUG ("Skill 'n' requirements
+// satisfied"). An UNAVAILABLE outside strict mode, which only an
+// unsupported OS gives, is at WARN ("Skill 'n' unavailable: ...").
 func (v Validator) Validate(name string, req *Requirements, avail Available) Result {
 	r := newResult(name, StateActive)
 	h := v.host()

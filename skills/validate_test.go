@@ -18,9 +18,10 @@ func avail(tools, servers []string) Available {
 	return Available{Tools: NewSet(tools...), Servers: NewSet(servers...)}
 }
 
-// Tests 26-37 of the original (TestCapabilityValidator).
+// The cases of TestCapabilityValidator in PraisonAI's
+// test_capability_validator.py; each test names the one it ports.
 
-func TestValidateNoRequirements(t *testing.T) { // 27, 28
+func TestValidateNoRequirements(t *testing.T) { // test_validate_skill_no_requirements, test_validate_skill_empty_requirements
 	for _, req := range []*Requirements{nil, {}} {
 		r := validator(LevelStrict, MapHost{}).Validate("test-skill", req, Available{})
 		assert.Equal(t, "test-skill", r.SkillName)
@@ -30,7 +31,7 @@ func TestValidateNoRequirements(t *testing.T) { // 27, 28
 	}
 }
 
-func TestValidateSatisfied(t *testing.T) { // 29
+func TestValidateSatisfied(t *testing.T) { // test_validate_skill_satisfied_requirements
 	req := &Requirements{Tools: []string{"test_tool"}, Servers: []string{"test_server"}, Env: []string{"TEST_VAR"}}
 	r := validator(LevelWarn, MapHost{Env: map[string]string{"TEST_VAR": "value"}}).
 		Validate("s", req, avail([]string{"test_tool"}, []string{"test_server"}))
@@ -41,7 +42,7 @@ func TestValidateSatisfied(t *testing.T) { // 29
 	assert.True(t, r.IsFullySatisfied)
 }
 
-func TestValidateMissingToolsWarn(t *testing.T) { // 30
+func TestValidateMissingToolsWarn(t *testing.T) { // test_validate_skill_missing_tools_warn_mode
 	r := validator(LevelWarn, MapHost{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
 	assert.Equal(t, StateDegraded, r.State)
 	assert.Equal(t, []string{"missing_tool"}, r.MissingTools)
@@ -52,7 +53,7 @@ func TestValidateMissingToolsWarn(t *testing.T) { // 30
 	assert.Empty(t, r.Errors)
 }
 
-func TestValidateMissingToolsStrict(t *testing.T) { // 31
+func TestValidateMissingToolsStrict(t *testing.T) { // test_validate_skill_missing_tools_strict_mode
 	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
 	assert.Equal(t, StateUnavailable, r.State)
 	require.Len(t, r.Errors, 1)
@@ -60,7 +61,7 @@ func TestValidateMissingToolsStrict(t *testing.T) { // 31
 	assert.True(t, r.HasCriticalMissing)
 }
 
-func TestValidateMissingEnvWarn(t *testing.T) { // 32
+func TestValidateMissingEnvWarn(t *testing.T) { // test_validate_skill_missing_env_vars_warn
 	r := validator(LevelWarn, MapHost{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, Available{})
 	assert.Equal(t, StateDegraded, r.State)
 	assert.Equal(t, []string{"MISSING_VAR"}, r.MissingEnvVars)
@@ -69,7 +70,7 @@ func TestValidateMissingEnvWarn(t *testing.T) { // 32
 	assert.False(t, r.HasCriticalMissing, "env vars are not critical, as in the original")
 }
 
-func TestValidateMissingEnvStrict(t *testing.T) { // 33
+func TestValidateMissingEnvStrict(t *testing.T) { // test_validate_skill_missing_env_vars_strict
 	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, Available{})
 	assert.Equal(t, StateUnavailable, r.State)
 	assert.Empty(t, r.Warnings)
@@ -81,7 +82,7 @@ func TestValidateEmptyEnvIsMissing(t *testing.T) {
 	assert.Equal(t, []string{"EMPTY"}, r.MissingEnvVars)
 }
 
-func TestValidateServerActiveStrict(t *testing.T) { // 36
+func TestValidateServerActiveStrict(t *testing.T) { // test_mcp_gated_skill_passes_strict_when_server_active
 	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Servers: []string{"filesystem"}}, avail(nil, []string{"filesystem"}))
 	assert.NotEqual(t, StateUnavailable, r.State)
 	assert.Equal(t, []string{"filesystem"}, r.SatisfiedServers)
@@ -93,8 +94,8 @@ func TestValidateDefaultHostIsTheProcess(t *testing.T) {
 	assert.Equal(t, StateActive, r.State)
 }
 
-// TestResultJSON is test 37: the original's to_dict keys, in its order,
-// then ours.
+// TestResultJSON: PraisonAI's ValidationResult.to_dict() keys, in its
+// order, then gate's (PraisonAI's test_validation_result_to_dict).
 func TestResultJSON(t *testing.T) {
 	r := validator(LevelWarn, MapHost{GOOS: "linux"}).Validate("s", &Requirements{Tools: []string{"a", "b"}, Servers: []string{"mcp:x"}}, avail([]string{"a"}, nil))
 	b, err := json.Marshal(r)
@@ -107,8 +108,9 @@ func TestResultJSON(t *testing.T) {
 		`"satisfied_any_bins":[],"missing_any_bins":[],"os":"linux","supported_os":[],"os_supported":true,"notes":[]}`, string(b))
 }
 
-// TestValidateStates is the seed's states table at every level: what each
-// kind of missing requirement does.
+// TestValidateStates is the skill states table of PraisonAI's Skill
+// Capability Gates documentation, extended to gate's kinds, at every level:
+// what each kind of missing requirement does.
 func TestValidateStates(t *testing.T) {
 	host := MapHost{Env: map[string]string{"SET": "1"}, Bins: []string{"git"}, GOOS: "linux"}
 	have := avail([]string{"tool"}, []string{"server"})
@@ -193,7 +195,7 @@ func TestValidateLogging(t *testing.T) {
 		{LevelStrict, degraded, []string{"ERROR Skill 's' blocked: Missing required tools: a, b; Missing required environment variables: E"}},
 		{LevelWarn, &Requirements{OS: []string{"plan9"}}, []string{"WARN Skill 's' unavailable: Not supported on linux (supports: plan9)"}},
 		{LevelWarn, &Requirements{Tools: []string{"a"}}, nil}, // see below: satisfied
-		{LevelStrict, &Requirements{}, nil},                   // empty: no log, as the original
+		{LevelStrict, &Requirements{}, nil},                   // empty: no log, as in PraisonAI
 	} {
 		rec, logger := newRecorder()
 		v := Validator{Level: tc.level, Host: MapHost{GOOS: "linux"}, Logger: logger}

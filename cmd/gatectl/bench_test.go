@@ -56,12 +56,12 @@ func BenchmarkProcess(b *testing.B) {
 
 // BenchmarkCheckVsPython runs `gatectl check` of N env-probed tools, half
 // of them available, as a whole process, interleaved with the anchor: a
-// minimal Python model of the original's job (scripts/anchors/pymodel.py:
-// register N availability lambdas, list once, print the names), started
-// with the interpreter itself rather than any shim in front of it. It
-// reports each one's wall time and peak resident memory per run, and the
-// ratio. Goals (issue 12): no slower than the anchor at 1,000 and 10,000
-// tools, and under 64 MiB at 10,000.
+// minimal Python model of PraisonAI's tool registry doing the same job
+// (scripts/anchors/pymodel.py: register N availability lambdas, list once,
+// print the names), started with the interpreter itself rather than any
+// shim in front of it. It reports each one's wall time and peak resident
+// memory per run, and the ratio. Goals: no slower than the anchor at 1,000
+// and 10,000 tools, and under 64 MiB at 10,000.
 //
 //	go test -run '^$' -bench CheckVsPython -benchtime 20x ./cmd/gatectl
 //
@@ -123,8 +123,8 @@ func BenchmarkCheckVsPython(b *testing.B) {
 
 // BenchmarkQuickstartCheck runs `gatectl check` on the quickstart manifest
 // interleaved with `gatectl probe run env:HOME`, each as a process with a
-// warm cache (compiled probes, Python's facts). Goal (issue 12): check
-// within 3x of the probe run, whatever python3 on PATH is.
+// warm cache (compiled probes, Python's facts). Goal: check within 3x of
+// the probe run, whatever python3 on PATH is.
 func BenchmarkQuickstartCheck(b *testing.B) {
 	gatectl := buildGatectl(b)
 	// Without SERP_API_KEY: with it, search_web would ask serpapi.com.

@@ -17,7 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The hostile peers of issue 11, each against the bound that must hold.
+// The hostile peers a version-2 probe may talk to, each against the bound
+// that must hold.
 // Each test's budget is a short one; "ended by the budget" is asserted by
 // the answer the probe got (timed out, with the guest not interrupted),
 // not by a clock.

@@ -139,7 +139,7 @@ type Skills struct {
 	// written (the runtime's default applies).
 	Enforcement string `json:"enforcement,omitempty"`
 	// AllowedToolsRequired says whether the tool names in a skill's
-	// allowed-tools count as tools it requires, as the original counts
+	// allowed-tools count as tools it requires, as PraisonAI counts
 	// them; nil = not written, which means true. Turn it off for hosts
 	// whose tool names differ from Claude's (allowed-tools lists Claude
 	// Code permissions such as "Bash(git add:*)").

@@ -1,13 +1,15 @@
-"""The anchor gate's cold path is measured against: a minimal model of the
-Python original's job, with nothing but the standard library imported.
+"""The anchor gate's cold path is measured against: a minimal model of
+PraisonAI's tool registry doing `gatectl check`'s job, with nothing but
+the standard library imported.
 
-It registers N tools, each with the original's availability shape (a
-lambda answering whether an environment variable is set, with a reason),
-into a registry that follows registry.py's list_available_tools (a TTL
-cache and a last-good grace window, under an RLock; see
-shared/notes/original-behaviour.md 1.3), lists the available ones once and
-prints their names, one a line: what `gatectl check` does for a manifest
-of N env-probed tools.
+It registers N tools, each with PraisonAI's availability shape (a lambda
+answering whether an environment variable is set, with a reason, as
+@tool(availability=...) takes), into a registry that follows
+ToolRegistry.list_available_tools in praisonaiagents/tools/registry.py (a
+TTL cache and a last-good grace window, under an RLock, probing while it
+holds the lock), lists the available ones once and prints their names,
+one a line: what `gatectl check` does for a manifest of N env-probed
+tools.
 
     python3 pymodel.py N            # the whole job, as a process
     python3 pymodel.py N --cold-ns  # nanoseconds a tool of a cold listing
