@@ -9,6 +9,7 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/grants"
+	"github.com/gate-dev/gate/internal/httptoken"
 )
 
 // The ABI v2 kinds take a target and options: "redis:127.0.0.1:6379
@@ -179,7 +180,7 @@ var (
 	optHeader = &optionSpec{name: "header", header: true, parse: func(o option) (string, error) {
 		name, value, ok := strings.Cut(o.value, ":")
 		value = strings.Trim(value, " \t")
-		if !ok || !validToken(name) || value == "" || strings.ContainsFunc(value, isCtl) {
+		if !ok || !httptoken.Valid(name) || value == "" || strings.ContainsFunc(value, isCtl) {
 			return "", fmt.Errorf("option header: want header=Name:value (quoted if the value has spaces), not %q", o.value)
 		}
 		return name + ": " + value, nil
@@ -204,7 +205,7 @@ var (
 	optExpectHeader = &optionSpec{name: "expect_header", parse: func(o option) (string, error) {
 		name, text, ok := strings.Cut(o.value, ":")
 		text = strings.Trim(text, " \t")
-		if !ok || !validToken(name) || strings.ContainsFunc(text, isCtl) {
+		if !ok || !httptoken.Valid(name) || strings.ContainsFunc(text, isCtl) {
 			return "", fmt.Errorf("option expect_header: want expect_header=Name:text (quoted if the text has spaces), not %q", o.value)
 		}
 		return name + ": " + text, nil
@@ -406,20 +407,6 @@ func (s Shorthand) stringV2(k *kindEntry) string {
 
 // isCtl reports whether r is an ASCII control character other than tab.
 func isCtl(r rune) bool { return (r < ' ' && r != '\t') || r == 0x7F }
-
-// validToken reports whether s is an HTTP token (a header name).
-func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // validMethod reports whether s is a method in the usual spelling:
 // upper-case letters and '-', at most 16 of them.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/textproto"
 	"strings"
+
+	"github.com/gate-dev/gate/internal/httptoken"
 )
 
 // MaxHTTPRequestBody is the longest body a gate.http request may carry.
@@ -36,7 +38,7 @@ func parseHTTPRequest(b []byte) (httpRequest, error) {
 	if !ok || method == "" || url == "" {
 		return r, errors.New("the request line is not METHOD URL")
 	}
-	if !isToken(method) {
+	if !httptoken.Valid(method) {
 		return r, fmt.Errorf("method %q is not an HTTP token", method)
 	}
 	if strings.ContainsAny(url, " \t") || hasCTL(url) {
@@ -56,7 +58,7 @@ func parseHTTPRequest(b []byte) (httpRequest, error) {
 		if !ok {
 			return r, fmt.Errorf("header line %q has no colon", clipForError(line))
 		}
-		if !isToken(name) {
+		if !httptoken.Valid(name) {
 			return r, fmt.Errorf("header name %q is not an HTTP token", clipForError([]byte(name)))
 		}
 		value = strings.Trim(value, " \t")
@@ -78,23 +80,6 @@ func cutLine(b []byte) (line, rest []byte, found bool) {
 	line, rest, found = bytes.Cut(b, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	return line, rest, found
-}
-
-// isToken reports whether s is an RFC 9110 token.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", ch) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // hasCTL reports whether s holds a control character other than tab.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gate-dev/gate/internal/httptoken"
 )
 
 // Bounds of ABI v2 the SDK checks before it asks the host, so that a
@@ -60,7 +62,7 @@ func (r *Request) text() ([]byte, error) {
 	if method == "" {
 		method = "GET"
 	}
-	if !isToken(method) {
+	if !httptoken.Valid(method) {
 		return nil, badRequest("method " + strconv.Quote(method) + " is not an HTTP token")
 	}
 	if r.URL == "" {
@@ -80,7 +82,7 @@ func (r *Request) text() ([]byte, error) {
 	n := len(method) + 1 + len(r.URL) + 2 + len(r.Body)
 	for _, name := range names {
 		value := r.Header[name]
-		if !isToken(name) {
+		if !httptoken.Valid(name) {
 			return nil, badRequest("header name " + strconv.Quote(name) + " is not an HTTP token")
 		}
 		if strings.ContainsAny(value, "\r\n\x00") {
@@ -109,24 +111,6 @@ func (r *Request) text() ([]byte, error) {
 
 func badRequest(detail string) error {
 	return &CallError{Err: ErrBadRequest, Detail: detail}
-}
-
-// isToken reports whether s is an HTTP token (RFC 9110, section 5.6.2), as
-// methods and header names must be.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
