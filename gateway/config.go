@@ -34,6 +34,13 @@ const (
 	// are hidden and reported. A hostile or broken upstream cannot make
 	// every client's tools/list unbounded.
 	DefaultMaxTools = 10_000
+	// DefaultMaxListingBytes caps what gate keeps of one upstream's
+	// listing: the definitions of its tools, as JSON, and the names and
+	// reasons of those it hides. Past it the listing stops, as past
+	// DefaultMaxTools: each tool may be at most 256 KiB, and 10,000 of
+	// them would otherwise be gigabytes held, and sent to every client
+	// that lists. An honest server's tools take a few hundred KiB.
+	DefaultMaxListingBytes = 16 << 20
 	// DefaultMaxResultBytes caps a forwarded call's result, as JSON: a
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
@@ -80,6 +87,21 @@ const (
 	// the session (docs/MCP.md, "Limits"). As /v1/events's stream buffer:
 	// a client reading at all never gets near it.
 	DefaultSessionQueue = 1024
+	// DefaultMaxSessionRequests caps the requests of one client session
+	// being handled at once (any transport), and the messages of one
+	// JSON-RPC batch on /mcp: a request past it is answered at once with
+	// an error that says so, and a larger batch is refused with 400. The
+	// SDK handles every request of a session at once, with no bound, and
+	// a 4 MiB batch holds tens of thousands: one client could otherwise
+	// make gate hold as many forwarded calls, upstream connections and
+	// file reads.
+	DefaultMaxSessionRequests = 64
+	// DefaultMaxUpstreamCalls caps the forwarded calls in flight to one
+	// upstream, from all sessions: a call past it waits for one to end,
+	// within its call timeout. It bounds the connections gate opens to an
+	// HTTP upstream (one per call in flight) and the file descriptors
+	// they take.
+	DefaultMaxUpstreamCalls = 256
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -90,7 +112,8 @@ type Config struct {
 	maxTools, maxResult, maxSessions, maxRequest        int
 	maxMessage, maxPending                              int
 	upstreamWrite, stopGrace                            time.Duration
-	sessionQueue                                        int
+	sessionQueue, maxSessionRequests                    int
+	maxUpstreamCalls, maxListing                        int
 	sessionIdle, writeTimeout                           time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
@@ -109,8 +132,9 @@ func NewConfig() Config {
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
 		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
 		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
-		sessionQueue: DefaultSessionQueue,
-		sessionIdle:  DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
+		sessionQueue: DefaultSessionQueue, maxSessionRequests: DefaultMaxSessionRequests,
+		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
+		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 	}
 }
 
@@ -142,6 +166,13 @@ func (c Config) WithBackoff(least, most time.Duration) Config {
 
 // WithMaxTools sets how many tools one upstream may list.
 func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
+
+// WithMaxListingBytes sets how many bytes of one upstream's tool
+// definitions gate keeps; 0 or less selects DefaultMaxListingBytes.
+func (c Config) WithMaxListingBytes(n int) Config {
+	c.maxListing = orDefault(n, DefaultMaxListingBytes)
+	return c
+}
 
 // WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
 func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
@@ -188,8 +219,12 @@ func orDefault[T int | time.Duration](v, def T) T {
 // WithMaxSessions sets how many streamable-HTTP sessions may be open.
 func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }
 
-// WithMaxRequestBytes sets the largest request body /mcp reads.
-func (c Config) WithMaxRequestBytes(n int) Config { c.maxRequest = n; return c }
+// WithMaxRequestBytes sets the largest request body /mcp reads; 0 or
+// less selects DefaultMaxRequestBytes.
+func (c Config) WithMaxRequestBytes(n int) Config {
+	c.maxRequest = orDefault(n, DefaultMaxRequestBytes)
+	return c
+}
 
 // WithSessionIdle sets how long an idle streamable-HTTP session is kept.
 func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; return c }
@@ -200,6 +235,21 @@ func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; r
 
 // WithSessionQueue sets how many notifications may wait for one session.
 func (c Config) WithSessionQueue(n int) Config { c.sessionQueue = n; return c }
+
+// WithMaxSessionRequests sets how many requests of one client session
+// are handled at once, and how many messages a batch may hold; 0 or less
+// selects DefaultMaxSessionRequests.
+func (c Config) WithMaxSessionRequests(n int) Config {
+	c.maxSessionRequests = orDefault(n, DefaultMaxSessionRequests)
+	return c
+}
+
+// WithMaxUpstreamCalls sets how many forwarded calls may be in flight to
+// one upstream; 0 or less selects DefaultMaxUpstreamCalls.
+func (c Config) WithMaxUpstreamCalls(n int) Config {
+	c.maxUpstreamCalls = orDefault(n, DefaultMaxUpstreamCalls)
+	return c
+}
 
 // WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
 // which refuses a request that arrives on a loopback address but names

@@ -81,7 +81,8 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
-	g.server.AddReceivingMiddleware(g.serveOffered) // outermost: before refuseHidden
+	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
+	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
 	g.server.AddSendingMiddleware(g.queueNotifications)
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -235,4 +236,67 @@ func TestShutdownAnswersCallsInFlight(t *testing.T) {
 	}
 	assert.Zero(t, h.gw.InFlight())
 	assert.True(t, stalled.Gone(), "the stalled client's session is closed")
+}
+
+// callBatch is a JSON-RPC batch of n calls of tool, ids from first.
+func callBatch(n, first int, tool string) string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, first+i, tool)
+	}
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// What one client can make gate hold is bounded, however it sends its
+// requests: a JSON-RPC batch (which a session of 2025-03-26 may send, and
+// which the SDK starts all at once) of more messages than the cap is
+// refused whole; a session with the cap of requests being handled gets an
+// error for one more at once, rather than gate forwarding it; and
+// however many sessions call one upstream, no more calls reach it than
+// its cap (each an HTTP connection), the others waiting for a slot.
+// Meanwhile another upstream is served. On main one POST of 2,000 calls
+// made 2,000 connections to the upstream and 12,000 goroutines.
+func TestOneClientsRequestsAreBounded(t *testing.T) {
+	web := &mcptest.CallsInFlight{Next: sdkHandler(false)}
+	h := start(t, httpServer("web", serveHTTP(t, web))+hostileServer(t, "other", "plain"),
+		fastConfig().WithMaxSessionRequests(8).WithMaxUpstreamCalls(12))
+	honest := h.client()
+	honest.WaitTools(t, "other_echo", "other_wait", "web_echo", "web_wait")
+
+	flood := &mcptest.Raw{T: t, Endpoint: h.url, Version: "2025-03-26"}
+	flood.Open()
+	code, answer := flood.Ask(callBatch(9, 10, "web_wait"))
+	assert.Equal(t, http.StatusBadRequest, code, "a batch past the cap: %s", answer)
+	assert.Contains(t, answer, "a JSON-RPC batch may hold at most 8 messages")
+	assert.Zero(t, web.N(), "nothing of a refused batch reaches the upstream")
+
+	// A batch at the cap: every call of it is forwarded.
+	go func() { _, _ = flood.Try(callBatch(8, 100, "web_wait")) }()
+	require.Eventually(t, func() bool { return web.N() == 8 }, waitFor, 5*time.Millisecond)
+	code, answer = flood.Ask(`{"jsonrpc":"2.0","id":200,"method":"tools/call","params":{"name":"web_echo","arguments":{"text":"one more"}}}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, answer, "this session has 8 requests being handled, the gateway's cap")
+	assert.NotContains(t, answer, "echo: one more")
+
+	// Another session's calls wait for the upstream's slots: it never has
+	// more than 12 calls, though gate has 14.
+	errs := honest.StartCalls(6, "web_wait")
+	require.Eventually(t, func() bool { return h.gw.InFlight() == 14 }, waitFor, 5*time.Millisecond)
+	most := web.N()
+	for range 50 {
+		most = max(most, web.N())
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.Equal(t, int64(12), most, "calls in flight at the upstream")
+	echoes(t, honest, "other_echo")
+	h.gw.CloseSessions()
+	for range 6 {
+		select {
+		case err := <-errs:
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "gate is shutting down")
+		case <-time.After(waitFor):
+			t.Fatal("a call waiting for a slot was not answered on shutdown")
+		}
+	}
 }

@@ -42,10 +42,13 @@ type upstream struct {
 	dir  string // the manifest's directory, where a command runs
 	gw   *Gateway
 
-	relist  chan struct{} // cap 1
-	stop    context.CancelFunc
-	done    chan struct{}
-	schemas compileSlot // its schema compiles, one at a time (compile.go)
+	relist chan struct{} // cap 1
+	// callSlots holds one token per forwarded call in flight, up to the
+	// gateway's cap (Config.WithMaxUpstreamCalls).
+	callSlots chan struct{}
+	stop      context.CancelFunc
+	done      chan struct{}
+	schemas   compileSlot // its schema compiles, one at a time (compile.go)
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -85,7 +88,7 @@ func connKey(u *manifest.Upstream) string {
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
-		relist: make(chan struct{}, 1), done: make(chan struct{}),
+		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{},
 	}
 }
