@@ -22,8 +22,9 @@ import (
 // response body whole with no cap, waits for an answer's or a stream's
 // headers without a deadline, and queues the upstream's requests without
 // bound; here every body is capped (capBody, sseBody), every request that
-// is not a call has the write timeout, and an event stream is read no
-// further while too much of what it brought waits (inflow).
+// is not a call has the write timeout, an event stream is read no further
+// while too much of what it brought waits (inflow), and what the bodies
+// hold together of messages begun and not ended is bounded (unfinished).
 type httpLink struct {
 	g    *guard
 	url  string
@@ -35,12 +36,16 @@ type httpLink struct {
 	closed context.Context
 	close  context.CancelFunc
 
+	// held bounds the bytes of the upstream's unfinished messages, across
+	// all its answers (unfinished.go).
+	held *unfinished
+
 	mu      sync.Mutex
 	refusal string // the last request the upstream refused, and how
 }
 
 func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
-	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone()}
+	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(cfg.maxMessage))}
 	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
@@ -138,9 +143,13 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
-		resp.Body = &sseBody{body: body{rc: resp.Body, release: release}, ctx: ctx, max: l.cfg.maxMessage, g: l.g}
+		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.event); release() }}
+		resp.Body = b
 	} else {
-		resp.Body = &capBody{body: body{rc: resp.Body, release: release}, max: l.cfg.maxMessage, g: l.g}
+		b := &capBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.msg); release() }}
+		resp.Body = b
 	}
 	return resp, nil
 }
@@ -211,23 +220,35 @@ func (b *body) Close() error {
 	return err
 }
 
-// capBody is a response body read no further than max bytes.
+// capBody is a response body read no further than max bytes: one
+// message, unfinished (held) until the body ends or is closed.
 type capBody struct {
 	body
+	ctx    context.Context
 	max, n int
 	g      *guard
+	held   *unfinished
+	msg    unfinishedMsg
 }
 
 func (b *capBody) Read(p []byte) (int, error) {
 	if room := b.max - b.n + 1; len(p) > room {
 		p = p[:room]
 	}
-	n, err := b.rc.Read(p)
+	room, err := b.held.room(b.ctx, b.g.broken, &b.msg, len(p))
+	if err != nil {
+		return 0, err
+	}
+	n, err := b.rc.Read(p[:room])
 	b.n += n
 	if b.n > b.max {
 		tooLarge := messageTooLarge(b.max)
 		b.g.fail(tooLarge)
 		return 0, tooLarge
+	}
+	b.held.read(&b.msg, n)
+	if err != nil {
+		b.held.end(&b.msg)
 	}
 	return n, err
 }
@@ -238,9 +259,11 @@ func (b *capBody) Read(p []byte) (int, error) {
 // pass, by the data of each event.
 type sseBody struct {
 	body
-	ctx context.Context
-	max int
-	g   *guard
+	ctx   context.Context
+	max   int
+	g     *guard
+	held  *unfinished
+	event unfinishedMsg // the event being read
 
 	lineLen int    // bytes of the line so far
 	line    []byte // its first maxAnswer bytes
@@ -254,7 +277,11 @@ func (b *sseBody) Read(p []byte) (int, error) {
 	if err := b.g.flow.wait(b.ctx); err != nil {
 		return 0, err
 	}
-	n, err := b.rc.Read(p)
+	room, err := b.held.room(b.ctx, b.g.broken, &b.event, len(p))
+	if err != nil {
+		return 0, err
+	}
+	n, err := b.rc.Read(p[:room])
 	if serr := b.scan(p[:n]); serr != nil {
 		b.g.fail(serr)
 		return 0, serr
@@ -273,6 +300,11 @@ func (b *sseBody) scan(p []byte) error {
 		if b.lineLen > b.max {
 			return messageTooLarge(b.max)
 		}
+		if i >= 0 {
+			b.held.read(&b.event, len(seg)+1) // and its newline
+		} else {
+			b.held.read(&b.event, len(seg))
+		}
 		if room := maxAnswer - len(b.line); room > 0 {
 			b.line = append(b.line, seg[:min(room, len(seg))]...)
 		}
@@ -290,6 +322,7 @@ func (b *sseBody) endLine(truncated bool) {
 	line := bytes.TrimSuffix(b.line, []byte("\r"))
 	if len(line) == 0 && !truncated {
 		b.endEvent()
+		b.held.end(&b.event)
 		return
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
