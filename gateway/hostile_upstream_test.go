@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -448,4 +450,214 @@ func TestShutdownAnswersCallsOnEveryUpstream(t *testing.T) {
 		t.Fatal("the gateway's Run did not return")
 	}
 	require.Eventually(t, func() bool { return web.N() == 0 }, waitFor, 10*time.Millisecond, "the upstream's calls were never cancelled")
+}
+
+// stallAnswers wraps an HTTP upstream: its answer to a tools/call of
+// "wait" is a JSON body of nearly size bytes that never ends (until gate
+// closes it); every other request goes to next. It counts the answers it
+// has begun.
+type stallAnswers struct {
+	next  http.Handler
+	size  int
+	begun atomic.Int64
+}
+
+func (s *stallAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) != "tools/call" || toolCalled(r) != "wait" {
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	s.begun.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`)
+	chunk := strings.Repeat("x", 16<<10)
+	for range s.size/len(chunk) - 1 {
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return
+		}
+	}
+	_ = http.NewResponseController(w).Flush()
+	<-r.Context().Done()
+}
+
+// toolCalled is the tool a tools/call request to an HTTP upstream calls;
+// the body is put back for the next handler.
+func toolCalled(r *http.Request) string {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var m struct{ Params struct{ Name string } }
+	_ = json.Unmarshal(body, &m)
+	return m.Params.Name
+}
+
+// sdkServer serves s over streamable HTTP.
+func sdkServer(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+// heapPeak samples the heap in use until stop is closed, and returns the
+// most it saw.
+func heapPeak(stop <-chan struct{}) func() uint64 {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 { <-done; return peak.Load() }
+}
+
+// An HTTP upstream that sends each answer nearly whole, then stalls it,
+// makes gate hold no more of them together than four messages at the
+// cap: past that, gate reads no further but the oldest, until answers
+// end. Its small answers are still read meanwhile, and the other
+// upstreams are served. An honest upstream's many large answers at once
+// all arrive. (On main each call held its answer: 40 calls of 4 MiB took
+// 280 MiB.)
+func TestUnfinishedAnswersAreBounded(t *testing.T) {
+	const msgCap = 1 << 20
+	stall := &stallAnswers{next: sdkHandler(false), size: msgCap - 64<<10}
+	h := start(t, httpServer("web", serveHTTP(t, stall))+httpServer("honest", serveHTTP(t, sdkServer(newUpstreamServer(""))))+hostileServer(t, "other", "plain"),
+		fastConfig().WithMaxMessageBytes(msgCap).WithCallTimeout(waitFor/2).WithMaxSessionRequests(100))
+	c := h.client()
+	c.WaitTools(t, append(append(prefixed("honest_", upstreamTools...), "other_echo", "other_wait"), "web_echo", "web_wait")...)
+
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.HeapInuse
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	const calls = 60
+	errs := c.StartCalls(calls, "web_wait")
+	require.Eventually(t, func() bool { return stall.begun.Load() == calls }, waitFor/2, 10*time.Millisecond, "answers begun: %d", &stall.begun)
+	// The answers come as fast as gate takes them: a second is plenty.
+	time.Sleep(time.Second)
+	echoes(t, c, "web_echo")
+	echoes(t, c, "other_echo")
+	close(stop)
+	grew := int64(peak()) - int64(before)
+	t.Logf("heap in use grew by %d KiB with %d answers of %d KiB stalled", grew>>10, calls, stall.size>>10)
+	// Four messages at the cap, each held about twice on its way (the
+	// read-ahead, the SDK's buffer), and the first 64 KiB of each other
+	// message: about 16 MiB. Without the bound it is 100 MiB.
+	assert.Less(t, grew, int64(40<<20), "heap in use grew by %d KiB", grew>>10)
+	// The stalled calls end at their timeout. (The SDK v1.8.0 then fails
+	// the upstream's whole session: a JSON answer whose read fails, for
+	// its call's end too, breaks the connection; see docs/RATIONALE.md.)
+	for range calls {
+		select {
+		case err := <-errs:
+			require.Error(t, err)
+		case <-time.After(waitFor):
+			t.Fatal("a stalled call did not end at its timeout")
+		}
+	}
+
+	// An honest upstream's large answers, many at once, all arrive.
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			res, err := c.call(t, "honest_big", map[string]any{"bytes": 600 << 10})
+			if assert.NoError(t, err) {
+				assert.Len(t, textOf(res), 600<<10)
+			}
+		})
+	}
+	wg.Wait()
+	for _, u := range h.gw.Upstreams() {
+		if u.Server != "web" {
+			assert.Equal(t, gateway.StateReady, u.State, "%s: %s", u.Server, u.Error)
+			assert.Equal(t, uint64(1), u.Listings, "%s was reconnected", u.Server)
+		}
+	}
+}
+
+// newMetaServer is an upstream whose tool "meta" sends "steps" progress
+// notifications, each with 1 MiB of _meta, then answers (or, with
+// "hold", waits to be cancelled).
+func newMetaServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "meta", Version: "1"}, nil)
+	pad := strings.Repeat("m", 1<<20)
+	type metaArgs struct {
+		Steps int  `json:"steps"`
+		Hold  bool `json:"hold,omitempty"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "meta"}, func(ctx context.Context, req *mcp.CallToolRequest, in metaArgs) (*mcp.CallToolResult, any, error) {
+		tok := req.Params.GetProgressToken()
+		for i := 1; i <= in.Steps; i++ {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{Meta: mcp.Meta{"pad": pad}, ProgressToken: tok, Progress: float64(i), Message: "step"}); err != nil {
+				return nil, nil, err
+			}
+		}
+		if in.Hold {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	return s
+}
+
+// heapGrowth runs f and returns how much the heap in use grew at most
+// while it ran.
+func heapGrowth(f func()) int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	f()
+	close(stop)
+	return int64(peak()) - int64(m.HeapInuse)
+}
+
+// A client is told of an upstream's progress its step, total and message
+// (cleaned, capped), not the upstream's _meta, which has no bound: 300
+// notifications with 1 MiB of it each, to a session that reads nothing,
+// made gate hold 580 MiB on main, waiting in the session's queue.
+func TestProgressMetaIsNotPassedOn(t *testing.T) {
+	url, _ := httpUpstream(t, newMetaServer())
+	h := start(t, httpServer("up", url), fastConfig().WithWriteTimeout(waitFor))
+	c := h.client()
+	c.WaitTools(t, "up_meta")
+
+	params := &mcp.CallToolParams{Name: "up_meta", Arguments: map[string]any{"steps": 3}}
+	params.SetProgressToken("honest")
+	res, err := c.Session.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	assert.Equal(t, "done", textOf(res))
+	for range 3 {
+		select {
+		case p := <-c.Progress:
+			assert.Empty(t, p.Meta, "the upstream's _meta reached the client")
+			assert.Equal(t, "step", p.Message)
+		case <-time.After(waitFor):
+			t.Fatal("no progress")
+		}
+	}
+
+	grew := heapGrowth(func() {
+		stalled := h.rawClient()
+		stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up_meta","arguments":{"steps":300,"hold":true},"_meta":{"progressToken":"t"}}}`)
+		require.Eventually(t, func() bool { return h.gw.InFlight() == 1 }, waitFor, 10*time.Millisecond)
+		// 300 MiB of notifications come in seconds.
+		time.Sleep(3 * time.Second)
+	})
+	t.Logf("heap in use grew by %d MiB", grew>>20)
+	// The notifications are decoded as they come, one at a time; what
+	// waits for the session is small.
+	assert.Less(t, grew, int64(100<<20), "heap in use grew by %d MiB", grew>>20)
 }
