@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -299,4 +300,34 @@ func TestOneClientsRequestsAreBounded(t *testing.T) {
 			t.Fatal("a call waiting for a slot was not answered on shutdown")
 		}
 	}
+}
+
+// A client's progress token may be as long as its request: gate keeps no
+// copy of it for each notification waiting for a session that reads
+// nothing. (On main each kept one: a 2 MiB token and 200 steps of
+// progress made gate hold 400 MiB.)
+func TestLongProgressTokenIsNotCopied(t *testing.T) {
+	url, _ := httpUpstream(t, mcptest.NewProgressServer())
+	h := start(t, httpServer("up", url), fastConfig().WithWriteTimeout(waitFor))
+	c := h.client()
+	c.WaitTools(t, "up_flood", "up_hang", "up_steps")
+
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	stalled := h.rawClient()
+	token := strings.Repeat("k", 2<<20)
+	stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up_steps","arguments":{"steps":200},"_meta":{"progressToken":"`+token+`"}}}`)
+	// The steps come in milliseconds; gate queues them for the session
+	// as they come.
+	time.Sleep(3 * time.Second)
+	close(stop)
+	grew := int64(peak()) - int64(m.HeapInuse)
+	t.Logf("heap in use grew by %d MiB", grew>>20)
+	assert.Less(t, grew, int64(100<<20), "heap in use grew by %d MiB", grew>>20)
+	res, err := c.call(t, "up_steps", map[string]any{"steps": 1})
+	require.NoError(t, err)
+	assert.Equal(t, "done after 1 steps", textOf(res))
 }
