@@ -357,9 +357,10 @@ type Upstream struct {
 	State  string `json:"state"`
 	Error  string `json:"error,omitempty"`
 	Tools  int    `json:"tools"`
-	// Truncated says the upstream lists more tools than the gateway's
-	// cap (Config.WithMaxTools): those past it are not offered, and
-	// gate stops reading its list there.
+	// Truncated says the upstream lists more tools than the gateway
+	// keeps of one server (Config.WithMaxTools, WithMaxListingBytes):
+	// those past it are not offered, and gate stops reading its list
+	// there.
 	Truncated bool `json:"truncated,omitempty"`
 	// Listings counts the tool listings made of the upstream: one per
 	// session, and one per burst of its list_changed notifications.

@@ -363,7 +363,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 	ctx, cancel := context.WithTimeout(session, u.gw.cfg.listTimeout)
 	defer cancel()
 	var tools []listedTool
-	over, cursor := false, ""
+	over, cursor, size := false, "", 0
 	for page := 0; ; page++ {
 		if page == maxPages {
 			return fmt.Errorf("tools/list: more than %d pages", maxPages)
@@ -383,7 +383,12 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 				over = true
 				break
 			}
-			tools = append(tools, checkTool(ctx, t, &u.schemas))
+			lt := checkTool(ctx, t, &u.schemas)
+			if size += lt.size(); size > u.gw.cfg.maxListing {
+				over = true
+				break
+			}
+			tools = append(tools, lt)
 		}
 		if res.NextCursor == "" || over {
 			break
@@ -395,7 +400,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 	u.lists++
 	u.mu.Unlock()
 	if over {
-		u.gw.logf("upstream %s lists more than %d tools, the gateway's cap: those past it are not offered", u.name, u.gw.cfg.maxTools)
+		u.gw.logf("upstream %s lists more tools than the gateway keeps of one server (%d, or %d bytes of their definitions): those past it are not offered", u.name, u.gw.cfg.maxTools, u.gw.cfg.maxListing)
 	}
 	u.setState(StateReady, "")
 	return nil
