@@ -151,7 +151,19 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
-		return nil, OutcomeError, je
+		return nil, OutcomeError, u.gw.upstreamError(je)
 	}
 	return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+}
+
+// upstreamError is an upstream's JSON-RPC error as a client gets it: its
+// code; its message, which a client shows and a model reads, cleaned by
+// safetext's rule and cut (cleanMessage); its data, which is the
+// upstream's as a result is, when it is within the result cap.
+func (g *Gateway) upstreamError(je *jsonrpc.Error) *jsonrpc.Error {
+	out := &jsonrpc.Error{Code: je.Code, Message: cleanMessage(je.Message)}
+	if len(je.Data) <= g.cfg.maxResult {
+		out.Data = je.Data
+	}
+	return out
 }
