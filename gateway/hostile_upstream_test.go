@@ -633,3 +633,78 @@ func TestProgressMetaIsNotPassedOn(t *testing.T) {
 		}
 	}
 }
+
+// dripAnswer wraps an HTTP upstream: it answers a tools/call of "echo"
+// with a JSON body written a byte every 10 ms (a second in all), and
+// counts the answers it has begun.
+type dripAnswer struct {
+	next  http.Handler
+	begun atomic.Int64
+}
+
+func (d *dripAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) != "tools/call" || toolCalled(r) != "echo" {
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var m struct{ ID json.RawMessage }
+	_ = json.Unmarshal(body, &m)
+	d.begun.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	answer := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"dripped"}]}}`
+	rc := http.NewResponseController(w)
+	for i := range answer {
+		if _, err := io.WriteString(w, answer[i:i+1]); err != nil || rc.Flush() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A call that ends while its upstream's JSON answer is coming (a client
+// cancels it, or it times out) ends alone: the upstream's session, and
+// another client's call on it, go on. On main the SDK's reading of that
+// answer failed, which broke the session's connection: the other call got
+// no answer, and the upstream's next call found it closed.
+func TestACallEndingMidAnswerEndsAlone(t *testing.T) {
+	d := &dripAnswer{next: sdkHandler(false)}
+	h := start(t, httpServer("web", serveHTTP(t, d)), fastConfig())
+	a, b := h.client(), h.client()
+	a.WaitTools(t, "web_echo", "web_wait")
+	errs := b.StartCalls(1, "web_wait")
+	require.Eventually(t, func() bool { return h.gw.InFlight() == 1 }, waitFor, 5*time.Millisecond)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for d.begun.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // into the answer
+		cancel()
+	}()
+	_, err := a.Session.CallTool(ctx, &mcp.CallToolParams{Name: "web_echo"})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// The other call is still in flight, and the session serves calls.
+	select {
+	case err := <-errs:
+		t.Fatalf("another client's call ended with the cancelled one: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	res, err := b.call(t, "web_echo", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "dripped", textOf(res))
+	ups := h.gw.Upstreams()
+	require.Len(t, ups, 1)
+	assert.Equal(t, gateway.StateReady, ups[0].State, ups[0].Error)
+	assert.Equal(t, uint64(1), ups[0].Listings, "the session was not replaced")
+	h.gw.CloseSessions()
+	select {
+	case err := <-errs:
+		assert.ErrorContains(t, err, "gate is shutting down")
+	case <-time.After(waitFor):
+		t.Fatal("the other call was never answered")
+	}
+}

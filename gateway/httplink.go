@@ -150,6 +150,20 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 		b := &capBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.msg); release() }}
 		resp.Body = b
+		if what.kind == outCall {
+			// A call's JSON answer is read whole here, within the request:
+			// the SDK v1.8.0 reads it after the request, and a read that
+			// fails there (the call's end while the answer comes, for its
+			// timeout or a client's cancellation) breaks its whole
+			// connection, and with it every other call on the upstream.
+			// Failing here fails only the call.
+			data, err := io.ReadAll(b)
+			_ = b.Close()
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewReader(data))
+		}
 	}
 	return resp, nil
 }
