@@ -15,8 +15,9 @@ import (
 // Handler returns the gateway as a streamable-HTTP MCP endpoint (gatectl
 // serve mounts it at /mcp, behind its token and Host checks). It bounds
 // what a client can make it hold: a request body over WithMaxRequestBytes
-// is refused with 413; a request that could open a session (a POST without
-// Mcp-Session-Id, whatever its body) is refused with 503 while
+// is refused with 413, and a JSON-RPC batch of more messages than
+// WithMaxSessionRequests with 400; a request that could open a session (a
+// POST without Mcp-Session-Id, whatever its body) is refused with 503 while
 // WithMaxSessions sessions are open or being opened; an idle session is
 // closed after WithSessionIdle; every write to a client must complete
 // within WithWriteTimeout, else its session is dropped; requests arriving
