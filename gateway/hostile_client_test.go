@@ -43,13 +43,29 @@ func closedBy(t *testing.T, conn net.Conn) bool {
 	return !errors.As(err, &ne) || !ne.Timeout() // EOF (io.Copy's nil), or a reset
 }
 
-// A session that stops reading its streams is dropped, alone: while its
-// stream is full and gate's writes to it block, another session still
-// gets its call's progress, its result and a list_changed at once, and the
-// stalled session is closed when a write to it misses its deadline.
+// stalledSession opens a session on h that reads none of its streams:
+// its standalone stream and a call's stream, while the call floods them
+// with progress of "flood" (the progress upstream's tool, named as h
+// offers it).
+func stalledSession(h *harness, flood string) (get net.Conn, s *mcptest.Raw) {
+	s = h.rawClient()
+	get = s.Stall(http.MethodGet, "")
+	s.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"`+flood+`","arguments":{"steps":20000},"_meta":{"progressToken":"t"}}}`)
+	// Long enough for the flood to fill both connections' buffers.
+	time.Sleep(500 * time.Millisecond)
+	return get, s
+}
+
+// A session that stops reading its streams stalls nobody else: while its
+// stream is full and gate's writes to it block (for as long as the write
+// timeout, longer than this test waits), another session still gets its
+// call's progress, its result and a list_changed, and the stalled session
+// is still there: nobody waited for it to be dropped. (Before, progress
+// went out on the upstream's one notification goroutine and list_changed
+// to one session after another: a stalled session held everyone's for as
+// long as its write blocked.)
 func TestStalledSessionStallsNobodyElse(t *testing.T) {
 	url, _ := httpUpstream(t, mcptest.NewProgressServer())
-	reg := prometheus.NewRegistry()
 	rule := newListener(t)
 	h := start(t, fmt.Sprintf(`
 [[servers]]
@@ -60,19 +76,11 @@ prefix = ""
 [[servers.tools]]
 name = "steps"
 probe = "tcp:%s"
-`, url, rule.addr), fastConfig().WithWriteTimeout(time.Second).WithMetrics(reg))
+`, url, rule.addr), fastConfig().WithWriteTimeout(4*waitFor))
 	honest := h.client()
 	honest.WaitTools(t, "flood", "hang", "steps")
+	_, stalled := stalledSession(h, "flood")
 
-	// The stalled session: its standalone stream and its call's stream
-	// are never read, and the call floods them with progress.
-	stalled := h.rawClient()
-	get := stalled.Stall(http.MethodGet, "")
-	stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":20000},"_meta":{"progressToken":"t"}}}`)
-	// Long enough for the flood to fill both connections' buffers.
-	time.Sleep(500 * time.Millisecond)
-
-	// The honest session is served in full.
 	params := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 5}}
 	params.SetProgressToken("honest")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
@@ -85,7 +93,19 @@ probe = "tcp:%s"
 	rule.close()
 	honest.WaitChanged(t)
 	honest.WaitTools(t, "flood", "hang")
+	assert.False(t, stalled.Gone(), "the stalled session was dropped: the honest one may have waited for it")
+}
 
+// A session that stops reading its streams is dropped when a write to it
+// misses the write timeout: its standalone stream is closed, and it is
+// counted.
+func TestStalledSessionIsDropped(t *testing.T) {
+	url, _ := httpUpstream(t, mcptest.NewProgressServer())
+	reg := prometheus.NewRegistry()
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", url), fastConfig().WithWriteTimeout(time.Second).WithMetrics(reg))
+	honest := h.client()
+	honest.WaitTools(t, "flood", "hang", "steps")
+	get, stalled := stalledSession(h, "flood")
 	// The stalled session is dropped, for missing a write's deadline, and
 	// its standalone stream is closed (read only now: reading would
 	// unblock gate's writes). The call's stream is closed too, but the
@@ -95,6 +115,9 @@ probe = "tcp:%s"
 	assert.Equal(t, 1.0, counterValue(t, reg, "gate_mcp_sessions_dropped_total", "write_timeout"))
 	assert.Equal(t, 0.0, counterValue(t, reg, "gate_mcp_sessions_dropped_total", "overflow"))
 	assert.True(t, closedBy(t, get), "the stalled standalone stream is closed")
+	res, err := honest.call(t, "steps", map[string]any{"steps": 1})
+	require.NoError(t, err)
+	assert.Equal(t, "done after 1 steps", textOf(res))
 }
 
 // Progress of a call reaches the client on the call's own stream: a
