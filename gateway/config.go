@@ -139,17 +139,26 @@ func NewConfig() Config {
 }
 
 // WithCallTimeout sets the call timeout of servers whose manifest entry
-// has no call_timeout.
-func (c Config) WithCallTimeout(d time.Duration) Config { c.callTimeout = d; return c }
+// has no call_timeout; 0 or less selects DefaultCallTimeout.
+func (c Config) WithCallTimeout(d time.Duration) Config {
+	c.callTimeout = orDefault(d, DefaultCallTimeout)
+	return c
+}
 
 // WithConnectTimeout sets how long starting or reaching an upstream and
-// its initialize may take.
-func (c Config) WithConnectTimeout(d time.Duration) Config { c.connectTimeout = d; return c }
+// its initialize may take; 0 or less selects DefaultConnectTimeout.
+func (c Config) WithConnectTimeout(d time.Duration) Config {
+	c.connectTimeout = orDefault(d, DefaultConnectTimeout)
+	return c
+}
 
 // WithListTimeout sets how long one listing of an upstream's tools may
 // take; one that takes longer closes the session (the upstream is treated
-// as hung) and reconnects.
-func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; return c }
+// as hung) and reconnects; 0 or less selects DefaultListTimeout.
+func (c Config) WithListTimeout(d time.Duration) Config {
+	c.listTimeout = orDefault(d, DefaultListTimeout)
+	return c
+}
 
 // WithKeepAlive sets how often upstreams are pinged; 0 turns pings off
 // (a hung upstream is then found only by a call or listing that times
@@ -158,14 +167,22 @@ func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; ret
 // with "method not found".
 func (c Config) WithKeepAlive(d time.Duration) Config { c.keepAlive = d; return c }
 
-// WithBackoff sets the least and the most time between reconnections.
+// WithBackoff sets the least and the most time between reconnections;
+// 0 or less selects DefaultBackoffMin or DefaultBackoffMax (no wait would
+// restart a failing upstream without end), and a most below the least is
+// the least.
 func (c Config) WithBackoff(least, most time.Duration) Config {
-	c.backoffMin, c.backoffMax = least, most
+	c.backoffMin = orDefault(least, DefaultBackoffMin)
+	c.backoffMax = max(orDefault(most, DefaultBackoffMax), c.backoffMin)
 	return c
 }
 
-// WithMaxTools sets how many tools one upstream may list.
-func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
+// WithMaxTools sets how many tools one upstream may list; 0 or less
+// selects DefaultMaxTools.
+func (c Config) WithMaxTools(n int) Config {
+	c.maxTools = orDefault(n, DefaultMaxTools)
+	return c
+}
 
 // WithMaxListingBytes sets how many bytes of one upstream's tool
 // definitions gate keeps; 0 or less selects DefaultMaxListingBytes.
@@ -174,8 +191,12 @@ func (c Config) WithMaxListingBytes(n int) Config {
 	return c
 }
 
-// WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
-func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
+// WithMaxResultBytes sets the largest forwarded result, as JSON bytes; 0
+// or less selects DefaultMaxResultBytes.
+func (c Config) WithMaxResultBytes(n int) Config {
+	c.maxResult = orDefault(n, DefaultMaxResultBytes)
+	return c
+}
 
 // WithMaxMessageBytes sets the largest message read from an upstream; 0
 // or less selects DefaultMaxMessageBytes.
@@ -208,7 +229,8 @@ func (c Config) WithStopGrace(d time.Duration) Config {
 }
 
 // orDefault is v, or def when v is not more than 0: a bound of 0 would
-// fail every upstream at once, or stop reading it for ever.
+// fail every upstream, call or session at once, refuse every session,
+// stop reading an upstream for ever or restart it without a pause.
 func orDefault[T int | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def
@@ -216,8 +238,12 @@ func orDefault[T int | time.Duration](v, def T) T {
 	return v
 }
 
-// WithMaxSessions sets how many streamable-HTTP sessions may be open.
-func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }
+// WithMaxSessions sets how many streamable-HTTP sessions may be open; 0
+// or less selects DefaultMaxSessions.
+func (c Config) WithMaxSessions(n int) Config {
+	c.maxSessions = orDefault(n, DefaultMaxSessions)
+	return c
+}
 
 // WithMaxRequestBytes sets the largest request body /mcp reads; 0 or
 // less selects DefaultMaxRequestBytes.
@@ -226,15 +252,26 @@ func (c Config) WithMaxRequestBytes(n int) Config {
 	return c
 }
 
-// WithSessionIdle sets how long an idle streamable-HTTP session is kept.
-func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; return c }
+// WithSessionIdle sets how long an idle streamable-HTTP session is kept;
+// 0 or less selects DefaultSessionIdle (the SDK would keep it for ever).
+func (c Config) WithSessionIdle(d time.Duration) Config {
+	c.sessionIdle = orDefault(d, DefaultSessionIdle)
+	return c
+}
 
 // WithWriteTimeout sets how long each write to a /mcp client may take
-// before its session is dropped.
-func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+// before its session is dropped; 0 or less selects DefaultWriteTimeout.
+func (c Config) WithWriteTimeout(d time.Duration) Config {
+	c.writeTimeout = orDefault(d, DefaultWriteTimeout)
+	return c
+}
 
-// WithSessionQueue sets how many notifications may wait for one session.
-func (c Config) WithSessionQueue(n int) Config { c.sessionQueue = n; return c }
+// WithSessionQueue sets how many notifications may wait for one session;
+// 0 or less selects DefaultSessionQueue.
+func (c Config) WithSessionQueue(n int) Config {
+	c.sessionQueue = orDefault(n, DefaultSessionQueue)
+	return c
+}
 
 // WithMaxSessionRequests sets how many requests of one client session
 // are handled at once, and how many messages a batch may hold; 0 or less
