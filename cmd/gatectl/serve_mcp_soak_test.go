@@ -120,19 +120,25 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	endlessURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "endless", Tool: "echo"})
 	stallURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "stall", Tool: "wait", Size: 15 << 20})
 	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
+	honestOnly := fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", upURL)
 	servers := func(generation string) string {
-		return fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", upURL) +
+		if generation == "" {
+			return honestOnly
+		}
+		return honestOnly +
 			fmt.Sprintf("\n[[servers]]\nname = \"endless\"\nprefix = \"endless_\"\nurl = %q\n", endlessURL) +
 			fmt.Sprintf("\n[[servers]]\nname = \"stall\"\nprefix = \"stall_\"\nurl = %q\n", stallURL) +
 			hostileEntry(exe, "deaf", "deaf") + hostileEntry(exe, "hung", "hang-after-list") +
 			hostileEntry(exe, "forker", "forker", mcptest.PIDFileEnv, pidFile, "GENERATION", generation) +
 			hostileEntry(exe, "chatty", "chatty") + hostileEntry(exe, "liner", "endless-line")
 	}
-	manifest := mcpManifest(t, servers("1"))
+	var s *serveProcess
+	manifest := mcpManifest(t, servers(""))
 	rewrite := func(generation string) {
 		writeFile(t, manifest, "[runtime]\nttl = \"30ms\"\ngrace = \"0s\"\n"+servers(generation))
+		assert.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
 	}
-	s := startServeArgs(t, buildGatectlBinary(t), mcpEnv(t, "GATE_TOKEN="+token), "-m", manifest, "--addr", "127.0.0.1:0")
+	s = startServeArgs(t, buildGatectlBinary(t), mcpEnv(t, "GATE_TOKEN="+token), "-m", manifest, "--addr", "127.0.0.1:0")
 	s.token = token
 	t.Cleanup(func() {
 		if s.cmd.ProcessState == nil {
@@ -144,13 +150,22 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	goStream := connectAny(t, endpoint, token, false)
 	goBare := connectAny(t, endpoint, token, true)
 	victim := connectAny(t, endpoint, token, true)
-	ts := startTSHTTPClient(t, endpoint, token, true, nil)
-	require.Eventually(t, func() bool {
-		tools := victim.Tools(t)
-		return slices.Contains(tools, "stall_wait") && slices.Contains(tools, "forker_wait") && slices.Contains(tools, "chatty_echo")
-	}, 2*mcpWait, 50*time.Millisecond, "the hostile upstreams are listed")
-	first := mcptest.ReadPID(t, pidFile, 0)
+	ts := startTSHTTPClient(t, endpoint, token, true, mcptest.ProgressTools)
+	// Memory and goroutines, before the hostile upstreams come (a reload)
+	// and after they have gone (another): they fail and come back for as
+	// long as they are named, each holding up to a message at the cap
+	// meanwhile.
 	start := s.quietest(t)
+	hostileListed := func() {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			tools := victim.Tools(t)
+			return slices.Contains(tools, "stall_wait") && slices.Contains(tools, "forker_wait") && slices.Contains(tools, "chatty_echo")
+		}, 2*mcpWait, 50*time.Millisecond, "the hostile upstreams are listed")
+	}
+	rewrite("1")
+	hostileListed()
+	first := mcptest.ReadPID(t, pidFile, 0)
 
 	// A session at the request cap: a batch past it is refused whole, one
 	// at it is held by the honest upstream's "hang", and one more request
@@ -253,7 +268,6 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	wg.Go(func() {
 		time.Sleep(2 * time.Second)
 		rewrite("2")
-		_ = s.cmd.Process.Signal(syscall.SIGHUP)
 	})
 	var most atomic.Int64
 	attack(func() {
@@ -281,9 +295,16 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	assert.Positive(t, refused.Load(), "initializes past the cap are refused")
 	second := mcptest.ReadPID(t, pidFile, first)
 
-	// The attackers go away, but for the stalled sessions, which gate drops
-	// once a write to them has waited 10 s, and the busy session's calls,
-	// which its upstream answers after 15 s.
+	// The attackers go away, and so do the hostile upstreams (a reload),
+	// their children with them; the stalled sessions are dropped once a
+	// write to them has waited 10 s, and the busy session's calls end when
+	// its upstream answers them, after 15 s.
+	rewrite("")
+	require.Eventually(t, func() bool { return slices.Equal(victim.Tools(t), mcptest.ProgressTools) }, mcpWait, 50*time.Millisecond)
+	for _, pid := range []int{first, second} {
+		require.Eventually(t, func() bool { return mcptest.ProcessGone(pid) }, mcpWait, 10*time.Millisecond,
+			"an upstream's child (pid %d) outlived its upstream", pid)
+	}
 	stopIdle()
 	for _, id := range batchIDs {
 		req, err := http.NewRequest(http.MethodDelete, endpoint, nil)
@@ -309,9 +330,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	t.Logf("heap in use at the start %.0f, after the attacks %.0f; goroutines %.0f -> %.0f",
 		start["go_memstats_heap_inuse_bytes"], end["go_memstats_heap_inuse_bytes"], start["go_goroutines"], end["go_goroutines"])
 	assert.Less(t, end["go_memstats_heap_inuse_bytes"], 2*start["go_memstats_heap_inuse_bytes"]+16<<20, "memory back near its start")
-	// The hostile upstreams fail and come back for as long as serve runs,
-	// each with a few goroutines while it connects: near, not equal.
-	assert.LessOrEqual(t, end["go_goroutines"], start["go_goroutines"]+30, "goroutines back near their start")
+	assert.LessOrEqual(t, end["go_goroutines"], start["go_goroutines"]+10, "goroutines back near their start")
 
 	// SIGTERM during a reload that restarts an upstream, with calls in
 	// flight on the honest upstream and the hostile ones.
@@ -329,11 +348,13 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 			}()
 		}
 	}
+	rewrite("3")
+	hostileListed()
+	third := mcptest.ReadPID(t, pidFile, second)
 	inFlight(goBare, "hang", 20)
 	inFlight(victim, "stall_wait", 5)
 	time.Sleep(500 * time.Millisecond)
-	rewrite("3")
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	rewrite("4")
 	late := watchLateness()
 	sent := time.Now()
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
@@ -359,11 +380,9 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 			t.Fatal("a call in flight got no answer on SIGTERM")
 		}
 	}
-	for _, pid := range []int{first, second} {
-		assert.True(t, mcptest.ProcessGone(pid), "an upstream's child (pid %d) outlived gatectl serve", pid)
-	}
-	if third := mcptest.ReadPID(t, pidFile, 0); third != second {
-		assert.True(t, mcptest.ProcessGone(third), "the reloaded upstream's child (pid %d) outlived gatectl serve", third)
+	assert.True(t, mcptest.ProcessGone(third), "an upstream's child (pid %d) outlived gatectl serve", third)
+	if fourth := mcptest.ReadPID(t, pidFile, 0); fourth != third {
+		assert.True(t, mcptest.ProcessGone(fourth), "the reloaded upstream's child (pid %d) outlived gatectl serve", fourth)
 	}
 	out := s.stderr.String()
 	assert.Contains(t, out, "gatectl serve: stopped")
