@@ -279,6 +279,13 @@ type sseBody struct {
 	held  *unfinished
 	event unfinishedMsg // the event being read
 
+	// pending is what was read past the event that filled the inflow,
+	// given out once gate has caught up; pendingErr is the read's error,
+	// given after it.
+	pending    []byte
+	pendingErr error
+	stop       bool // the event just ended filled the inflow
+
 	lineLen int    // bytes of the line so far
 	line    []byte // its first maxAnswer bytes
 	name    string // the event's name
@@ -287,23 +294,50 @@ type sseBody struct {
 	cut     bool // its data was longer: it is not counted
 }
 
+// Read gives out the stream up to the end of the event that fills the
+// inflow, and nothing more until gate has caught up: one read brings many
+// small events, which would otherwise all be let through at once.
 func (b *sseBody) Read(p []byte) (int, error) {
 	if err := b.g.flow.wait(b.ctx); err != nil {
 		return 0, err
 	}
-	room, err := b.held.room(b.ctx, b.g.broken, &b.event, len(p))
-	if err != nil {
-		return 0, err
+	var n int
+	var err error
+	switch {
+	case len(b.pending) > 0:
+		n = copy(p, b.pending)
+		b.pending = b.pending[n:]
+		if len(b.pending) == 0 {
+			err, b.pendingErr = b.pendingErr, nil
+		}
+	case b.pendingErr != nil:
+		return 0, b.pendingErr
+	default:
+		room, rerr := b.held.room(b.ctx, b.g.broken, &b.event, len(p))
+		if rerr != nil {
+			return 0, rerr
+		}
+		n, err = b.rc.Read(p[:room])
 	}
-	n, err := b.rc.Read(p[:room])
-	if serr := b.scan(p[:n]); serr != nil {
+	k, serr := b.scan(p[:n])
+	if serr != nil {
 		b.g.fail(serr)
 		return 0, serr
+	}
+	if k < n {
+		b.pending = append(append([]byte(nil), p[k:n]...), b.pending...)
+		if err != nil {
+			b.pendingErr = err
+		}
+		return k, nil
 	}
 	return n, err
 }
 
-func (b *sseBody) scan(p []byte) error {
+// scan follows the lines of p, and returns how much of it it took: all of
+// it, or up to the end of an event that filled the inflow.
+func (b *sseBody) scan(p []byte) (int, error) {
+	taken := 0
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		seg := p
@@ -312,7 +346,7 @@ func (b *sseBody) scan(p []byte) error {
 		}
 		b.lineLen += len(seg)
 		if b.lineLen > b.max {
-			return messageTooLarge(b.max)
+			return taken, messageTooLarge(b.max)
 		}
 		if i >= 0 {
 			b.held.read(&b.event, len(seg)+1) // and its newline
@@ -323,13 +357,18 @@ func (b *sseBody) scan(p []byte) error {
 			b.line = append(b.line, seg[:min(room, len(seg))]...)
 		}
 		if i < 0 {
-			return nil
+			return taken + len(p), nil
 		}
 		b.endLine(b.lineLen > len(b.line))
 		b.line, b.lineLen = b.line[:0], 0
 		p = p[i+1:]
+		taken += i + 1
+		if b.stop {
+			b.stop = false
+			return taken, nil
+		}
 	}
-	return nil
+	return taken, nil
 }
 
 func (b *sseBody) endLine(truncated bool) {
@@ -372,8 +411,10 @@ func (b *sseBody) endEvent() {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":
 				b.g.flow.received(true)
+				b.stop = b.g.flow.full()
 			case handledNotifications[m.Method]:
 				b.g.flow.received(false)
+				b.stop = b.g.flow.full()
 			}
 		}
 	}
