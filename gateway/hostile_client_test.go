@@ -79,6 +79,9 @@ probe = "tcp:%s"
 `, url, rule.addr), fastConfig().WithWriteTimeout(4*waitFor))
 	honest := h.client()
 	honest.WaitTools(t, "flood", "hang", "steps")
+	// A list_changed goes to the standalone stream, and is lost while it
+	// is not open yet.
+	require.Eventually(t, func() bool { return h.gw.StandaloneStreams() == 1 }, waitFor, 5*time.Millisecond)
 	_, stalled := stalledSession(h, "flood")
 
 	params := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 5}}
