@@ -20,6 +20,7 @@ const (
 	OutcomeCancelled   = "cancelled"   // the client cancelled it
 	OutcomeUnavailable = "unavailable" // the tool is not offered now
 	OutcomeTooLarge    = "too_large"   // the result was over the cap
+	OutcomeBusy        = "busy"        // its session had the cap of requests being handled
 )
 
 // refuseHidden answers a tools/call for a tool that is not offered with
@@ -97,12 +98,25 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		progress = p
 		params.SetProgressToken(up)
 	}
-	// A call in flight owes the upstream a cancellation until it is
-	// answered: one that ends for gate's reasons has the SDK send one.
-	g.cancels.owe()
-	res, err := cs.CallTool(cctx, params)
-	if err == nil || cctx.Err() == nil {
-		g.cancels.owed.Add(-1)
+	// The call waits for one of the upstream's call slots, within its own
+	// bounds: a flood of calls holds no more of the upstream's
+	// connections than the cap.
+	var res *mcp.CallToolResult
+	var err error
+	sent := false
+	select {
+	case u.callSlots <- struct{}{}:
+		sent = true
+		// A call in flight owes the upstream a cancellation until it is
+		// answered: one that ends for gate's reasons has the SDK send one.
+		g.cancels.owe()
+		res, err = cs.CallTool(cctx, params)
+		<-u.callSlots
+		if err == nil || cctx.Err() == nil {
+			g.cancels.owed.Add(-1)
+		}
+	case <-cctx.Done():
+		err = cctx.Err()
 	}
 	if progress != nil && sctx.Err() == nil {
 		// The call's progress goes out before its result.
@@ -130,12 +144,26 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return nil, OutcomeCancelled, ctx.Err()
 	case sctx.Err() != nil:
 		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
+	case cctx.Err() != nil && !sent:
+		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call of %s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", prefixed, u.name, u.gw.cfg.maxUpstreamCalls, timeout)}
 	case cctx.Err() != nil:
 		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
-		return nil, OutcomeError, je
+		return nil, OutcomeError, u.gw.upstreamError(je)
 	}
 	return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+}
+
+// upstreamError is an upstream's JSON-RPC error as a client gets it: its
+// code; its message, which a client shows and a model reads, cleaned by
+// safetext's rule and cut (cleanMessage); its data, which is the
+// upstream's as a result is, when it is within the result cap.
+func (g *Gateway) upstreamError(je *jsonrpc.Error) *jsonrpc.Error {
+	out := &jsonrpc.Error{Code: je.Code, Message: cleanMessage(je.Message)}
+	if len(je.Data) <= g.cfg.maxResult {
+		out.Data = je.Data
+	}
+	return out
 }

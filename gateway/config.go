@@ -34,6 +34,13 @@ const (
 	// are hidden and reported. A hostile or broken upstream cannot make
 	// every client's tools/list unbounded.
 	DefaultMaxTools = 10_000
+	// DefaultMaxListingBytes caps what gate keeps of one upstream's
+	// listing: the definitions of its tools, as JSON, and the names and
+	// reasons of those it hides. Past it the listing stops, as past
+	// DefaultMaxTools: each tool may be at most 256 KiB, and 10,000 of
+	// them would otherwise be gigabytes held, and sent to every client
+	// that lists. An honest server's tools take a few hundred KiB.
+	DefaultMaxListingBytes = 16 << 20
 	// DefaultMaxResultBytes caps a forwarded call's result, as JSON: a
 	// result over it is answered as a tool error that says so. Clients
 	// pass results to a model, whose context is far smaller.
@@ -80,6 +87,21 @@ const (
 	// the session (docs/MCP.md, "Limits"). As /v1/events's stream buffer:
 	// a client reading at all never gets near it.
 	DefaultSessionQueue = 1024
+	// DefaultMaxSessionRequests caps the requests of one client session
+	// being handled at once (any transport), and the messages of one
+	// JSON-RPC batch on /mcp: a request past it is answered at once with
+	// an error that says so, and a larger batch is refused with 400. The
+	// SDK handles every request of a session at once, with no bound, and
+	// a 4 MiB batch holds tens of thousands: one client could otherwise
+	// make gate hold as many forwarded calls, upstream connections and
+	// file reads.
+	DefaultMaxSessionRequests = 64
+	// DefaultMaxUpstreamCalls caps the forwarded calls in flight to one
+	// upstream, from all sessions: a call past it waits for one to end,
+	// within its call timeout. It bounds the connections gate opens to an
+	// HTTP upstream (one per call in flight) and the file descriptors
+	// they take.
+	DefaultMaxUpstreamCalls = 256
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -90,7 +112,8 @@ type Config struct {
 	maxTools, maxResult, maxSessions, maxRequest        int
 	maxMessage, maxPending                              int
 	upstreamWrite, stopGrace                            time.Duration
-	sessionQueue                                        int
+	sessionQueue, maxSessionRequests                    int
+	maxUpstreamCalls, maxListing                        int
 	sessionIdle, writeTimeout                           time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
@@ -109,23 +132,33 @@ func NewConfig() Config {
 		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
 		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
 		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
-		sessionQueue: DefaultSessionQueue,
-		sessionIdle:  DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
+		sessionQueue: DefaultSessionQueue, maxSessionRequests: DefaultMaxSessionRequests,
+		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
+		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 	}
 }
 
 // WithCallTimeout sets the call timeout of servers whose manifest entry
-// has no call_timeout.
-func (c Config) WithCallTimeout(d time.Duration) Config { c.callTimeout = d; return c }
+// has no call_timeout; 0 or less selects DefaultCallTimeout.
+func (c Config) WithCallTimeout(d time.Duration) Config {
+	c.callTimeout = orDefault(d, DefaultCallTimeout)
+	return c
+}
 
 // WithConnectTimeout sets how long starting or reaching an upstream and
-// its initialize may take.
-func (c Config) WithConnectTimeout(d time.Duration) Config { c.connectTimeout = d; return c }
+// its initialize may take; 0 or less selects DefaultConnectTimeout.
+func (c Config) WithConnectTimeout(d time.Duration) Config {
+	c.connectTimeout = orDefault(d, DefaultConnectTimeout)
+	return c
+}
 
 // WithListTimeout sets how long one listing of an upstream's tools may
 // take; one that takes longer closes the session (the upstream is treated
-// as hung) and reconnects.
-func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; return c }
+// as hung) and reconnects; 0 or less selects DefaultListTimeout.
+func (c Config) WithListTimeout(d time.Duration) Config {
+	c.listTimeout = orDefault(d, DefaultListTimeout)
+	return c
+}
 
 // WithKeepAlive sets how often upstreams are pinged; 0 turns pings off
 // (a hung upstream is then found only by a call or listing that times
@@ -134,17 +167,36 @@ func (c Config) WithListTimeout(d time.Duration) Config { c.listTimeout = d; ret
 // with "method not found".
 func (c Config) WithKeepAlive(d time.Duration) Config { c.keepAlive = d; return c }
 
-// WithBackoff sets the least and the most time between reconnections.
+// WithBackoff sets the least and the most time between reconnections;
+// 0 or less selects DefaultBackoffMin or DefaultBackoffMax (no wait would
+// restart a failing upstream without end), and a most below the least is
+// the least.
 func (c Config) WithBackoff(least, most time.Duration) Config {
-	c.backoffMin, c.backoffMax = least, most
+	c.backoffMin = orDefault(least, DefaultBackoffMin)
+	c.backoffMax = max(orDefault(most, DefaultBackoffMax), c.backoffMin)
 	return c
 }
 
-// WithMaxTools sets how many tools one upstream may list.
-func (c Config) WithMaxTools(n int) Config { c.maxTools = n; return c }
+// WithMaxTools sets how many tools one upstream may list; 0 or less
+// selects DefaultMaxTools.
+func (c Config) WithMaxTools(n int) Config {
+	c.maxTools = orDefault(n, DefaultMaxTools)
+	return c
+}
 
-// WithMaxResultBytes sets the largest forwarded result, as JSON bytes.
-func (c Config) WithMaxResultBytes(n int) Config { c.maxResult = n; return c }
+// WithMaxListingBytes sets how many bytes of one upstream's tool
+// definitions gate keeps; 0 or less selects DefaultMaxListingBytes.
+func (c Config) WithMaxListingBytes(n int) Config {
+	c.maxListing = orDefault(n, DefaultMaxListingBytes)
+	return c
+}
+
+// WithMaxResultBytes sets the largest forwarded result, as JSON bytes; 0
+// or less selects DefaultMaxResultBytes.
+func (c Config) WithMaxResultBytes(n int) Config {
+	c.maxResult = orDefault(n, DefaultMaxResultBytes)
+	return c
+}
 
 // WithMaxMessageBytes sets the largest message read from an upstream; 0
 // or less selects DefaultMaxMessageBytes.
@@ -177,7 +229,8 @@ func (c Config) WithStopGrace(d time.Duration) Config {
 }
 
 // orDefault is v, or def when v is not more than 0: a bound of 0 would
-// fail every upstream at once, or stop reading it for ever.
+// fail every upstream, call or session at once, refuse every session,
+// stop reading an upstream for ever or restart it without a pause.
 func orDefault[T int | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def
@@ -185,21 +238,55 @@ func orDefault[T int | time.Duration](v, def T) T {
 	return v
 }
 
-// WithMaxSessions sets how many streamable-HTTP sessions may be open.
-func (c Config) WithMaxSessions(n int) Config { c.maxSessions = n; return c }
+// WithMaxSessions sets how many streamable-HTTP sessions may be open; 0
+// or less selects DefaultMaxSessions.
+func (c Config) WithMaxSessions(n int) Config {
+	c.maxSessions = orDefault(n, DefaultMaxSessions)
+	return c
+}
 
-// WithMaxRequestBytes sets the largest request body /mcp reads.
-func (c Config) WithMaxRequestBytes(n int) Config { c.maxRequest = n; return c }
+// WithMaxRequestBytes sets the largest request body /mcp reads; 0 or
+// less selects DefaultMaxRequestBytes.
+func (c Config) WithMaxRequestBytes(n int) Config {
+	c.maxRequest = orDefault(n, DefaultMaxRequestBytes)
+	return c
+}
 
-// WithSessionIdle sets how long an idle streamable-HTTP session is kept.
-func (c Config) WithSessionIdle(d time.Duration) Config { c.sessionIdle = d; return c }
+// WithSessionIdle sets how long an idle streamable-HTTP session is kept;
+// 0 or less selects DefaultSessionIdle (the SDK would keep it for ever).
+func (c Config) WithSessionIdle(d time.Duration) Config {
+	c.sessionIdle = orDefault(d, DefaultSessionIdle)
+	return c
+}
 
 // WithWriteTimeout sets how long each write to a /mcp client may take
-// before its session is dropped.
-func (c Config) WithWriteTimeout(d time.Duration) Config { c.writeTimeout = d; return c }
+// before its session is dropped; 0 or less selects DefaultWriteTimeout.
+func (c Config) WithWriteTimeout(d time.Duration) Config {
+	c.writeTimeout = orDefault(d, DefaultWriteTimeout)
+	return c
+}
 
-// WithSessionQueue sets how many notifications may wait for one session.
-func (c Config) WithSessionQueue(n int) Config { c.sessionQueue = n; return c }
+// WithSessionQueue sets how many notifications may wait for one session;
+// 0 or less selects DefaultSessionQueue.
+func (c Config) WithSessionQueue(n int) Config {
+	c.sessionQueue = orDefault(n, DefaultSessionQueue)
+	return c
+}
+
+// WithMaxSessionRequests sets how many requests of one client session
+// are handled at once, and how many messages a batch may hold; 0 or less
+// selects DefaultMaxSessionRequests.
+func (c Config) WithMaxSessionRequests(n int) Config {
+	c.maxSessionRequests = orDefault(n, DefaultMaxSessionRequests)
+	return c
+}
+
+// WithMaxUpstreamCalls sets how many forwarded calls may be in flight to
+// one upstream; 0 or less selects DefaultMaxUpstreamCalls.
+func (c Config) WithMaxUpstreamCalls(n int) Config {
+	c.maxUpstreamCalls = orDefault(n, DefaultMaxUpstreamCalls)
+	return c
+}
 
 // WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
 // which refuses a request that arrives on a loopback address but names

@@ -2,3 +2,20 @@ package gateway
 
 // Props is props, for the tests of package gateway_test.
 var Props = props
+
+// StandaloneStreams counts the standalone (GET) streams open on /mcp.
+func (g *Gateway) StandaloneStreams() int {
+	g.clients.mu.Lock()
+	defer g.clients.mu.Unlock()
+	n := 0
+	for _, cs := range g.clients.sessions {
+		cs.mu.Lock()
+		for w := range cs.writers {
+			if !w.request {
+				n++
+			}
+		}
+		cs.mu.Unlock()
+	}
+	return n
+}

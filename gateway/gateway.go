@@ -81,7 +81,8 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
-	g.server.AddReceivingMiddleware(g.serveOffered) // outermost: before refuseHidden
+	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
+	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
 	g.server.AddSendingMiddleware(g.queueNotifications)
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	return g
@@ -356,9 +357,10 @@ type Upstream struct {
 	State  string `json:"state"`
 	Error  string `json:"error,omitempty"`
 	Tools  int    `json:"tools"`
-	// Truncated says the upstream lists more tools than the gateway's
-	// cap (Config.WithMaxTools): those past it are not offered, and
-	// gate stops reading its list there.
+	// Truncated says the upstream lists more tools than the gateway
+	// keeps of one server (Config.WithMaxTools, WithMaxListingBytes):
+	// those past it are not offered, and gate stops reading its list
+	// there.
 	Truncated bool `json:"truncated,omitempty"`
 	// Listings counts the tool listings made of the upstream: one per
 	// session, and one per burst of its list_changed notifications.

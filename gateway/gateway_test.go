@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -204,7 +205,7 @@ func TestCallForwardsProgressAndCancellation(t *testing.T) {
 // The upstream's errors reach the client as they were: code and message.
 func TestUpstreamErrorsPassThrough(t *testing.T) {
 	url, _ := httpUpstream(t, newUpstreamServer(""))
-	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig().WithMaxResultBytes(1<<20))
 	c := h.client()
 	c.WaitTools(t, prefixed("w_", upstreamTools...)...)
 	_, err := c.call(t, "w_fail", nil)
@@ -212,6 +213,19 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, int64(4242), je.Code)
 	assert.Equal(t, "the upstream refuses", je.Message)
+
+	// An error is bounded as a result is, and its message cleaned as any
+	// text a model reads: on main one of 2 MiB, with a bidirectional
+	// override, was passed on as it came.
+	_, err = c.call(t, "w_fail", map[string]any{"bytes": 2 << 20})
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, int64(4243), je.Code)
+	assert.True(t, strings.HasPrefix(je.Message, "refused\ufffdeee"), "the message is cleaned")
+	assert.Less(t, len(je.Message), 5<<10, "the message is cut")
+	assert.Zero(t, len(je.Data), "data past the result cap is dropped")
+	_, err = c.call(t, "w_fail", map[string]any{"bytes": 100})
+	require.ErrorAs(t, err, &je)
+	assert.JSONEq(t, `{"pad":"`+strings.Repeat("d", 100)+`"}`, string(je.Data), "data within the cap is passed on")
 
 	_, err = c.call(t, "nothing_here", nil)
 	notAvailable(t, err, "gate offers no tool of that name")

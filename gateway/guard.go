@@ -127,10 +127,7 @@ const methodCancelled = "notifications/cancelled"
 // the session is over.
 func (f *inflow) wait(ctx context.Context) error {
 	for {
-		f.mu.Lock()
-		full := f.calls >= f.max || f.notes >= f.max
-		f.mu.Unlock()
-		if !full {
+		if !f.full() {
 			return nil
 		}
 		select {
@@ -141,6 +138,13 @@ func (f *inflow) wait(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// full reports whether either count is at the cap.
+func (f *inflow) full() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls >= f.max || f.notes >= f.max
 }
 
 // received counts a request (call) or a notification the upstream sent.

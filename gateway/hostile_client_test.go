@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,13 +43,29 @@ func closedBy(t *testing.T, conn net.Conn) bool {
 	return !errors.As(err, &ne) || !ne.Timeout() // EOF (io.Copy's nil), or a reset
 }
 
-// A session that stops reading its streams is dropped, alone: while its
-// stream is full and gate's writes to it block, another session still
-// gets its call's progress, its result and a list_changed at once, and the
-// stalled session is closed when a write to it misses its deadline.
+// stalledSession opens a session on h that reads none of its streams:
+// its standalone stream and a call's stream, while the call floods them
+// with progress of "flood" (the progress upstream's tool, named as h
+// offers it).
+func stalledSession(h *harness, flood string) (get net.Conn, s *mcptest.Raw) {
+	s = h.rawClient()
+	get = s.Stall(http.MethodGet, "")
+	s.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"`+flood+`","arguments":{"steps":20000},"_meta":{"progressToken":"t"}}}`)
+	// Long enough for the flood to fill both connections' buffers.
+	time.Sleep(500 * time.Millisecond)
+	return get, s
+}
+
+// A session that stops reading its streams stalls nobody else: while its
+// stream is full and gate's writes to it block (for as long as the write
+// timeout, longer than this test waits), another session still gets its
+// call's progress, its result and a list_changed, and the stalled session
+// is still there: nobody waited for it to be dropped. (Before, progress
+// went out on the upstream's one notification goroutine and list_changed
+// to one session after another: a stalled session held everyone's for as
+// long as its write blocked.)
 func TestStalledSessionStallsNobodyElse(t *testing.T) {
 	url, _ := httpUpstream(t, mcptest.NewProgressServer())
-	reg := prometheus.NewRegistry()
 	rule := newListener(t)
 	h := start(t, fmt.Sprintf(`
 [[servers]]
@@ -58,19 +76,14 @@ prefix = ""
 [[servers.tools]]
 name = "steps"
 probe = "tcp:%s"
-`, url, rule.addr), fastConfig().WithWriteTimeout(time.Second).WithMetrics(reg))
+`, url, rule.addr), fastConfig().WithWriteTimeout(4*waitFor))
 	honest := h.client()
 	honest.WaitTools(t, "flood", "hang", "steps")
+	// A list_changed goes to the standalone stream, and is lost while it
+	// is not open yet.
+	require.Eventually(t, func() bool { return h.gw.StandaloneStreams() == 1 }, waitFor, 5*time.Millisecond)
+	_, stalled := stalledSession(h, "flood")
 
-	// The stalled session: its standalone stream and its call's stream
-	// are never read, and the call floods them with progress.
-	stalled := h.rawClient()
-	get := stalled.Stall(http.MethodGet, "")
-	stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":20000},"_meta":{"progressToken":"t"}}}`)
-	// Long enough for the flood to fill both connections' buffers.
-	time.Sleep(500 * time.Millisecond)
-
-	// The honest session is served in full.
 	params := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 5}}
 	params.SetProgressToken("honest")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
@@ -83,7 +96,19 @@ probe = "tcp:%s"
 	rule.close()
 	honest.WaitChanged(t)
 	honest.WaitTools(t, "flood", "hang")
+	assert.False(t, stalled.Gone(), "the stalled session was dropped: the honest one may have waited for it")
+}
 
+// A session that stops reading its streams is dropped when a write to it
+// misses the write timeout: its standalone stream is closed, and it is
+// counted.
+func TestStalledSessionIsDropped(t *testing.T) {
+	url, _ := httpUpstream(t, mcptest.NewProgressServer())
+	reg := prometheus.NewRegistry()
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", url), fastConfig().WithWriteTimeout(time.Second).WithMetrics(reg))
+	honest := h.client()
+	honest.WaitTools(t, "flood", "hang", "steps")
+	get, stalled := stalledSession(h, "flood")
 	// The stalled session is dropped, for missing a write's deadline, and
 	// its standalone stream is closed (read only now: reading would
 	// unblock gate's writes). The call's stream is closed too, but the
@@ -93,6 +118,9 @@ probe = "tcp:%s"
 	assert.Equal(t, 1.0, counterValue(t, reg, "gate_mcp_sessions_dropped_total", "write_timeout"))
 	assert.Equal(t, 0.0, counterValue(t, reg, "gate_mcp_sessions_dropped_total", "overflow"))
 	assert.True(t, closedBy(t, get), "the stalled standalone stream is closed")
+	res, err := honest.call(t, "steps", map[string]any{"steps": 1})
+	require.NoError(t, err)
+	assert.Equal(t, "done after 1 steps", textOf(res))
 }
 
 // Progress of a call reaches the client on the call's own stream: a
@@ -235,4 +263,97 @@ func TestShutdownAnswersCallsInFlight(t *testing.T) {
 	}
 	assert.Zero(t, h.gw.InFlight())
 	assert.True(t, stalled.Gone(), "the stalled client's session is closed")
+}
+
+// callBatch is a JSON-RPC batch of n calls of tool, ids from first.
+func callBatch(n, first int, tool string) string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, first+i, tool)
+	}
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// What one client can make gate hold is bounded, however it sends its
+// requests: a JSON-RPC batch (which a session of 2025-03-26 may send, and
+// which the SDK starts all at once) of more messages than the cap is
+// refused whole; a session with the cap of requests being handled gets an
+// error for one more at once, rather than gate forwarding it; and
+// however many sessions call one upstream, no more calls reach it than
+// its cap (each an HTTP connection), the others waiting for a slot.
+// Meanwhile another upstream is served. On main one POST of 2,000 calls
+// made 2,000 connections to the upstream and 12,000 goroutines.
+func TestOneClientsRequestsAreBounded(t *testing.T) {
+	web := &mcptest.CallsInFlight{Next: sdkHandler(false)}
+	h := start(t, httpServer("web", serveHTTP(t, web))+hostileServer(t, "other", "plain"),
+		fastConfig().WithMaxSessionRequests(8).WithMaxUpstreamCalls(12))
+	honest := h.client()
+	honest.WaitTools(t, "other_echo", "other_wait", "web_echo", "web_wait")
+
+	flood := &mcptest.Raw{T: t, Endpoint: h.url, Version: "2025-03-26"}
+	flood.Open()
+	code, answer := flood.Ask(callBatch(9, 10, "web_wait"))
+	assert.Equal(t, http.StatusBadRequest, code, "a batch past the cap: %s", answer)
+	assert.Contains(t, answer, "a JSON-RPC batch may hold at most 8 messages")
+	assert.Zero(t, web.N(), "nothing of a refused batch reaches the upstream")
+
+	// A batch at the cap: every call of it is forwarded.
+	go func() { _, _ = flood.Try(callBatch(8, 100, "web_wait")) }()
+	require.Eventually(t, func() bool { return web.N() == 8 }, waitFor, 5*time.Millisecond)
+	code, answer = flood.Ask(`{"jsonrpc":"2.0","id":200,"method":"tools/call","params":{"name":"web_echo","arguments":{"text":"one more"}}}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, answer, "this session has 8 requests being handled, the gateway's cap")
+	assert.NotContains(t, answer, "echo: one more")
+
+	// Another session's calls wait for the upstream's slots: it never has
+	// more than 12 calls, though gate has 14.
+	errs := honest.StartCalls(6, "web_wait")
+	require.Eventually(t, func() bool { return h.gw.InFlight() == 14 }, waitFor, 5*time.Millisecond)
+	most := web.N()
+	for range 50 {
+		most = max(most, web.N())
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.Equal(t, int64(12), most, "calls in flight at the upstream")
+	echoes(t, honest, "other_echo")
+	h.gw.CloseSessions()
+	for range 6 {
+		select {
+		case err := <-errs:
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "gate is shutting down")
+		case <-time.After(waitFor):
+			t.Fatal("a call waiting for a slot was not answered on shutdown")
+		}
+	}
+}
+
+// A client's progress token may be as long as its request: gate keeps no
+// copy of it for each notification waiting for a session that reads
+// nothing. (On main each kept one: a 2 MiB token and 200 steps of
+// progress made gate hold 400 MiB.)
+func TestLongProgressTokenIsNotCopied(t *testing.T) {
+	url, _ := httpUpstream(t, mcptest.NewProgressServer())
+	h := start(t, httpServer("up", url), fastConfig().WithWriteTimeout(waitFor))
+	c := h.client()
+	c.WaitTools(t, "up_flood", "up_hang", "up_steps")
+
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	stalled := h.rawClient()
+	token := strings.Repeat("k", 2<<20)
+	stalled.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up_steps","arguments":{"steps":200},"_meta":{"progressToken":"`+token+`"}}}`)
+	// The steps come in milliseconds; gate queues them for the session
+	// as they come.
+	time.Sleep(3 * time.Second)
+	close(stop)
+	grew := int64(peak()) - int64(m.HeapInuse)
+	t.Logf("heap in use grew by %d MiB", grew>>20)
+	assert.Less(t, grew, int64(100<<20), "heap in use grew by %d MiB", grew>>20)
+	res, err := c.call(t, "up_steps", map[string]any{"steps": 1})
+	require.NoError(t, err)
+	assert.Equal(t, "done after 1 steps", textOf(res))
 }

@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -177,6 +179,9 @@ type deafOverHTTP struct {
 	next   http.Handler
 	listed chan struct{}
 	once   sync.Once
+	// answers counts gate's answers being sent now; most is the most at
+	// once.
+	answers, most atomic.Int64
 }
 
 func (d *deafOverHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -201,6 +206,10 @@ func (d *deafOverHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	case r.Method == http.MethodPost && method == "": // an answer of gate's
+		n := d.answers.Add(1)
+		defer d.answers.Add(-1)
+		for m := d.most.Load(); n > m && !d.most.CompareAndSwap(m, n); m = d.most.Load() {
+		}
 		<-r.Context().Done()
 	default:
 		d.next.ServeHTTP(w, r)
@@ -240,8 +249,9 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 				}
 			}()
 			manifest := hostileServer(t, "deaf", "deaf")
+			deaf := &deafOverHTTP{next: sdkHandler(false), listed: make(chan struct{})}
 			if tc.transport == "http" {
-				manifest = httpServer("deaf", serveHTTP(t, &deafOverHTTP{next: sdkHandler(false), listed: make(chan struct{})}))
+				manifest = httpServer("deaf", serveHTTP(t, deaf))
 			}
 			h := start(t, manifest+hostileServer(t, "other", "plain"),
 				fastConfig().WithUpstreamWriteTimeout(300*time.Millisecond).WithMaxPending(64))
@@ -256,6 +266,13 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 			// per session. A gate that takes every request reaches tens of
 			// thousands.
 			assert.Less(t, peak.Load()-int64(before), int64(1000), "goroutines: %d before, %d at the peak", before, peak.Load())
+			if tc.transport == "http" {
+				// Exactly the cap: an event stream is given out no
+				// further than the event that fills it (one read brings
+				// hundreds of small events; on main each read's worth
+				// was let through, up to 3,400 goroutines).
+				assert.LessOrEqual(t, deaf.most.Load(), int64(64), "answers to the upstream's requests at once")
+			}
 		})
 	}
 }
@@ -448,4 +465,260 @@ func TestShutdownAnswersCallsOnEveryUpstream(t *testing.T) {
 		t.Fatal("the gateway's Run did not return")
 	}
 	require.Eventually(t, func() bool { return web.N() == 0 }, waitFor, 10*time.Millisecond, "the upstream's calls were never cancelled")
+}
+
+// stallAnswers wraps an HTTP upstream: its answer to a tools/call of
+// "wait" is a JSON body of nearly size bytes that never ends (until gate
+// closes it); every other request goes to next. It counts the answers it
+// has begun.
+type stallAnswers struct {
+	next  http.Handler
+	size  int
+	begun atomic.Int64
+}
+
+func (s *stallAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) != "tools/call" || toolCalled(r) != "wait" {
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	s.begun.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`)
+	chunk := strings.Repeat("x", 16<<10)
+	for range s.size/len(chunk) - 1 {
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return
+		}
+	}
+	_ = http.NewResponseController(w).Flush()
+	<-r.Context().Done()
+}
+
+// toolCalled is the tool a tools/call request to an HTTP upstream calls;
+// the body is put back for the next handler.
+func toolCalled(r *http.Request) string {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var m struct{ Params struct{ Name string } }
+	_ = json.Unmarshal(body, &m)
+	return m.Params.Name
+}
+
+// sdkServer serves s over streamable HTTP.
+func sdkServer(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+// heapPeak samples the heap in use until stop is closed, and returns the
+// most it saw.
+func heapPeak(stop <-chan struct{}) func() uint64 {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 { <-done; return peak.Load() }
+}
+
+// An HTTP upstream that sends each answer nearly whole, then stalls it,
+// makes gate hold no more of them together than four messages at the
+// cap: past that, gate reads no further but the oldest, until answers
+// end. Its small answers are still read meanwhile, and the other
+// upstreams are served. An honest upstream's many large answers at once
+// all arrive. (On main each call held its answer: 40 calls of 4 MiB took
+// 280 MiB.)
+func TestUnfinishedAnswersAreBounded(t *testing.T) {
+	const msgCap = 1 << 20
+	stall := &stallAnswers{next: sdkHandler(false), size: msgCap - 64<<10}
+	h := start(t, httpServer("web", serveHTTP(t, stall))+httpServer("honest", serveHTTP(t, sdkServer(newUpstreamServer(""))))+hostileServer(t, "other", "plain"),
+		fastConfig().WithMaxMessageBytes(msgCap).WithCallTimeout(10*time.Second).WithMaxSessionRequests(100))
+	c := h.client()
+	c.WaitTools(t, append(append(prefixed("honest_", upstreamTools...), "other_echo", "other_wait"), "web_echo", "web_wait")...)
+
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.HeapInuse
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	const calls = 60
+	errs := c.StartCalls(calls, "web_wait")
+	require.Eventually(t, func() bool { return stall.begun.Load() == calls }, waitFor, 10*time.Millisecond, "answers begun: %d", &stall.begun)
+	// The answers come as fast as gate takes them: a second is plenty.
+	time.Sleep(time.Second)
+	echoes(t, c, "web_echo")
+	echoes(t, c, "other_echo")
+	close(stop)
+	grew := int64(peak()) - int64(before)
+	t.Logf("heap in use grew by %d KiB with %d answers of %d KiB stalled", grew>>10, calls, stall.size>>10)
+	// Four messages at the cap, each held about twice on its way (the
+	// read-ahead, the SDK's buffer), and the first 64 KiB of each other
+	// message: about 16 MiB. Without the bound it is 100 MiB.
+	assert.Less(t, grew, int64(40<<20), "heap in use grew by %d KiB", grew>>10)
+	// The stalled calls end at their timeout, each alone.
+	for range calls {
+		select {
+		case err := <-errs:
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "did not answer the call of web_wait within")
+		case <-time.After(2 * waitFor):
+			t.Fatal("a stalled call did not end at its timeout")
+		}
+	}
+	echoes(t, c, "web_echo")
+
+	// An honest upstream's large answers, many at once (more than the
+	// bound together), all arrive.
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			res, err := c.call(t, "honest_big", map[string]any{"bytes": 500 << 10})
+			if assert.NoError(t, err) {
+				assert.Len(t, textOf(res), 500<<10)
+			}
+		})
+	}
+	wg.Wait()
+	for _, u := range h.gw.Upstreams() {
+		assert.Equal(t, gateway.StateReady, u.State, "%s: %s", u.Server, u.Error)
+		assert.Equal(t, uint64(1), u.Listings, "%s was reconnected", u.Server)
+	}
+}
+
+// newMetaServer is an upstream whose tool "meta" sends "steps" progress
+// notifications, each with 1 MiB of _meta, then answers.
+func newMetaServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "meta", Version: "1"}, nil)
+	pad := strings.Repeat("m", 1<<20)
+	type metaArgs struct {
+		Steps int `json:"steps"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "meta"}, func(ctx context.Context, req *mcp.CallToolRequest, in metaArgs) (*mcp.CallToolResult, any, error) {
+		tok := req.Params.GetProgressToken()
+		for i := 1; i <= in.Steps; i++ {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{Meta: mcp.Meta{"pad": pad}, ProgressToken: tok, Progress: float64(i), Message: "step"}); err != nil {
+				return nil, nil, err
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	return s
+}
+
+// A client is told of an upstream's progress its step, total and message
+// (cleaned, capped), not the upstream's _meta, which has no bound. On
+// main it was passed on: 300 notifications with 1 MiB of it each, to a
+// session that read nothing, made gate hold 580 MiB, waiting in the
+// session's queue.
+func TestProgressMetaIsNotPassedOn(t *testing.T) {
+	url, _ := httpUpstream(t, newMetaServer())
+	h := start(t, httpServer("up", url), fastConfig())
+	c := h.client()
+	c.WaitTools(t, "up_meta")
+
+	params := &mcp.CallToolParams{Name: "up_meta", Arguments: map[string]any{"steps": 3}}
+	params.SetProgressToken("honest")
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	res, err := c.Session.CallTool(ctx, params)
+	require.NoError(t, err)
+	assert.Equal(t, "done", textOf(res))
+	for range 3 {
+		select {
+		case p := <-c.Progress:
+			assert.Zero(t, len(p.Meta), "the upstream's _meta reached the client")
+			assert.Equal(t, "step", p.Message)
+		case <-time.After(waitFor):
+			t.Fatal("no progress")
+		}
+	}
+}
+
+// dripAnswer wraps an HTTP upstream: it answers a tools/call of "echo"
+// with a JSON body written a byte every 10 ms (a second in all), and
+// counts the answers it has begun.
+type dripAnswer struct {
+	next  http.Handler
+	begun atomic.Int64
+}
+
+func (d *dripAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if mcptest.RPCMethod(r) != "tools/call" || toolCalled(r) != "echo" {
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var m struct{ ID json.RawMessage }
+	_ = json.Unmarshal(body, &m)
+	d.begun.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	answer := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"dripped"}]}}`
+	rc := http.NewResponseController(w)
+	for i := range answer {
+		if _, err := io.WriteString(w, answer[i:i+1]); err != nil || rc.Flush() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A call that ends while its upstream's JSON answer is coming (a client
+// cancels it, or it times out) ends alone: the upstream's session, and
+// another client's call on it, go on. On main the SDK's reading of that
+// answer failed, which broke the session's connection: the other call got
+// no answer, and the upstream's next call found it closed.
+func TestACallEndingMidAnswerEndsAlone(t *testing.T) {
+	d := &dripAnswer{next: sdkHandler(false)}
+	h := start(t, httpServer("web", serveHTTP(t, d)), fastConfig())
+	a, b := h.client(), h.client()
+	a.WaitTools(t, "web_echo", "web_wait")
+	errs := b.StartCalls(1, "web_wait")
+	require.Eventually(t, func() bool { return h.gw.InFlight() == 1 }, waitFor, 5*time.Millisecond)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for d.begun.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // into the answer
+		cancel()
+	}()
+	_, err := a.Session.CallTool(ctx, &mcp.CallToolParams{Name: "web_echo"})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// The other call is still in flight, and the session serves calls.
+	select {
+	case err := <-errs:
+		t.Fatalf("another client's call ended with the cancelled one: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	res, err := b.call(t, "web_echo", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "dripped", textOf(res))
+	ups := h.gw.Upstreams()
+	require.Len(t, ups, 1)
+	assert.Equal(t, gateway.StateReady, ups[0].State, ups[0].Error)
+	assert.Equal(t, uint64(1), ups[0].Listings, "the session was not replaced")
+	h.gw.CloseSessions()
+	select {
+	case err := <-errs:
+		assert.ErrorContains(t, err, "gate is shutting down")
+	case <-time.After(waitFor):
+		t.Fatal("the other call was never answered")
+	}
 }

@@ -22,8 +22,9 @@ import (
 // response body whole with no cap, waits for an answer's or a stream's
 // headers without a deadline, and queues the upstream's requests without
 // bound; here every body is capped (capBody, sseBody), every request that
-// is not a call has the write timeout, and an event stream is read no
-// further while too much of what it brought waits (inflow).
+// is not a call has the write timeout, an event stream is read no further
+// while too much of what it brought waits (inflow), and what the bodies
+// hold together of messages begun and not ended is bounded (unfinished).
 type httpLink struct {
 	g    *guard
 	url  string
@@ -35,12 +36,16 @@ type httpLink struct {
 	closed context.Context
 	close  context.CancelFunc
 
+	// held bounds the bytes of the upstream's unfinished messages, across
+	// all its answers (unfinished.go).
+	held *unfinished
+
 	mu      sync.Mutex
 	refusal string // the last request the upstream refused, and how
 }
 
 func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
-	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone()}
+	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(cfg.maxMessage))}
 	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
@@ -138,9 +143,27 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
-		resp.Body = &sseBody{body: body{rc: resp.Body, release: release}, ctx: ctx, max: l.cfg.maxMessage, g: l.g}
+		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.event); release() }}
+		resp.Body = b
 	} else {
-		resp.Body = &capBody{body: body{rc: resp.Body, release: release}, max: l.cfg.maxMessage, g: l.g}
+		b := &capBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.msg); release() }}
+		resp.Body = b
+		if what.kind == outCall {
+			// A call's JSON answer is read whole here, within the request:
+			// the SDK v1.8.0 reads it after the request, and a read that
+			// fails there (the call's end while the answer comes, for its
+			// timeout or a client's cancellation) breaks its whole
+			// connection, and with it every other call on the upstream.
+			// Failing here fails only the call.
+			data, err := io.ReadAll(b)
+			_ = b.Close()
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewReader(data))
+		}
 	}
 	return resp, nil
 }
@@ -211,23 +234,35 @@ func (b *body) Close() error {
 	return err
 }
 
-// capBody is a response body read no further than max bytes.
+// capBody is a response body read no further than max bytes: one
+// message, unfinished (held) until the body ends or is closed.
 type capBody struct {
 	body
+	ctx    context.Context
 	max, n int
 	g      *guard
+	held   *unfinished
+	msg    unfinishedMsg
 }
 
 func (b *capBody) Read(p []byte) (int, error) {
 	if room := b.max - b.n + 1; len(p) > room {
 		p = p[:room]
 	}
-	n, err := b.rc.Read(p)
+	room, err := b.held.room(b.ctx, b.g.broken, &b.msg, len(p))
+	if err != nil {
+		return 0, err
+	}
+	n, err := b.rc.Read(p[:room])
 	b.n += n
 	if b.n > b.max {
 		tooLarge := messageTooLarge(b.max)
 		b.g.fail(tooLarge)
 		return 0, tooLarge
+	}
+	b.held.read(&b.msg, n)
+	if err != nil {
+		b.held.end(&b.msg)
 	}
 	return n, err
 }
@@ -238,9 +273,18 @@ func (b *capBody) Read(p []byte) (int, error) {
 // pass, by the data of each event.
 type sseBody struct {
 	body
-	ctx context.Context
-	max int
-	g   *guard
+	ctx   context.Context
+	max   int
+	g     *guard
+	held  *unfinished
+	event unfinishedMsg // the event being read
+
+	// pending is what was read past the event that filled the inflow,
+	// given out once gate has caught up; pendingErr is the read's error,
+	// given after it.
+	pending    []byte
+	pendingErr error
+	stop       bool // the event just ended filled the inflow
 
 	lineLen int    // bytes of the line so far
 	line    []byte // its first maxAnswer bytes
@@ -250,19 +294,50 @@ type sseBody struct {
 	cut     bool // its data was longer: it is not counted
 }
 
+// Read gives out the stream up to the end of the event that fills the
+// inflow, and nothing more until gate has caught up: one read brings many
+// small events, which would otherwise all be let through at once.
 func (b *sseBody) Read(p []byte) (int, error) {
 	if err := b.g.flow.wait(b.ctx); err != nil {
 		return 0, err
 	}
-	n, err := b.rc.Read(p)
-	if serr := b.scan(p[:n]); serr != nil {
+	var n int
+	var err error
+	switch {
+	case len(b.pending) > 0:
+		n = copy(p, b.pending)
+		b.pending = b.pending[n:]
+		if len(b.pending) == 0 {
+			err, b.pendingErr = b.pendingErr, nil
+		}
+	case b.pendingErr != nil:
+		return 0, b.pendingErr
+	default:
+		room, rerr := b.held.room(b.ctx, b.g.broken, &b.event, len(p))
+		if rerr != nil {
+			return 0, rerr
+		}
+		n, err = b.rc.Read(p[:room])
+	}
+	k, serr := b.scan(p[:n])
+	if serr != nil {
 		b.g.fail(serr)
 		return 0, serr
+	}
+	if k < n {
+		b.pending = append(append([]byte(nil), p[k:n]...), b.pending...)
+		if err != nil {
+			b.pendingErr = err
+		}
+		return k, nil
 	}
 	return n, err
 }
 
-func (b *sseBody) scan(p []byte) error {
+// scan follows the lines of p, and returns how much of it it took: all of
+// it, or up to the end of an event that filled the inflow.
+func (b *sseBody) scan(p []byte) (int, error) {
+	taken := 0
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		seg := p
@@ -271,25 +346,36 @@ func (b *sseBody) scan(p []byte) error {
 		}
 		b.lineLen += len(seg)
 		if b.lineLen > b.max {
-			return messageTooLarge(b.max)
+			return taken, messageTooLarge(b.max)
+		}
+		if i >= 0 {
+			b.held.read(&b.event, len(seg)+1) // and its newline
+		} else {
+			b.held.read(&b.event, len(seg))
 		}
 		if room := maxAnswer - len(b.line); room > 0 {
 			b.line = append(b.line, seg[:min(room, len(seg))]...)
 		}
 		if i < 0 {
-			return nil
+			return taken + len(p), nil
 		}
 		b.endLine(b.lineLen > len(b.line))
 		b.line, b.lineLen = b.line[:0], 0
 		p = p[i+1:]
+		taken += i + 1
+		if b.stop {
+			b.stop = false
+			return taken, nil
+		}
 	}
-	return nil
+	return taken, nil
 }
 
 func (b *sseBody) endLine(truncated bool) {
 	line := bytes.TrimSuffix(b.line, []byte("\r"))
 	if len(line) == 0 && !truncated {
 		b.endEvent()
+		b.held.end(&b.event)
 		return
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
@@ -325,8 +411,10 @@ func (b *sseBody) endEvent() {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":
 				b.g.flow.received(true)
+				b.stop = b.g.flow.full()
 			case handledNotifications[m.Method]:
 				b.g.flow.received(false)
+				b.stop = b.g.flow.full()
 			}
 		}
 	}

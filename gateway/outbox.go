@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"time"
@@ -47,11 +48,13 @@ type outbox struct {
 }
 
 // coalesceKey is the key of a notification: progress by the client's
-// token, list_changed by kind, a resource update by URI.
+// token, list_changed by kind, a resource update by URI. A token is the
+// client's, of any length its request could hold: the key has a hash of
+// it, not a copy for each notification waiting.
 func coalesceKey(method string, req mcp.Request) string {
 	switch p := req.GetParams().(type) {
 	case *mcp.ProgressNotificationParams:
-		return fmt.Sprintf("%s\x00%T\x00%v", method, p.ProgressToken, p.ProgressToken)
+		return fmt.Sprintf("%s\x00%x", method, tokenHash(p.ProgressToken))
 	case *mcp.ResourceUpdatedNotificationParams:
 		return method + "\x00" + p.URI
 	}
@@ -59,6 +62,23 @@ func coalesceKey(method string, req mcp.Request) string {
 		return method
 	}
 	return ""
+}
+
+// tokenSeed keys tokenHash for the life of the process.
+var tokenSeed = maphash.MakeSeed()
+
+// tokenHash tells progress tokens apart: a string from a number of the same
+// digits, and strings by their bytes, without copying them.
+func tokenHash(tok any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(tokenSeed)
+	if s, ok := tok.(string); ok {
+		_, _ = h.WriteString("s")
+		_, _ = h.WriteString(s)
+	} else {
+		_, _ = fmt.Fprintf(&h, "%T\x00%v", tok, tok)
+	}
+	return h.Sum64()
 }
 
 // alwaysCoalesced says whether a queued message of the key says all a new

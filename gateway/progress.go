@@ -91,10 +91,18 @@ func (u *upstream) progress(_ context.Context, req *mcp.ProgressNotificationClie
 	if !ok {
 		return
 	}
-	p := *req.Params
-	p.ProgressToken = r.token
-	p.Message = cleanMessage(p.Message)
-	_ = r.session.NotifyProgress(r.call.context(), &p)
+	// What a client is told of progress: the step, the total and the
+	// message, cleaned and capped. The upstream's _meta is not passed on:
+	// it is unbounded (up to an upstream's message cap, each
+	// notification), and would wait, copy after copy, in the queue of a
+	// client that reads slowly.
+	p := &mcp.ProgressNotificationParams{
+		ProgressToken: r.token,
+		Progress:      req.Params.Progress,
+		Total:         req.Params.Total,
+		Message:       cleanMessage(req.Params.Message),
+	}
+	_ = r.session.NotifyProgress(r.call.context(), p)
 	r.call.handled.Add(1)
 	select {
 	case r.call.moved <- struct{}{}:

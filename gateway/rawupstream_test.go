@@ -16,7 +16,8 @@ import (
 //
 //	raw-bad    lists good and malformed tools
 //	raw-flood  sends list_changed without end once initialised
-//	raw-many   lists GATE_TEST_COUNT tools, 100 a page
+//	raw-many   lists GATE_TEST_COUNT tools, 100 a page, each with a
+//	           description of GATE_TEST_DESC bytes
 func runRawUpstream(mode string) {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<26)
@@ -77,12 +78,13 @@ func runRawUpstream(mode string) {
 					nil,
 				}})
 			case "raw-many":
-				var n, start int
+				var n, start, desc int
 				fmt.Sscan(os.Getenv("GATE_TEST_COUNT"), &n)
+				fmt.Sscan(os.Getenv("GATE_TEST_DESC"), &desc)
 				fmt.Sscan(req.Params.Cursor, &start)
 				var tools []any
 				for i := start; i < n && i < start+100; i++ {
-					tools = append(tools, map[string]any{"name": fmt.Sprintf("t%05d", i), "inputSchema": obj})
+					tools = append(tools, map[string]any{"name": fmt.Sprintf("t%05d", i), "description": strings.Repeat("d", desc), "inputSchema": obj})
 				}
 				res := map[string]any{"tools": tools}
 				if start+100 < n {

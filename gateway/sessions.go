@@ -3,8 +3,11 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,10 +49,11 @@ type clientSession struct {
 
 	changed chan struct{} // cap 1: a call or a request ended
 
-	mu      sync.Mutex // guards what follows
-	calls   map[*inflightCall]struct{}
-	writers map[*deadlineWriter]struct{}
-	ended   bool // dropped, closed, or abandoned at shutdown
+	mu       sync.Mutex // guards what follows
+	calls    map[*inflightCall]struct{}
+	writers  map[*deadlineWriter]struct{}
+	ended    bool // dropped, closed, or abandoned at shutdown
+	requests int  // requests of the session being handled (limitRequests)
 }
 
 // inflightCall is a forwarded call being served.
@@ -133,6 +137,40 @@ func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Con
 		cs.mu.Unlock()
 		cs.poke()
 		cancel(nil)
+	}
+}
+
+// limitRequests is the server's outermost receiving middleware: it
+// answers a request of a session that already has the cap of requests
+// being handled with an error that says so, at once. The SDK handles each
+// request of a session on a goroutine of its own, without bound, so that a
+// client could otherwise make gate hold as many forwarded calls (and
+// their upstream connections) and skill reads as it sends requests.
+func (g *Gateway) limitRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if !ok || strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		cs := g.client(ss)
+		cs.mu.Lock()
+		busy := cs.requests >= g.cfg.maxSessionRequests
+		if !busy {
+			cs.requests++
+		}
+		cs.mu.Unlock()
+		if busy {
+			if method == "tools/call" {
+				g.metrics.call("", "", OutcomeBusy, 0)
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate: this session has %d requests being handled, the gateway's cap; send more once they are answered", g.cfg.maxSessionRequests)}
+		}
+		defer func() {
+			cs.mu.Lock()
+			cs.requests--
+			cs.mu.Unlock()
+		}()
+		return next(ctx, method, req)
 	}
 }
 

@@ -26,6 +26,10 @@ type listedTool struct {
 	def     []byte    // tool as JSON, to tell a changed definition
 }
 
+// size is what gate keeps of the tool, in bytes: its definition, and the
+// name and reason of one it hides.
+func (lt listedTool) size() int { return len(lt.name) + len(lt.invalid) + len(lt.def) }
+
 // checkTool checks and cleans an upstream's tool. Its definition is
 // bounded first, before any work on its schemas; names must be MCP tool
 // names; the input schema must be a JSON Schema for an object (the SDK's

@@ -42,10 +42,13 @@ type upstream struct {
 	dir  string // the manifest's directory, where a command runs
 	gw   *Gateway
 
-	relist  chan struct{} // cap 1
-	stop    context.CancelFunc
-	done    chan struct{}
-	schemas compileSlot // its schema compiles, one at a time (compile.go)
+	relist chan struct{} // cap 1
+	// callSlots holds one token per forwarded call in flight, up to the
+	// gateway's cap (Config.WithMaxUpstreamCalls).
+	callSlots chan struct{}
+	stop      context.CancelFunc
+	done      chan struct{}
+	schemas   compileSlot // its schema compiles, one at a time (compile.go)
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -85,7 +88,7 @@ func connKey(u *manifest.Upstream) string {
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
-		relist: make(chan struct{}, 1), done: make(chan struct{}),
+		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{},
 	}
 }
@@ -360,7 +363,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 	ctx, cancel := context.WithTimeout(session, u.gw.cfg.listTimeout)
 	defer cancel()
 	var tools []listedTool
-	over, cursor := false, ""
+	over, cursor, size := false, "", 0
 	for page := 0; ; page++ {
 		if page == maxPages {
 			return fmt.Errorf("tools/list: more than %d pages", maxPages)
@@ -380,7 +383,12 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 				over = true
 				break
 			}
-			tools = append(tools, checkTool(ctx, t, &u.schemas))
+			lt := checkTool(ctx, t, &u.schemas)
+			if size += lt.size(); size > u.gw.cfg.maxListing {
+				over = true
+				break
+			}
+			tools = append(tools, lt)
 		}
 		if res.NextCursor == "" || over {
 			break
@@ -392,7 +400,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 	u.lists++
 	u.mu.Unlock()
 	if over {
-		u.gw.logf("upstream %s lists more than %d tools, the gateway's cap: those past it are not offered", u.name, u.gw.cfg.maxTools)
+		u.gw.logf("upstream %s lists more tools than the gateway keeps of one server (%d, or %d bytes of their definitions): those past it are not offered", u.name, u.gw.cfg.maxTools, u.gw.cfg.maxListing)
 	}
 	u.setState(StateReady, "")
 	return nil

@@ -99,7 +99,8 @@ var cancelled atomic.Int64
 //	hang  never answers
 //	exit  ends the process (stdio) mid-call
 //	grow  adds a tool named "name" (the server then sends list_changed)
-//	fail  answers a JSON-RPC error
+//	fail  answers a JSON-RPC error; with "bytes", one whose message (with
+//	      a bidirectional override) and data have that many bytes
 func newUpstreamServer(extra string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-upstream", Version: "1"}, nil)
 	add := func(name, desc string, h mcp.ToolHandler) {
@@ -152,7 +153,11 @@ func newUpstreamServer(extra string) *mcp.Server {
 		})
 		return text("added " + name), nil
 	})
-	add("fail", "Answers an error.", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	add("fail", "Answers an error.", func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if n := parse(req).Bytes; n > 0 {
+			data, _ := json.Marshal(map[string]string{"pad": strings.Repeat("d", n)})
+			return nil, &jsonrpc.Error{Code: 4243, Message: "refused\u202e" + strings.Repeat("e", n), Data: data}
+		}
 		return nil, &jsonrpc.Error{Code: 4242, Message: "the upstream refuses"}
 	})
 	for _, name := range strings.Split(extra, ",") {

@@ -41,10 +41,10 @@ type ServerOptions struct {
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
 	// MaxConns caps the connections open at once. Beyond it, a new
-	// connection takes the slot of the oldest one that has not yet
-	// carried a request with the token (that one is closed), so that
-	// clients without the token, idle or trickling, cannot keep out
-	// those with it; when every connection has shown the token, the new
+	// connection takes the slot of one that has not yet carried a request
+	// with the token (that one is closed): the oldest of the peer (remote
+	// address) that holds the most, so that clients without the token,
+	// idle or trickling, cannot keep out those with it; when every connection has shown the token, the new
 	// one is accepted and closed at once (the client sees the connection
 	// closed without an answer and may retry). Neither the process's
 	// file descriptors nor the kernel's accept queue fill up, and the

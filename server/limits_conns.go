@@ -17,26 +17,69 @@ import (
 //
 // A connection is unproven until a request on it passes the server's
 // checks (the token, when there is one; see proveConn). When the listener
-// is full, a new connection takes the slot of the oldest unproven one,
-// which is closed: whoever holds connections without the token (idle ones
-// wait up to the header timeout) cannot keep out a client that has it, for
-// that client's new connection, being the newest, is the last to go, and
-// it is proven as soon as its first request is read. Only when every
-// connection is proven is a new one refused.
+// is full, a new connection takes the slot of an unproven one, which is
+// closed: the oldest of the peer (the remote address) that holds the most.
+// Whoever holds connections without the token (idle ones wait up to the
+// header timeout) cannot keep out a client that has it: a peer that opens
+// connections as fast as it can takes the slots of its own, never those
+// of a client elsewhere, and on one address (every loopback client is
+// 127.0.0.1) the token holder's new connection, being the newest, is the
+// last to go, and it is proven as soon as its first request is read. Only
+// when every connection is proven is a new one refused.
 type limitListener struct {
 	net.Listener
 	max int
 
-	mu       sync.Mutex
-	open     int
-	unproven list.List // of *limitConn, oldest first
+	mu        sync.Mutex
+	open      int
+	unproven  map[string]*list.List // per peer: its unproven *limitConn, oldest first
+	unprovenN int
 
 	refused atomic.Int64 // connections closed at once, every slot proven
 	evicted atomic.Int64 // unproven connections closed to make room
 }
 
 func newLimitListener(l net.Listener, n int) *limitListener {
-	return &limitListener{Listener: l, max: n}
+	return &limitListener{Listener: l, max: n, unproven: map[string]*list.List{}}
+}
+
+// peerOf is the host of a remote address: the peer a connection counts
+// against.
+func peerOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}
+
+// evictable is the oldest unproven connection of the peer that holds the
+// most; l.mu is held, and there is one.
+func (l *limitListener) evictable() *limitConn {
+	var most *list.List
+	for _, q := range l.unproven {
+		if most == nil || q.Len() > most.Len() {
+			most = q
+		}
+	}
+	return most.Front().Value.(*limitConn)
+}
+
+// unlink takes c out of the unproven; l.mu is held.
+func (l *limitListener) unlink(c *limitConn) {
+	if c.elem == nil {
+		return
+	}
+	q := l.unproven[c.peer]
+	q.Remove(c.elem)
+	if q.Len() == 0 {
+		delete(l.unproven, c.peer)
+	}
+	c.elem = nil
+	l.unprovenN--
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -45,23 +88,30 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		lc := &limitConn{Conn: c, l: l}
+		lc := &limitConn{Conn: c, l: l, peer: peerOf(c.RemoteAddr())}
 		l.mu.Lock()
 		var evict *limitConn
 		switch {
 		case l.open < l.max:
 			l.open++
-		case l.unproven.Len() > 0:
-			// The oldest unproven connection's slot passes to lc.
-			evict = l.unproven.Remove(l.unproven.Front()).(*limitConn)
-			evict.elem, evict.gone = nil, true
+		case l.unprovenN > 0:
+			// The slot of an unproven connection passes to lc.
+			evict = l.evictable()
+			l.unlink(evict)
+			evict.gone = true
 		default:
 			l.mu.Unlock()
 			l.refused.Add(1)
 			_ = c.Close()
 			continue
 		}
-		lc.elem = l.unproven.PushBack(lc)
+		q := l.unproven[lc.peer]
+		if q == nil {
+			q = list.New()
+			l.unproven[lc.peer] = q
+		}
+		lc.elem = q.PushBack(lc)
+		l.unprovenN++
 		l.mu.Unlock()
 		if evict != nil {
 			l.evicted.Add(1)
@@ -74,7 +124,8 @@ func (l *limitListener) Accept() (net.Conn, error) {
 // limitConn gives its slot back when closed, once.
 type limitConn struct {
 	net.Conn
-	l *limitListener
+	l    *limitListener
+	peer string // its remote host
 	// elem is the connection's place among the unproven, nil once it is
 	// proven or gone; gone says its slot is given back or passed on.
 	// Both are guarded by l.mu.
@@ -98,10 +149,7 @@ func (c *limitConn) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !c.gone {
-		if c.elem != nil {
-			l.unproven.Remove(c.elem)
-			c.elem = nil
-		}
+		l.unlink(c)
 		c.gone = true
 		l.open--
 	}
@@ -114,10 +162,7 @@ func (c *limitConn) prove() {
 	l := c.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if c.elem != nil {
-		l.unproven.Remove(c.elem)
-		c.elem = nil
-	}
+	l.unlink(c)
 }
 
 type connKey struct{}

@@ -20,6 +20,17 @@ type Raw struct {
 	Endpoint string // the endpoint's URL
 	Token    string // sent as a bearer token, when not empty
 	ID       string // Mcp-Session-Id, once Open has run
+	// Version is the protocol version Open asks for and every request of
+	// the session names; "" is 2025-11-25. A session of 2025-03-26 may
+	// send JSON-RPC batches.
+	Version string
+}
+
+func (c *Raw) version() string {
+	if c.Version == "" {
+		return "2025-11-25"
+	}
+	return c.Version
 }
 
 // InitializeBody is a well-formed initialize request.
@@ -28,7 +39,7 @@ const InitializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 // Open initializes a session: initialize, then notifications/initialized.
 func (c *Raw) Open() {
 	c.T.Helper()
-	resp := c.Post(InitializeBody)
+	resp := c.Post(strings.Replace(InitializeBody, "2025-11-25", c.version(), 1))
 	require.Equal(c.T, http.StatusOK, resp.StatusCode)
 	c.ID = resp.Header.Get("Mcp-Session-Id")
 	require.NotEmpty(c.T, c.ID)
@@ -42,6 +53,21 @@ func (c *Raw) Post(body string) *http.Response {
 	resp, err := c.Try(body)
 	require.NoError(c.T, err)
 	return resp
+}
+
+// Ask sends body and returns the answer's status and body.
+func (c *Raw) Ask(body string) (int, string) {
+	c.T.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.Endpoint, strings.NewReader(body))
+	require.NoError(c.T, err)
+	c.headers(req.Header)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(c.T, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(c.T, err)
+	return resp.StatusCode, string(b)
 }
 
 // Try is Post that returns the error of a request that failed.
@@ -68,7 +94,7 @@ func (c *Raw) headers(h http.Header) {
 	}
 	if c.ID != "" {
 		h.Set("Mcp-Session-Id", c.ID)
-		h.Set("Mcp-Protocol-Version", "2025-11-25")
+		h.Set("Mcp-Protocol-Version", c.version())
 	}
 }
 

@@ -1,0 +1,397 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/internal/mcptest"
+	"github.com/gate-dev/gate/internal/testnet"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// serveStopBound is how long gatectl serve may take to exit on SIGTERM,
+// whatever its clients and upstreams do (docs/MCP.md, "Limits"): the MCP
+// sessions and the HTTP requests get 5 s, then the upstreams 5 s (twice
+// their stop grace and a second), and the rest takes a fraction of one.
+const serveStopBound = 11 * time.Second
+
+// lateness records how late the test process's own timers fire while it
+// runs: the machine's share of a wait, not gate's.
+type lateness struct {
+	most atomic.Int64 // nanoseconds
+	stop chan struct{}
+	done chan struct{}
+}
+
+func watchLateness() *lateness {
+	l := &lateness{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		const tick = 20 * time.Millisecond
+		for {
+			before := time.Now()
+			select {
+			case <-l.stop:
+				return
+			case <-time.After(tick):
+			}
+			if late := time.Since(before) - tick; late > time.Duration(l.most.Load()) {
+				l.most.Store(int64(late))
+			}
+		}
+	}()
+	return l
+}
+
+func (l *lateness) end() time.Duration {
+	close(l.stop)
+	<-l.done
+	return time.Duration(l.most.Load())
+}
+
+// connectAny connects the Go SDK's client to endpoint with the token and
+// waits until the honest upstream's "steps" is offered (the hostile
+// upstreams' tools come and go).
+func connectAny(t *testing.T, endpoint, token string, noStream bool) *goClient {
+	t.Helper()
+	cl, c := mcptest.New("gatectl-every-party-client")
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearerTransport{token}},
+		DisableStandaloneSSE: noStream, MaxRetries: -1,
+	}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	c.Session = cs
+	require.Eventually(t, func() bool { return slices.Contains(c.Tools(t), "steps") }, mcpWait, 20*time.Millisecond)
+	c.Drain()
+	return &goClient{c}
+}
+
+// TestServeMCPUnderEveryHostileParty runs gatectl serve as a real process
+// in front of hostile upstreams and an honest one, and throws at it every
+// hostile client of /mcp, all at once, for a few seconds. The upstreams:
+// over HTTP, one whose answer never ends and one whose answers stall just
+// short of the message cap; over stdio, one that floods requests and reads
+// nothing, one that hangs once listed, one whose child holds its pipes and
+// ignores SIGTERM, one that chatters on stderr, one whose answer is a line
+// without end. The clients: sessions that read none of their streams while
+// a call floods them with progress, batch initializes past the session
+// cap, a batch past the request cap and a session at it, connections
+// without the token that send nothing, a body trickled a byte at a time,
+// calls of every hostile upstream's tools, and a reload that restarts an
+// upstream. Meanwhile the honest clients (the Go SDK's with and without a
+// standalone stream, the TypeScript SDK's) must get every call answered
+// with all its progress. Then memory and goroutines must come back near
+// their start, and SIGTERM, sent during a reload that restarts an upstream
+// and with calls in flight on every kind of upstream, must end serve
+// within its bound, every call answered, no upstream's child left.
+func TestServeMCPUnderEveryHostileParty(t *testing.T) {
+	const token = "every-party-token"
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	serveUpstream := func(h http.Handler) string {
+		srv := httptest.NewServer(h)
+		t.Cleanup(func() {
+			srv.CloseClientConnections()
+			srv.Close()
+		})
+		return srv.URL
+	}
+	progress := mcptest.NewProgressServer()
+	upURL := serveUpstream(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return progress }, nil))
+	hostile := mcptest.Server()
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return hostile }, nil)
+	endlessURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "endless", Tool: "echo"})
+	stallURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "stall", Tool: "wait", Size: 15 << 20})
+	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
+	honestOnly := fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", upURL)
+	servers := func(generation string) string {
+		if generation == "" {
+			return honestOnly
+		}
+		return honestOnly +
+			fmt.Sprintf("\n[[servers]]\nname = \"endless\"\nprefix = \"endless_\"\nurl = %q\n", endlessURL) +
+			fmt.Sprintf("\n[[servers]]\nname = \"stall\"\nprefix = \"stall_\"\nurl = %q\n", stallURL) +
+			hostileEntry(exe, "deaf", "deaf") + hostileEntry(exe, "hung", "hang-after-list") +
+			hostileEntry(exe, "forker", "forker", mcptest.PIDFileEnv, pidFile, "GENERATION", generation) +
+			hostileEntry(exe, "chatty", "chatty") + hostileEntry(exe, "liner", "endless-line")
+	}
+	var s *serveProcess
+	manifest := mcpManifest(t, servers(""))
+	rewrite := func(generation string) {
+		writeFile(t, manifest, "[runtime]\nttl = \"30ms\"\ngrace = \"0s\"\n"+servers(generation))
+		assert.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	}
+	s = startServeArgs(t, buildGatectlBinary(t), mcpEnv(t, "GATE_TOKEN="+token), "-m", manifest, "--addr", "127.0.0.1:0")
+	s.token = token
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			_ = s.cmd.Process.Kill()
+		}
+	})
+	endpoint := "http://" + s.addr + "/mcp"
+
+	goStream := connectAny(t, endpoint, token, false)
+	goBare := connectAny(t, endpoint, token, true)
+	victim := connectAny(t, endpoint, token, true)
+	ts := startTSHTTPClient(t, endpoint, token, true, mcptest.ProgressTools)
+	// Memory and goroutines, before the hostile upstreams come (a reload)
+	// and after they have gone (another): they fail and come back for as
+	// long as they are named, each holding up to a message at the cap
+	// meanwhile.
+	start := s.quietest(t)
+	hostileListed := func() {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			tools := victim.Tools(t)
+			return slices.Contains(tools, "stall_wait") && slices.Contains(tools, "forker_wait") && slices.Contains(tools, "chatty_echo")
+		}, 2*mcpWait, 50*time.Millisecond, "the hostile upstreams are listed")
+	}
+	rewrite("1")
+	hostileListed()
+	first := mcptest.ReadPID(t, pidFile, 0)
+
+	// A session at the request cap: a batch past it is refused whole, one
+	// at it is held by the honest upstream's "hang", and one more request
+	// is answered at once with an error.
+	busy := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token, Version: "2025-03-26"}
+	busy.Open()
+	batch := func(n int, tool string) string {
+		calls := make([]string, n)
+		for i := range calls {
+			calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, i+10, tool)
+		}
+		return "[" + strings.Join(calls, ",") + "]"
+	}
+	code, answer := busy.Ask(batch(65, "hang"))
+	require.Equal(t, http.StatusBadRequest, code, answer)
+	go func() { _, _ = busy.Try(batch(64, "hang")) }()
+	require.Eventually(t, func() bool {
+		_, answer := busy.Ask(`{"jsonrpc":"2.0","id":1000,"method":"ping"}`)
+		return strings.Contains(answer, "requests being handled, the gateway's cap")
+	}, mcpWait, 20*time.Millisecond, "a session at the request cap")
+
+	var ctx context.Context // the attacks' time, from when all have begun
+	var wg sync.WaitGroup
+	attack := func(f func()) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				f()
+			}
+		})
+	}
+	const stalledSessions = 2
+	for range stalledSessions {
+		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
+		c.Open()
+		c.Stall(http.MethodGet, "")
+		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
+	}
+	var batchMu sync.Mutex
+	var batchIDs []string
+	var refused atomic.Int64
+	initialize := func() {
+		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
+		resp, err := c.Try("[" + mcptest.InitializeBody + "]")
+		switch {
+		case err != nil:
+		case resp.StatusCode == http.StatusServiceUnavailable:
+			refused.Add(1)
+		case resp.Header.Get("Mcp-Session-Id") != "":
+			batchMu.Lock()
+			batchIDs = append(batchIDs, resp.Header.Get("Mcp-Session-Id"))
+			batchMu.Unlock()
+		}
+	}
+	var opening sync.WaitGroup
+	for range 16 {
+		opening.Go(func() {
+			for range 300 / 16 {
+				initialize()
+			}
+		})
+	}
+	opening.Wait()
+	attackCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	ctx = attackCtx
+	attack(initialize)
+	_, stopIdle := testnet.HoldIdle(s.addr, 1100)
+	defer stopIdle()
+	// A body trickled a byte at a time, with the token and without.
+	for _, auth := range []string{"Authorization: Bearer " + token + "\r\n", ""} {
+		attack(func() {
+			c, err := net.DialTimeout("tcp", s.addr, time.Second)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n", auth)
+			for ctx.Err() == nil {
+				if _, err := c.Write([]byte(" ")); err != nil {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
+	}
+	// Calls of every hostile upstream's tools, each given up after 3 s.
+	var hostileCalls atomic.Int64
+	attack(func() {
+		for _, tool := range []string{"endless_echo", "stall_wait", "deaf_echo", "hung_wait", "forker_wait", "chatty_echo", "liner_echo"} {
+			go func() {
+				cctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				defer cancel()
+				_, _ = victim.Session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"text": "x"}})
+				hostileCalls.Add(1)
+			}()
+		}
+		time.Sleep(200 * time.Millisecond)
+	})
+	// A reload that restarts an upstream, midway.
+	wg.Go(func() {
+		time.Sleep(2 * time.Second)
+		rewrite("2")
+	})
+	var most atomic.Int64
+	attack(func() {
+		most.Store(max(most.Load(), int64(s.gauge(t, "gate_mcp_sessions"))))
+		time.Sleep(50 * time.Millisecond)
+	})
+
+	calls := 0
+	for ctx.Err() == nil {
+		for _, c := range []*goClient{goStream, goBare} {
+			text, progress, err := c.steps(t, 5)
+			require.NoError(t, err)
+			assert.Equal(t, "done after 5 steps", text)
+			assert.Equal(t, mcptest.Steps(5), progress)
+		}
+		e := ts.steps(t, 5)
+		require.Equal(t, "result", e.Event, "%+v", e)
+		assert.Equal(t, mcptest.Steps(5), e.Progress)
+		calls += 3
+	}
+	wg.Wait()
+	t.Logf("%d honest calls, each with its progress; %d calls of hostile tools; the most sessions open: %d; initializes refused: %d",
+		calls, hostileCalls.Load(), most.Load(), refused.Load())
+	assert.LessOrEqual(t, most.Load(), int64(256), "sessions open at once")
+	assert.Positive(t, refused.Load(), "initializes past the cap are refused")
+	second := mcptest.ReadPID(t, pidFile, first)
+
+	// The attackers go away, and so do the hostile upstreams (a reload),
+	// their children with them; the stalled sessions are dropped once a
+	// write to them has waited 10 s, and the busy session's calls end when
+	// its upstream answers them, after 15 s.
+	rewrite("")
+	require.Eventually(t, func() bool { return slices.Equal(victim.Tools(t), mcptest.ProgressTools) }, mcpWait, 50*time.Millisecond)
+	for _, pid := range []int{first, second} {
+		require.Eventually(t, func() bool { return mcptest.ProcessGone(pid) }, mcpWait, 10*time.Millisecond,
+			"an upstream's child (pid %d) outlived its upstream", pid)
+	}
+	stopIdle()
+	for _, id := range batchIDs {
+		req, err := http.NewRequest(http.MethodDelete, endpoint, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Mcp-Session-Id", id)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}
+	honest := 5.0 // goStream, goBare, victim, the TypeScript client, busy
+	require.Eventually(t, func() bool { return s.gauge(t, "gate_mcp_sessions") == honest }, 60*time.Second, 100*time.Millisecond,
+		"the stalled sessions are dropped: %v sessions open", s.gauge(t, "gate_mcp_sessions"))
+	require.Eventually(t, func() bool {
+		_, answer := busy.Ask(`{"jsonrpc":"2.0","id":1001,"method":"ping"}`)
+		return !strings.Contains(answer, "requests being handled")
+	}, 30*time.Second, 100*time.Millisecond, "the busy session's calls end")
+	// A reload makes serve collect its garbage a second after it
+	// (returnMemoryAfterReloads); the upstreams are the same.
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	time.Sleep(3 * time.Second)
+	end := s.quietest(t)
+	t.Logf("heap in use at the start %.0f, after the attacks %.0f; goroutines %.0f -> %.0f",
+		start["go_memstats_heap_inuse_bytes"], end["go_memstats_heap_inuse_bytes"], start["go_goroutines"], end["go_goroutines"])
+	assert.Less(t, end["go_memstats_heap_inuse_bytes"], 2*start["go_memstats_heap_inuse_bytes"]+16<<20, "memory back near its start")
+	assert.LessOrEqual(t, end["go_goroutines"], start["go_goroutines"]+10, "goroutines back near their start")
+
+	// SIGTERM during a reload that restarts an upstream, with calls in
+	// flight on the honest upstream and the hostile ones.
+	errs := make(chan error, 40)
+	inFlight := func(c *goClient, tool string, n int) {
+		for range n {
+			go func() {
+				cctx, cancel := context.WithTimeout(context.Background(), 2*serveStopBound)
+				defer cancel()
+				res, err := c.Session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				if err == nil {
+					err = fmt.Errorf("a result: %s", mcptest.Text(res))
+				}
+				errs <- err
+			}()
+		}
+	}
+	rewrite("3")
+	hostileListed()
+	third := mcptest.ReadPID(t, pidFile, second)
+	inFlight(goBare, "hang", 20)
+	inFlight(victim, "stall_wait", 5)
+	time.Sleep(500 * time.Millisecond)
+	rewrite("4")
+	late := watchLateness()
+	sent := time.Now()
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	var took time.Duration
+	select {
+	case err := <-s.done:
+		took = time.Since(sent)
+		require.NoError(t, err, "gatectl serve exited badly after SIGTERM:\n%s", s.stderr.String())
+	case <-time.After(3 * serveStopBound):
+		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+		time.Sleep(time.Second)
+		t.Fatalf("gatectl serve did not stop within %v of SIGTERM:\n%s", 3*serveStopBound, s.stderr.String())
+	}
+	machine := late.end()
+	t.Logf("SIGTERM to exit: %v (the test's own timers were up to %v late meanwhile)", took.Round(time.Millisecond), machine.Round(time.Millisecond))
+	assert.LessOrEqual(t, took, serveStopBound+machine, "exit on SIGTERM took %v, past the bound of %v and the machine's %v", took, serveStopBound, machine)
+	for range 25 {
+		select {
+		case err := <-errs:
+			require.Error(t, err, "a call in flight on SIGTERM")
+			assert.Contains(t, err.Error(), "gate is shutting down")
+		case <-time.After(mcpWait):
+			t.Fatal("a call in flight got no answer on SIGTERM")
+		}
+	}
+	assert.True(t, mcptest.ProcessGone(third), "an upstream's child (pid %d) outlived gatectl serve", third)
+	// The reload's upstream may have been stopped before it wrote its
+	// child's pid (its child, started first, is in its group).
+	if b, err := os.ReadFile(pidFile); err == nil {
+		if fourth, err := strconv.Atoi(string(b)); err == nil && fourth != third {
+			assert.True(t, mcptest.ProcessGone(fourth), "the reloaded upstream's child (pid %d) outlived gatectl serve", fourth)
+		}
+	}
+	out := s.stderr.String()
+	assert.Contains(t, out, "gatectl serve: stopped")
+	for _, bad := range []string{"fatal error", "panic:", "DATA RACE"} {
+		assert.NotContains(t, out, bad)
+	}
+}
