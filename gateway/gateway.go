@@ -10,9 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/manifest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // statusTimeout bounds the registry reads of one computation of the
@@ -28,7 +30,7 @@ type Gateway struct {
 	cfg     Config
 	server  *mcp.Server
 	metrics *metrics
-	logq    *logQueue // nil: no log
+	logq    *logq.Queue // nil: no log
 
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
@@ -69,7 +71,9 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]string{},
 	}
 	g.metrics = newMetrics(cfg.metrics)
-	g.logq = newLogQueue(cfg.log)
+	if cfg.log != nil {
+		g.logq = logq.New(cfg.log, "gate mcp")
+	}
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{

@@ -13,76 +13,16 @@ import (
 )
 
 // logf writes one line to the configured log, escaped for a terminal. It
-// never blocks: see logQueue.
+// never blocks: a log nobody reads (gate's stderr, not drained) holds up
+// no upstream, listing or session; past logq.Max waiting lines, new ones
+// are dropped and counted, and the count is written once the log takes
+// lines again.
 func (g *Gateway) logf(format string, args ...any) {
 	if g.logq == nil {
 		return
 	}
-	g.logq.add("gate mcp: " + safetext.Terminal(fmt.Sprintf(format, args...)) + "\n")
+	_, _ = io.WriteString(g.logq, "gate mcp: "+safetext.Terminal(fmt.Sprintf(format, args...))+"\n")
 }
-
-// maxLogQueue caps the lines waiting for the log.
-const maxLogQueue = 1024
-
-// logQueue writes a gateway's lines to its log from a goroutine of its
-// own, so that a log nobody reads (gate's stderr, not drained) never
-// blocks an upstream, a listing or a session: past maxLogQueue waiting
-// lines, new ones are dropped and counted, and the count is written once
-// the log takes lines again.
-type logQueue struct {
-	w       io.Writer
-	mu      sync.Mutex
-	lines   []string
-	dropped int
-	writing bool // a drain goroutine runs
-}
-
-func newLogQueue(w io.Writer) *logQueue {
-	if w == nil {
-		return nil
-	}
-	return &logQueue{w: w}
-}
-
-func (q *logQueue) add(line string) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.lines) >= maxLogQueue {
-		q.dropped++
-		return
-	}
-	q.lines = append(q.lines, line)
-	if !q.writing {
-		q.writing = true
-		go q.drain()
-	}
-}
-
-// drain writes what waits, and ends once nothing does.
-func (q *logQueue) drain() {
-	for {
-		q.mu.Lock()
-		lines, dropped := q.lines, q.dropped
-		q.lines, q.dropped = nil, 0
-		if len(lines) == 0 && dropped == 0 {
-			q.writing = false
-			q.mu.Unlock()
-			return
-		}
-		q.mu.Unlock()
-		logMu.Lock()
-		for _, l := range lines {
-			_, _ = io.WriteString(q.w, l)
-		}
-		if dropped > 0 {
-			_, _ = fmt.Fprintf(q.w, "gate mcp: %d line(s) not logged: the log was not keeping up\n", dropped)
-		}
-		logMu.Unlock()
-	}
-}
-
-// logMu keeps the lines of every gateway whole when they share a writer.
-var logMu sync.Mutex
 
 // upstreamState records an upstream's new state: the state gauge, and an
 // event of type "upstream" on the service, so that gatectl's event log and

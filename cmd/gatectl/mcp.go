@@ -17,9 +17,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gate-dev/gate/gateway"
-	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/logq"
+	"github.com/gate-dev/gate/runtime"
 )
 
 const mcpSynopsis = `gatectl mcp [-m gate.toml] [-v]
@@ -69,24 +71,29 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	if code, done := fs.parseNoArgs(args); done {
 		return code
 	}
+	// Everything gatectl mcp logs goes through one queue, so that a stderr
+	// nobody reads holds up no probe, upstream or session, nor the
+	// shutdown: its last lines get logClose.
+	log := logq.New(stderr, "gatectl mcp")
+	defer log.Close(logClose)
 	logger := slog.New(slog.DiscardHandler)
 	if f.verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger))))
 	if err != nil {
-		reportManifestError(stderr, "gatectl mcp", path, err)
+		reportManifestError(log, "gatectl mcp", path, err)
 		return exitUsage
 	}
-	defer within(mcpLogClose, func() { _ = svc.Close(context.Background()) })
-	events := newEventLog("gatectl mcp", stderr)
-	defer within(mcpLogClose, events.close)
+	defer within(logClose, func() { _ = svc.Close(context.Background()) })
+	events := newEventLog("gatectl mcp", log)
+	defer events.close()
 	defer svc.Subscribe(events.add)()
 
-	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()))
+	gw := gateway.New(svc, gateway.NewConfig().WithLog(log).WithVersion(version()))
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -115,7 +122,7 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	select {
 	case err := <-served: // the client ended the session
 		if err != nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintf(stderr, "gatectl mcp: %v\n", err)
+			fmt.Fprintf(log, "gatectl mcp: %v\n", err)
 			code = exitUsage
 		}
 	case <-ctx.Done():
@@ -134,20 +141,17 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	// it is waited for, so that no upstream outlives gatectl.
 	cancelRun()
 	wg.Wait()
-	within(mcpLogClose, func() { fmt.Fprintln(stderr, "gatectl mcp: stopped") })
+	fmt.Fprintln(log, "gatectl mcp: stopped")
 	return code
 }
 
 // mcpSessionClose bounds closing the client's session on SIGTERM (its
-// answers written), mcpLogClose each of the three last steps that write
-// to stderr: a client or a terminal that reads nothing keeps gatectl mcp
-// no longer. With the gateway's bound on closing its upstreams (twice
-// their 2 s stop grace, and a second), gatectl mcp exits within 8 s of
-// SIGTERM (1 + 5 + 3 × 0.5, rounded up).
-const (
-	mcpSessionClose = time.Second
-	mcpLogClose     = 500 * time.Millisecond
-)
+// answers written): a client that reads nothing keeps gatectl mcp no
+// longer. With the gateway's bound on closing its upstreams (twice their
+// 2 s stop grace, and a second) and logClose for each of the service's
+// close and the last lines to stderr, gatectl mcp exits within 8 s of
+// SIGTERM (1 + 5 + 2 × 0.5, rounded up).
+const mcpSessionClose = time.Second
 
 // within runs f and waits for it for at most d; f may go on after.
 func within(d time.Duration, f func()) {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
@@ -81,12 +82,17 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 
+	// Everything serve logs from here on goes through one queue, so that a
+	// stderr nobody reads holds up no probe, upstream or session, nor the
+	// shutdown: its last lines get logClose.
+	log := logq.New(stderr, "gatectl serve")
+	defer log.Close(logClose)
 	// Without -v the registry says nothing: its log has a line per probe
 	// run that fails (every few seconds for one tool that stays down);
 	// the event log below says when a tool flips, once.
 	logger := slog.New(slog.DiscardHandler)
 	if f.verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	metrics := server.NewMetrics()
 	path := manifestPath(f.manifest)
@@ -94,12 +100,14 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger).WithObserver(metrics))))
 	if err != nil {
-		reportManifestError(stderr, "gatectl serve", path, err)
+		reportManifestError(log, "gatectl serve", path, err)
 		return exitUsage
 	}
-	defer svc.Close(context.Background())
+	// A compile under way cannot be interrupted; it finishes in the
+	// background, where nothing waits for it.
+	defer within(logClose, func() { _ = svc.Close(context.Background()) })
 	defer metrics.Watch(svc)()
-	events := newEventLog("gatectl serve", stderr)
+	events := newEventLog("gatectl serve", log)
 	defer events.close()
 	defer svc.Subscribe(events.add)()
 	// Its goroutine ends with this function, whichever way it returns.
@@ -114,14 +122,14 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	var limits server.ServerOptions
 	l, err := server.Listen("tcp", f.addr, limits)
 	if err != nil {
-		fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
+		fmt.Fprintf(log, "gatectl serve: %v\n", err)
 		return exitUsage
 	}
 	metrics.WatchListener(l)
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := gateway.New(svc, gateway.NewConfig().WithLog(stderr).WithVersion(version()).
+	gw := gateway.New(svc, gateway.NewConfig().WithLog(log).WithVersion(version()).
 		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 	runCtx, cancelRun := context.WithCancel(context.Background())
@@ -137,7 +145,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	fmt.Fprintf(stderr, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
+	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
 	if listening != nil {
 		listening(l.Addr().String())
 	}
@@ -166,7 +174,7 @@ loop:
 			default: // one is pending already; it will read the latest file
 			}
 		case err := <-served:
-			fmt.Fprintf(stderr, "gatectl serve: %v\n", err)
+			fmt.Fprintf(log, "gatectl serve: %v\n", err)
 			code = exitUsage
 			break loop
 		}
@@ -186,7 +194,7 @@ loop:
 		_ = gw.CloseSessionsContext(shutdownCtx)
 	}()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "gatectl serve: shutdown: %v after %v; closing the connections still open\n", err, shutdownBound)
+		fmt.Fprintf(log, "gatectl serve: shutdown: %v after %v; closing the connections still open\n", err, shutdownBound)
 		_ = srv.Close()
 	}
 	<-gwDown
@@ -195,13 +203,18 @@ loop:
 	<-reloaded
 	<-ran
 	<-gwRan
-	fmt.Fprintln(stderr, "gatectl serve: stopped")
+	fmt.Fprintln(log, "gatectl serve: stopped")
 	return code
 }
 
 // shutdownBound is how long serve lets requests finish on SIGTERM before
 // it closes every connection still open.
 const shutdownBound = 5 * time.Second
+
+// logClose bounds each of the last steps of a shutdown that wait on what
+// gate does not control: the last lines to a stderr nobody reads, the
+// service's close while a compile finishes.
+const logClose = 500 * time.Millisecond
 
 // maxTokenFile is far more than any bearer token; a token file is read
 // whole, so the cap is what keeps a mistake (--token-file /dev/zero, a
