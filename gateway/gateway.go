@@ -310,7 +310,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		why := serverDown
 		if why == "" {
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
-				rn := runtime.UpstreamRuleName(s.Name, r.Rule())
+				rn := manifest.UpstreamRuleName(s.Name, r.Rule())
 				if rst, ok := status[rn]; ok && !rst.Available() {
 					why = fmt.Sprintf("the probe of %s says unavailable: %s", rn, reasonOf(rst))
 				}

@@ -195,7 +195,7 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 					s := m.Servers[r.server]
 					rule := s.Upstream.Tools[r.rule]
 					build(&servers[i-len(tools)], "servers["+strconv.Itoa(r.server)+"].tools", r.rule,
-						UpstreamRuleName(s.Name, rule.Rule()), "", nil, rule.Probe)
+						manifest.UpstreamRuleName(s.Name, rule.Rule()), "", nil, rule.Probe)
 				default:
 					return
 				}
@@ -227,10 +227,6 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	}
 	return g, nil
 }
-
-// UpstreamRuleName is the name under which a [[servers.tools]] rule's
-// probe is registered with the servers: "SERVER#RULE".
-func UpstreamRuleName(server, rule string) string { return server + "#" + rule }
 
 // applyRuntime lets the manifest's [runtime] table override cfg.
 func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {

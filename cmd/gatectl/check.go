@@ -201,7 +201,7 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 			probeOf[kindName{"server", s.Name}] = s.Probe.Label()
 			if s.Upstream != nil {
 				for _, r := range s.Upstream.Tools {
-					probeOf[kindName{"server", runtime.UpstreamRuleName(s.Name, r.Rule())}] = r.Probe.Label()
+					probeOf[kindName{"server", manifest.UpstreamRuleName(s.Name, r.Rule())}] = r.Probe.Label()
 				}
 			}
 		}

@@ -349,3 +349,9 @@ func checkPattern(p string) string {
 	}
 	return ""
 }
+
+// UpstreamRuleName is the name under which a [[servers.tools]] rule's
+// probe is registered with the servers: "SERVER#RULE" ('#' cannot occur in
+// a server name), so that its answers are cached, refreshed, graced and
+// published exactly as a server's are.
+func UpstreamRuleName(server, rule string) string { return server + "#" + rule }
