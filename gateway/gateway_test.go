@@ -215,7 +215,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 	assert.Equal(t, "the upstream refuses", je.Message)
 
 	// An error is bounded as a result is, and its message cleaned as any
-	// text a model reads: on main one of 2 MiB, with a bidirectional
+	// text a model reads: unguarded, one of 2 MiB, with a bidirectional
 	// override, was passed on as it came.
 	_, err = c.call(t, "w_fail", map[string]any{"bytes": 2 << 20})
 	require.ErrorAs(t, err, &je)

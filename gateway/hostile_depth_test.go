@@ -44,7 +44,7 @@ func newDeepToolServer() *mcp.Server {
 
 // One tool nested deeper than the MCP SDK's decoder takes is hidden alone,
 // with why: the listing's other tools are offered and the session lives on
-// (on main the SDK failed the whole answer, the session, and every session
+// (unguarded, the SDK failed the whole answer, the session, and every session
 // after it, so that none of the server's tools was ever offered); over
 // stdio and streamable HTTP.
 func TestToolNestedPastTheSDKIsHiddenAlone(t *testing.T) {
@@ -114,7 +114,7 @@ func runDeepRawUpstream() {
 
 // An answer or a notification nested past the SDK's decoders fails only
 // the call it answers: the call gets an error that says why, the session
-// lives on and the next call is answered (on main the session failed, and
+// lives on and the next call is answered (unguarded, the session failed, and
 // every call in flight with it).
 func TestAnswerNestedPastTheSDKFailsOnlyItsCall(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"raw\"\nprefix = \"r_\"\ncommand = [\""+exe(t)+"\"]\nenv = { GATE_TEST_UPSTREAM = \"raw-deep\" }\n", fastConfig())

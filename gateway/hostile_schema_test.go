@@ -40,7 +40,7 @@ var goodSchemaTools = []string{"echo", "tagged"}
 const deepTools = 3
 
 // hostileSchemas are tools whose schemas cost a JSON Schema compiler
-// seconds each (on main: the listing took as long, and held its server's
+// seconds each (unguarded, the listing took as long, and held its server's
 // other tools, and a shutdown, until it ended), and a tool whose names
 // hide instructions.
 func hostileSchemas(deep int) map[string]string {
@@ -187,7 +187,7 @@ func TestShutdownDoesNotWaitForSchemas(t *testing.T) {
 		t.Fatal("the gateway never listed the upstream's tools")
 	}
 	// The answer is decoded in milliseconds; then its tools are checked,
-	// which on main took 25 s of compiles, and now takes milliseconds.
+	// which unguarded took 25 s of compiles, and now takes milliseconds.
 	time.Sleep(time.Second)
 	cancel()
 	select {

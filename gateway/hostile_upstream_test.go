@@ -269,7 +269,7 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 			if tc.transport == "http" {
 				// Exactly the cap: an event stream is given out no
 				// further than the event that fills it (one read brings
-				// hundreds of small events; on main each read's worth
+				// hundreds of small events; unguarded, each read's worth
 				// was let through, up to 3,400 goroutines).
 				assert.LessOrEqual(t, deaf.most.Load(), int64(64), "answers to the upstream's requests at once")
 			}

@@ -22,7 +22,7 @@ import (
 // its prefix), every tools/list a client makes shows the whole set under
 // the old names or the whole set under the new ones, never a mix, and a
 // call of either name is answered by the upstream or refused by gate with
-// why, never the SDK's bare "unknown tool" (on main both happened: the
+// why, never the SDK's bare "unknown tool" (unguarded, both happened: the
 // SDK's set changes one tool at a time).
 func TestRenameIsAtomic(t *testing.T) {
 	var extra []string

@@ -85,7 +85,7 @@ func (rc *resourceClient) waitListed(t *testing.T) {
 
 // Skills that come, change and go are what a client sees: the resources
 // list changes (with notifications/resources/list_changed), a session
-// that subscribed (resources/subscribe, which on main answered "method not
+// that subscribed (resources/subscribe, which unguarded answered "method not
 // found") hears notifications/resources/updated for the prompt and for a
 // SKILL.md that changed, and each change is an event of the service (on
 // main a folder added or removed published nothing, and the resources

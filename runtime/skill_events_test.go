@@ -11,7 +11,7 @@ import (
 )
 
 // A skill folder added, a SKILL.md edited and a skill folder removed are
-// each published, as a "skill" event whose reason says which (on main
+// each published, as a "skill" event whose reason says which (unguarded,
 // only a change of state or offer was: a skill that came or went said
 // nothing, and what was built on the events went stale). A reload that
 // keeps the skills publishes none of them.

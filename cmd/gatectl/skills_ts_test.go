@@ -13,8 +13,8 @@ import (
 )
 
 // The official TypeScript SDK's client subscribes to gatectl mcp's skills
-// prompt (on main: "method not found"), hears
-// notifications/resources/updated when a skill folder is added (on main:
+// prompt (unguarded: "method not found"), hears
+// notifications/resources/updated when a skill folder is added (unguarded:
 // nothing was published), and reads a SKILL.md cleaned of what a reader
 // cannot see.
 func TestTypeScriptClientFollowsSkills(t *testing.T) {
