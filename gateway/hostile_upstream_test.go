@@ -722,3 +722,43 @@ func TestACallEndingMidAnswerEndsAlone(t *testing.T) {
 		t.Fatal("the other call was never answered")
 	}
 }
+
+// errThenHang wraps an HTTP upstream: once it has listed its tools, it
+// drops the connection of the first ping without an answer (a reset, as
+// a proxy restarting would), and after that hangs on every request.
+type errThenHang struct {
+	next   http.Handler
+	listed atomic.Bool
+	pings  atomic.Int64
+}
+
+func (h *errThenHang) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := mcptest.RPCMethod(r)
+	if h.listed.Load() {
+		if method == "ping" && h.pings.Add(1) == 1 {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		}
+		if method != "" {
+			<-r.Context().Done()
+			return
+		}
+	}
+	h.next.ServeHTTP(w, r)
+	if method == "tools/list" {
+		h.listed.Store(true)
+	}
+}
+
+// An upstream whose ping fails at the transport (a dropped connection),
+// without the session ending, is still pinged: when it then hangs, the keepalive
+// finds it, as it finds any hung upstream.
+func TestKeepAliveGoesOnAfterAFailedPing(t *testing.T) {
+	flaky := &errThenHang{next: sdkHandler(false)}
+	h := start(t, httpServer("flaky", serveHTTP(t, flaky)), fastConfig().WithKeepAlive(100*time.Millisecond))
+	why := waitDown(t, h, "flaky", "no answer to a ping within 100ms")
+	t.Logf("flaky down: %s", why)
+	assert.GreaterOrEqual(t, flaky.pings.Load(), int64(2), "pinged again after the failed ping")
+}

@@ -41,9 +41,11 @@ func keepAlive(ctx context.Context, cs *mcp.ClientSession, g *guard, every time.
 			g.fail(fmt.Errorf("no answer to a ping within %v%s", every, g.flow.throttled()))
 			return
 		default:
-			// The session is breaking for another reason, which its end
-			// reports.
-			return
+			// The session may be breaking for another reason, which its
+			// end reports (and ends ctx); or the error was the transport's
+			// alone (an HTTP upstream's 503). Either way the pings go on:
+			// an upstream that errs once must still be found out if it
+			// then hangs.
 		}
 	}
 }
