@@ -276,19 +276,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	})
 
-	calls := 0
-	for ctx.Err() == nil {
-		for _, c := range []*goClient{goStream, goBare} {
-			text, progress, err := c.steps(t, 5)
-			require.NoError(t, err)
-			assert.Equal(t, "done after 5 steps", text)
-			assert.Equal(t, mcptest.Steps(5), progress)
-		}
-		e := ts.steps(t, 5)
-		require.Equal(t, "result", e.Event, "%+v", e)
-		assert.Equal(t, mcptest.Steps(5), e.Progress)
-		calls += 3
-	}
+	calls := honestCalls(t, ctx, ts, goStream, goBare)
 	wg.Wait()
 	t.Logf("%d honest calls, each with its progress; %d calls of hostile tools; the most sessions open: %d; initializes refused: %d",
 		calls, hostileCalls.Load(), most.Load(), refused.Load())

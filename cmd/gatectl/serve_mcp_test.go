@@ -304,19 +304,7 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	})
 
 	// The honest clients, throughout.
-	calls := 0
-	for ctx.Err() == nil {
-		for _, c := range []*goClient{goStream, goBare} {
-			text, progress, err := c.steps(t, 5)
-			require.NoError(t, err)
-			assert.Equal(t, "done after 5 steps", text)
-			assert.Equal(t, mcptest.Steps(5), progress)
-		}
-		e := ts.steps(t, 5)
-		require.Equal(t, "result", e.Event, "%+v", e)
-		assert.Equal(t, mcptest.Steps(5), e.Progress)
-		calls += 3
-	}
+	calls := honestCalls(t, ctx, ts, goStream, goBare)
 	wg.Wait()
 	t.Logf("%d honest calls, each with its progress; the most sessions open at once: %d; batch initializes refused: %d", calls, most.Load(), refused.Load())
 	assert.LessOrEqual(t, most.Load(), int64(256), "sessions open at once")
@@ -396,4 +384,26 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	for _, bad := range []string{"fatal error", "panic:", "DATA RACE"} {
 		assert.NotContains(t, out, bad)
 	}
+}
+
+// honestCalls has each honest client call a tool that reports its
+// progress, over and over until ctx ends: every call must get its result
+// and all of its progress, whatever else the server is put through. It
+// returns how many calls were made.
+func honestCalls(t *testing.T, ctx context.Context, ts *tsHTTPClient, gos ...*goClient) int {
+	t.Helper()
+	calls := 0
+	for ctx.Err() == nil {
+		for _, c := range gos {
+			text, progress, err := c.steps(t, 5)
+			require.NoError(t, err)
+			assert.Equal(t, "done after 5 steps", text)
+			assert.Equal(t, mcptest.Steps(5), progress)
+		}
+		e := ts.steps(t, 5)
+		require.Equal(t, "result", e.Event, "%+v", e)
+		assert.Equal(t, mcptest.Steps(5), e.Progress)
+		calls += len(gos) + 1
+	}
+	return calls
 }
