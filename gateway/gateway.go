@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,6 +40,12 @@ type Gateway struct {
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
 	kick chan struct{}
+
+	// bursting counts the changes of the SDK's tool set under way, and
+	// heldListChanged is set when the SDK's debounce timer fired in the
+	// middle of one (see applyToSDK).
+	bursting        atomic.Int32
+	heldListChanged atomic.Bool
 
 	// upsMu guards ups, which Run alone changes.
 	upsMu sync.Mutex
@@ -236,8 +243,22 @@ func (g *Gateway) compute(ctx context.Context) {
 	if !changed {
 		return
 	}
-	// The SDK sends list_changed 10ms after the last change of a burst;
-	// these calls take microseconds each, so the burst makes one.
+	g.applyToSDK(removed, added)
+	g.metrics.offered(len(offered), len(hidden))
+}
+
+// applyToSDK makes one change of the offered set in the SDK's tool set,
+// from which the SDK sends list_changed 10 ms after its last call. The
+// calls take microseconds each, so the change makes one notification;
+// but a machine that keeps gate off the CPU for longer in the middle of
+// them would have the SDK's timer fire there, and again after, and a
+// client hear of one change two or three times (and list again each
+// time). So a tools list_changed the SDK sends while a change is under
+// way is held back (queueNotifications); once the change is made, if one
+// was, one more call to the SDK (a tool no client ever sees, added and
+// removed) makes sure a notification comes after it.
+func (g *Gateway) applyToSDK(removed []string, added []*offer) {
+	g.bursting.Add(1)
 	slices.Sort(removed)
 	if len(removed) > 0 {
 		g.server.RemoveTools(removed...)
@@ -246,8 +267,16 @@ func (g *Gateway) compute(ctx context.Context) {
 	for _, o := range added {
 		g.server.AddTool(o.tool, g.forward(o))
 	}
-	g.metrics.offered(len(offered), len(hidden))
+	if g.bursting.Add(-1) == 0 && g.heldListChanged.Swap(false) {
+		g.server.AddTool(&mcp.Tool{Name: burstEnd, InputSchema: map[string]any{"type": "object"}}, nil)
+		g.server.RemoveTools(burstEnd)
+	}
 }
+
+// burstEnd is the name of the tool applyToSDK adds and removes at once to
+// have the SDK send a held-back list_changed. Clients never see it: gate
+// answers tools/list and tools/call itself, from its own set.
+const burstEnd = "gate.internal.burst-end"
 
 // sortedTools is the tools of offered, sorted by name.
 func sortedTools(offered map[string]*offer) []*mcp.Tool {

@@ -176,6 +176,13 @@ func (g *Gateway) queueNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || !strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
+		if method == "notifications/tools/list_changed" && g.bursting.Load() > 0 {
+			// The SDK's timer fired in the middle of a change of its tool
+			// set: the change is not made yet, and applyToSDK makes sure
+			// a notification follows it.
+			g.heldListChanged.Store(true)
+			return nil, nil
+		}
 		cs := g.client(ss)
 		m := &outMsg{ctx: context.WithoutCancel(ctx), method: method, req: req, send: next, key: coalesceKey(method, req)}
 		accepted, start := cs.out.put(m, g.cfg.sessionQueue)
