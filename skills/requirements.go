@@ -56,8 +56,9 @@ type Requirements struct {
 	// Always is OpenClaw's always: true: Bins, AnyBins and OpenClawEnv are
 	// not checked (OS still is, as in OpenClaw).
 	Always bool `json:"always,omitempty"`
-	// Toolsets must all be present (Hermes requires_toolsets). A toolset X
-	// is present when a tool or a server named exactly X is available.
+	// Toolsets must all be present (Hermes requires_toolsets). A toolset
+	// is present while at least one of its tools is available
+	// (Available.Toolsets).
 	Toolsets []string `json:"toolsets,omitempty"`
 	// FallbackForTools makes the skill a fallback: it is offered only when
 	// none of these tools is available (fallback_for_tools, and Hermes').
