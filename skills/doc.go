@@ -75,6 +75,11 @@
 //     Hermes wherever a tool and a toolset share a name ("terminal",
 //     "memory"). A server is in no toolset: Hermes files an MCP server's
 //     tools under "mcp-NAME", never under the server's own name.
+//   - In a frontmatter read with the line parser, a list-valued key whose
+//     value starts a list or mapping YAML cannot parse
+//     ("requires_tools: [terminal") gives no names and a warning at its
+//     line that names the key; OpenClaw's and Hermes' fallbacks would read
+//     the text, and require a tool named "[terminal" that never exists.
 //   - OpenClaw list strings are split on commas and on whitespace (OpenClaw
 //     itself splits only on commas): a binary or variable name cannot hold a
 //     space, so this only differs where OpenClaw could never have matched.

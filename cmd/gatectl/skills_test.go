@@ -88,7 +88,8 @@ func TestSkillsBadInput(t *testing.T) {
 
 // TestDoctorParseWarnings: the warnings of parsing each SKILL.md (a name
 // that breaks the agentskills rule, metadata that is not JSON, an unknown
-// platform) are shown, each at its file and line, in text and in JSON.
+// platform, an unclosed list read leniently) are shown, each at its file
+// and line, in text and in JSON.
 func TestDoctorParseWarnings(t *testing.T) {
 	dir := filepath.Join("testdata", "skill_warnings")
 	code, stdout, stderr := gatectl(t, "doctor", "skills", "--path", dir)
