@@ -118,6 +118,19 @@ func TestManifestReferenceListsEveryKey(t *testing.T) {
 	}
 }
 
+// TestManifestReferenceExamplesParse: every example of docs/MANIFEST.md
+// (a ```toml block) is a manifest the loader accepts as it is.
+func TestManifestReferenceExamplesParse(t *testing.T) {
+	src, err := os.ReadFile(referencePath)
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```toml\n(.*?)```").FindAllStringSubmatch(string(src), -1)
+	require.NotEmpty(t, blocks)
+	for i, b := range blocks {
+		_, err := Parse(filepath.Join(t.TempDir(), "gate.toml"), []byte(b[1]))
+		require.NoError(t, err, "example %d of %s:\n%s", i+1, referencePath, b[1])
+	}
+}
+
 // TestReferenceTablesCoverEveryKeyList: every list of known keys this
 // package declares (a package-level variable named ...Keys) is tied to a
 // section of docs/MANIFEST.md, so that a new table's keys cannot go
