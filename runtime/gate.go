@@ -84,7 +84,7 @@ func New(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := g.setupSkills(ctx, cfg, manifest.Skills{}); err != nil {
+	if err := g.setupSkills(ctx, cfg, manifest.Skills{}, nil); err != nil {
 		_ = g.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		return nil, err
 	}
 	g.manifest = m
-	if err := g.setupSkills(ctx, cfg, m.Skills); err != nil {
+	if err := g.setupSkills(ctx, cfg, m.Skills, toolsetsOf(m.Tools)); err != nil {
 		_ = g.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
