@@ -97,8 +97,20 @@ func initOn(m machine, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "gatectl init: wrote %s: %s\n", shown, found.summary())
-	fmt.Fprintf(stdout, "next: gatectl check -m %s\n", shown)
+	fmt.Fprintf(stdout, "next: gatectl check -m %s\n", safetext.Terminal(shellWord(path)))
 	return exitOK
+}
+
+// shellWord is s as one word a shell reads as s: quoted only if it needs
+// to be.
+func shellWord(s string) string {
+	plain := func(r rune) bool {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)
+	}
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !plain(r) }) {
+		return s
+	}
+	return shellQuote(s)
 }
 
 // summary says what a survey found, for the line after the file is written.

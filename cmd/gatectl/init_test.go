@@ -370,6 +370,12 @@ func TestInitUsage(t *testing.T) {
 		assert.True(t, os.IsNotExist(err), "%v writes no file", args)
 	}
 
+	spaced := filepath.Join(t.TempDir(), "my gate's.toml")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitOK, initOn(m, []string{"-m", spaced}, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "\nnext: gatectl check -m "+shellQuote(spaced)+"\n", "a path to paste into a shell")
+	toolProbes(t, spaced)
+
 	missing := filepath.Join(t.TempDir(), "no", "gate.toml")
 	tests := []struct {
 		args []string
