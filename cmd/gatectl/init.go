@@ -36,12 +36,11 @@ func initLooksFor() string {
 		keys = append(keys, k.vars...)
 	}
 	for _, s := range localServices {
-		services = append(services, string(s.kind)+" "+s.addr+",")
+		services = append(services, string(s.kind)+":"+s.addr)
 	}
 	for _, p := range programs {
 		bins = append(bins, p.bin)
 	}
-	services[len(services)-1] = strings.TrimSuffix(services[len(services)-1], ",")
 	var b strings.Builder
 	for _, l := range []struct {
 		label string
