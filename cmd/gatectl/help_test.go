@@ -108,7 +108,7 @@ func TestUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{nil, "Usage:\n  gatectl check"},
+		{nil, "Usage:\n  gatectl " + cli.subs[0].name + " "},
 		{[]string{"frob"}, `gatectl: unknown command "frob"`},
 		{[]string{"help", "frob"}, `gatectl help: unknown command "frob"`},
 		{[]string{"check", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl check"},
