@@ -121,13 +121,24 @@ func TestHostileProbes(t *testing.T) {
 			// The dial is clipped to the budget less a reserve, so the
 			// probe still answers, honestly, that it timed out.
 			outcome: Unavailable, reason: "status -4"},
+		// 2 is the SDKs' answer for "the probe itself failed" (GATE_ERROR,
+		// sdk.Failed): its reason is the error's; any other answer is an
+		// error too, and says its number.
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "2", "reason": "config \"addr\" is not set"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" raised: config "addr" is not set`, check: func(t *testing.T, res Result) {
+				assert.Equal(t, `probe "answer" raised: config "addr" is not set`, res.Reason)
+			}},
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "2"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" returned 2 (want 0 available or 1 unavailable)`},
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "3", "reason": "odd"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" raised: odd (status 3)`},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "0"}}, outcome: Available},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "1"}}, outcome: Unavailable},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "3"}}, outcome: Failed, kind: KindStatus, phase: "_start",
 			reason: `probe "exit_code" exited with code 3 (want 0 available or 1 unavailable)`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"], func(t *testing.T) {
+		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"]+tt.cfg.Config["status"], func(t *testing.T) {
 			res := runTimed(t, hostileProbe(t, e, tt.module, tt.cfg))
 
 			assert.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
