@@ -10,11 +10,14 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // importNamed returns the import module of that name from Imports.
@@ -28,7 +31,7 @@ func importNamed(name string) Import {
 
 // abortGuest is a module of one page that exports abort(msg, file, line,
 // col), forwarding to env.abort, instantiated against the real env module.
-func abortGuest(t *testing.T) api.Module {
+func abortGuest(t testing.TB) api.Module {
 	t.Helper()
 	_, err := exec.LookPath("wat2wasm")
 	require.NoError(t, err, "wat2wasm is needed: apt-get install wabt")
@@ -149,4 +152,33 @@ func TestImportsTable(t *testing.T) {
 	assert.Equal(t, `"gate", "wasi_snapshot_preview1" and "env"`, ImportNames())
 	assert.Equal(t, "abort", importNamed(EnvModuleName).FuncNames())
 	assert.Equal(t, "the 46 functions of its specification", importNamed(WASIModuleName).FuncNames())
+}
+
+// FuzzAbort: whatever the probe's memory holds and whatever it passes,
+// env.abort traps with an *AbortError whose strings are valid UTF-8,
+// within their bounds and clean by safetext's rule, and never panics the
+// host otherwise.
+func FuzzAbort(f *testing.F) {
+	f.Add(asBytes(utf16.Encode([]rune("boom"))), uint32(4), uint32(0))
+	f.Add(asBytes([]uint16{0xD800, 0xDC00, 0xDFFF, '\n', 0x1b}), uint32(4), uint32(4))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 'a', 0}, uint32(4), uint32(0xfffffffc))
+	f.Add([]byte{}, uint32(0xffff), uint32(3))
+	mod := abortGuest(f)
+	mem := mod.Memory()
+	zero := make([]byte, mem.Size())
+	f.Fuzz(func(t *testing.T, data []byte, msg, file uint32) {
+		require.True(t, mem.Write(0, zero))
+		require.True(t, mem.Write(0, data[:min(len(data), len(zero))]))
+		_, err := mod.ExportedFunction("abort").Call(context.Background(), api.EncodeU32(msg), api.EncodeU32(file), 1, 2)
+		var abort *AbortError
+		require.True(t, errors.As(err, &abort), "want an *AbortError, got %v", err)
+		for _, s := range []struct {
+			text string
+			max  int
+		}{{abort.Message, maxAbortMessage}, {abort.File, maxAbortFile}} {
+			assert.True(t, utf8.ValidString(s.text), "%q", s.text)
+			assert.LessOrEqual(t, len(s.text), s.max)
+			assert.Negative(t, safetext.IndexRefused(s.text, false), "%q", s.text)
+		}
+	})
 }

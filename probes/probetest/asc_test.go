@@ -96,3 +96,49 @@ func TestAssemblyScriptAbort(t *testing.T) {
 	assert.Equal(t, probetest.Violation{Case: "fails", Rule: "trap",
 		Msg: `probe "probe" trapped in probe: abort: boom: mode is not ok at testdata/abort.ts:9:3`}, *got[0])
 }
+
+// The SDK's version-2 functions against scripted peers: connect, send
+// with a secret the host puts in, recv, close, and lastError's words for
+// a refusal.
+func TestAssemblyScriptStreams(t *testing.T) {
+	wasm := buildASC(t, filepath.Join("testdata", "ping.ts"))
+	const addr = "127.0.0.1:6379"
+	token := map[string]string{"TOKEN": "s3cret-value"}
+	sent := probetest.Expect("AUTH ${secret:TOKEN}\r\nPING\r\n")
+	script := func(steps ...probetest.Step) map[string]probetest.Peer {
+		return map[string]probetest.Peer{addr: probetest.Script(steps...)}
+	}
+	opts := probetest.Options{
+		Grants: hostfuncs.Grants{Dial: []string{addr}, Secrets: map[string][]string{"TOKEN": {addr}}},
+		Config: map[string]string{"addr": addr},
+		Cases: []probetest.Case{
+			{Name: "pong", Secrets: token, Want: runtime.Available, Peers: script(sent, probetest.Send("+OK\r\n+PONG\r\n"))},
+			{Name: "in pieces", Secrets: token, Want: runtime.Available,
+				Peers: script(sent, probetest.Send("+OK\r"), probetest.Send("\n+PO"), probetest.Send("NG\r\n"))},
+			{Name: "wrong password", Secrets: token, Want: runtime.Unavailable,
+				Peers: script(sent, probetest.Send("-WRONGPASS ${secret:TOKEN} is not it\r\n+PONG\r\n"))},
+			{Name: "refused", Secrets: token, Want: runtime.Unavailable, Peers: map[string]probetest.Peer{addr: probetest.Refuse()}},
+			{Name: "hangs", Secrets: token, Want: runtime.Failed, Peers: script(probetest.Hang())},
+			{Name: "closes", Secrets: token, Want: runtime.Failed, Peers: script(sent, probetest.Close())},
+		},
+	}
+	probetest.Test(t, wasm, opts)
+
+	// The reasons, as the runs give them: the server's line with the
+	// secret redacted, and the host's words for a refusal.
+	for _, tc := range []struct {
+		name  string
+		peers map[string]probetest.Peer
+		want  string
+	}{
+		{"wrong password", script(sent, probetest.Send("-WRONGPASS ${secret:TOKEN} is not it\r\n+PONG\r\n")),
+			`answers unavailable ("-WRONGPASS ${secret:TOKEN} is not it"), want available`},
+		{"refused", map[string]probetest.Peer{addr: probetest.Refuse()}, "connection refused"},
+	} {
+		o := opts
+		o.Cases = []probetest.Case{{Name: tc.name, Secrets: token, Peers: tc.peers, Want: runtime.Available}}
+		got := probetest.Check(context.Background(), wasm, o)
+		require.NotEmpty(t, got, tc.name)
+		assert.Contains(t, got[0].Msg, tc.want, tc.name)
+	}
+}

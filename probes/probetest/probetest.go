@@ -121,7 +121,7 @@ type Case struct {
 	// Peers are the case's fake services, merged over Options.Peers.
 	Peers map[string]Peer
 	// Want is the outcome the probe must give. runtime.Failed means the
-	// probe must raise: answer 2 (GATE_ERROR) by itself, with a reason,
+	// probe must raise: answer 2 (GATE_ERROR, sdk.Failed) by itself, with a reason,
 	// as a probe does for a transient failure such as a timeout; a trap or
 	// an overrun is a violation still.
 	Want runtime.Outcome
