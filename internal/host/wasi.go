@@ -109,7 +109,10 @@ func wasiFunc(name string, impl wasiImpl) api.GoModuleFunc {
 // names and signatures as wazero's, so that every module that linked
 // against wazero's links against gate's. Only what Go's wasip1 runtime and
 // wasi-libc need does real work; there is no file system, socket, argument
-// or environment variable behind it. See docs/ABI.md, "The sandbox".
+// or environment variable behind it. See docs/ABI.md, "The sandbox". Its
+// functions read the run's Call from the context like the gate module's;
+// they never read wazero's per-module system context (args, environ,
+// clocks, files).
 var WASIFuncs = func() []Func {
 	out := make([]Func, len(wasiDefs))
 	for i, d := range wasiDefs {
