@@ -184,7 +184,7 @@ func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.Compile
 		defer processCompiles.release()
 		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
 		if err == nil {
-			if err = e.ensureWASI(context.WithoutCancel(ctx), cm); err != nil {
+			if err = e.ensureImports(context.WithoutCancel(ctx), cm); err != nil {
 				_ = cm.Close(context.Background())
 				cm = nil
 			}
