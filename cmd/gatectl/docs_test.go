@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/doctest"
+)
+
+// docPages are the pages whose shell examples TestDocExamples keeps true,
+// as globs from the repository's root.
+var docPages = []string{"README.md", "CONTRIBUTING.md", "docs/*.md", "probes/README.md", "examples/*/README.md"}
+
+// docUnchecked are the pages of docPages whose examples are not checked,
+// and why.
+var docUnchecked = map[string]string{
+	"docs/BENCHMARKS.md": "its commands measure, on an idle machine, for minutes",
+}
+
+// docHang bounds one command of a page: far more than any takes, so that
+// only a hang reaches it.
+const docHang = 2 * time.Minute
+
+// TestDocExamples: every shell example of the pages is marked (package
+// doctest) and true. A "run" block is run, command by command, with the
+// gatectl built from this tree, in a copy of the files its marker names,
+// with an environment of the harness's own (nothing of the caller's: no
+// key of the caller's reaches a probe, so nothing leaves loopback) and
+// its output compared with the page's; a "from" block names a test that
+// exists and reads the page. With -update, the run blocks' output is
+// written to the pages.
+func TestDocExamples(t *testing.T) {
+	root := filepath.Join("..", "..")
+	tests, err := doctest.FindTests(root)
+	require.NoError(t, err)
+	h := &docHarness{root: root, cache: t.TempDir(), build: sync.OnceValue(func() string { return buildGatectlBinary(t) })}
+	n := 0
+	for _, glob := range docPages {
+		paths, err := filepath.Glob(filepath.Join(root, glob))
+		require.NoError(t, err)
+		for _, path := range paths {
+			rel := filepath.ToSlash(must(filepath.Rel(root, path)))
+			if _, ok := docUnchecked[rel]; ok {
+				continue
+			}
+			page, err := doctest.Load(path)
+			if !assert.NoError(t, err) {
+				continue
+			}
+			for _, b := range page.Blocks {
+				n++
+				at := fmt.Sprintf("%s:%d", rel, b.Line)
+				switch {
+				case b.Marker == nil:
+					t.Errorf("%s: an example without a marker: put <!-- doc: run ... --> or <!-- doc: from TestName --> before it (CONTRIBUTING.md, \"Docs are tested\")", at)
+				case b.Marker.From != "":
+					assert.NoError(t, tests.CheckFrom(b.Marker.From, rel), "%s: doc: from %s", at, b.Marker.From)
+				default:
+					t.Run(at, func(t *testing.T) { h.run(t, b) })
+				}
+			}
+			if *update {
+				require.NoError(t, page.Save())
+			}
+		}
+	}
+	assert.Greater(t, n, 20, "the pages' examples were not found")
+}
+
+// docHarness runs the "run" blocks.
+type docHarness struct {
+	root  string
+	cache string // GATE_CACHE_DIR, shared by every run
+	build func() string
+}
+
+// docPreps are the preparations a marker names with prep=: each makes
+// what the repository does not hold, files in the run's directory or a
+// service on loopback (standing in at a port the page shows: ports maps
+// the page's port to the service's).
+var docPreps = map[string]func(t *testing.T, h *docHarness, dir string, ports map[string]string){
+	"db.wasm":        prepDBWasm,
+	"redis-password": prepRedisPassword,
+}
+
+func (h *docHarness) run(t *testing.T, b *doctest.Block) {
+	m := b.Marker
+	dir := t.TempDir()
+	ports := map[string]string{}
+	for _, p := range m.Ports {
+		ports[p] = freePortLike(t, p)
+	}
+	for _, name := range strings.Split(m.Prep, ",") {
+		if name == "" {
+			continue
+		}
+		prep, ok := docPreps[name]
+		require.True(t, ok, "doc marker: no preparation %q (docs_test.go's docPreps)", name)
+		prep(t, h, dir, ports)
+	}
+	toRun := func(s string) string { return swapPorts(s, ports) }
+	fromRun := func(s string) string {
+		s = strings.ReplaceAll(s, dir, "/path/to/gate")
+		back := map[string]string{}
+		for doc, run := range ports {
+			back[run] = doc
+		}
+		return swapPorts(s, back)
+	}
+	for _, f := range m.Files {
+		copyTree(t, filepath.Join(h.root, f), filepath.Join(dir, f), toRun)
+	}
+	if m.Write != "" {
+		s := b.Step("cat " + m.Write)
+		require.NotNil(t, s, "write=%s: the block has no \"$ cat %s\"", m.Write, m.Write)
+		writeFile(t, filepath.Join(dir, m.Write), strings.Join(s.Output, "\n")+"\n")
+	}
+	bin := h.build()
+	env := []string{
+		"PATH=" + filepath.Dir(bin) + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + filepath.Join(dir, ".home"),
+		"GATE_CACHE_DIR=" + h.cache,
+		"LANG=C.UTF-8",
+		"TMPDIR=" + os.TempDir(),
+	}
+	for _, e := range m.Env {
+		env = append(env, toRun(e))
+	}
+	work := filepath.Join(dir, m.Dir)
+	require.NoError(t, os.MkdirAll(work, 0o755))
+
+	var daemons []*docDaemon
+	defer func() {
+		for _, d := range daemons {
+			d.stop(t)
+		}
+	}()
+	for _, s := range b.Steps {
+		var out string
+		if isDaemon(s.Command) {
+			d := startDaemon(t, toRun(s.Command), work, env, max(1, len(s.Output)))
+			daemons = append(daemons, d)
+			// The page shows the lines it printed before the next
+			// command; what it prints later (on SIGTERM, say) is not
+			// part of the example.
+			out = d.firstLines(max(1, len(s.Output)))
+		} else {
+			ctx, cancel := context.WithTimeout(context.Background(), docHang)
+			c := exec.CommandContext(ctx, "sh", "-c", toRun(s.Command))
+			c.Dir, c.Env = work, env
+			got, err := c.CombinedOutput()
+			hung := ctx.Err()
+			cancel()
+			require.NoError(t, hung, "%s did not end", s.Command)
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				require.NoError(t, err, s.Command)
+			}
+			out = string(got)
+		}
+		got := doctest.Lines(fromRun(out))
+		if *update {
+			s.Output = doctest.Merge(s.Output, got)
+			continue
+		}
+		assert.True(t, doctest.Match(s.Output, got), "line %d: $ %s\nthe page shows:\n%s\nthe run printed:\n%s",
+			s.Line, s.Command, strings.Join(s.Output, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// isDaemon says whether command runs a gatectl command that runs until
+// stopped (the table's daemon field), after any NAME=VALUE assignments.
+func isDaemon(command string) bool {
+	words := strings.Fields(command)
+	for len(words) > 0 && strings.Contains(words[0], "=") {
+		words = words[1:]
+	}
+	if len(words) < 2 || words[0] != "gatectl" {
+		return false
+	}
+	c := cli.sub(words[1])
+	return c != nil && c.daemon
+}
+
+// docDaemon is a command of a page that runs until stopped.
+type docDaemon struct {
+	cmd  *exec.Cmd
+	out  *lockedBuffer
+	done chan struct{}
+}
+
+func startDaemon(t *testing.T, command, dir string, env []string, lines int) *docDaemon {
+	t.Helper()
+	d := &docDaemon{cmd: exec.Command("sh", "-c", "exec "+command), out: &lockedBuffer{}, done: make(chan struct{})}
+	d.cmd.Dir, d.cmd.Env = dir, env
+	d.cmd.Stdout, d.cmd.Stderr = d.out, d.out
+	require.NoError(t, d.cmd.Start())
+	go func() { _ = d.cmd.Wait(); close(d.done) }()
+	deadline := time.Now().Add(docHang)
+	for strings.Count(d.out.String(), "\n") < lines {
+		select {
+		case <-d.done:
+			t.Fatalf("%s ended before it printed %d line(s):\n%s", command, lines, d.out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		require.True(t, time.Now().Before(deadline), "%s printed no %d line(s) in %s:\n%s", command, lines, docHang, d.out.String())
+	}
+	return d
+}
+
+func (d *docDaemon) firstLines(n int) string {
+	lines := strings.SplitAfter(d.out.String(), "\n")
+	return strings.Join(lines[:min(n, len(lines))], "")
+}
+
+// stop ends the daemon as a user does, with SIGTERM, and waits for it.
+func (d *docDaemon) stop(t *testing.T) {
+	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(docHang):
+		_ = d.cmd.Process.Kill()
+		<-d.done
+		t.Errorf("%s did not stop on SIGTERM", d.cmd.Args)
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// swapPorts replaces each ":PORT" of s that ports maps, as a whole
+// number, with ":" and its value.
+func swapPorts(s string, ports map[string]string) string {
+	for from, to := range ports {
+		s = regexp.MustCompile(`:`+from+`\b`).ReplaceAllString(s, ":"+to)
+	}
+	return s
+}
+
+// freePortLike is a loopback port nothing listens on now, with as many
+// digits as port, so that a table's columns are as wide as the page's.
+func freePortLike(t *testing.T, port string) string {
+	lo, hi := 1024, 65535
+	if len(port) == 4 {
+		hi = 9999
+	} else {
+		lo = 10000
+	}
+	for range 1000 {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", lo+rand.IntN(hi-lo+1)))
+		if err != nil {
+			continue
+		}
+		defer l.Close()
+		return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	}
+	t.Fatalf("no free loopback port like %s", port)
+	return ""
+}
+
+// copyTree copies the file or directory src to dst, each manifest
+// (.toml) through edit: the ports a page shows become the run's.
+func copyTree(t *testing.T, src, dst string, edit func(string) string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, must(filepath.Rel(src, p)))
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if edit != nil && strings.HasSuffix(p, ".toml") {
+			b = []byte(edit(string(b)))
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	}), "copying %s", src)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
