@@ -73,7 +73,7 @@ func TestDocExamples(t *testing.T) {
 				case b.Marker.From != "":
 					assert.NoError(t, tests.CheckFrom(b.Marker.From, rel), "%s: doc: from %s", at, b.Marker.From)
 				default:
-					t.Run(at, func(t *testing.T) { h.run(t, b) })
+					t.Run(at, func(t *testing.T) { h.run(t, page, b) })
 				}
 			}
 			if *update {
@@ -91,29 +91,39 @@ type docHarness struct {
 	build func() string
 }
 
-// docPreps are the preparations a marker names with prep=: each makes
-// what the repository does not hold, files in the run's directory or a
-// service on loopback (standing in at a port the page shows: ports maps
-// the page's port to the service's).
-var docPreps = map[string]func(t *testing.T, h *docHarness, dir string, ports map[string]string){
+// docPreps are the preparations a marker names with prep=NAME or
+// prep=NAME:ARG: each makes what the repository does not hold, files in
+// the run's directory or a service on loopback (standing in at a port the
+// page shows: ports maps the page's port to the service's).
+var docPreps = map[string]func(t *testing.T, p docPrep){
 	"db.wasm":        prepDBWasm,
+	"cache.wasm":     prepCacheWasm,
 	"redis-password": prepRedisPassword,
 }
 
-func (h *docHarness) run(t *testing.T, b *doctest.Block) {
+// docPrep is what a preparation works on.
+type docPrep struct {
+	h     *docHarness
+	dir   string            // the run's directory
+	arg   string            // after NAME:, "" when none
+	ports map[string]string // the page's ports and the run's
+}
+
+func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	m := b.Marker
 	dir := t.TempDir()
 	ports := map[string]string{}
 	for _, p := range m.Ports {
 		ports[p] = freePortLike(t, p)
 	}
-	for _, name := range strings.Split(m.Prep, ",") {
-		if name == "" {
+	for _, spec := range strings.Split(m.Prep, ",") {
+		if spec == "" {
 			continue
 		}
+		name, arg, _ := strings.Cut(spec, ":")
 		prep, ok := docPreps[name]
 		require.True(t, ok, "doc marker: no preparation %q (docs_test.go's docPreps)", name)
-		prep(t, h, dir, ports)
+		prep(t, docPrep{h: h, dir: dir, arg: arg, ports: ports})
 	}
 	toRun := func(s string) string { return swapPorts(s, ports) }
 	fromRun := func(s string) string {
@@ -128,10 +138,11 @@ func (h *docHarness) run(t *testing.T, b *doctest.Block) {
 		copyTree(t, filepath.Join(h.root, f), filepath.Join(dir, f), toRun)
 	}
 	if m.Write != "" {
-		s := b.Step("cat " + m.Write)
-		require.NotNil(t, s, "write=%s: the block has no \"$ cat %s\"", m.Write, m.Write)
+		_, s := page.Find("cat " + m.Write)
+		require.NotNil(t, s, "write=%s: the page has no \"$ cat %s\"", m.Write, m.Write)
 		writeFile(t, filepath.Join(dir, m.Write), strings.Join(s.Output, "\n")+"\n")
 	}
+	require.True(t, b.Prompted, "a run block shows its commands as \"$ \" lines, each with its output")
 	bin := h.build()
 	env := []string{
 		"PATH=" + filepath.Dir(bin) + ":/usr/local/bin:/usr/bin:/bin",

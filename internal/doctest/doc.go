@@ -232,3 +232,14 @@ func (p *Page) Fence(lang string, after int) (string, int) {
 	}
 	return "", 0
 }
+
+// Heading returns the line (from 1) of the heading line heading ("## A
+// protocol probe in C"), 0 when the page has none.
+func (p *Page) Heading(heading string) int {
+	for i, l := range p.lines {
+		if strings.TrimSpace(l) == heading {
+			return i + 1
+		}
+	}
+	return 0
+}
