@@ -2,12 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/doctest"
 )
 
 var checkManifest = filepath.Join("testdata", "check", "gate.toml")
@@ -79,23 +84,64 @@ func TestSchema(t *testing.T) {
 	assert.Contains(t, stderr, `unknown schema format "gemini"`)
 }
 
-// TestQuickstart runs the README's first command. Which tools are
-// available depends on the machine; every tool must be reported, with a
-// state and, when hidden, a reason.
+// TestQuickstart runs the commands of README's first block and of
+// examples/quickstart/README.md's (go run ./cmd/gatectl ...), here in
+// process. Which tools are available depends on the machine; every tool
+// must be reported, with a state and, when hidden, a reason. SERP_API_KEY
+// is empty, so that search_web's probe sends nothing to serpapi.com.
 func TestQuickstart(t *testing.T) {
-	path := filepath.Join("..", "..", "examples", "quickstart", "gate.toml")
-	code, stdout, stderr := gatectl(t, "check", "-m", path, "--json")
-	assert.Contains(t, []int{exitOK, exitUnavailable}, code, stderr)
-	var report checkReport
-	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
-	var names []string
-	for _, e := range report.Tools {
-		names = append(names, e.Name)
-		assert.Contains(t, []string{"available", "unavailable", "error"}, e.State)
-		if !e.Available {
-			assert.NotEmpty(t, e.Reason, "%s is hidden without a reason", e.Name)
+	root := filepath.Join("..", "..")
+	t.Setenv("SERP_API_KEY", "")
+	var commands []string
+	for _, page := range []string{"README.md", "examples/quickstart/README.md"} {
+		_, blocks := doctest.Marked(t, filepath.Join(root, page))
+		for _, b := range blocks {
+			for _, s := range b.Steps {
+				command, _, _ := strings.Cut(s.Command, " #") // a comment
+				command = strings.TrimSpace(command)
+				if command == "./scripts/test" {
+					info, err := os.Stat(filepath.Join(root, "scripts", "test"))
+					require.NoError(t, err)
+					assert.NotZero(t, info.Mode()&0o111, "scripts/test is not executable")
+					continue
+				}
+				commands = append(commands, command)
+			}
 		}
 	}
-	assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "terminal", "filesystem_read", "search_content",
-		"query_database", "docker_command", "cloud_deploy", "ml_inference", "gpu_inference", "network_tool"}, names)
+	require.Len(t, commands, 3, "the pages' go run commands")
+	for _, command := range commands {
+		t.Run(command, func(t *testing.T) {
+			words := strings.Fields(command)
+			for len(words) > 0 && strings.Contains(words[0], "=") {
+				name, value, _ := strings.Cut(words[0], "=")
+				t.Setenv(name, value)
+				words = words[1:]
+			}
+			require.Greater(t, len(words), 3, command)
+			require.Equal(t, []string{"go", "run", "./cmd/gatectl"}, words[:3], "the pages run gatectl with go run from the repository's root")
+			args := words[3:]
+			if i := slices.Index(args, "-m"); i >= 0 && i+1 < len(args) {
+				args[i+1] = filepath.Join(root, args[i+1])
+			}
+			code, stdout, stderr := gatectl(t, append(args, "--json")...)
+			assert.Contains(t, []int{exitOK, exitUnavailable}, code, stderr)
+			var report checkReport
+			require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+			var names []string
+			for _, e := range report.Tools {
+				names = append(names, e.Name)
+				assert.Contains(t, []string{"available", "unavailable", "error"}, e.State)
+				if !e.Available {
+					assert.NotEmpty(t, e.Reason, "%s is hidden without a reason", e.Name)
+				}
+			}
+			if len(args) > 3 { // tools named
+				assert.Equal(t, args[3:], names)
+				return
+			}
+			assert.Equal(t, []string{"search_web", "ai_research", "notify_team", "query_local_db", "cache_data", "terminal", "filesystem_read", "search_content",
+				"query_database", "docker_command", "cloud_deploy", "ml_inference", "gpu_inference", "network_tool"}, names)
+		})
+	}
 }

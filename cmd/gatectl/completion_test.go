@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/doctest"
 )
 
 // TestCompletionGolden pins the script for each shell. zsh and fish are
@@ -187,5 +190,32 @@ func TestCompletionUsageErrors(t *testing.T) {
 		assert.Empty(t, stdout.String(), "gatectl %v", args)
 		assert.Contains(t, stderr.String(), "gatectl completion: want one of bash, zsh, fish, got ", "gatectl %v", args)
 		assert.Contains(t, stderr.String(), "Usage: gatectl completion bash|zsh|fish", "gatectl %v", args)
+	}
+}
+
+// TestCompletionDocCommands: each way docs/CLI.md shows to install the
+// completion runs "gatectl completion SHELL" for a shell gatectl has,
+// and the page shows no output for it (the script goes to the shell or
+// a file); each shell gatectl has is shown. Bash runs the script in
+// TestCompletionBash.
+func TestCompletionDocCommands(t *testing.T) {
+	_, blocks := doctest.Marked(t, filepath.Join("..", "..", "docs", "CLI.md"))
+	shown := map[string]bool{}
+	completion := regexp.MustCompile(`gatectl completion (\w+)`)
+	for _, b := range blocks {
+		for _, s := range b.Steps {
+			m := completion.FindStringSubmatch(s.Command)
+			if !assert.NotNil(t, m, "line %d: %s runs no gatectl completion", s.Line, s.Command) {
+				continue
+			}
+			assert.Empty(t, s.Output, "line %d: the command prints nothing", s.Line)
+			code, stdout, stderr := gatectl(t, "completion", m[1])
+			assert.Equal(t, exitOK, code, "line %d: %s", s.Line, stderr)
+			assert.Contains(t, stdout, "gatectl", "line %d", s.Line)
+			shown[m[1]] = true
+		}
+	}
+	for _, shell := range shellNames() {
+		assert.True(t, shown[shell], "docs/CLI.md shows no way to install the %s completion", shell)
 	}
 }

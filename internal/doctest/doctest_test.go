@@ -3,6 +3,7 @@ package doctest
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -151,4 +152,46 @@ func helper() { _ = "docs/CLI.md" }
 	assert.ErrorContains(t, tests.CheckFrom("TestReadsNothing", "docs/ABI.md"), "does not read")
 	assert.ErrorContains(t, tests.CheckFrom("helper", "docs/CLI.md"), "no test function helper")
 	assert.ErrorContains(t, tests.CheckFrom("TestHidden", "docs/CLI.md"), "no test function", "testdata is not searched")
+}
+
+func TestCompare(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.md")
+	src := "<!-- doc: from TestCompare -->\n```\n$ gatectl version\nv1 (31µs)\n$ gatectl version\nv1\n```\n"
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	Compare(t, path, 0, "gatectl version", "v1 (2ms)\n", false)
+	Compare(t, path, 0, "gatectl version", "v2 (2ms)\n", true)
+	Compare(t, path, 1, "gatectl version", "v3\n", true)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "<!-- doc: from TestCompare -->\n```\n$ gatectl version\nv2 (2ms)\n$ gatectl version\nv3\n```\n", string(b))
+
+	for _, tt := range []struct {
+		name string
+		nth  int
+		cmd  string
+	}{{"another output", 0, "gatectl version"}, {"no such command", 0, "gatectl help"}, {"no such repeat", 2, "gatectl version"}} {
+		r := &recorder{name: "TestCompare"}
+		r.run(func() { Compare(r, path, tt.nth, tt.cmd, "v9\n", false) })
+		assert.True(t, r.failed, tt.name)
+	}
+	r := &recorder{name: "TestOther"}
+	r.run(func() { Compare(r, path, 0, "gatectl version", "v2\n", false) })
+	assert.True(t, r.failed, "a block marked from another test is not this test's")
+}
+
+// recorder is a testing.TB that records a failure.
+type recorder struct {
+	testing.TB
+	name   string
+	failed bool
+}
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Name() string          { return r.name }
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) FailNow()              { r.failed = true; runtime.Goexit() }
+func (r *recorder) run(f func()) {
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	<-done
 }
