@@ -37,9 +37,9 @@ func buildABIProbe(t *testing.T, p docPrep, heading, name string) {
 	tmp := t.TempDir()
 	// The source's addresses are the page's; the run's services stand in
 	// at other ports.
-	writeFile(t, filepath.Join(tmp, name+".c"), swapPorts(src, p.ports))
+	writeFile(t, filepath.Join(tmp, name+".c"), p.ports.ToRun(src))
 	require.NoError(t, os.MkdirAll(filepath.Join(tmp, "probes"), 0o755))
-	copyTree(t, filepath.Join(p.h.root, "probes", "include"), filepath.Join(tmp, "probes", "include"), nil)
+	doctest.CopyTree(t, filepath.Join(p.h.root, "probes", "include"), filepath.Join(tmp, "probes", "include"), nil)
 	c := exec.Command("sh", "-c", build)
 	c.Dir = tmp
 	out, err := c.CombinedOutput()

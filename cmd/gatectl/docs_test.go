@@ -5,13 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,12 +47,17 @@ func TestDocExamples(t *testing.T) {
 	tests, err := doctest.FindTests(root)
 	require.NoError(t, err)
 	h := &docHarness{root: root, cache: t.TempDir(), build: sync.OnceValue(func() string { return buildGatectlBinary(t) })}
+	var goOnce sync.Once
+	var g goEnv
+	h.goEnv = func(t *testing.T) goEnv { goOnce.Do(func() { g = readGoEnv(t) }); return g }
 	n := 0
 	for _, glob := range docPages {
 		paths, err := filepath.Glob(filepath.Join(root, glob))
 		require.NoError(t, err)
 		for _, path := range paths {
-			rel := filepath.ToSlash(must(filepath.Rel(root, path)))
+			rel, err := filepath.Rel(root, path)
+			require.NoError(t, err)
+			rel = filepath.ToSlash(rel)
 			if _, ok := docUnchecked[rel]; ok {
 				continue
 			}
@@ -89,6 +90,18 @@ type docHarness struct {
 	root  string
 	cache string // GATE_CACHE_DIR, shared by every run
 	build func() string
+	goEnv func(t *testing.T) goEnv
+}
+
+// goEnv is where the go command that runs the tests is, and its caches.
+type goEnv struct{ bin, cache, modCache string }
+
+func readGoEnv(t *testing.T) goEnv {
+	out, err := exec.Command("go", "env", "GOROOT", "GOCACHE", "GOMODCACHE").Output()
+	require.NoError(t, err)
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Len(t, v, 3, "go env printed %q", out)
+	return goEnv{bin: filepath.Join(v[0], "bin"), cache: v[1], modCache: v[2]}
 }
 
 // docPreps are the preparations a marker names with prep=NAME or
@@ -104,17 +117,17 @@ var docPreps = map[string]func(t *testing.T, p docPrep){
 // docPrep is what a preparation works on.
 type docPrep struct {
 	h     *docHarness
-	dir   string            // the run's directory
-	arg   string            // after NAME:, "" when none
-	ports map[string]string // the page's ports and the run's
+	dir   string        // the run's directory
+	arg   string        // after NAME:, "" when none
+	ports doctest.Ports // the page's ports and the run's
 }
 
 func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	m := b.Marker
 	dir := t.TempDir()
-	ports := map[string]string{}
+	ports := doctest.Ports{}
 	for _, p := range m.Ports {
-		ports[p] = freePortLike(t, p)
+		ports.Free(t, p)
 	}
 	for _, spec := range strings.Split(m.Prep, ",") {
 		if spec == "" {
@@ -125,17 +138,10 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 		require.True(t, ok, "doc marker: no preparation %q (docs_test.go's docPreps)", name)
 		prep(t, docPrep{h: h, dir: dir, arg: arg, ports: ports})
 	}
-	toRun := func(s string) string { return swapPorts(s, ports) }
-	fromRun := func(s string) string {
-		s = strings.ReplaceAll(s, dir, "/path/to/gate")
-		back := map[string]string{}
-		for doc, run := range ports {
-			back[run] = doc
-		}
-		return swapPorts(s, back)
-	}
+	toRun := ports.ToRun
+	fromRun := func(s string) string { return ports.FromRun(strings.ReplaceAll(s, dir, "/path/to/gate")) }
 	for _, f := range m.Files {
-		copyTree(t, filepath.Join(h.root, f), filepath.Join(dir, f), toRun)
+		doctest.CopyTree(t, filepath.Join(h.root, f), filepath.Join(dir, f), toRun)
 	}
 	if m.Write != "" {
 		_, s := page.Find("cat " + m.Write)
@@ -144,12 +150,20 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	}
 	require.True(t, b.Prompted, "a run block shows its commands as \"$ \" lines, each with its output")
 	bin := h.build()
+	goEnv := h.goEnv(t)
 	env := []string{
-		"PATH=" + filepath.Dir(bin) + ":/usr/local/bin:/usr/bin:/bin",
+		"PATH=" + filepath.Dir(bin) + ":" + goEnv.bin + ":/usr/local/bin:/usr/bin:/bin",
 		"HOME=" + filepath.Join(dir, ".home"),
 		"GATE_CACHE_DIR=" + h.cache,
 		"LANG=C.UTF-8",
 		"TMPDIR=" + os.TempDir(),
+		// The go command of a page (a probe's build) builds from the
+		// module cache it has, and fetches nothing.
+		"GOCACHE=" + goEnv.cache,
+		"GOMODCACHE=" + goEnv.modCache,
+		"GOPROXY=off",
+		"GOFLAGS=-mod=mod",
+		"GOTOOLCHAIN=local",
 	}
 	for _, e := range m.Env {
 		env = append(env, toRun(e))
@@ -268,70 +282,4 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
-}
-
-// swapPorts replaces each ":PORT" of s that ports maps, as a whole
-// number, with ":" and its value.
-func swapPorts(s string, ports map[string]string) string {
-	for from, to := range ports {
-		s = regexp.MustCompile(`:`+from+`\b`).ReplaceAllString(s, ":"+to)
-	}
-	return s
-}
-
-// freePortLike is a loopback port nothing listens on now, with as many
-// digits as port, so that a table's columns are as wide as the page's.
-func freePortLike(t *testing.T, port string) string {
-	lo, hi := 1024, 65535
-	if len(port) == 4 {
-		hi = 9999
-	} else {
-		lo = 10000
-	}
-	for range 1000 {
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", lo+rand.IntN(hi-lo+1)))
-		if err != nil {
-			continue
-		}
-		defer l.Close()
-		return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
-	}
-	t.Fatalf("no free loopback port like %s", port)
-	return ""
-}
-
-// copyTree copies the file or directory src to dst, each manifest
-// (.toml) through edit: the ports a page shows become the run's.
-func copyTree(t *testing.T, src, dst string, edit func(string) string) {
-	t.Helper()
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, must(filepath.Rel(src, p)))
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if edit != nil && strings.HasSuffix(p, ".toml") {
-			b = []byte(edit(string(b)))
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	}), "copying %s", src)
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

@@ -34,9 +34,7 @@ import (
 
 func main() {
 	var cfg config
-	flag.StringVar(&cfg.manifest, "m", "examples/quickstart/gate.toml", "the manifest")
-	flag.IntVar(&cfg.calls, "calls", 3, "how many model calls to simulate")
-	flag.DurationVar(&cfg.every, "every", time.Second, "the time between two model calls")
+	cfg.bind(flag.CommandLine)
 	flag.Parse()
 	if err := run(context.Background(), cfg, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "embed: %+v\n", err)
@@ -51,6 +49,13 @@ type config struct {
 	// afterCall, when set, runs after each model call (tests change the
 	// world there).
 	afterCall func(call int)
+}
+
+// bind defines the command's flags, which set cfg.
+func (cfg *config) bind(fs *flag.FlagSet) {
+	fs.StringVar(&cfg.manifest, "m", "examples/quickstart/gate.toml", "the manifest")
+	fs.IntVar(&cfg.calls, "calls", 3, "how many model calls to simulate")
+	fs.DurationVar(&cfg.every, "every", time.Second, "the time between two model calls")
 }
 
 func run(ctx context.Context, cfg config, out io.Writer) error {

@@ -3,16 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/doctest"
 )
 
 // TestEmbed runs the agent loop against a real loopback service that goes
@@ -70,11 +74,34 @@ description = "Always here."
 		`(`+change+call2+`|`+call2+change+`)$`, out.String())
 }
 
-// TestQuickstartManifest runs the loop once on the quickstart manifest, as
-// the doc comment shows.
+// TestQuickstartManifest runs the loop on the quickstart manifest as
+// README.md's example does, with its flags, and compares what it prints
+// with the page (go test ./examples/embed -update rewrites the page's
+// output). The manifest is a copy whose services are at free ports, so
+// that a Redis or PostgreSQL of the machine's does not change the
+// answer, and SERP_API_KEY is empty, so that nothing is sent to
+// serpapi.com.
 func TestQuickstartManifest(t *testing.T) {
+	const command = "go run ./examples/embed -m examples/quickstart/gate.toml -calls 2 -every 100ms"
+	t.Setenv("SERP_API_KEY", "")
+	ports := doctest.Ports{}
+	for _, p := range []string{"5432", "6379", "3333", "3334"} {
+		ports.Free(t, p)
+	}
+	dir := t.TempDir()
+	doctest.CopyTree(t, filepath.Join("..", "quickstart"), filepath.Join(dir, "examples", "quickstart"), ports.ToRun)
+
+	var cfg config
+	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
+	cfg.bind(fs)
+	words := strings.Fields(command)
+	require.Equal(t, []string{"go", "run", "./examples/embed"}, words[:3])
+	require.NoError(t, fs.Parse(words[3:]))
+	cfg.manifest = filepath.Join(dir, cfg.manifest)
+
 	var out bytes.Buffer
-	err := run(context.Background(), config{manifest: filepath.Join("..", "quickstart", "gate.toml"), calls: 1}, &out)
-	require.NoError(t, err)
-	assert.Regexp(t, `^model call 1: \d+ tools \(.*search_content.*\), schema \d+ bytes, skills prompt \d+ bytes\n$`, out.String())
+	require.NoError(t, run(context.Background(), cfg, &out))
+	doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, command, ports.FromRun(out.String()), *update)
 }
+
+var update = flag.Bool("update", false, "rewrite README.md's output of the example")

@@ -195,3 +195,27 @@ func (r *recorder) run(f func()) {
 	go func() { defer close(done); f() }()
 	<-done
 }
+
+func TestPorts(t *testing.T) {
+	p := Ports{}
+	p.Free(t, "6379")
+	p.Free(t, "16379")
+	assert.Len(t, p["6379"], 4, "as wide as the page's")
+	assert.Len(t, p["16379"], 5)
+	run := p.ToRun("redis:127.0.0.1:6379 tcp:127.0.0.1:16379 127.0.0.1:63790 port 6379")
+	assert.Equal(t, "redis:127.0.0.1:"+p["6379"]+" tcp:127.0.0.1:"+p["16379"]+" 127.0.0.1:63790 port 6379", run,
+		"only whole :PORTs")
+	assert.Equal(t, "redis:127.0.0.1:6379 tcp:127.0.0.1:16379 127.0.0.1:63790 port 6379", p.FromRun(run))
+
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "src", "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "sub", "gate.toml"), []byte("probe = \"tcp:127.0.0.1:6379\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "notes.txt"), []byte(":6379"), 0o644))
+	CopyTree(t, filepath.Join(dir, "src"), filepath.Join(dir, "dst"), p.ToRun)
+	b, err := os.ReadFile(filepath.Join(dir, "dst", "sub", "gate.toml"))
+	require.NoError(t, err)
+	assert.Equal(t, "probe = \"tcp:127.0.0.1:"+p["6379"]+"\"\n", string(b))
+	b, err = os.ReadFile(filepath.Join(dir, "dst", "notes.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, ":6379", string(b), "only manifests are edited")
+}
