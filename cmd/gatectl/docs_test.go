@@ -179,13 +179,13 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	}()
 	for _, s := range b.Steps {
 		var out string
-		if isDaemon(s.Command) {
-			d := startDaemon(t, toRun(s.Command), work, env, max(1, len(s.Output)))
+		if command, ok := daemon(s.Command); ok {
+			d := startDaemon(t, toRun(command), work, env, max(1, len(s.Output)))
 			daemons = append(daemons, d)
 			// The page shows the lines it printed before the next
-			// command; what it prints later (on SIGTERM, say) is not
-			// part of the example.
-			out = d.firstLines(max(1, len(s.Output)))
+			// command (none, when it runs in the background); what it
+			// prints later (on SIGTERM, say) is not part of the example.
+			out = d.firstLines(len(s.Output))
 		} else {
 			ctx, cancel := context.WithTimeout(context.Background(), docHang)
 			c := exec.CommandContext(ctx, "sh", "-c", toRun(s.Command))
@@ -210,18 +210,20 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	}
 }
 
-// isDaemon says whether command runs a gatectl command that runs until
-// stopped (the table's daemon field), after any NAME=VALUE assignments.
-func isDaemon(command string) bool {
+// daemon says whether command runs a gatectl command that runs until
+// stopped (the table's daemon field; after any NAME=VALUE assignments,
+// and perhaps in the background, "&"), and returns it without the "&".
+func daemon(command string) (string, bool) {
+	command = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(command), "&"))
 	words := strings.Fields(command)
 	for len(words) > 0 && strings.Contains(words[0], "=") {
 		words = words[1:]
 	}
 	if len(words) < 2 || words[0] != "gatectl" {
-		return false
+		return "", false
 	}
 	c := cli.sub(words[1])
-	return c != nil && c.daemon
+	return command, c != nil && c.daemon
 }
 
 // docDaemon is a command of a page that runs until stopped.
