@@ -146,7 +146,8 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	if m.Write != "" {
 		_, s := page.Find("cat " + m.Write)
 		require.NotNil(t, s, "write=%s: the page has no \"$ cat %s\"", m.Write, m.Write)
-		writeFile(t, filepath.Join(dir, m.Write), strings.Join(s.Output, "\n")+"\n")
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, m.Dir), 0o755))
+		writeFile(t, filepath.Join(dir, m.Dir, m.Write), strings.Join(s.Output, "\n")+"\n")
 	}
 	require.True(t, b.Prompted, "a run block shows its commands as \"$ \" lines, each with its output")
 	bin := h.build()
@@ -165,9 +166,13 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 		"GOFLAGS=-mod=mod",
 		"GOTOOLCHAIN=local",
 	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".home"), 0o755))
 	for _, e := range m.Env {
 		env = append(env, toRun(e))
 	}
+	// curl prints its progress when its output is not a terminal; the
+	// pages show what a terminal shows.
+	writeFile(t, filepath.Join(dir, ".home", ".curlrc"), "no-progress-meter\n")
 	work := filepath.Join(dir, m.Dir)
 	require.NoError(t, os.MkdirAll(work, 0o755))
 
@@ -177,6 +182,9 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 			d.stop(t)
 		}
 	}()
+	if m.Daemon != "" {
+		daemons = append(daemons, startDaemon(t, toRun(m.Daemon), work, env, 1))
+	}
 	for _, s := range b.Steps {
 		var out string
 		if command, ok := daemon(s.Command); ok {

@@ -8,7 +8,7 @@
 // be preceded by a marker comment, the last non-blank line before its
 // fence, that says what keeps it true:
 //
-//	<!-- doc: run [files=PATH,...] [dir=DIR] [env=NAME=VALUE]... [port=N,...] [write=FILE] [prep=NAME] -->
+//	<!-- doc: run [files=PATH,...] [dir=DIR] [env=NAME=VALUE]... [port=N,...] [write=FILE] [prep=NAME,...] [daemon="COMMAND"] -->
 //	<!-- doc: from TestName -->
 //
 // "run" blocks are run by cmd/gatectl's TestDocExamples, command by

@@ -84,8 +84,9 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMarkerQuotes(t *testing.T) {
-	p, err := Parse("p.md", []byte("<!-- doc: run env=\"GREETING=hello world\" dir=x -->\n```\n$ x\n```\n"))
+	p, err := Parse("p.md", []byte("<!-- doc: run env=\"GREETING=hello world\" dir=x daemon=\"gatectl serve -m gate.toml\" -->\n```\n$ x\n```\n"))
 	require.NoError(t, err)
+	assert.Equal(t, "gatectl serve -m gate.toml", p.Blocks[0].Marker.Daemon)
 	assert.Equal(t, []string{"GREETING=hello world"}, p.Blocks[0].Marker.Env)
 	assert.Equal(t, "x", p.Blocks[0].Marker.Dir)
 }
@@ -112,6 +113,9 @@ func TestMatch(t *testing.T) {
 		{"elided within a line", []string{"time=... level=WARN msg=x"}, []string{"time=2026-12-02T04:00:00Z level=WARN msg=x"}, true},
 		{"elided within a line, rest differs", []string{"time=... level=WARN"}, []string{"time=now level=INFO"}, false},
 		{"nothing", []string{}, []string{}, true},
+		{"RFC 3339", []string{`"at":"2026-11-30T07:30:54.878399123Z"}`}, []string{`"at":"2026-12-02T04:00:00Z"}`}, true},
+		{"HTTP date", []string{"Date: Mon, 30 Nov 2026 07:30:54 GMT"}, []string{"Date: Wed, 02 Dec 2026 04:00:00 GMT"}, true},
+		{"a date is not any text", []string{`"at":"2026-11-30T07:30:54Z"`}, []string{`"at":"soon"`}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

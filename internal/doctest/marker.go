@@ -17,8 +17,11 @@ type Marker struct {
 	Dir   string   // where the commands run, relative to that directory
 	Env   []string // NAME=VALUE, the environment beyond the harness's own
 	Ports []string // ports the page shows; a free port stands in for each
-	Write string   // a file the block shows with "$ cat FILE", written before the run
+	Write string   // a file the page shows with "$ cat FILE", written in Dir before the run
 	Prep  string   // a preparation the harness knows by this name
+	// Daemon is a command started in the background before the block's
+	// (a server its commands ask), and stopped after them.
+	Daemon string
 }
 
 var (
@@ -75,8 +78,10 @@ func parseMarker(text string) (*Marker, error) {
 			m.Write = value
 		case "prep":
 			m.Prep = value
+		case "daemon":
+			m.Daemon = value
 		default:
-			return nil, fmt.Errorf("doc marker %q: unknown option %q (files, dir, env, port, write, prep)", text, key)
+			return nil, fmt.Errorf("doc marker %q: unknown option %q (files, dir, env, port, write, prep, daemon)", text, key)
 		}
 	}
 	return m, nil

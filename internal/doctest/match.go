@@ -11,19 +11,23 @@ const Elided = "..."
 
 var (
 	duration = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|us|ms|s)\b`)
-	padding  = regexp.MustCompile(`  +`)
+	// date is a time of day: RFC 3339 (the JSON's "at") or an HTTP Date.
+	date    = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})|\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT`)
+	padding = regexp.MustCompile(`  +`)
 	// absRoot is an absolute path up to one of the repository's top-level
 	// directories: where the copy a command ran in happened to be.
 	absRoot = regexp.MustCompile(`(/[A-Za-z0-9._+-]+)+/((examples|cmd|runtime|probes|docs|internal|skills)/)`)
 )
 
-// Normalize is a line of output as it is compared: durations are "T",
+// Normalize is a line of output as it is compared: times are "DATE",
+// durations are "T",
 // runs of spaces (a table's padding, which follows the widest value) are
 // two, trailing spaces go, and an absolute path into the repository
 // starts at "<ROOT>/". The page keeps the values of a real run; they vary
 // between runs, and comparing them would make every run differ.
 func Normalize(line string) string {
-	line = strings.TrimRight(line, " \t")
+	line = strings.TrimRight(line, " \t\r")
+	line = date.ReplaceAllString(line, "DATE")
 	line = duration.ReplaceAllString(line, "T")
 	line = absRoot.ReplaceAllString(line, "<ROOT>/$2")
 	return padding.ReplaceAllString(line, "  ")
@@ -59,13 +63,13 @@ func Merge(want, got []string) []string {
 			if a.matches(i, j) {
 				out = append(out, want[i])
 			} else {
-				out = append(out, strings.TrimRight(got[j], " \t"))
+				out = append(out, strings.TrimRight(got[j], " \t\r"))
 			}
 			i, j = i+1, j+1
 		case i < len(want) && a.cost[i][j] == 1+a.cost[i+1][j]:
 			i++ // a line the run no longer prints
 		default:
-			out = append(out, strings.TrimRight(got[j], " \t"))
+			out = append(out, strings.TrimRight(got[j], " \t\r"))
 			j++
 		}
 	}
