@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -237,13 +236,13 @@ func daemon(command string) (string, bool) {
 // docDaemon is a command of a page that runs until stopped.
 type docDaemon struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *syncBuffer
 	done chan struct{}
 }
 
 func startDaemon(t *testing.T, command, dir string, env []string, lines int) *docDaemon {
 	t.Helper()
-	d := &docDaemon{cmd: exec.Command("sh", "-c", "exec "+command), out: &lockedBuffer{}, done: make(chan struct{})}
+	d := &docDaemon{cmd: exec.Command("sh", "-c", "exec "+command), out: &syncBuffer{}, done: make(chan struct{})}
 	d.cmd.Dir, d.cmd.Env = dir, env
 	d.cmd.Stdout, d.cmd.Stderr = d.out, d.out
 	require.NoError(t, d.cmd.Start())
@@ -275,21 +274,4 @@ func (d *docDaemon) stop(t *testing.T) {
 		<-d.done
 		t.Errorf("%s did not stop on SIGTERM", d.cmd.Args)
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
