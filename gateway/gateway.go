@@ -79,7 +79,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	}
 	g.metrics = newMetrics(cfg.metrics)
 	if cfg.log != nil {
-		g.logq = logq.New(cfg.log, "gate mcp")
+		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
 	}
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",

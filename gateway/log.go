@@ -12,6 +12,11 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
+// logPrefix starts each line the gateway logs (docs/MCP.md and
+// docs/CLI.md name it; gatectl's own lines about the same gateway start
+// with the command's name).
+const logPrefix = "gate mcp: "
+
 // logf writes one line to the configured log, escaped for a terminal. It
 // never blocks: a log nobody reads (gate's stderr, not drained) holds up
 // no upstream, listing or session; past logq.Max waiting lines, new ones
@@ -21,7 +26,7 @@ func (g *Gateway) logf(format string, args ...any) {
 	if g.logq == nil {
 		return
 	}
-	_, _ = io.WriteString(g.logq, "gate mcp: "+safetext.Terminal(fmt.Sprintf(format, args...))+"\n")
+	_, _ = io.WriteString(g.logq, logPrefix+safetext.Terminal(fmt.Sprintf(format, args...))+"\n")
 }
 
 // upstreamState records an upstream's new state: the state gauge, and an
