@@ -114,6 +114,8 @@ func TestMatch(t *testing.T) {
 		{"elided within a line, rest differs", []string{"time=... level=WARN"}, []string{"time=now level=INFO"}, false},
 		{"nothing", []string{}, []string{}, true},
 		{"RFC 3339", []string{`"at":"2026-11-30T07:30:54.878399123Z"}`}, []string{`"at":"2026-12-02T04:00:00Z"}`}, true},
+		{"JSON durations", []string{`  "latency_ms": 0.028,`, `"age_seconds": 3}`}, []string{`  "latency_ms": 1.5e-05,`, `"age_seconds": 12}`}, true},
+		{"JSON counts", []string{`  "denied": 1,`}, []string{`  "denied": 2,`}, false},
 		{"HTTP date", []string{"Date: Mon, 30 Nov 2026 07:30:54 GMT"}, []string{"Date: Wed, 02 Dec 2026 04:00:00 GMT"}, true},
 		{"a date is not any text", []string{`"at":"2026-11-30T07:30:54Z"`}, []string{`"at":"soon"`}, false},
 	}

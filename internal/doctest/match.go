@@ -11,6 +11,8 @@ const Elided = "..."
 
 var (
 	duration = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|us|ms|s)\b`)
+	// jsonDuration is a JSON field that holds a duration ("latency_ms").
+	jsonDuration = regexp.MustCompile(`("[a-z_]+_(ms|seconds)"): *-?[0-9][0-9.e+-]*`)
 	// date is a time of day: RFC 3339 (the JSON's "at") or an HTTP Date.
 	date    = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})|\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT`)
 	padding = regexp.MustCompile(`  +`)
@@ -20,7 +22,8 @@ var (
 )
 
 // Normalize is a line of output as it is compared: times are "DATE",
-// durations are "T",
+// durations are "T" (and so are the values of JSON fields named *_ms or
+// *_seconds),
 // runs of spaces (a table's padding, which follows the widest value) are
 // two, trailing spaces go, and an absolute path into the repository
 // starts at "<ROOT>/". The page keeps the values of a real run; they vary
@@ -28,6 +31,7 @@ var (
 func Normalize(line string) string {
 	line = strings.TrimRight(line, " \t\r")
 	line = date.ReplaceAllString(line, "DATE")
+	line = jsonDuration.ReplaceAllString(line, "$1: T")
 	line = duration.ReplaceAllString(line, "T")
 	line = absRoot.ReplaceAllString(line, "<ROOT>/$2")
 	return padding.ReplaceAllString(line, "  ")
