@@ -149,6 +149,12 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 		writeFile(t, filepath.Join(dir, m.Dir, m.Write), strings.Join(s.Output, "\n")+"\n")
 	}
 	require.True(t, b.Prompted, "a run block shows its commands as \"$ \" lines, each with its output")
+	commands := []string{m.Daemon}
+	for _, s := range b.Steps {
+		commands = append(commands, s.Command)
+	}
+	requireOffline(t, dir, m.Env, commands)
+
 	bin := h.build()
 	goEnv := h.goEnv(t)
 	env := []string{
