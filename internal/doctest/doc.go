@@ -43,8 +43,10 @@ type Block struct {
 	Prompted bool
 	Preamble []string // lines before the first command
 	Steps    []*Step
-	start    int // index in lines of the first line of the body
-	end      int // index of the closing fence
+	indent   string   // of the fence, and so of every line of the body
+	body     []string // as read, without the indent
+	start    int      // index in lines of the first line of the body
+	end      int      // index of the closing fence
 }
 
 // Step is one command of a block and the output the page shows for it.
@@ -56,7 +58,8 @@ type Step struct {
 }
 
 var (
-	fence     = regexp.MustCompile("^(```+)([A-Za-z0-9_+-]*)\\s*$")
+	// fence opens a block, indented as in a list item.
+	fence     = regexp.MustCompile("^( *)(```+)([A-Za-z0-9_+-]*)\\s*$")
 	markerRE  = regexp.MustCompile(`^<!--\s*doc:(.*?)-->\s*$`)
 	shellLang = []string{"sh", "shell", "bash"}
 )
@@ -82,17 +85,22 @@ func Parse(path string, src []byte) (*Page, error) {
 			continue
 		}
 		end := i + 1
-		for end < len(p.lines) && strings.TrimSpace(p.lines[end]) != m[1] {
+		for end < len(p.lines) && strings.TrimSpace(p.lines[end]) != m[2] {
 			end++
 		}
 		if end == len(p.lines) {
 			return nil, fmt.Errorf("%s:%d: a fenced block that is never closed", path, i+1)
 		}
-		b := &Block{Line: i + 1, Lang: m[2], start: i + 1, end: end}
+		b := &Block{Line: i + 1, Lang: m[3], indent: m[1], start: i + 1, end: end}
+		body := make([]string, end-i-1)
+		for k, l := range p.lines[i+1 : end] {
+			body[k] = strings.TrimPrefix(l, b.indent)
+		}
 		marker, markerLine := p.markerBefore(i)
 		marked := markerLine > 0
-		if isExample(b.Lang, p.lines[i+1:end]) {
-			b.split(p.lines[i+1:end], i+2)
+		if isExample(b.Lang, body) {
+			b.body = body
+			b.split(body, i+2)
 			if marked {
 				mk, err := parseMarker(marker)
 				if err != nil {
@@ -194,10 +202,22 @@ func (p *Page) Bytes() []byte {
 	for _, b := range p.Blocks {
 		out = append(out, p.lines[next:b.start]...)
 		if b.Prompted {
-			out = append(out, b.Preamble...)
+			var body []string
+			body = append(body, b.Preamble...)
 			for _, s := range b.Steps {
-				out = append(out, s.Source...)
-				out = append(out, s.Output...)
+				body = append(body, s.Source...)
+				body = append(body, s.Output...)
+			}
+			if slices.Equal(body, b.body) { // unchanged: as it was, byte for byte
+				out = append(out, p.lines[b.start:b.end]...)
+				next = b.end
+				continue
+			}
+			for _, l := range body {
+				if l != "" {
+					l = b.indent + l
+				}
+				out = append(out, l)
 			}
 		} else {
 			out = append(out, p.lines[b.start:b.end]...)
@@ -222,10 +242,10 @@ func (p *Page) Fence(lang string, after int) (string, int) {
 			continue
 		}
 		end := i + 1
-		for end < len(p.lines) && strings.TrimSpace(p.lines[end]) != m[1] {
+		for end < len(p.lines) && strings.TrimSpace(p.lines[end]) != m[2] {
 			end++
 		}
-		if m[2] == lang && end < len(p.lines) {
+		if m[3] == lang && end < len(p.lines) {
 			return strings.Join(p.lines[i+1:end], "\n") + "\n", end + 1
 		}
 		i = end

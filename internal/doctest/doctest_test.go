@@ -60,6 +60,22 @@ func TestParse(t *testing.T) {
 	assert.Equal(t, strings.Replace(page, "(31µs, reused instance)\n", "(12ms, reused instance)\nmore\n", 1), string(p.Bytes()))
 }
 
+// An example in a list item is indented; its output is read, and
+// written, at the fence's indent.
+func TestIndentedBlock(t *testing.T) {
+	src := "- item:\n\n  <!-- doc: run -->\n  ```\n  $ gatectl version\n  v1\n\n  ```\n"
+	p, err := Parse("p.md", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, p.Blocks, 1)
+	b := p.Blocks[0]
+	require.NotNil(t, b.Marker)
+	assert.Equal(t, "gatectl version", b.Steps[0].Command)
+	assert.Equal(t, []string{"v1", ""}, b.Steps[0].Output)
+	assert.Equal(t, src, string(p.Bytes()))
+	b.Steps[0].Output = []string{"v2", ""}
+	assert.Equal(t, strings.Replace(src, "  v1\n", "  v2\n", 1), string(p.Bytes()))
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"unclosed", "text\n```\n$ gatectl\n", "p.md:2: a fenced block that is never closed"},

@@ -13,6 +13,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("<!-- doc: run env=\"A=b c\" -->\n```\n$ x \\\n\n```\n")
 	f.Add("```sh\n\\\n```\n")
 	f.Add("<!-- doc: from Test -->\n````\n$ \n````")
+	f.Add("- x\n  ```\n  $ a\n b\n  \n  ```\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse("p.md", []byte(src))
 		if err != nil {

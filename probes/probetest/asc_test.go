@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/doctest"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
 )
@@ -95,6 +97,15 @@ func TestAssemblyScriptAbort(t *testing.T) {
 	require.Len(t, got, 1, "%v", got)
 	assert.Equal(t, probetest.Violation{Case: "fails", Rule: "trap",
 		Msg: `probe "probe" trapped in probe: abort: boom: mode is not ok at testdata/abort.ts:9:3`}, *got[0])
+
+	// docs/ABI.md shows the same run with gatectl, the module built
+	// beside its source: the reason is this one.
+	_, blocks := doctest.Marked(t, filepath.Join("..", "..", "docs", "ABI.md"))
+	s := blocks[0].Step("gatectl probe run abort.wasm --config mode=bad")
+	require.NotNil(t, s, "docs/ABI.md shows no run of abort.wasm")
+	reason := strings.Replace(strings.TrimPrefix(got[0].Msg, `probe "probe" `), "testdata/", "", 1)
+	assert.True(t, doctest.Match([]string{`abort.wasm: error: probe "abort.wasm" ` + reason + ` (...)`}, s.Output),
+		"docs/ABI.md:%d shows %q, not the reason %q", s.Line, s.Output, reason)
 }
 
 // The SDK's version-2 functions against scripted peers: connect, send
