@@ -123,7 +123,13 @@ func check(args []string, stdout, stderr io.Writer) int {
 
 	toolNames, serverNames, unknown := splitNames(g, names)
 	if len(unknown) > 0 {
-		fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %s\n", path, strings.Join(unknown, ", "))
+		for _, n := range unknown {
+			near := ""
+			if m := g.Manifest(); m != nil {
+				near = nearNames(n, m)
+			}
+			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, near)
+		}
 		return exitUsage
 	}
 	var tools, servers []runtime.Status

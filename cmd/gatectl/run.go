@@ -98,14 +98,47 @@ func (c *cmd) sub(word string) *cmd {
 	return nil
 }
 
-// call runs c on args, or the subcommand args start with.
+// call runs c on args, or the subcommand args start with. A command with
+// subcommands takes no positional argument of its own, so a word there
+// that names none of them is a mistyped command.
 func (c *cmd) call(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if s := c.sub(args[0]); s != nil {
 			return s.call(args[1:], stdout, stderr)
 		}
+		if len(c.subs) > 0 && !strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
+			return c.unknown(c.title(), args[0], stderr)
+		}
 	}
 	return c.run(args, stdout, stderr)
+}
+
+// title is how c's messages begin: "gatectl probe".
+func (c *cmd) title() string {
+	return strings.Join(append([]string{"gatectl"}, c.path()...), " ")
+}
+
+// unknown reports, as the command called who, that word names no
+// subcommand of c, with the names closest to it and where the usage is,
+// and returns exitUsage. The usage itself is not printed: it would push
+// the one line that matters off the screen.
+func (c *cmd) unknown(who, word string, stderr io.Writer) int {
+	var known []string
+	for _, s := range c.subs {
+		known = append(known, s.name)
+		for _, a := range s.aliases {
+			if strings.HasPrefix(a, "--") && strings.HasPrefix(word, "-") {
+				known = append(known, a)
+			}
+		}
+	}
+	hint := didYouMean(word, known)
+	if hint == "" && len(known) <= 4 {
+		hint = "; want " + strings.Join(known, " or ")
+	}
+	helpCmd := strings.Join(append([]string{"gatectl", "help"}, c.path()...), " ")
+	fmt.Fprintf(stderr, "%s: unknown command %q%s\nRun %q for usage.\n", who, word, hint, helpCmd)
+	return exitUsage
 }
 
 // walk calls f on c and on every command under it, a command before its
@@ -135,14 +168,15 @@ func flagsOf[F any, P interface {
 	return func(fs *flag.FlagSet) { P(new(F)).bind(fs) }
 }
 
-// noCommand is gatectl without a command, or with one it does not know.
+// noCommand is gatectl without a command, which shows what it can do
+// (the answer to a question nobody got wrong: stdout, exit 0), or with a
+// flag it does not know.
 func noCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitUsage
+		fmt.Fprint(stdout, usage)
+		return exitOK
 	}
-	fmt.Fprintf(stderr, "gatectl: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
+	return cli.unknown("gatectl", args[0], stderr)
 }
 
 // help is "gatectl help [COMMAND [SUBCOMMAND]]": the usage, or what
@@ -153,8 +187,7 @@ func help(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if !slices.ContainsFunc(cli.subs, func(c *cmd) bool { return c.name == args[0] }) {
-		fmt.Fprintf(stderr, "gatectl help: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
+		return cli.unknown("gatectl help", args[0], stderr)
 	}
 	return run(append(slices.Clone(args), "-h"), stdout, stderr)
 }
@@ -240,8 +273,8 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, probeUsage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "gatectl probe: unknown command %q (want run or inspect)\n\n%s", args[0], probeUsage)
-	return exitUsage
+	probe := cli.sub("probe")
+	return probe.unknown(probe.title(), args[0], stderr)
 }
 
 // defaultCacheDir is where compiled probes are kept between runs:
