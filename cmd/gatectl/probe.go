@@ -153,12 +153,12 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	ctx := context.Background()
-	engine, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().
+	engine, err := runtime.NewEngine(ctx, withProgress(runtime.NewEngineConfig().
 		WithBudget(f.budget).
 		WithMemoryLimit(memory).
 		WithCacheDir(f.cacheDir).
 		WithPython(f.python).
-		WithWarmup(!f.fresh))
+		WithWarmup(!f.fresh), stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe run: %v\n", err)
 		return exitUsage

@@ -59,7 +59,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 
 	ctx := context.Background()
 	cfg := runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh)).
+		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh), stderr)).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(quietLogger()))
 	g, err := runtime.OpenManifest(ctx, &one, cfg)
 	if err != nil {
