@@ -257,6 +257,7 @@ func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 // print writes the report as tables, each row at most width columns
 // (its reason clipped to fit), or whole when width is 0.
 func (r checkReport) print(w io.Writer, width int) {
+	clipped := false
 	section := func(title string, entries []checkEntry) {
 		if len(entries) == 0 {
 			return
@@ -281,7 +282,7 @@ func (r checkReport) print(w io.Writer, width int) {
 			// not rewrite its row, nor a tab in it move the columns.
 			t.add(safetext.Terminal(e.Name), state, latency, probe, reasonColumn(e))
 		}
-		t.fit(width)
+		clipped = t.fit(width) || clipped
 		t.write(w)
 	}
 	section("TOOL", r.Tools)
@@ -298,6 +299,9 @@ func (r checkReport) print(w io.Writer, width int) {
 		summary += fmt.Sprintf("; the model would not be offered the %d hidden tool(s)", hidden)
 	}
 	summary += "."
+	if clipped {
+		summary += " (… cuts text to fit the terminal; --json or a pipe shows all of it.)"
+	}
 	if width > 0 {
 		summary = wrap(summary, width)
 	}

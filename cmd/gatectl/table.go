@@ -41,10 +41,11 @@ const minFitted = 12
 // given up to half the width, taken from the widest of the middle
 // columns, each kept at least minFitted wide; then each row's last cell
 // is clipped to the room left. The first column (a name) is never
-// clipped: a row must say whose it is. 0 leaves every row whole.
-func (t *table) fit(width int) {
+// clipped: a row must say whose it is. 0 leaves every row whole. It
+// reports whether it clipped a cell.
+func (t *table) fit(width int) (clipped bool) {
 	if width <= 0 || len(t.widths) == 0 {
-		return
+		return false
 	}
 	before := func() int {
 		n := 0
@@ -73,11 +74,16 @@ func (t *table) fit(width int) {
 	room := max(width-before(), minFitted)
 	for _, row := range t.rows {
 		last := len(row) - 1
-		for i := range last {
-			row[i] = clipColumns(row[i], t.widths[i])
+		for i, c := range row {
+			n := room
+			if i < last {
+				n = t.widths[i]
+			}
+			row[i] = clipColumns(c, n)
+			clipped = clipped || row[i] != c
 		}
-		row[last] = clipColumns(row[last], room)
 	}
+	return clipped
 }
 
 // clipColumns is s cut to at most n runes, its last one an ellipsis when

@@ -104,7 +104,7 @@ func TestTableFit(t *testing.T) {
 		for _, r := range tt.rows {
 			tb.add(r...)
 		}
-		tb.fit(tt.width)
+		assert.Equal(t, strings.Contains(tt.want, "…"), tb.fit(tt.width), "%s: fit reports a clip", tt.name)
 		var b bytes.Buffer
 		require.NoError(t, tb.write(&b))
 		assert.Equal(t, tt.want, b.String(), tt.name)

@@ -102,6 +102,7 @@ func TestCheckFitsTheTerminal(t *testing.T) {
 		assert.Contains(t, out, "search_web  unavailable")
 		assert.Contains(t, out, "…", "the reason is clipped")
 		assert.Contains(t, out, "hidden tool(s).")
+		assert.Contains(t, strings.Join(strings.Fields(out), " "), "(… cuts text to fit the terminal; --json or a pipe shows all of it.)")
 		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			assert.LessOrEqual(t, utf8.RuneCountInString(line), cols, "wider than the %d-column terminal: %q", cols, line)
 		}
@@ -117,4 +118,5 @@ func TestCheckFitsTheTerminal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(piped), "Missing environment variables: "+strings.Join(vars, ", "), "a pipe gets the whole reason")
 	assert.NotContains(t, string(piped), "…")
+	assert.NotContains(t, string(piped), "cuts text")
 }
