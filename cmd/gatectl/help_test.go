@@ -115,7 +115,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"check", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl check"},
 		{[]string{"schema", "extra"}, `gatectl schema: unexpected argument "extra"`},
 		{[]string{"probe"}, "gatectl probe: want a command\n\nUsage:\n  gatectl probe run"},
-		{[]string{"probe", "frob"}, `gatectl probe: unknown command "frob"; want run or inspect`},
+		{[]string{"probe", "frob"}, `gatectl probe: unknown command "frob"; want "run" or "inspect"`},
 		{[]string{"probe", "run", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl probe run"},
 		{[]string{"doctor"}, `gatectl doctor: want "skills"`},
 		{[]string{"skills", "--deep"}, "flag provided but not defined: -deep"},

@@ -134,7 +134,7 @@ func (c *cmd) unknown(who, word string, stderr io.Writer) int {
 	}
 	hint := didYouMean(word, known)
 	if hint == "" && len(known) <= 4 {
-		hint = "; want " + strings.Join(known, " or ")
+		hint = "; want " + quoteAll(known, " or ")
 	}
 	helpCmd := strings.Join(append([]string{"gatectl", "help"}, c.path()...), " ")
 	fmt.Fprintf(stderr, "%s: unknown command %q%s\nRun %q for usage.\n", who, word, hint, helpCmd)

@@ -41,17 +41,17 @@ func didYouMean(word string, known []string) string {
 	if len(near) == 0 {
 		return ""
 	}
-	return "; did you mean " + quoteAll(near) + "?"
+	return "; did you mean " + quoteAll(near, ", ") + "?"
 }
 
 // quoteAll quotes each word (escaping what a terminal would act on) and
-// joins them with ", ".
-func quoteAll(words []string) string {
+// joins them with sep.
+func quoteAll(words []string, sep string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
 		q[i] = fmt.Sprintf("%q", w)
 	}
-	return strings.Join(q, ", ")
+	return strings.Join(q, sep)
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes

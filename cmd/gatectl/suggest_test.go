@@ -58,7 +58,7 @@ func TestTypos(t *testing.T) {
 		{[]string{"help", "schem"}, "gatectl help: unknown command \"schem\"; did you mean \"schema\"?\nRun \"gatectl help\" for usage.\n"},
 		{[]string{"probe", "rn"}, "gatectl probe: unknown command \"rn\"; did you mean \"run\"?\nRun \"gatectl help probe\" for usage.\n"},
 		{[]string{"probe", "inspekt", "x.wasm"}, "gatectl probe: unknown command \"inspekt\"; did you mean \"inspect\"?\nRun \"gatectl help probe\" for usage.\n"},
-		{[]string{"probe", "zzzzzz"}, "gatectl probe: unknown command \"zzzzzz\"; want run or inspect\nRun \"gatectl help probe\" for usage.\n"},
+		{[]string{"probe", "zzzzzz"}, "gatectl probe: unknown command \"zzzzzz\"; want \"run\" or \"inspect\"\nRun \"gatectl help probe\" for usage.\n"},
 		{[]string{"skills", "promt"}, "gatectl skills: unknown command \"promt\"; did you mean \"prompt\"?\nRun \"gatectl help skills\" for usage.\n"},
 		{[]string{"doctor", "skils"}, "gatectl doctor: unknown command \"skils\"; did you mean \"skills\"?\nRun \"gatectl help doctor\" for usage.\n"},
 		{[]string{"check", "-m", checkManifest, "serch_web", "echo", "zzzzzzzzzzzz"},
