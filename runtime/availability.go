@@ -336,8 +336,9 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	if r.cfg.observer != nil {
 		r.cfg.observer.Probed(r.cfg.kind, res, st)
 	}
-	// Subscribers hear of a flip before any reader gets an answer that
-	// shows it, so a host never sees the new list before the change.
+	// The answer is recorded first, so a read that a subscriber makes
+	// once told shows the change; readers that waited for this probe get
+	// their answer after the subscribers have heard.
 	if change != nil {
 		r.notify(*change)
 	}
@@ -363,12 +364,17 @@ type Change struct {
 
 // Subscribe calls fn for every Change from now on, in the order the
 // registry noticed them, one call at a time, from the goroutine that ran
-// the probe and before any reader gets an answer that shows the change;
-// so fn should be quick (hand the change to a channel if it is not), and
-// must not subscribe or unsubscribe. The first answer about a tool is not a
-// change: read ListAvailable or Status for the starting point. Changes are
-// noticed when a probe runs, that is when a read finds an answer stale.
-// The returned function unsubscribes.
+// the probe; so fn should be quick (hand the change to a channel if it is
+// not), and must not subscribe or unsubscribe. The answer is recorded
+// before fn is called, so a read made once fn has been called shows the
+// change, and readers that waited for the probe get their answer after fn
+// has returned; a read that did not wait (the probe was a refresh ahead of
+// expiry) may show it a moment before. The first answer about a tool is
+// not a change: read ListAvailable or Status for the starting point.
+// Changes are noticed when a probe runs: when a read finds an answer
+// stale, or when a refresher re-probes it before it expires (RefreshDue,
+// which a Gate with OnChange subscribers and a Service's Run call every
+// tick). The returned function unsubscribes.
 func (r *Registry) Subscribe(fn func(Change)) (unsubscribe func()) {
 	r.subsMu.Lock()
 	defer r.subsMu.Unlock()

@@ -12,7 +12,8 @@
 //     one Registry of tools, one of servers, the skills (package skills)
 //     and the Engine. AvailableTools, Schema (package runtime/schema) and
 //     SkillsPrompt give what the next model call may be offered; OnChange
-//     reports tools and servers that flip.
+//     reports tools and servers that flip, and while it has subscribers
+//     the Gate re-probes answers in the background before they expire.
 //   - Service keeps a Gate's answers fresh in the background, reloads its
 //     manifest when the file changes (keeping the last good one when the
 //     new one is broken) and publishes every change as an Event, as

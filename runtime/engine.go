@@ -19,8 +19,9 @@ import (
 )
 
 // Engine compiles and runs probes. It owns one wazero runtime with the
-// gate host module, the metering import and WASI (with no file system,
-// args or environ; made when a module that imports it is first compiled);
+// gate host module, the metering import, and WASI (with no file system,
+// args or environ) and env.abort, each made when a module that imports it
+// is first compiled;
 // it is safe for concurrent use. Close it when done.
 type Engine struct {
 	cfg       EngineConfig
@@ -30,8 +31,10 @@ type Engine struct {
 	resolvers *hostfuncs.Resolvers
 	pages     uint32
 
-	wasiMu   sync.Mutex
-	wasiDone bool
+	// importsMu guards imported: the lazy host modules (host.Import.Lazy)
+	// instantiated so far, by name.
+	importsMu sync.Mutex
+	imported  map[string]bool
 
 	mu      sync.Mutex
 	modules map[[sha256.Size]byte]*moduleEntry
@@ -111,8 +114,13 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 }
 
 func (e *Engine) instantiateHostModules(ctx context.Context) error {
-	if _, err := host.Instantiate(ctx, e.rt); err != nil {
-		return fmt.Errorf("instantiate the gate host module: %w", err)
+	for _, m := range host.Imports {
+		if m.Lazy {
+			continue
+		}
+		if _, err := m.Instantiate(ctx, e.rt); err != nil {
+			return fmt.Errorf("instantiate the %s host module: %w", m.Name, err)
+		}
 	}
 	_, err := e.rt.NewHostModuleBuilder(meter.ImportModule).
 		NewFunctionBuilder().
@@ -128,35 +136,42 @@ func (e *Engine) instantiateHostModules(ctx context.Context) error {
 	return nil
 }
 
-// ensureWASI instantiates gate's WASI the first time a module that
-// imports it is compiled: its 46 functions' trampolines were a quarter of
-// making an engine and loading the env probe, which, like the other
-// standard probes, imports nothing from WASI. It is gate's own WASI, not
-// wazero's: wazero's never checks the deadline and works in one go on
-// guest-given sizes (32 MiB of random_get, 4M iovecs), so a probe could
-// loop past its budget through it.
-func (e *Engine) ensureWASI(ctx context.Context, cm wazero.CompiledModule) error {
-	need := false
+// ensureImports instantiates each lazy host module (host.Import.Lazy) the
+// first time a module that imports it is compiled: WASI's 46 functions'
+// trampolines were a quarter of making an engine and loading the env
+// probe, which, like the other standard probes, imports nothing from WASI.
+// It is gate's own WASI, not wazero's: wazero's never checks the deadline
+// and works in one go on guest-given sizes (32 MiB of random_get, 4M
+// iovecs), so a probe could loop past its budget through it.
+func (e *Engine) ensureImports(ctx context.Context, cm wazero.CompiledModule) error {
 	for _, f := range cm.ImportedFunctions() {
-		if m, _, _ := f.Import(); m == host.WASIModuleName {
-			need = true
-			break
+		name, _, _ := f.Import()
+		m, ok := host.LookupImport(name)
+		if !ok || !m.Lazy {
+			continue
+		}
+		if err := e.ensureImport(ctx, m); err != nil {
+			return err
 		}
 	}
-	if !need {
+	return nil
+}
+
+func (e *Engine) ensureImport(ctx context.Context, m host.Import) error {
+	// A mutex and a set, not a sync.Once: a failure is tried again by the
+	// next module that needs it.
+	e.importsMu.Lock()
+	defer e.importsMu.Unlock()
+	if e.imported[m.Name] {
 		return nil
 	}
-	// A mutex and a flag, not a sync.Once: a failure is tried again by
-	// the next module that needs it.
-	e.wasiMu.Lock()
-	defer e.wasiMu.Unlock()
-	if e.wasiDone {
-		return nil
+	if _, err := m.Instantiate(ctx, e.rt); err != nil {
+		return fmt.Errorf("instantiate %s: %w", m.Name, err)
 	}
-	if _, err := host.InstantiateWASI(ctx, e.rt); err != nil {
-		return fmt.Errorf("instantiate WASI: %w", err)
+	if e.imported == nil {
+		e.imported = map[string]bool{}
 	}
-	e.wasiDone = true
+	e.imported[m.Name] = true
 	return nil
 }
 

@@ -67,8 +67,8 @@ type ProbeError struct {
 	// Status is the answer of a KindStatus error: the return value or exit code.
 	Status int64
 	// Reason is the reason the probe set before it answered a KindStatus
-	// error: a probe that raises on purpose (2, by the C SDK's convention)
-	// says why.
+	// error: a probe that raises on purpose (2: GATE_ERROR in C,
+	// sdk.Failed in Go, gate.ERROR in AssemblyScript) says why.
 	Reason string
 	// Stderr is the last line of the probe's output that explains a trap
 	// (a Go panic's "panic: ..." line), if any.

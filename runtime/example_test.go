@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/schema"
@@ -93,4 +95,64 @@ description = "Repeat the input."
 	//     }
 	//   }
 	// ]
+}
+
+// A host app that waits for changes instead of reading: while the Gate
+// has an OnChange subscriber it re-probes in the background, so a tool
+// that comes back is reported without a read. (The environment here is a
+// map the example sets; a real one is the process's.)
+func ExampleGate_OnChange() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "gate-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "gate.toml")
+	_ = os.WriteFile(path, []byte(`
+[runtime]
+ttl = "100ms"
+
+[[tools]]
+name = "search_web"
+description = "Search the web for information."
+probe = "env:SERP_API_KEY"
+`), 0o644)
+
+	var env sync.Map
+	lookup := func(key string) (string, bool) {
+		v, ok := env.Load(key)
+		if !ok {
+			return "", false
+		}
+		return v.(string), true
+	}
+	g, err := runtime.Open(ctx, path, runtime.NewGateConfig().
+		WithEngine(runtime.NewEngineConfig().WithLookupEnv(lookup)).
+		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	if err != nil {
+		fmt.Printf("%+v\n", err)
+		return
+	}
+	defer g.Close(ctx)
+
+	changes := make(chan runtime.Change, 8)
+	stop := g.OnChange(func(c runtime.Change) {
+		select { // quick: the probe that noticed waits for this
+		case changes <- c:
+		default:
+		}
+	})
+	defer stop()
+	fmt.Println("offered:", len(g.AvailableTools(ctx)), "tools")
+
+	env.Store("SERP_API_KEY", "sk-...") // and no read follows
+	select {
+	case c := <-changes:
+		fmt.Println(c.Kind, c.Name, "available:", c.Available)
+	case <-time.After(time.Minute):
+		fmt.Println("no change within a minute")
+	}
+	fmt.Println("offered:", len(g.AvailableTools(ctx)), "tools")
+	// Output:
+	// offered: 0 tools
+	// tool search_web available: true
+	// offered: 1 tools
 }

@@ -75,6 +75,7 @@ type Gate struct {
 	servers  *Registry
 	skills   *gateSkills // nil without skill paths
 	manifest *manifest.Manifest
+	changes  *changeRefresh // the background refresh OnChange holds
 }
 
 // New returns a Gate with no tools or servers, and the skills of
@@ -84,7 +85,7 @@ func New(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := g.setupSkills(ctx, cfg, manifest.Skills{}); err != nil {
+	if err := g.setupSkills(ctx, cfg, manifest.Skills{}, nil); err != nil {
 		_ = g.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -96,11 +97,17 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Gate{
+	g := &Gate{
 		engine:  engine,
 		tools:   NewRegistry(cfg.registry.WithKind("tool")),
 		servers: NewRegistry(cfg.registry.WithKind("server")),
-	}, nil
+	}
+	var round func(context.Context)
+	if !cfg.registry.background {
+		round = g.refreshDue
+	}
+	g.changes = newChangeRefresh(round, refreshInterval(cfg.registry.ttl))
+	return g, nil
 }
 
 // Open loads the manifest at path and returns a Gate with its tools and
@@ -129,7 +136,7 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		return nil, err
 	}
 	g.manifest = m
-	if err := g.setupSkills(ctx, cfg, m.Skills); err != nil {
+	if err := g.setupSkills(ctx, cfg, m.Skills, toolsetsOf(m.Tools)); err != nil {
 		_ = g.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -320,13 +327,40 @@ func (g *Gate) Servers() *Registry { return g.servers }
 // Manifest returns the manifest the Gate was opened from, or nil.
 func (g *Gate) Manifest() *manifest.Manifest { return g.manifest }
 
-// OnChange calls fn whenever a tool or server of the Gate flips (see
-// Registry.Subscribe): a host app rebuilds its tool list, or tells a
-// running model, at once. The returned function unsubscribes.
+// OnChange calls fn whenever a tool or server of the Gate flips, as
+// Registry.Subscribe does (one call at a time; fn must be quick and must
+// not subscribe or unsubscribe): a host app rebuilds its tool list, or
+// tells a running model, at once, without reading.
+//
+// A flip is noticed when a probe runs, so while the Gate has a
+// subscriber it re-probes in the background, as Service.Run does: the
+// first subscriber starts a refresh that every tick (a tenth of the TTL,
+// between 50 ms and 1 s: 1 s at the default TTL of 30 s) probes, all at
+// once, the tools and servers not answered yet and those whose answers
+// are about to expire (see Registry.RefreshDue). Reads (AvailableTools,
+// Schema) go on serving cached answers, which the refresh keeps from
+// expiring. The first answer about a tool is not a change: read
+// AvailableTools for the starting point.
+//
+// The returned function unsubscribes; when the last subscriber has, the
+// refresh stops, and the function returns once the round under way, if
+// any, has finished (each probe within its budget), so that nothing
+// probes in the background afterwards. Close stops the refresh too. A
+// Gate whose registries are set WithBackgroundRefresh is refreshed by
+// whoever calls RefreshDue (a Service's Gate by Service.Run), and
+// OnChange starts nothing there.
 func (g *Gate) OnChange(fn func(Change)) (unsubscribe func()) {
 	t := g.tools.Subscribe(fn)
 	s := g.servers.Subscribe(fn)
-	return func() { t(); s() }
+	g.changes.hold()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			t()
+			s()
+			g.changes.release()
+		})
+	}
 }
 
 // AvailableTools returns the tools a model may be offered now (see
@@ -345,8 +379,8 @@ func (g *Gate) Schema(ctx context.Context, format schema.Format) ([]byte, error)
 	return schema.JSON(format, out)
 }
 
-// Close stops the rescan of the skill files, if one is under way, and
-// releases the engine and every probe.
+// Close stops the background refresh of OnChange and the rescan of the
+// skill files, if they run, and releases the engine and every probe.
 func (g *Gate) Close(ctx context.Context) error {
-	return errors.Join(g.closeSkills(ctx), g.engine.Close(ctx))
+	return errors.Join(g.changes.close(ctx), g.closeSkills(ctx), g.engine.Close(ctx))
 }

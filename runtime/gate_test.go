@@ -146,7 +146,7 @@ probe = "env:HOME"
 	assert.Equal(t, fmt.Sprintf("%s:3:1: tools[0].probe: open %s: no such file or directory", path, filepath.Join(dir, "probes", "nope.wasm")), errs[0].Error())
 	assert.Equal(t, fmt.Sprintf("%s:7:1: tools[1].probe: %s has sha256 %s, but the manifest pins %s: refusing to load it",
 		path, filepath.Join(dir, "probes", "ask.wasm"), sum(ask), strings.Repeat("0", 64)), errs[1].Error())
-	assert.Contains(t, errs[2].Error(), path+":11:1: tools[2].probe: probe module "+filepath.Join(dir, "probes", "unknown_import.wasm")+": 2 problems:")
+	assert.Contains(t, errs[2].Error(), path+":11:1: tools[2].probe: probe module "+filepath.Join(dir, "probes", "unknown_import.wasm")+": 3 problems:")
 	assert.True(t, errors.Is(err, os.ErrNotExist))
 	assert.Contains(t, fmt.Sprintf("%+v", errs[0]), "3 | probe = { module = \"probes/nope.wasm\" }")
 }

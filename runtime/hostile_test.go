@@ -76,6 +76,12 @@ func TestHostileProbes(t *testing.T) {
 			reason: "ran past its 100ms budget in probe"},
 		{module: "unreachable", outcome: Failed, kind: KindTrap, phase: "probe",
 			reason: `probe "unreachable" trapped in probe: wasm error: unreachable`},
+		{module: "abort", outcome: Failed, kind: KindTrap, phase: "probe",
+			reason: "probe \"abort\" trapped in probe: abort: boom\uFFFD\uFFFD[2J at assembly/index.ts:3:5", check: func(t *testing.T, res Result) {
+				var abort *host.AbortError
+				require.ErrorAs(t, res.Err, &abort)
+				assert.Equal(t, uint32(3), abort.Line)
+			}},
 		{module: "bad_status", outcome: Failed, kind: KindStatus, phase: "probe",
 			reason: `probe "bad_status" returned 7 (want 0 available or 1 unavailable)`},
 		{module: "bad_pointer", outcome: Failed, kind: KindABI, phase: "probe",
@@ -115,13 +121,24 @@ func TestHostileProbes(t *testing.T) {
 			// The dial is clipped to the budget less a reserve, so the
 			// probe still answers, honestly, that it timed out.
 			outcome: Unavailable, reason: "status -4"},
+		// 2 is the SDKs' answer for "the probe itself failed" (GATE_ERROR,
+		// sdk.Failed): its reason is the error's; any other answer is an
+		// error too, and says its number.
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "2", "reason": "config \"addr\" is not set"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" raised: config "addr" is not set`, check: func(t *testing.T, res Result) {
+				assert.Equal(t, `probe "answer" raised: config "addr" is not set`, res.Reason)
+			}},
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "2"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" returned 2 (want 0 available or 1 unavailable)`},
+		{module: "answer", cfg: ProbeConfig{Config: map[string]string{"status": "3", "reason": "odd"}},
+			outcome: Failed, kind: KindStatus, phase: "probe", reason: `probe "answer" raised: odd (status 3)`},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "0"}}, outcome: Available},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "1"}}, outcome: Unavailable},
 		{module: "exit_code", cfg: ProbeConfig{Config: map[string]string{"code": "3"}}, outcome: Failed, kind: KindStatus, phase: "_start",
 			reason: `probe "exit_code" exited with code 3 (want 0 available or 1 unavailable)`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"], func(t *testing.T) {
+		t.Run(tt.module+"/"+tt.cfg.Config["op"]+tt.cfg.Config["code"]+tt.cfg.Config["status"], func(t *testing.T) {
 			res := runTimed(t, hostileProbe(t, e, tt.module, tt.cfg))
 
 			assert.Equal(t, tt.outcome, res.Outcome, "reason: %s", res.Reason)
@@ -154,7 +171,8 @@ func TestLoadRefusals(t *testing.T) {
 		{"bigmin", []string{"memory minimum is 4096 pages (256 MiB), over the probe memory cap of 512 pages (32 MiB)"}},
 		{"unknown_import", []string{
 			"imports gate.exec, which the probe ABI does not have (it has env, dial, import, config, reason, log, connect, send, recv, close, http, http_status, http_header, http_body, tls, last_error)",
-			`imports func "env"."system": probes may import only from "gate" and "wasi_snapshot_preview1"`,
+			"imports env.system, which the probe ABI does not have (it has abort)",
+			`imports func "libc"."system": probes may import only from "gate", "wasi_snapshot_preview1" and "env"`,
 		}},
 		{"no_entry", []string{`no entry point: export "probe" () -> i32 (a reactor) or "_start" () -> () (a command)`}},
 		{"truncated", []string{"wasm: "}},

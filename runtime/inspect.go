@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"github.com/gate-dev/gate/internal/host"
 
@@ -75,9 +74,9 @@ func (v Violation) Error() string { return v.Msg }
 
 // Inspect decodes a module and checks it against the probe ABI without
 // running it, as an engine with cfg would load it: one exported memory;
-// one entry point of the right type; imports only from "gate" (with the
-// ABI's names and signatures, of version 1 or 2) and
-// "wasi_snapshot_preview1"; a minimum memory within cfg's memory limit; a
+// one entry point of the right type; imports only the functions of
+// host.Imports ("gate", of version 1 or 2, "wasi_snapshot_preview1" and
+// "env"), with their signatures; a minimum memory within cfg's memory limit; a
 // size, function bodies and per-instance setup within the load limits
 // (see DefaultMaxModuleSize). It reports every violation at once, and the
 // ABI version the module needs. The error is for a file that is not
@@ -107,8 +106,10 @@ func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 		}
 		info.Imports = append(info.Imports, it)
 		checkImport(it, bad)
-		if f, ok := host.Lookup(it.Name); ok && it.Module == host.ModuleName {
-			info.ABIVersion = max(info.ABIVersion, f.Version)
+		if m, ok := host.LookupImport(it.Module); ok {
+			if f, ok := m.Lookup(it.Name); ok {
+				info.ABIVersion = max(info.ABIVersion, f.Version)
+			}
 		}
 	}
 	for _, ex := range m.Exports {
@@ -205,45 +206,27 @@ func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry
 	return ""
 }
 
+// checkImport checks an import against host.Imports: a module gate
+// provides, one of its functions, with its signature.
 func checkImport(it Item, bad func(rule, format string, args ...any)) {
-	switch it.Module {
-	case host.ModuleName:
-		if it.Kind != "func" {
-			bad("import", "imports %s %s.%s: the gate module has only functions", it.Kind, it.Module, it.Name)
-			return
-		}
-		f, ok := host.Lookup(it.Name)
+	if it.Module == meter.ImportModule {
+		bad("import", "imports %s.%s: that module is reserved for the engine", it.Module, it.Name)
+		return
+	}
+	m, ok := host.LookupImport(it.Module)
+	switch {
+	case !ok:
+		bad("import", "imports %s %q.%q: probes may import only from %s", it.Kind, it.Module, it.Name, host.ImportNames())
+	case it.Kind != "func":
+		bad("import", "imports %s %s.%s: the %s module has only functions", it.Kind, it.Module, it.Name, it.Module)
+	default:
+		f, ok := m.Lookup(it.Name)
 		if !ok {
-			bad("import", "imports gate.%s, which the probe ABI does not have (it has %s)", it.Name, gateNames())
-			return
-		}
-		if want := signature(f.Params, f.Results); it.Type != want {
-			bad("import", "imports gate.%s as %s, want %s", it.Name, it.Type, want)
-		}
-	case host.WASIModuleName:
-		if it.Kind != "func" {
-			bad("import", "imports %s %s.%s: WASI provides only functions", it.Kind, it.Module, it.Name)
-			return
-		}
-		f, ok := host.LookupWASI(it.Name)
-		if !ok {
-			bad("import", "imports %s.%s, which gate does not provide", it.Module, it.Name)
+			bad("import", "imports %s.%s, which the probe ABI does not have (it has %s)", it.Module, it.Name, m.FuncNames())
 		} else if want := signature(f.Params, f.Results); it.Type != want {
 			bad("import", "imports %s.%s as %s, want %s", it.Module, it.Name, it.Type, want)
 		}
-	case meter.ImportModule:
-		bad("import", "imports %s.%s: that module is reserved for the engine", it.Module, it.Name)
-	default:
-		bad("import", "imports %s %q.%q: probes may import only from \"gate\" and \"wasi_snapshot_preview1\"", it.Kind, it.Module, it.Name)
 	}
-}
-
-func gateNames() string {
-	names := make([]string, len(host.Funcs))
-	for i, f := range host.Funcs {
-		names[i] = f.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // signature renders a host function's type the way the decoder renders a

@@ -192,7 +192,7 @@ func (e *Engine) compileModule(ctx context.Context, name string, size int, wasm 
 			done(err)
 		}
 		if err == nil {
-			if err = e.ensureWASI(context.WithoutCancel(ctx), cm); err != nil {
+			if err = e.ensureImports(context.WithoutCancel(ctx), cm); err != nil {
 				_ = cm.Close(context.Background())
 				cm = nil
 			}

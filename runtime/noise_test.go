@@ -10,11 +10,12 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/threadtime"
 )
 
 // The deadline tests compare how late a probe answers with how late the
@@ -61,7 +62,11 @@ func canary() {
 }
 
 // schedNoise starts the canary; stop returns the worst scheduling delay
-// it saw meanwhile.
+// the machine imposed meanwhile: the canary's, or the longest any thread
+// of this process waited runnable, whichever is larger. The canary
+// sleeps, and the kernel favours waking sleepers, so it sees little of
+// what a busy thread loses to busy loops; a run whose guest thread, timer
+// or garbage collector waited on a runqueue was late by that much.
 func schedNoise(t testing.TB) (stop func() time.Duration) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -74,13 +79,15 @@ func schedNoise(t testing.TB) (stop func() time.Duration) {
 	out := bufio.NewScanner(stdout)
 	require.True(t, out.Scan(), "the scheduling canary did not start")
 	require.Equal(t, "ready", out.Text())
+	waits := threadtime.ProcessWaits()
 	return func() time.Duration {
+		ours := waits.MaxSince()
 		stdin.Close()
 		require.True(t, out.Scan(), "the scheduling canary did not report")
 		ns, err := strconv.ParseInt(strings.TrimSpace(out.Text()), 10, 64)
 		require.NoError(t, err)
 		require.NoError(t, cmd.Wait())
-		return time.Duration(ns)
+		return max(time.Duration(ns), ours)
 	}
 }
 
@@ -107,12 +114,8 @@ func assertAnsweredInTime(t testing.TB, took, budget, noise time.Duration, msgAn
 //     lazily), so all of a 32 MiB memory took 140 ms of system time on a
 //     fresh CI machine;
 //   - the answer came within the budget plus slack plus what the machine
-//     took away meanwhile: the canary's scheduling delay, or the time the
-//     run's thread spent runnable but off the CPU (its runqueue delay),
-//     whichever is larger, plus the system time it spent serving the
-//     run's faults. The canary sleeps, and the kernel favours waking
-//     sleepers, so it sees little of the share a busy thread loses to four
-//     busy loops.
+//     took away meanwhile: the scheduling delay schedNoise saw, plus the
+//     system time the run's thread spent serving its faults.
 //
 // A first run also waits for the warm-up, which is bounded too: the whole
 // call may take WarmupBudget more.
@@ -124,16 +127,16 @@ func runTimed(t *testing.T, p *Probe) Result {
 	start := time.Now()
 	before := threadUsage(t)
 	res := p.Run(context.Background())
-	used := threadUsage(t).since(before)
+	used := threadUsage(t).Since(before)
 	took := time.Since(start)
 	noise := stop()
 	// The warm-up runs on another thread; this one only waits for it.
-	require.LessOrEqual(t, used.user, p.Budget()+slack,
-		"the run used %v of user CPU: more than its budget allows (%v, answered after %v; %v)", used.user, res.Outcome, res.Elapsed, used)
+	require.LessOrEqual(t, used.User, p.Budget()+slack,
+		"the run used %v of user CPU: more than its budget allows (%v, answered after %v; %v)", used.User, res.Outcome, res.Elapsed, used)
 	pages := int64(p.engine().cfg.memoryPages()) * (pageSize / 4096)
-	require.LessOrEqual(t, used.faults, pages+faultSlack,
+	require.LessOrEqual(t, used.Faults, pages+faultSlack,
 		"the kernel served more page faults than the memory cap holds pages (%v)", used)
-	machine := max(noise, used.waiting) + used.system
+	machine := noise + used.System
 	assertAnsweredInTime(t, res.Elapsed, p.Budget(), machine, used)
 	assertAnsweredInTime(t, took, WarmupBudget+p.Budget(), machine, "counting the warm-up it waited for", used)
 	return res
@@ -143,36 +146,11 @@ func runTimed(t *testing.T, p *Probe) Result {
 // memory: the host's own stack and heap growth on the run's path.
 const faultSlack = 512
 
-// usage is what the calling thread has used: user and system CPU, the
-// time it waited runnable on a runqueue, and the page faults it caused.
-type usage struct {
-	user, system, waiting time.Duration
-	faults                int64
-}
-
-func (u usage) since(before usage) usage {
-	return usage{user: u.user - before.user, system: u.system - before.system,
-		waiting: u.waiting - before.waiting, faults: u.faults - before.faults}
-}
-
-func (u usage) String() string {
-	return fmt.Sprintf("user %v, system %v, runqueue %v, %d page faults", u.user, u.system, u.waiting, u.faults)
-}
-
-// threadUsage reads the calling thread's usage. Its runqueue delay comes
-// from /proc/thread-self/schedstat, and is 0 where the kernel keeps none.
-func threadUsage(t *testing.T) usage {
+// threadUsage reads the calling thread's usage; the caller has locked its
+// goroutine to the thread.
+func threadUsage(t *testing.T) threadtime.Usage {
 	t.Helper()
-	var ru syscall.Rusage
-	require.NoError(t, syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru))
-	u := usage{user: time.Duration(ru.Utime.Nano()), system: time.Duration(ru.Stime.Nano()),
-		faults: ru.Minflt + ru.Majflt}
-	if b, err := os.ReadFile("/proc/thread-self/schedstat"); err == nil {
-		if f := strings.Fields(string(b)); len(f) >= 2 {
-			if ns, err := strconv.ParseInt(f[1], 10, 64); err == nil {
-				u.waiting = time.Duration(ns)
-			}
-		}
-	}
+	u, err := threadtime.Thread()
+	require.NoError(t, err)
 	return u
 }

@@ -216,23 +216,15 @@ func (s *Service) Run(ctx context.Context) error {
 			s.watch(ctx, func(snap manifestFile) { _ = s.reload(ctx, &snap, true) })
 		}()
 	}
-	tick := time.NewTicker(s.tickInterval())
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-tick.C:
-			s.refresh(ctx)
-		}
-	}
+	refreshEvery(ctx, s.tickInterval(), func() { s.refresh(ctx) })
+	return ctx.Err()
 }
 
 func (s *Service) tickInterval() time.Duration {
 	if s.cfg.tick > 0 {
 		return s.cfg.tick
 	}
-	return min(max(s.Gate().tools.cfg.ttl/10, 50*time.Millisecond), time.Second)
+	return refreshInterval(s.Gate().tools.cfg.ttl)
 }
 
 // firstRound probes every tool and server of g and records its skills'
@@ -256,15 +248,7 @@ func (s *Service) firstRound(ctx context.Context, g *Gate) {
 // state or offer changed.
 func (s *Service) refresh(ctx context.Context) {
 	g := s.Gate()
-	var wg sync.WaitGroup
-	for _, r := range []*Registry{g.tools, g.servers} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.RefreshDue(ctx)
-		}()
-	}
-	wg.Wait()
+	g.refreshDue(ctx)
 
 	// The marks are computed before the lock is taken: the skills of a
 	// Gate are validated there, which must not keep a reload waiting.

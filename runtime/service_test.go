@@ -53,10 +53,11 @@ func (e *events) snapshot() []Event {
 	return append([]Event(nil), e.got...)
 }
 
-// probeCounter counts the probes reads had to wait for.
-type probeCounter struct{ readProbes atomic.Int64 }
+// probeCounter counts the probe runs, and the probes reads had to wait
+// for.
+type probeCounter struct{ probes, readProbes atomic.Int64 }
 
-func (c *probeCounter) Probed(string, Result, Status) {}
+func (c *probeCounter) Probed(string, Result, Status) { c.probes.Add(1) }
 func (c *probeCounter) Read(_ string, probed int)     { c.readProbes.Add(int64(probed)) }
 
 func startService(t *testing.T, path string, obs Observer) (*Service, *events) {

@@ -75,8 +75,9 @@ func newGateSkills(m *skills.Manager, levelWarning string) *gateSkills {
 // setupSkills discovers the skills of the paths (the manifest's, or the
 // GateConfig's, which win) at the enforcement level: the GateConfig's if
 // set, else SKILL_CAPABILITY_ENFORCEMENT, else the manifest's, else warn.
+// toolsets are the toolsets the manifest's tools declare (toolsetsOf).
 // The walk gives up, and so does opening the Gate, when ctx ends.
-func (g *Gate) setupSkills(ctx context.Context, cfg GateConfig, ms manifest.Skills) error {
+func (g *Gate) setupSkills(ctx context.Context, cfg GateConfig, ms manifest.Skills, toolsets map[string]string) error {
 	paths := ms.Paths
 	if cfg.skillPaths != nil {
 		paths = cfg.skillPaths
@@ -100,9 +101,10 @@ func (g *Gate) setupSkills(ctx context.Context, cfg GateConfig, ms manifest.Skil
 		return fmt.Errorf("discovering skills: %w", err)
 	}
 	g.skills = newGateSkills(skills.NewManager(cat, skills.ManagerOptions{
-		Level:  level,
-		Host:   host,
-		Logger: cfg.registry.logger,
+		Level:    level,
+		Host:     host,
+		Logger:   cfg.registry.logger,
+		Toolsets: toolsets,
 	}), warning)
 	return nil
 }
@@ -191,6 +193,22 @@ func (g *Gate) SkillsLevelWarning() string {
 		return ""
 	}
 	return g.skills.levelWarning
+}
+
+// toolsetsOf maps each tool that declares a toolset (its toolset key) to
+// it, for the skills' requires_toolsets; nil when none does. A tool that
+// declares none is in the toolset of its own name (skills.ManagerOptions).
+func toolsetsOf(tools []manifest.Tool) map[string]string {
+	var out map[string]string
+	for _, t := range tools {
+		if t.Toolset != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[t.Name] = t.Toolset
+		}
+	}
+	return out
 }
 
 func toolNames(tools []Tool) []string {

@@ -67,10 +67,19 @@
 //   - A skill whose frontmatter restricts it to other operating systems
 //     (OpenClaw os, Hermes platforms) is UNAVAILABLE at every level and never
 //     offered: no enforcement level can make it work on this host.
-//   - A Hermes toolset X counts as present when a tool or a server named
-//     exactly X is available: gate has no separate notion of toolsets, and
-//     Hermes' own toolsets are named after what they provide ("web",
-//     "terminal").
+//   - A Hermes toolset is a group of tools, as in Hermes: a manifest tool
+//     names its toolset (toolset = "web"; ManagerOptions.Toolsets), and a
+//     toolset is present while at least one of its tools is available, as
+//     Hermes derives a session's toolsets from its tools. A tool that names
+//     none is in the toolset of its own name, a fallback that matches
+//     Hermes wherever a tool and a toolset share a name ("terminal",
+//     "memory"). A server is in no toolset: Hermes files an MCP server's
+//     tools under "mcp-NAME", never under the server's own name.
+//   - In a frontmatter read with the line parser, a list-valued key whose
+//     value starts a list or mapping YAML cannot parse
+//     ("requires_tools: [terminal") gives no names and a warning at its
+//     line that names the key; OpenClaw's and Hermes' fallbacks would read
+//     the text, and require a tool named "[terminal" that never exists.
 //   - OpenClaw list strings are split on commas and on whitespace (OpenClaw
 //     itself splits only on commas): a binary or variable name cannot hold a
 //     space, so this only differs where OpenClaw could never have matched.

@@ -93,6 +93,10 @@ type field struct {
 	key   string
 	line  int
 	value *yaml.Node
+	// malformed, from the line parser only, is a structured value ("[a,
+	// b" unclosed) that YAML could not parse, kept as text in value: the
+	// line where YAML failed and its message.
+	malformed *Issue
 }
 
 // fields is a frontmatter's keys in file order, with lookups by name where
@@ -122,6 +126,17 @@ func (f *fields) get(key string) (*yaml.Node, int, bool) {
 		return nil, 0, false
 	}
 	return f.list[i].value, f.list[i].line, true
+}
+
+// malformed returns the failure of key's value, when the line parser could
+// not parse it as the structure it starts as (see field.malformed); nil
+// otherwise.
+func (f *fields) malformed(key string) *Issue {
+	i, ok := f.index[key]
+	if !ok {
+		return nil
+	}
+	return f.list[i].malformed
 }
 
 // parseYAMLFields parses a frontmatter block as YAML. It fails when the YAML

@@ -7,19 +7,40 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/threadtime"
 )
 
 // parseDeadline is what "a fraction of a second" means for one file (more
 // under the race detector, which slows the YAML parser several times). The
-// size cap (MaxFrontmatterBytes) is what keeps parsing within it.
+// size cap (MaxFrontmatterBytes) is what keeps parsing within it. It
+// bounds the CPU a parse uses, not the time it takes, which a loaded
+// machine stretches at will.
 const parseDeadline = raceSlowdown * 500 * time.Millisecond
+
+// parseCPU runs parse on a thread of its own and returns the CPU time the
+// thread used, the garbage collector's assists included.
+func parseCPU(t *testing.T, parse func()) time.Duration {
+	t.Helper()
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	before, err := threadtime.Thread()
+	require.NoError(t, err)
+	parse()
+	after, err := threadtime.Thread()
+	require.NoError(t, err)
+	return after.Since(before).CPU()
+}
 
 // FuzzParseSkill: any bytes parse without a panic, within parseDeadline,
 // into either a skill with a name and a description or a skip with a
@@ -44,14 +65,16 @@ func FuzzParseSkill(f *testing.F) {
 		"---\ndescription: a: b\nrequired_environment_variables:\n- name: A\n  required_for: c\n- name:\n---\n",
 		"---\ndescription: x\nv: &v [{name: *v}]\nrequired_environment_variables: *v\n---\n",
 		"---\ndescription: x\nmetadata: {openclaw: {always: true, requires: {env: [A, B]}}}\nrequired_environment_variables: [B]\n---\n",
+		"---\ndescription: x\nrequires_tools: [terminal\nrequires-tools: [a]\nplatforms: [linux\nallowed-tools: {Bash\n---\n",
+		"---\ndescription: x\nrequires_tools:\n  - a\n  - [b\nrequired_environment_variables: [{name: A}\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		start := time.Now()
-		s, rep := ParseSkill("/fuzz/skill-dir/SKILL.md", data, ParseOptions{})
-		if d := time.Since(start); d > parseDeadline {
-			t.Fatalf("parsing %d bytes took %v", len(data), d)
+		var s *Skill
+		var rep *Report
+		if d := parseCPU(t, func() { s, rep = ParseSkill("/fuzz/skill-dir/SKILL.md", data, ParseOptions{}) }); d > parseDeadline {
+			t.Fatalf("parsing %d bytes took %v of CPU", len(data), d)
 		}
 		if (s == nil) == (rep == nil) {
 			t.Fatalf("want exactly one of a skill and a report, got %v and %v", s, rep)
@@ -110,7 +133,10 @@ func FuzzParseSkill(f *testing.F) {
 // FuzzNormalize: the list normalisers and the allowed-tools splitter never
 // panic, never give an empty item, and never give an item with whitespace
 // outside parentheses (from a string: list items are kept as written, only
-// trimmed, as in PraisonAI).
+// trimmed, as in PraisonAI). And the line parser's read of a list key
+// whose value starts a flow list ("requires_tools: [" and s) either gives
+// the list YAML makes of it, or, when YAML cannot parse it, no names and
+// a warning at its line that names the key.
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{
 		"a b c", "a,b,c", "a, b c", "", " ", "Bash(git add:*) Read", "Bash(infsh *)", "a) (b", "((", "))a b(",
@@ -161,7 +187,40 @@ func FuzzNormalize(f *testing.F) {
 		if out := removeTrailingCommas(s); len(out) > len(s) {
 			t.Fatalf("removeTrailingCommas grew %q to %q", s, out)
 		}
+
+		checkLenientList(t, s)
 	})
+}
+
+// checkLenientList checks the line parser's read of requires_tools: [ and
+// s, on one line, in a frontmatter that is invalid YAML (the description's
+// second ": "), so read leniently.
+func checkLenientList(t *testing.T, s string) {
+	value := strings.TrimRight("["+strings.NewReplacer("\r", " ", "\n", " ").Replace(s), " \t")
+	doc := "---\nname: d\ndescription: a: b\nrequires_tools: " + value + "\n---\n"
+	sk, rep := ParseSkill("/fuzz/d/SKILL.md", []byte(doc), ParseOptions{})
+	if rep != nil {
+		return // past MaxFrontmatterBytes: nothing was read
+	}
+	if !sk.Lenient {
+		t.Fatalf("%q was not read leniently", doc)
+	}
+	var malformed []Issue
+	for _, w := range sk.Warnings {
+		if w.Code == CodeRequirement && strings.HasPrefix(w.Message, "requires_tools: malformed value ") {
+			malformed = append(malformed, w)
+		}
+	}
+	var n yaml.Node
+	if yaml.Unmarshal([]byte(value), &n) == nil {
+		if len(malformed) > 0 {
+			t.Fatalf("%q parses as YAML, yet %+v", value, malformed)
+		}
+		return
+	}
+	if len(malformed) != 1 || malformed[0].Line != 4 || len(sk.Requirements.Tools) > 0 {
+		t.Fatalf("%q does not parse as YAML: want one warning at line 4 and no tools, got %+v and %q", value, malformed, sk.Requirements.Tools)
+	}
 }
 
 // promptProblem says what is wrong with a prompt of n entries, or returns

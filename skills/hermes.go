@@ -16,9 +16,10 @@ import (
 //	fallback_for_toolsets  offered only while none of these toolsets is present
 //
 // They are listKeys, and take the same forms as PraisonAI's lists
-// (normalizeList). gate has no toolsets of its own: a toolset X counts as
-// present when a tool or a server named exactly X is available (Hermes
-// names its toolsets after what they provide: "web", "terminal").
+// (normalizeList). A toolset is present while at least one of its tools
+// is available (Available.Toolsets): a manifest tool names its toolset
+// with toolset = "web", and one that names none is in the toolset of its
+// own name (ManagerOptions.Toolsets).
 //
 // Hermes' top-level keys are read elsewhere: platforms (readPlatforms) and
 // required_environment_variables (readEnvEntries).

@@ -9,7 +9,7 @@ const (
 	fromTools source = iota
 	// fromServers: an available server of that name (Available.Servers).
 	fromServers
-	// fromToolsets: an available tool or server of exactly that name
+	// fromToolsets: a toolset at least one of whose tools is available
 	// (Available.HasToolset).
 	fromToolsets
 	// fromEnv: an environment variable that is set and not empty
@@ -36,13 +36,6 @@ func (s source) has(avail Available, h Host, name string) bool {
 	}
 	return false
 }
-
-// watchesTools and watchesServers report whether has's answer can change
-// when the available tools, or servers, change: the Manager re-validates
-// a skill when a name it looks for there flips. Variables and binaries
-// change behind its back (Manager.Clear).
-func (s source) watchesTools() bool   { return s == fromTools || s == fromToolsets }
-func (s source) watchesServers() bool { return s == fromServers || s == fromToolsets }
 
 // kind is one kind of requirement: a list of Requirements whose items are
 // each looked for, split into satisfied and missing in the Result, and

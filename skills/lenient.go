@@ -2,6 +2,7 @@ package skills
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,8 +33,11 @@ var lenientKey = sync.OnceValue(func() *regexp.Regexp {
 //     kept (literal) or joined with spaces (folded);
 //   - a value that starts with "[" or "{", or that is empty on the key's
 //     line and continues below, is structure: it is parsed as YAML on its
-//     own, and stays text if that fails too (metadata is then reported as
-//     unreadable where it is used);
+//     own, and stays text if that fails too, with the failure kept in the
+//     field (field.malformed): a key whose value is a list reports it and
+//     takes nothing from it (reqReader.topLevel), so that
+//     "requires_tools: [terminal" requires no tool named "[terminal";
+//     metadata is reported as unreadable where it is used;
 //   - any other value is text, its continuation lines joined with spaces
 //     as a plain YAML scalar would be, and one pair of surrounding quotes
 //     stripped.
@@ -71,14 +75,16 @@ func parseLenientFields(b block) []field {
 		for len(cont) > 0 && strings.TrimSpace(cont[len(cont)-1]) == "" {
 			cont = cont[:len(cont)-1]
 		}
-		out = append(out, field{key: r.key, line: r.line, value: lenientValue(r.first, cont, r.line)})
+		value, malformed := lenientValue(r.first, cont, r.line)
+		out = append(out, field{key: r.key, line: r.line, value: value, malformed: malformed})
 	}
 	return out
 }
 
 // lenientValue builds the node of one line-parsed value; see
-// parseLenientFields for the rules.
-func lenientValue(first string, cont []string, line int) *yaml.Node {
+// parseLenientFields for the rules. A structured value that YAML cannot
+// parse either is text, and malformed says where and why it failed.
+func lenientValue(first string, cont []string, line int) (value *yaml.Node, malformed *Issue) {
 	text := func(s string) *yaml.Node {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Line: line}
 	}
@@ -86,30 +92,45 @@ func lenientValue(first string, cont []string, line int) *yaml.Node {
 	case strings.HasPrefix(first, "|"), strings.HasPrefix(first, ">"):
 		lines := dedent(cont)
 		if first[0] == '|' {
-			return text(strings.Join(lines, "\n"))
+			return text(strings.Join(lines, "\n")), nil
 		}
-		return text(fold(lines))
+		return text(fold(lines)), nil
 	case strings.HasPrefix(first, "["), strings.HasPrefix(first, "{"), first == "" && len(cont) > 0:
 		src := first
 		if len(cont) > 0 {
 			src += "\n" + strings.Join(cont, "\n")
 		}
 		var doc yaml.Node
-		if yaml.Unmarshal([]byte(src), &doc) == nil {
+		err := yaml.Unmarshal([]byte(src), &doc)
+		if err == nil {
 			if n := resolve(&doc); n != nil {
 				rebaseLines(n, line)
-				return n
+				return n, nil
 			}
+			return text(src), nil
 		}
-		return text(src)
+		errLine, msg := yamlError(err, src, line)
+		lines := strings.Split(src, "\n")
+		at := lines[min(max(errLine-line, 0), len(lines)-1)]
+		return text(src), &Issue{Code: CodeRequirement, Line: errLine, Message: excerpt(at) + " (" + msg + ")"}
 	case first == "":
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: line}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: line}, nil
 	}
 	v := first
 	if len(cont) > 0 {
 		v = fold(append([]string{first}, dedent(cont)...))
 	}
-	return text(unquote(v))
+	return text(unquote(v)), nil
+}
+
+// excerpt quotes a line of a value, trimmed and cut to 40 bytes, for a
+// message that says which value is meant.
+func excerpt(line string) string {
+	line = strings.TrimSpace(line)
+	if len(line) <= 40 {
+		return strconv.Quote(line)
+	}
+	return strconv.Quote(strings.ToValidUTF8(line[:40], "")) + "..."
 }
 
 // dedent removes the indentation common to the non-blank lines.

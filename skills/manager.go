@@ -18,18 +18,24 @@ type ManagerOptions struct {
 	Host Host
 	// Logger receives the validation log lines; nil means slog.Default().
 	Logger *slog.Logger
+	// Toolsets maps a tool to the toolset it belongs to (a manifest
+	// tool's toolset key), for Hermes' requires_toolsets and
+	// fallback_for_toolsets: a toolset is present while at least one of
+	// its tools is available. A tool not in the map is in the toolset of
+	// its own name. The Manager keeps the map; do not modify it.
+	Toolsets map[string]string
 }
 
 // Manager holds a catalog of skills and answers, at one enforcement level,
 // which of them a model may be offered now. It caches each skill's Result
 // and invalidates only what a change can affect:
 //
-//   - SetAvailable diffs the new tools and servers against the previous
-//     ones and drops the results of the skills that require a name that
-//     flipped, through a reverse index from names to skills; the prompt is
-//     recomputed only for the skills that name a flipped tool or server
-//     (as a requirement or a fallback target), and rebuilt only if one of
-//     them changed sides;
+//   - SetAvailable diffs the new tools, servers and the toolsets they make
+//     present against the previous ones and drops the results of the
+//     skills that require a name that flipped, through a reverse index
+//     from names to skills; the prompt is recomputed only for the skills
+//     that name a flipped tool, server or toolset (as a requirement or a
+//     fallback target), and rebuilt only if one of them changed sides;
 //   - Refresh (or RefreshContext, which a shutdown can abandon) re-reads
 //     the skill files that changed, appeared or vanished, without holding
 //     the lock the readers take;
@@ -47,6 +53,7 @@ type ManagerOptions struct {
 type Manager struct {
 	validator Validator // its Host is bins, under mu
 	host      Host      // the Host given, which bins asks
+	toolsetOf map[string]string
 
 	// refresh holds a token while a Refresh runs: one at a time, and a
 	// channel rather than a mutex so that a RefreshContext waiting for
@@ -59,12 +66,13 @@ type Manager struct {
 	entries []*entry          // catalog order
 	byName  map[string]*entry //
 	avail   Available
-	// toolDeps and serverDeps map a tool or server name to the skills
-	// whose result (result: true) or offer depends on it.
-	toolDeps, serverDeps map[string][]dep
-	stale                []*entry // skills whose offer must be recomputed
-	prompt               string
-	promptOK             bool // prompt matches the offers
+	// toolDeps, serverDeps and toolsetDeps map a tool, server or toolset
+	// name to the skills whose result (result: true) or offer depends on
+	// it.
+	toolDeps, serverDeps, toolsetDeps map[string][]dep
+	stale                             []*entry // skills whose offer must be recomputed
+	prompt                            string
+	promptOK                          bool // prompt matches the offers
 }
 
 // entry is the Manager's state for one skill.
@@ -91,7 +99,7 @@ func NewManager(cat *Catalog, opts ManagerOptions) *Manager {
 	}
 	bins := newBinCache(opts.Host)
 	bins.prefetch(cat.Skills)
-	m := &Manager{validator: Validator{Level: opts.Level, Host: bins, Logger: opts.Logger}, host: opts.Host, bins: bins, refresh: make(chan struct{}, 1)}
+	m := &Manager{validator: Validator{Level: opts.Level, Host: bins, Logger: opts.Logger}, host: opts.Host, toolsetOf: opts.Toolsets, bins: bins, refresh: make(chan struct{}, 1)}
 	m.install(cat, nil)
 	return m
 }
@@ -113,7 +121,7 @@ func (m *Manager) install(cat *Catalog, old map[string]*entry) {
 		m.entries = append(m.entries, e)
 		m.byName[s.Name] = e
 	}
-	m.toolDeps, m.serverDeps = map[string][]dep{}, map[string][]dep{}
+	m.toolDeps, m.serverDeps, m.toolsetDeps = map[string][]dep{}, map[string][]dep{}, map[string][]dep{}
 	for _, e := range m.entries {
 		r := &e.skill.Requirements
 		for i := range kinds {
@@ -127,17 +135,31 @@ func (m *Manager) install(cat *Catalog, old map[string]*entry) {
 }
 
 // watch records d as depending on names, looked for in from, wherever a
-// change of available tools or servers can change the answer. It holds
-// m.mu or runs before the Manager is shared.
+// change of available tools, servers or toolsets can change the answer.
+// It holds m.mu or runs before the Manager is shared.
 func (m *Manager) watch(from source, names []string, d dep) {
-	for _, n := range names {
-		if from.watchesTools() {
-			m.toolDeps[n] = append(m.toolDeps[n], d)
-		}
-		if from.watchesServers() {
-			m.serverDeps[n] = append(m.serverDeps[n], d)
-		}
+	deps := m.depsOf(from)
+	if deps == nil {
+		return
 	}
+	for _, n := range names {
+		deps[n] = append(deps[n], d)
+	}
+}
+
+// depsOf is the reverse index of the names looked for in from, or nil
+// when from is not one of Available's sets: variables and binaries change
+// behind the Manager's back (Clear).
+func (m *Manager) depsOf(from source) map[string][]dep {
+	switch from {
+	case fromTools:
+		return m.toolDeps
+	case fromServers:
+		return m.serverDeps
+	case fromToolsets:
+		return m.toolsetDeps
+	}
+	return nil
 }
 
 // staleAll marks every offer out of date. It holds m.mu.
@@ -180,24 +202,26 @@ func (m *Manager) Warnings() []Report { return m.Catalog().Warnings() }
 // Skill returns the skill of the given name.
 func (m *Manager) Skill(name string) (*Skill, bool) { return m.Catalog().Skill(name) }
 
-// Available returns the tools and servers last given to SetAvailable. Do
-// not modify the sets.
+// Available returns the tools and servers last given to SetAvailable, and
+// the toolsets they make present. Do not modify the sets.
 func (m *Manager) Available() Available {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.avail
 }
 
-// SetAvailable replaces the tools and servers available now. Only the
-// skills naming a tool or server that appeared or disappeared are
+// SetAvailable replaces the tools and servers available now; the toolsets
+// present are those of the tools (ManagerOptions.Toolsets). Only the
+// skills naming a tool, server or toolset that appeared or disappeared are
 // affected: their cached results are dropped (where the name is a
 // requirement) and their offers recomputed at the next Prompt or Offered.
 func (m *Manager) SetAvailable(tools, servers []string) {
-	next := Available{Tools: NewSet(tools...), Servers: NewSet(servers...)}
+	next := Available{Tools: NewSet(tools...), Servers: NewSet(servers...), Toolsets: toolsetsOf(tools, m.toolsetOf)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.flip(m.avail.Tools, next.Tools, m.toolDeps)
 	m.flip(m.avail.Servers, next.Servers, m.serverDeps)
+	m.flip(m.avail.Toolsets, next.Toolsets, m.toolsetDeps)
 	m.avail = next
 }
 

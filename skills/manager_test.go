@@ -99,8 +99,8 @@ func TestFallbackAnyTargetHides(t *testing.T) {
 		{[]string{"web"}, nil, false},
 		{[]string{"web_search"}, nil, false},
 		{nil, []string{"mcp:web"}, false},
-		{[]string{"browser"}, nil, false}, // a toolset is present as a tool...
-		{nil, []string{"browser"}, false}, // ...or as a server
+		{[]string{"browser"}, nil, false}, // a tool with no toolset key is in its own name's
+		{nil, []string{"browser"}, true},  // a server is in no toolset
 		{[]string{"other"}, []string{"x"}, true},
 	} {
 		m := managerOf(t, LevelDisabled, s)
@@ -243,7 +243,7 @@ func TestSetAvailableInvalidatesOnlyDependents(t *testing.T) {
 		skillOf(t, "ts", "metadata: {hermes: {requires_toolsets: [web]}}"),
 		skillOf(t, "fb", "requires_tools: [terminal]", "fallback_for_tools: [web_search]"),
 		skillOf(t, "plain", "requires_env: [X]"),
-	), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: logger})
+	), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: logger, Toolsets: map[string]string{"web_fetch": "web"}})
 	m.SetAvailable([]string{"tool-a", "tool-b", "terminal"}, []string{"srv"})
 	m.Diagnostics()
 	require.Equal(t, 6, len(rec.Lines()))
@@ -265,12 +265,14 @@ func TestSetAvailableInvalidatesOnlyDependents(t *testing.T) {
 	assert.Empty(t, validated(), "nobody needs unrelated")
 	m.SetAvailable([]string{"tool-b", "terminal", "unrelated"}, nil) // srv went away
 	assert.Equal(t, []string{"s"}, validated())
-	m.SetAvailable([]string{"tool-b", "terminal", "unrelated"}, []string{"web"}) // a toolset, as a server
+	m.SetAvailable([]string{"tool-b", "terminal", "unrelated"}, []string{"web"})
+	assert.Empty(t, validated(), "a server named like a toolset is no toolset")
+	m.SetAvailable([]string{"tool-b", "terminal", "unrelated", "web_fetch"}, nil) // a tool of the web toolset
 	assert.Equal(t, []string{"ts"}, validated())
-	m.SetAvailable([]string{"tool-b", "terminal", "unrelated", "web_search"}, []string{"web"})
+	m.SetAvailable([]string{"tool-b", "terminal", "unrelated", "web_fetch", "web_search"}, nil)
 	assert.Empty(t, validated(), "a fallback target changes the offer, not the result")
 	assert.NotContains(t, m.Prompt(), "<name>fb</name>")
-	m.SetAvailable([]string{"tool-b", "terminal", "unrelated"}, []string{"web"})
+	m.SetAvailable([]string{"tool-b", "terminal", "unrelated", "web_fetch"}, nil)
 	assert.Contains(t, m.Prompt(), "<name>fb</name>")
 
 	m.SetAvailable([]string{"tool-a", "tool-b", "terminal"}, []string{"srv"})
@@ -418,4 +420,35 @@ func TestManagerConcurrent(t *testing.T) {
 	fresh := NewManager(m.Catalog(), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
 	fresh.SetAvailable([]string{"t1", "t2"}, nil)
 	assert.Equal(t, fresh.Prompt(), got)
+}
+
+// TestToolsetPresentWhileAnyToolIs: a toolset is present while at least
+// one of its tools is available, as Hermes derives its available toolsets
+// from its available tools; a tool not in ManagerOptions.Toolsets is in
+// the toolset of its own name, and one in it is in that toolset only.
+func TestToolsetPresentWhileAnyToolIs(t *testing.T) {
+	web := skillOf(t, "web", "metadata: {hermes: {requires_toolsets: [web]}}")
+	browser := skillOf(t, "browser", "metadata: {hermes: {requires_toolsets: [browser]}}")
+	toolsets := map[string]string{"web_search": "web", "web_extract": "web", "browser": "automation"}
+	for _, tc := range []struct {
+		tools   []string
+		missing []string // the toolsets missing, web's then browser's
+	}{
+		{nil, []string{"web", "browser"}},
+		{[]string{"web_search"}, []string{"browser"}},
+		{[]string{"web_extract"}, []string{"browser"}},
+		{[]string{"web_search", "web_extract"}, []string{"browser"}},
+		{[]string{"web"}, []string{"browser"}},            // no toolset key: its own name's
+		{[]string{"browser"}, []string{"web", "browser"}}, // in automation only
+	} {
+		m := NewManager(NewCatalog(web, browser), ManagerOptions{Level: LevelWarn, Host: MapHost{GOOS: "linux"}, Logger: discardLogger, Toolsets: toolsets})
+		m.SetAvailable(tc.tools, nil)
+		var missing []string
+		for _, name := range []string{"web", "browser"} {
+			r, err := m.Result(name, false)
+			require.NoError(t, err)
+			missing = append(missing, r.MissingToolsets...)
+		}
+		assert.Equal(t, tc.missing, missing, "tools %v", tc.tools)
+	}
 }

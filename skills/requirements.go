@@ -56,8 +56,9 @@ type Requirements struct {
 	// Always is OpenClaw's always: true: Bins, AnyBins and OpenClawEnv are
 	// not checked (OS still is, as in OpenClaw).
 	Always bool `json:"always,omitempty"`
-	// Toolsets must all be present (Hermes requires_toolsets). A toolset X
-	// is present when a tool or a server named exactly X is available.
+	// Toolsets must all be present (Hermes requires_toolsets). A toolset
+	// is present while at least one of its tools is available
+	// (Available.Toolsets).
 	Toolsets []string `json:"toolsets,omitempty"`
 	// FallbackForTools makes the skill a fallback: it is offered only when
 	// none of these tools is available (fallback_for_tools, and Hermes').
@@ -204,13 +205,22 @@ func (rr *reqReader) readKeys(at where, get func(key string) (n *yaml.Node, what
 	}
 }
 
-// topLevel looks a key up among the frontmatter's top-level keys. A key
+// topLevel looks a key up among the frontmatter's top-level keys, whose
+// values are lists: every top-level list key is read through it. A key
 // present with no value gives a null node, not nil: it is present, so
-// its aliases are not read.
+// its aliases are not read. So does a value the line parser could not
+// parse as the list or mapping it starts as ("requires_tools: [terminal"),
+// which is reported at its line rather than read as text, whose names
+// ("[terminal") no tool could ever have.
 func (rr *reqReader) topLevel(key string) (*yaml.Node, string) {
 	n, _, ok := rr.fm.get(key)
 	if !ok {
 		return nil, ""
+	}
+	if bad := rr.fm.malformed(key); bad != nil {
+		rr.warn(Issue{Code: CodeRequirement, Line: bad.Line, Message: fmt.Sprintf(
+			"%s: malformed value %s: ignored", key, bad.Message)})
+		n = nil
 	}
 	if n == nil {
 		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
@@ -274,7 +284,7 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 
 	// allowed-tools, hyphen only, as PraisonAI reads it (allowed_tools is
 	// not read): permission patterns, each requiring its tool name.
-	if n, _, ok := fm.get("allowed-tools"); ok {
+	if n, _ := rr.topLevel("allowed-tools"); n != nil {
 		patterns, tools := allowedTools(toPlain(n))
 		r.AllowedTools = patterns
 		if opts.allowedToolsRequired() {
@@ -295,7 +305,7 @@ func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirem
 		}
 		readHermes(meta, rr)
 	}
-	if n, _, ok := fm.get("platforms"); ok {
+	if n, _ := rr.topLevel("platforms"); n != nil {
 		r.OS = appendUnique(r.OS, readPlatforms(n, warn)...)
 	}
 	rr.readKeys(hermesTop, rr.topLevel)

@@ -43,22 +43,37 @@ func (s Set) Has(name string) bool {
 }
 
 // Available is what the agent can use right now: the tools and the servers
-// that are available, not merely registered. (PraisonAI checks registered
-// tool names, so there a tool whose probe failed still satisfies
-// requires_tools and still hides the fallback meant to replace it.)
+// that are available, not merely registered, and the toolsets they make
+// present. (PraisonAI checks registered tool names, so there a tool whose
+// probe failed still satisfies requires_tools and still hides the fallback
+// meant to replace it.)
 type Available struct {
 	// Tools are the names of the tools available now.
 	Tools Set
 	// Servers are the names of the servers available now
 	// ("mcp:filesystem").
 	Servers Set
+	// Toolsets are the toolsets present now: the toolset of each
+	// available tool (see ManagerOptions.Toolsets), as Hermes counts a
+	// toolset present when any one of its tools is.
+	Toolsets Set
 }
 
-// HasToolset reports whether toolset name is present: a tool or a server
-// of exactly that name is available. gate has no separate toolsets, and
-// Hermes names its toolsets after what they provide ("web", "terminal").
-func (a Available) HasToolset(name string) bool {
-	return a.Tools.Has(name) || a.Servers.Has(name)
+// HasToolset reports whether toolset name is present (in Toolsets).
+func (a Available) HasToolset(name string) bool { return a.Toolsets.Has(name) }
+
+// toolsetsOf is the set of the toolsets of tools: toolsetOf[t] for a tool
+// that names one, and t itself for any other, the fallback that lets a
+// tool named "terminal" stand for Hermes' terminal toolset.
+func toolsetsOf(tools []string, toolsetOf map[string]string) Set {
+	out := make(Set, len(tools))
+	for _, t := range tools {
+		if ts, ok := toolsetOf[t]; ok {
+			t = ts
+		}
+		out[t] = struct{}{}
+	}
+	return out
 }
 
 // Result is the validation of one skill. The fields up to

@@ -14,8 +14,10 @@ func validator(level Level, host MapHost) Validator {
 	return Validator{Level: level, Host: host, Logger: discardLogger}
 }
 
+// avail is what a Manager makes of tools and servers, with no toolset
+// declared: each tool is in the toolset of its own name.
 func avail(tools, servers []string) Available {
-	return Available{Tools: NewSet(tools...), Servers: NewSet(servers...)}
+	return Available{Tools: NewSet(tools...), Servers: NewSet(servers...), Toolsets: toolsetsOf(tools, nil)}
 }
 
 // The cases of TestCapabilityValidator in PraisonAI's
@@ -129,7 +131,8 @@ func TestValidateStates(t *testing.T) {
 			want{StateActive, false, ""}, want{StateActive, false, ""}},
 		{"tool", Requirements{Tools: []string{"tool", "t2", "t3"}}, want{StateDegraded, true, "Missing required tools: t2, t3"}, want{StateUnavailable, true, "Missing required tools: t2, t3"}},
 		{"server", Requirements{Servers: []string{"mcp:a", "mcp:b"}}, want{StateDegraded, true, "Missing required servers: mcp:a, mcp:b"}, want{StateUnavailable, true, "Missing required servers: mcp:a, mcp:b"}},
-		{"toolset", Requirements{Toolsets: []string{"server", "web"}}, want{StateDegraded, true, "Missing required toolsets: web"}, want{StateUnavailable, true, "Missing required toolsets: web"}},
+		// A server is in no toolset: only tools make one present.
+		{"toolset", Requirements{Toolsets: []string{"tool", "server", "web"}}, want{StateDegraded, true, "Missing required toolsets: server, web"}, want{StateUnavailable, true, "Missing required toolsets: server, web"}},
 		{"env", Requirements{Env: []string{"A", "SET", "B"}}, want{StateDegraded, false, "Missing required environment variables: A, B"}, want{StateUnavailable, false, "Missing required environment variables: A, B"}},
 		{"bins", Requirements{Bins: []string{"git", "docker", "kubectl"}}, want{StateDegraded, false, "Missing required binaries: docker, kubectl"}, want{StateUnavailable, false, "Missing required binaries: docker, kubectl"}},
 		{"anyBins none", Requirements{AnyBins: []string{"rg", "ag"}}, want{StateDegraded, false, "Missing all of the binaries: rg, ag"}, want{StateUnavailable, false, "Missing all of the binaries: rg, ag"}},

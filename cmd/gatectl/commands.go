@@ -28,6 +28,14 @@ func commands() *cmd {
 		run:  noCommand,
 		subs: []*cmd{
 			{
+				name:       "init",
+				summary:    "write a gate.toml for what it finds on this machine",
+				usage:      []usageLine{{"[-m gate.toml | --stdout] [--force]", ""}},
+				flags:      flagsOf[initFlags](),
+				run:        initCmd,
+				helpGolden: "help_init.txt",
+			},
+			{
 				name:       "check",
 				summary:    "which tools and servers can run right now, and why not",
 				usage:      []usageLine{{"[-m gate.toml] [--json] [NAME...]", ""}},

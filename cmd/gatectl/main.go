@@ -1,9 +1,11 @@
-// Command gatectl runs gate from the shell: it checks which of a
-// manifest's tools can run and prints the schema a model would be offered,
+// Command gatectl runs gate from the shell: it writes a first manifest
+// for what it finds on this machine, checks which of a manifest's tools
+// can run and prints the schema a model would be offered,
 // serves those answers over HTTP and as an MCP server, reports which
 // skills the model is offered and why the others are not, and runs and
 // inspects probes.
 //
+//	gatectl init
 //	gatectl check -m gate.toml
 //	gatectl schema -m gate.toml --format anthropic
 //	gatectl serve -m gate.toml --addr 127.0.0.1:7311

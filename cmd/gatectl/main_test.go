@@ -74,7 +74,7 @@ func TestProbeRun(t *testing.T) {
 		{"bad shorthand", []string{"probe", "run", "tcp:nowhere"}, exitUsage, `^$`, `tcp:nowhere`},
 		{"missing file", []string{"probe", "run", "nope.wasm"}, exitUsage, `^$`, "nope.wasm"},
 		{"not wasm", []string{"probe", "run", hostile("notwasm")}, exitUsage, `^$`, "notwasm.wasm: wasm: "},
-		{"breaks the ABI", []string{"probe", "run", hostile("unknown_import")}, exitUsage, `^$`, "2 problems:\n  - imports gate.exec"},
+		{"breaks the ABI", []string{"probe", "run", hostile("unknown_import")}, exitUsage, `^$`, "3 problems:\n  - imports gate.exec"},
 		{"bad memory flag", []string{"probe", "run", "--memory", "lots", "env:HOME"}, exitUsage, `^$`, `--memory: "lots"`},
 		{"unknown flag", []string{"probe", "run", "--frobnicate", "env:HOME"}, exitUsage, `^$`, "flag provided but not defined: -frobnicate"},
 		{"unknown command", []string{"frob"}, exitUsage, `^$`, `unknown command "frob"`},
@@ -103,6 +103,12 @@ func TestProbeInspect(t *testing.T) {
 	code, stdout, _ := gatectl(t, "probe", "inspect", hostile("ask"))
 	assert.Equal(t, exitOK, code)
 	golden(t, "probe_inspect.txt", stdout)
+
+	// AssemblyScript's env.abort is part of the ABI, as any gate function.
+	code, stdout, _ = gatectl(t, "probe", "inspect", hostile("abort"))
+	assert.Equal(t, exitOK, code, stdout)
+	assert.Contains(t, stdout, "\n  env.abort  func (i32, i32, i32, i32) -> ()\n")
+	assert.Contains(t, stdout, "\nABI v1:  conforms\n")
 
 	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", hostile("unknown_import"))
 	assert.Equal(t, exitUnavailable, code)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,7 +88,8 @@ func TestSkillsBadInput(t *testing.T) {
 
 // TestDoctorParseWarnings: the warnings of parsing each SKILL.md (a name
 // that breaks the agentskills rule, metadata that is not JSON, an unknown
-// platform) are shown, each at its file and line, in text and in JSON.
+// platform, an unclosed list read leniently) are shown, each at its file
+// and line, in text and in JSON.
 func TestDoctorParseWarnings(t *testing.T) {
 	dir := filepath.Join("testdata", "skill_warnings")
 	code, stdout, stderr := gatectl(t, "doctor", "skills", "--path", dir)
@@ -119,4 +121,46 @@ func TestPrintDoctorKinds(t *testing.T) {
 		"  toolsets: ok web\n"+
 		"  env:      missing KEY\n"+
 		"  any bins: missing rg, ag\n")
+}
+
+// TestSkillsToolsets: Hermes skills' requires_toolsets and
+// fallback_for_toolsets, read from real SKILL.md files, against the
+// toolsets a real manifest's tools declare: a toolset is present while any
+// one of its tools is available, a tool with no toolset key is in the
+// toolset of its own name, and a tool that names a toolset is in that one
+// only.
+func TestSkillsToolsets(t *testing.T) {
+	for _, v := range []string{"GATECTL_TOOLSETS_UNSET_A", "GATECTL_TOOLSETS_UNSET_B"} {
+		t.Setenv(v, "")
+		require.NoError(t, os.Unsetenv(v))
+	}
+	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "warn")
+	code, stdout, stderr := gatectl(t, "skills", "--json", "-m", filepath.Join("testdata", "toolsets", "gate.toml"))
+	require.Equal(t, exitOK, code, stderr)
+	var list skills.List
+	require.NoError(t, json.Unmarshal([]byte(stdout), &list), stdout)
+	got := map[string]skills.ListEntry{}
+	for _, e := range list.Skills {
+		got[e.Name] = e
+	}
+	for _, tc := range []struct {
+		skill, state string
+		offered      bool
+		warnings     []string
+	}{
+		{"needs-web", "active", true, []string{}},                                             // web_extract is there, web_search is not
+		{"needs-memory", "active", true, []string{}},                                          // the tool memory, in its own name's toolset
+		{"needs-terminal", "degraded", true, []string{"Missing required toolsets: terminal"}}, // shell, its one tool, is not
+		{"needs-browser", "degraded", true, []string{"Missing required toolsets: browser"}},   // the tool browser is in automation
+		{"manual-web", "active", false, []string{}},                                           // a fallback for web, which is present
+	} {
+		e, ok := got[tc.skill]
+		if !assert.True(t, ok, "no skill %s in %s", tc.skill, stdout) {
+			continue
+		}
+		assert.Equal(t, tc.state, e.State, tc.skill)
+		assert.Equal(t, tc.offered, e.Offered, tc.skill)
+		assert.Equal(t, tc.warnings, e.Warnings, tc.skill)
+	}
+	assert.Len(t, list.Skills, 5)
 }

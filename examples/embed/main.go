@@ -8,7 +8,9 @@
 //     cache (57 ns however many tools) and stale ones are probed, all at
 //     once, within one 100 ms budget;
 //   - it subscribes to availability changes, so it can tell a running
-//     conversation at once when a tool goes away or comes back.
+//     conversation at once when a tool goes away or comes back: while it
+//     has a subscriber the Gate re-probes in the background, so a change
+//     is heard between model calls too, from another goroutine.
 //
 // Run it from the repository root:
 //
@@ -23,6 +25,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
@@ -59,16 +62,21 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	defer g.Close(ctx)
 
 	// A framework would update the conversation here; this one says so.
+	// Changes come from the Gate's background refresh while the loop
+	// writes too: the two take turns.
+	var outMu sync.Mutex
 	stop := g.OnChange(func(c runtime.Change) {
 		now := "gone"
 		if c.Available {
 			now = "back"
 		}
-		fmt.Fprintf(out, "  change: %s %s is %s", c.Kind, c.Name, now)
+		line := fmt.Sprintf("  change: %s %s is %s", c.Kind, c.Name, now)
 		if c.Reason != "" {
-			fmt.Fprintf(out, " (%s)", c.Reason)
+			line += fmt.Sprintf(" (%s)", c.Reason)
 		}
-		fmt.Fprintln(out)
+		outMu.Lock()
+		fmt.Fprintln(out, line)
+		outMu.Unlock()
 	})
 	defer stop()
 
@@ -86,8 +94,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		for i, t := range tools {
 			names[i] = t.Name
 		}
+		outMu.Lock()
 		fmt.Fprintf(out, "model call %d: %d tools (%s), schema %d bytes, skills prompt %d bytes\n",
 			call, len(tools), strings.Join(names, ", "), len(toolSchema), len(prompt))
+		outMu.Unlock()
 
 		if cfg.afterCall != nil {
 			cfg.afterCall(call)

@@ -2,7 +2,8 @@
 // whose functions a probe imports (version 1: env, dial, import, config,
 // reason, log; version 2: connect, send, recv, close, http and its readers,
 // tls, last_error), gate's own WASI (wasi_snapshot_preview1, with nothing
-// of the host behind it and every call bounded by the budget), the state
+// of the host behind it and every call bounded by the budget), env.abort
+// (AssemblyScript's; Imports lists all three modules), the state
 // of one run (Call), the secrets a run may send and the redaction of what
 // comes back, and the sockets of all runs together.
 //
@@ -20,7 +21,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
@@ -55,6 +55,9 @@ type Func struct {
 	// imports any version-2 function needs a version-2 host.
 	Version int
 	fn      api.GoModuleFunc
+	// paramNames and resultNames name the values in wasm stack traces;
+	// nil leaves wazero's defaults.
+	paramNames, resultNames []string
 }
 
 var i32 = api.ValueTypeI32
@@ -95,28 +98,6 @@ var Funcs = []Func{
 		Doc: "tls(handle, out_ptr): 1 verified, 0 not verified (insecure); writes the leaf certificate's NotAfter and the seconds left until it as two little-endian i64 at out; -1 not TLS; -10 bad handle"},
 	{Name: "last_error", Version: 2, Params: []api.ValueType{i32, i32}, Results: []api.ValueType{i32}, fn: hostLastError,
 		Doc: "last_error(buf_ptr, buf_cap): like env, the host's words for the run's last failed call, e.g. \"x509: certificate has expired\" (secrets redacted); -1 none"},
-}
-
-// Lookup returns the gate function with that name.
-func Lookup(name string) (Func, bool) {
-	for _, f := range Funcs {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return Func{}, false
-}
-
-// Instantiate adds the gate host module to r. Call it once per runtime.
-func Instantiate(ctx context.Context, r wazero.Runtime) (api.Module, error) {
-	b := r.NewHostModuleBuilder(ModuleName)
-	for _, f := range Funcs {
-		b.NewFunctionBuilder().
-			WithGoModuleFunction(f.fn, f.Params, f.Results).
-			WithName(f.Name).
-			Export(f.Name)
-	}
-	return b.Instantiate(ctx)
 }
 
 // callFrom returns the run's Call; a host function reached without one (a

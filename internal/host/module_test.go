@@ -28,7 +28,7 @@ type guest struct {
 }
 
 func newGuest(t testing.TB) *guest {
-	return &guest{mod: instantiateTrampoline(t, Instantiate, "trampoline.wasm")}
+	return &guest{mod: instantiateTrampoline(t, importNamed(ModuleName).Instantiate, "trampoline.wasm")}
 }
 
 // instantiateTrampoline instantiates a host module (the real one, with

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
@@ -110,11 +109,14 @@ func wasiFunc(name string, impl wasiImpl) api.GoModuleFunc {
 // names and signatures as wazero's, so that every module that linked
 // against wazero's links against gate's. Only what Go's wasip1 runtime and
 // wasi-libc need does real work; there is no file system, socket, argument
-// or environment variable behind it. See docs/ABI.md, "The sandbox".
+// or environment variable behind it. See docs/ABI.md, "The sandbox". Its
+// functions read the run's Call from the context like the gate module's;
+// they never read wazero's per-module system context (args, environ,
+// clocks, files).
 var WASIFuncs = func() []Func {
 	out := make([]Func, len(wasiDefs))
 	for i, d := range wasiDefs {
-		f := Func{Name: d.name, Doc: d.doc}
+		f := Func{Name: d.name, Doc: d.doc, paramNames: d.params}
 		for range d.params {
 			f.Params = append(f.Params, i32)
 		}
@@ -125,45 +127,13 @@ var WASIFuncs = func() []Func {
 			f.fn = hostProcExit
 		} else {
 			f.Results = []api.ValueType{i32}
+			f.resultNames = []string{"errno"}
 			f.fn = wasiFunc(d.name, d.impl)
 		}
 		out[i] = f
 	}
 	return out
 }()
-
-// LookupWASI returns the WASI function with that name.
-func LookupWASI(name string) (Func, bool) {
-	for _, f := range WASIFuncs {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return Func{}, false
-}
-
-// InstantiateWASI adds gate's wasi_snapshot_preview1 to r, in place of
-// wazero's. Call it once per runtime. Its functions read the run's Call
-// from the context like the gate module's; they never read wazero's
-// per-module system context (args, environ, clocks, files).
-func InstantiateWASI(ctx context.Context, r wazero.Runtime) (api.Module, error) {
-	return wasiBuilder(r).Instantiate(ctx)
-}
-
-func wasiBuilder(r wazero.Runtime) wazero.HostModuleBuilder {
-	b := r.NewHostModuleBuilder(WASIModuleName)
-	for i, f := range WASIFuncs {
-		fb := b.NewFunctionBuilder().
-			WithGoModuleFunction(f.fn, f.Params, f.Results).
-			WithName(f.Name).
-			WithParameterNames(wasiDefs[i].params...)
-		if len(f.Results) > 0 {
-			fb = fb.WithResultNames("errno")
-		}
-		fb.Export(f.Name)
-	}
-	return b
-}
 
 // wasiDefs is in the order of the WASI preview 1 spec, as wazero's is.
 var wasiDefs = []wasiDef{

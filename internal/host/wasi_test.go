@@ -27,7 +27,7 @@ func TestWASIMatchesWazero(t *testing.T) {
 	defer r.Close(ctx)
 	theirs, err := wasi_snapshot_preview1.NewBuilder(r).Compile(ctx)
 	require.NoError(t, err)
-	ours, err := wasiBuilder(r).Compile(ctx)
+	ours, err := importNamed(WASIModuleName).builder(r).Compile(ctx)
 	require.NoError(t, err)
 
 	type sig struct {
@@ -59,10 +59,10 @@ func TestWASIMatchesWazero(t *testing.T) {
 
 	for _, f := range WASIFuncs {
 		assert.NotEmpty(t, f.Doc, f.Name)
-		lf, ok := LookupWASI(f.Name)
+		lf, ok := importNamed(WASIModuleName).Lookup(f.Name)
 		assert.True(t, ok && lf.Name == f.Name, f.Name)
 	}
-	_, ok := LookupWASI("sock_open")
+	_, ok := importNamed(WASIModuleName).Lookup("sock_open")
 	assert.False(t, ok)
 }
 
@@ -75,7 +75,7 @@ type wasiGuest struct {
 const guestMemory = 4 << 16 // the trampoline's 4 pages
 
 func newWASIGuest(t testing.TB) *wasiGuest {
-	return &wasiGuest{mod: instantiateTrampoline(t, InstantiateWASI, "wasi_trampoline.wasm")}
+	return &wasiGuest{mod: instantiateTrampoline(t, importNamed(WASIModuleName).Instantiate, "wasi_trampoline.wasm")}
 }
 
 // call calls fn with args (i64 parameters take the whole value) and
@@ -462,7 +462,7 @@ func TestWASIStubs(t *testing.T) {
 		"sock_accept": errnoNotsock, "sock_recv": errnoNotsock, "sock_send": errnoNotsock, "sock_shutdown": errnoNotsock,
 	}
 	for name, want := range onStdio {
-		f, ok := LookupWASI(name)
+		f, ok := importNamed(WASIModuleName).Lookup(name)
 		require.True(t, ok, name)
 		args := make([]uint64, len(f.Params))
 		for _, fd := range []uint64{0, 1, 2} {
@@ -557,7 +557,7 @@ func TestWASIWithoutMemory(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 	defer r.Close(ctx)
-	_, err := InstantiateWASI(ctx, r)
+	_, err := importNamed(WASIModuleName).Instantiate(ctx, r)
 	require.NoError(t, err)
 	// (module (import "wasi_snapshot_preview1" "random_get" (func (param i32 i32) (result i32)))
 	//   (func (export "f") (param i32 i32) (result i32) (call 0 (local.get 0) (local.get 1))))

@@ -5,7 +5,8 @@
 // never ends), a directory, or a file far larger than any real one. It
 // opens regular files only, without blocking, checks the opened file too
 // (the path can be swapped between a stat and an open), and reads at most
-// a cap.
+// a cap. Write is the one way to write such a file: whole or not at all,
+// never through a symbolic link.
 package safefile
 
 import (

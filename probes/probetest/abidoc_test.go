@@ -33,6 +33,7 @@ func TestABIDocExamples(t *testing.T) {
 		{"c", "db.c", outcomeIf(psycopg2)},
 		{"wat", "db.wat", runtime.Available},
 		{"go", "main.go", outcomeIf(psycopg2)},
+		{"ts", "db.ts", outcomeIf(psycopg2)},
 	}
 	for _, ex := range examples {
 		t.Run(ex.lang, func(t *testing.T) {
@@ -44,6 +45,11 @@ func TestABIDocExamples(t *testing.T) {
 			case "c":
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
 				require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
+			case "ts":
+				// The compiler and gate.ts, where the page's import and
+				// build command find them.
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
+				require.NoError(t, os.Symlink(filepath.Join(root, "probes", "asc"), filepath.Join(dir, "probes", "asc")))
 			case "go":
 				gomod := "module dbprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))

@@ -1,7 +1,9 @@
 // Package probetest checks a probe module against the probe ABI, as
 // testing/slogtest checks a slog.Handler: a probe author calls Test from a
 // go test, and every way the module breaks the contract is reported at
-// once, each as its own failure.
+// once, each as its own failure, under the subtest of its case
+// (TestProbe/set, TestProbe/unset below; go test -run 'TestProbe/unset'
+// runs that case alone).
 //
 //	func TestProbe(t *testing.T) {
 //		wasm, _ := os.ReadFile("db.wasm")
@@ -119,7 +121,7 @@ type Case struct {
 	// Peers are the case's fake services, merged over Options.Peers.
 	Peers map[string]Peer
 	// Want is the outcome the probe must give. runtime.Failed means the
-	// probe must raise: answer 2 (GATE_ERROR) by itself, with a reason,
+	// probe must raise: answer 2 (GATE_ERROR, sdk.Failed) by itself, with a reason,
 	// as a probe does for a transient failure such as a timeout; a trap or
 	// an overrun is a violation still.
 	Want runtime.Outcome
@@ -139,25 +141,73 @@ func (v *Violation) Error() string {
 	return fmt.Sprintf("case %q: %s", v.Case, v.Msg)
 }
 
-// Test runs Check and reports each violation as a separate t.Error.
+// Test runs Check's rules and reports each violation as a separate
+// t.Error. Given a *testing.T, it runs each case as a subtest named for
+// the case (t.Run(case.Name, ...)), so that go test -run 'TestProbe/NAME'
+// runs one case and a failure is reported under its case; a violation of
+// the module itself (it does not load, say) is reported by t.
 func Test(t testing.TB, wasm []byte, opts Options) {
 	t.Helper()
-	for _, v := range Check(context.Background(), wasm, opts) {
+	ctx := context.Background()
+	ck, module := newChecker(ctx, wasm, opts)
+	for _, v := range module {
 		t.Error(v.Error())
+	}
+	if ck == nil {
+		return
+	}
+	defer ck.close()
+	tt, subtests := t.(*testing.T)
+	for _, c := range ck.cases {
+		if !subtests {
+			for _, v := range ck.check(c) {
+				t.Error(v.Error())
+			}
+			continue
+		}
+		tt.Run(c.Name, func(t *testing.T) {
+			t.Helper()
+			for _, v := range ck.check(c) {
+				t.Error(v.Msg) // the subtest's name is the case's
+			}
+		})
 	}
 }
 
 // Check returns every violation, or none when the module conforms.
 func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
+	ck, out := newChecker(ctx, wasm, opts)
+	if ck == nil {
+		return out
+	}
+	defer ck.close()
+	for _, c := range ck.cases {
+		out = append(out, ck.check(c)...)
+	}
+	return out
+}
+
+// checker holds what every case of a Check shares: the engine, with its
+// swappable environment and network, and the compiled module.
+type checker struct {
+	ctx       context.Context
+	opts      Options
+	budget    time.Duration
+	engine    *runtime.Engine
+	mod       *runtime.Module
+	env       *swappableEnv
+	peers     *swappablePeers
+	ca        *testCA
+	cases     []Case
+	anyAnswer bool // no cases were given: any answer but an error passes
+}
+
+// newChecker checks the module itself and makes what its cases share. It
+// returns the module's violations, and a nil checker when there are any.
+func newChecker(ctx context.Context, wasm []byte, opts Options) (*checker, []*Violation) {
 	var out []*Violation
-	add := func(c, rule, format string, args ...any) {
-		v := &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)}
-		for _, o := range out {
-			if *o == *v { // the reused instance's run can break a rule the fresh one did
-				return
-			}
-		}
-		out = append(out, v)
+	add := func(rule, format string, args ...any) {
+		out = append(out, &Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
 	}
 
 	cfg := runtime.NewEngineConfig()
@@ -171,125 +221,140 @@ func Check(ctx context.Context, wasm []byte, opts Options) []*Violation {
 	}
 	info, err := runtime.Inspect(wasm, cfg)
 	if err != nil {
-		add("", "format", "not a WebAssembly module: %v", err)
-		return out
+		add("format", "not a WebAssembly module: %v", err)
+		return nil, out
 	}
 	for _, v := range info.Violations {
-		add("", v.Rule, "%s", v.Msg)
+		add(v.Rule, "%s", v.Msg)
 	}
 	if len(out) > 0 {
-		return out
+		return nil, out
 	}
 
-	env := &swappableEnv{}
-	peers := &swappablePeers{}
-	ca := &testCA{}
+	ck := &checker{ctx: ctx, opts: opts, budget: budget, env: &swappableEnv{}, peers: &swappablePeers{}, ca: &testCA{}}
 	// With peers anywhere in the Check, the probe reaches nothing else; a
 	// Check without any dials the real network, as probes of ABI v1 were
 	// always tested against real listeners.
-	ecfg := cfg.WithLookupEnv(env.lookup)
+	ecfg := cfg.WithLookupEnv(ck.env.lookup)
 	hermetic := len(opts.Peers) > 0
 	for _, c := range opts.Cases {
 		hermetic = hermetic || len(c.Peers) > 0
 	}
 	if hermetic {
-		ecfg = ecfg.WithDialContext(peers.dial)
+		ecfg = ecfg.WithDialContext(ck.peers.dial)
 	}
-	engine, err := runtime.NewEngine(ctx, ecfg)
+	ck.engine, err = runtime.NewEngine(ctx, ecfg)
 	if err != nil {
-		add("", "engine", "%v", err)
-		return out
+		add("engine", "%v", err)
+		return nil, out
 	}
-	defer engine.Close(ctx)
-	mod, err := engine.Compile(ctx, "probe", wasm)
+	ck.mod, err = ck.engine.Compile(ctx, "probe", wasm)
 	if err != nil {
-		add("", "load", "%v", err)
-		return out
+		ck.close()
+		add("load", "%v", err)
+		return nil, out
+	}
+	ck.cases = opts.Cases
+	ck.anyAnswer = len(ck.cases) == 0
+	if ck.anyAnswer {
+		ck.cases = []Case{{Name: "default"}}
+	}
+	return ck, nil
+}
+
+func (ck *checker) close() { ck.engine.Close(ck.ctx) }
+
+// check runs case c, with its reruns and its run on a reused instance,
+// and returns the rules it broke.
+func (ck *checker) check(c Case) []*Violation {
+	ctx, opts, anyAnswer := ck.ctx, ck.opts, ck.anyAnswer
+	var out []*Violation
+	add := func(c, rule, format string, args ...any) {
+		v := &Violation{Case: c, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+		for _, o := range out {
+			if *o == *v { // the reused instance's run can break a rule the fresh one did
+				return
+			}
+		}
+		out = append(out, v)
 	}
 
-	cases := opts.Cases
-	anyAnswer := len(cases) == 0
-	if anyAnswer {
-		cases = []Case{{Name: "default"}}
+	config := maps.Clone(opts.Config)
+	if config == nil {
+		config = map[string]string{}
 	}
-	for _, c := range cases {
-		config := maps.Clone(opts.Config)
-		if config == nil {
-			config = map[string]string{}
+	maps.Copy(config, c.Config)
+	caseEnv := maps.Clone(c.Env)
+	if caseEnv == nil {
+		caseEnv = map[string]string{}
+	}
+	maps.Copy(caseEnv, c.Secrets)
+	casePeers := maps.Clone(opts.Peers)
+	if casePeers == nil {
+		casePeers = map[string]Peer{}
+	}
+	maps.Copy(casePeers, c.Peers)
+	pcfg := runtime.ProbeConfig{Grants: opts.Grants, Config: config}
+	if len(casePeers) > 0 {
+		if err := ck.ca.init(); err != nil {
+			add(c.Name, "peers", "making the peers' CA: %v", err)
+			return out
 		}
-		maps.Copy(config, c.Config)
-		caseEnv := maps.Clone(c.Env)
-		if caseEnv == nil {
-			caseEnv = map[string]string{}
-		}
-		maps.Copy(caseEnv, c.Secrets)
-		casePeers := maps.Clone(opts.Peers)
-		if casePeers == nil {
-			casePeers = map[string]Peer{}
-		}
-		maps.Copy(casePeers, c.Peers)
-		pcfg := runtime.ProbeConfig{Grants: opts.Grants, Config: config}
-		if len(casePeers) > 0 {
-			if err := ca.init(); err != nil {
-				add(c.Name, "peers", "making the peers' CA: %v", err)
-				continue
-			}
-			pcfg.TLSRootCAs = ca.pool
-		}
-		fake, err := newPeerNet(casePeers, c.Secrets, ca)
-		if err != nil {
-			add(c.Name, "peers", "%v", err)
-			continue
-		}
-		probe, err := engine.NewProbe(ctx, "probe", mod, pcfg)
-		if err != nil {
-			add(c.Name, "grants", "%v", err)
-			fake.close()
-			continue
-		}
-		env.set(caseEnv)
-		peers.set(fake)
-		fresh := probe.Run(ctx)
-		// A run that ended at its budget without the answer the case
-		// wants may have been starved by a loaded machine (a TLS
-		// handshake under the race detector, say) rather than be wrong:
-		// it runs again, twice at most, before it is judged. A probe
-		// that is wrong every time is still reported.
-		for try := 1; try < 3 && !anyAnswer && !answers(c, fresh) && nearBudget(fresh, budget); try++ {
-			// The peers saw the starved run too (a connection closed
-			// mid-handshake): they start afresh, so that what they report
-			// is of the run that is judged.
-			fake.settle(settleGrace)
-			peers.set(nil)
-			fake.close()
-			next, err := newPeerNet(casePeers, c.Secrets, ca)
-			if err != nil { // as the first was made: not while its peers are the same
-				add(c.Name, "peers", "%v", err)
-				break
-			}
-			fake = next
-			peers.set(fake)
-			fresh = probe.Run(ctx)
-		}
-		checkResult(c, fresh, anyAnswer, add)
-		if fresh.Outcome != runtime.Failed && mod.Entry() == runtime.Reactor {
-			again := probe.Run(ctx)
-			if again.Fresh {
-				add(c.Name, "reuse", "the engine could not reuse the instance of a healthy run")
-			} else if again.Outcome != fresh.Outcome || again.Reason != fresh.Reason {
-				add(c.Name, "reuse", "answers %s (%q) on a reused instance but %s (%q) on a fresh one; a reactor must not keep state between runs",
-					again.Outcome, again.Reason, fresh.Outcome, fresh.Reason)
-			}
-			checkSecrets(c, again, add)
-		}
-		probe.Close(ctx)
-		// The host closed the runs' connections as they ended; give the
-		// peers' scripts the moment they need to see that and finish.
+		pcfg.TLSRootCAs = ck.ca.pool
+	}
+	fake, err := newPeerNet(casePeers, c.Secrets, ck.ca)
+	if err != nil {
+		add(c.Name, "peers", "%v", err)
+		return out
+	}
+	probe, err := ck.engine.NewProbe(ctx, "probe", ck.mod, pcfg)
+	if err != nil {
+		add(c.Name, "grants", "%v", err)
+		fake.close()
+		return out
+	}
+	ck.env.set(caseEnv)
+	ck.peers.set(fake)
+	fresh := probe.Run(ctx)
+	// A run that ended at its budget without the answer the case
+	// wants may have been starved by a loaded machine (a TLS
+	// handshake under the race detector, say) rather than be wrong:
+	// it runs again, twice at most, before it is judged. A probe
+	// that is wrong every time is still reported.
+	for try := 1; try < 3 && !anyAnswer && !answers(c, fresh) && nearBudget(fresh, ck.budget); try++ {
+		// The peers saw the starved run too (a connection closed
+		// mid-handshake): they start afresh, so that what they report
+		// is of the run that is judged.
 		fake.settle(settleGrace)
-		peers.set(nil)
-		for _, f := range fake.close() {
-			add(c.Name, "peer", "%s", f)
+		ck.peers.set(nil)
+		fake.close()
+		next, err := newPeerNet(casePeers, c.Secrets, ck.ca)
+		if err != nil { // as the first was made: not while its peers are the same
+			add(c.Name, "peers", "%v", err)
+			break
 		}
+		fake = next
+		ck.peers.set(fake)
+		fresh = probe.Run(ctx)
+	}
+	checkResult(c, fresh, anyAnswer, add)
+	if fresh.Outcome != runtime.Failed && ck.mod.Entry() == runtime.Reactor {
+		again := probe.Run(ctx)
+		if again.Fresh {
+			add(c.Name, "reuse", "the engine could not reuse the instance of a healthy run")
+		} else if again.Outcome != fresh.Outcome || again.Reason != fresh.Reason {
+			add(c.Name, "reuse", "answers %s (%q) on a reused instance but %s (%q) on a fresh one; a reactor must not keep state between runs",
+				again.Outcome, again.Reason, fresh.Outcome, fresh.Reason)
+		}
+		checkSecrets(c, again, add)
+	}
+	probe.Close(ctx)
+	// The host closed the runs' connections as they ended; give the
+	// peers' scripts the moment they need to see that and finish.
+	fake.settle(settleGrace)
+	ck.peers.set(nil)
+	for _, f := range fake.close() {
+		add(c.Name, "peer", "%s", f)
 	}
 	return out
 }

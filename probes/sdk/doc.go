@@ -40,8 +40,9 @@
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o probe.wasm .
 //
 // main is never called; gate calls _initialize and then probe. probe
-// returns Available (0) or Unavailable (1); any other value, a panic or a
-// trap is an error.
+// returns Available (0) or Unavailable (1), or Failed (2) when the probe
+// itself cannot tell (its config is wrong, say), with a Reason; Failed, any
+// other value, a panic or a trap is an error.
 //
 // Denials: when a probe asks for something its grants don't allow, the
 // host answers ErrDenied and records its own reason naming the probe and

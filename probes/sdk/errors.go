@@ -5,12 +5,22 @@ package sdk
 
 import "strconv"
 
-// Probe results, returned from the exported probe function.
+// Probe results, returned from the exported probe function: gate.h's
+// GATE_AVAILABLE, GATE_UNAVAILABLE and GATE_ERROR.
 const (
 	// Available means the tool can run.
 	Available int32 = 0
 	// Unavailable means the tool can't run; say why with Reason.
 	Unavailable int32 = 1
+	// Failed means the probe itself failed and cannot tell (its config is
+	// wrong, the service answered something it does not understand, a wait
+	// ran out): say why with Reason. The run is an error, as a trap is:
+	// its reason reads `probe "NAME" raised: REASON`, and the registry
+	// serves the tool's last good answer through its grace window, which it
+	// never does for Unavailable. Any answer other than 0, 1 and 2 is an
+	// error too, whose reason adds "(status N)"; 2 without a Reason reads
+	// `probe "NAME" returned 2 (want 0 available or 1 unavailable)`.
+	Failed int32 = 2
 )
 
 // Level is the severity of a Log line.

@@ -3,6 +3,10 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +124,16 @@ func TestCallErrors(t *testing.T) {
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, int32(-11), e.Status)
+}
+
+// TestAnswersMatchGateH: the Go SDK's answers are the C SDK's, number for
+// number, as gate.h defines them.
+func TestAnswersMatchGateH(t *testing.T) {
+	h, err := os.ReadFile(filepath.Join("..", "include", "gate.h"))
+	require.NoError(t, err)
+	for name, want := range map[string]int32{"GATE_AVAILABLE": Available, "GATE_UNAVAILABLE": Unavailable, "GATE_ERROR": Failed} {
+		m := regexp.MustCompile(`(?m)^#define ` + name + ` (\d+)`).FindSubmatch(h)
+		require.NotNil(t, m, "gate.h defines no %s", name)
+		assert.Equal(t, string(m[1]), strconv.Itoa(int(want)), name)
+	}
 }

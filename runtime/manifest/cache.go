@@ -39,13 +39,14 @@ import (
 // cacheSubdir is the entries' directory inside the cache directory,
 // versioned so that a format change never reads older entries (v2:
 // servers' upstreams; v3: probes' http, secrets and insecure grants,
-// tls_ca and proxy; v4: each secret with its destinations).
-const cacheSubdir = "gate-manifest-v4"
+// tls_ca and proxy; v4: each secret with its destinations; v5: a tool's
+// toolset).
+const cacheSubdir = "gate-manifest-v5"
 
 // cacheFormat is part of every key; bump it (and cacheMagic, and
 // cacheSubdir) whenever the entry format or the meaning of a Manifest
 // field changes.
-const cacheFormat = 4
+const cacheFormat = 5
 
 // cacheMaxEntries bounds the entries kept; past it, writing one removes
 // the oldest written, down to three quarters of it so that pruning is
@@ -59,7 +60,7 @@ var cacheHits, cacheMisses, cacheWrites atomic.Int64
 // LoadCached is LoadWithLimits with a cache of parsed manifests in
 // cacheDir (normally the engine's cache directory: $GATE_CACHE_DIR or the
 // user cache directory, see runtime.EngineConfig.WithCacheDir), kept in
-// its gate-manifest-v4 subdirectory. Parsing and checking a 10,000-tool
+// its gate-manifest-v5 subdirectory. Parsing and checking a 10,000-tool
 // manifest takes tens of milliseconds, most of a `gatectl check`; an agent
 // launcher runs that at every start, on the same file.
 //

@@ -95,6 +95,9 @@ follow_outside_links = true
 	for i := range n {
 		desc := []string{"", "Search <the> web & more.", "Ünïcödé — 翻訳 🚀", strings.Repeat("long ", r.IntN(50))}[r.IntN(4)]
 		fmt.Fprintf(&b, "\n[[tools]]\nname = \"tool_%d\"\ndescription = %q\n", i, desc)
+		if ts := []string{"", "web", "mcp-github.v2"}[r.IntN(3)]; ts != "" {
+			fmt.Fprintf(&b, "toolset = %q\n", ts)
+		}
 		if r.IntN(3) > 0 {
 			fmt.Fprintf(&b, "parameters = { type = \"object\", required = [\"q\"], properties = { q = { type = \"string\", description = \"<b>%d</b>\" }, n = { type = \"integer\", minimum = %d } } }\n", i, r.IntN(10))
 		}
@@ -980,11 +983,12 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 // its JSON: the format is pinned, so that a change to it is a decision.
 // Should this fail, the format changed: bump cacheFormat, cacheMagic and
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
-// destinations, in JSON an object.)
+// destinations, in JSON an object; v5: a tool's toolset.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
 probe = "env:A"
+toolset = "web"
 
 [[tools]]
 name = "v2"
@@ -1004,17 +1008,17 @@ name = "std"
 probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
 `
 	const entry = "" +
-		"676174654d430004070000000000000000000000000000000000000000000000" +
-		"0000000000000000890100732f6162732f676174652e746f6d6c73686f727465" +
-		"6e763a412f6162732f676174652e746f6d6c76322f6162732f702e7761736d45" +
-		"68747470733a2f2f682f76312f52746c733a683a3253683a3168747470733a2f" +
-		"2f682f76312f683a322f6162732f63612e70656d656d7074792f6162732f712e" +
-		"7761736d7374647463703a683a312f63612e70656d0e00000000000000000005" +
-		"05000001050000000000000000000000010e060200020202000001000b000002" +
-		"010000020d030102070103030d02030b0380ade204000e10000a020500000100" +
-		"0b00000000000101000000002002001c02030000010700000000000000000007" +
-		"000028020024020034d944ee"
-	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":7,"col":8}},"pos":{"file":"/abs/gate.toml","line":5,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":16,"col":1}},"pos":{"file":"/abs/gate.toml","line":14,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":20,"col":1}},"pos":{"file":"/abs/gate.toml","line":18,"col":1}}]}`
+		"676174654d430005070000000000000000000000000000000000000000000000" +
+		"00000000000000008c0100772f6162732f676174652e746f6d6c73686f727477" +
+		"6562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e7761" +
+		"736d4568747470733a2f2f682f76312f52746c733a683a3253683a3168747470" +
+		"733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f616273" +
+		"2f712e7761736d7374647463703a683a312f63612e70656d0e00000000000000" +
+		"0000050500030001050000000000000000000000010e06020002020200000001" +
+		"000b000002010000020d030102070103030d02030b0380ade204001010000c02" +
+		"0500000001000b00000000000101000000002202001e02030000000107000000" +
+		"0000000000000700002a0200260200c8c5c84c"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":8,"col":8}},"pos":{"file":"/abs/gate.toml","line":6,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":17,"col":1}},"pos":{"file":"/abs/gate.toml","line":15,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":21,"col":1}},"pos":{"file":"/abs/gate.toml","line":19,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
 	key := [sha256.Size]byte{7}

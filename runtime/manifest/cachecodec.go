@@ -49,7 +49,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x04"
+const cacheMagic = "gateMC\x00\x05"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -201,6 +201,7 @@ func (e *cenc) manifest(m *Manifest) {
 		t := &m.Tools[i]
 		e.str(t.Name)
 		e.str(t.Description)
+		e.str(t.Toolset)
 		e.count(len(t.Parameters), t.Parameters == nil)
 		e.params = append(e.params, t.Parameters...)
 		e.probe(t.Probe)
@@ -504,6 +505,15 @@ func (d *cdec) description() string {
 	return s
 }
 
+// toolset takes a tool's toolset: "" or a name the checks accept.
+func (d *cdec) toolset() string {
+	s := d.str()
+	if s != "" && !validToolset(s) {
+		d.fail()
+	}
+	return s
+}
+
 func (d *cdec) pos() Position {
 	var p Position
 	if d.byte(1) == 1 {
@@ -579,6 +589,7 @@ func (d *cdec) manifest() *Manifest {
 			t := &m.Tools[i]
 			t.Name = d.str()
 			t.Description = d.description()
+			t.Toolset = d.toolset()
 			t.Parameters = d.params()
 			t.Probe = d.probe(n - i)
 			t.Pos = d.pos()

@@ -117,10 +117,10 @@ func detachTools(whole string, tools []Tool) {
 	if whole == "" {
 		return
 	}
-	ptrs := make([]*string, 0, 3*len(tools))
+	ptrs := make([]*string, 0, 4*len(tools))
 	for i := range tools {
 		t := &tools[i]
-		ptrs = appendString(appendString(ptrs, &t.Name), &t.Description)
+		ptrs = appendString(appendString(appendString(ptrs, &t.Name), &t.Description), &t.Toolset)
 		ptrs = probeStrings(ptrs, t.Probe)
 		detachConfig(whole, t.Probe)
 	}

@@ -182,6 +182,9 @@ func (w *checker) tool(i int, el any) (Tool, bool) {
 	if v, ok := e.t["parameters"]; ok {
 		tool.Parameters = w.parameters(e.path+".parameters", v)
 	}
+	if v, ok := e.t["toolset"]; ok {
+		tool.Toolset = w.toolset(e.path+".toolset", v)
+	}
 	return tool, len(w.errs) == 0 && !w.fastMiss
 }
 
@@ -193,7 +196,7 @@ type quickBatch struct {
 
 // quickTool checks a tool of the usual shape, without building a path
 // or a message: known keys only; a good name; a string description
-// within the limit; a probe, if any, written as a canonical env
+// within the limit; a good toolset, if any; a probe, if any, written as a canonical env
 // shorthand ("env:NAME"); parameters, if any, of type "object" and
 // certainly valid by fastMetaValid. Its result is then what the checks of
 // entries and tools give for it, its parameters' JSON being q.params[pr[0]:pr[1]].
@@ -205,7 +208,7 @@ func (w *checker) quickTool(q *quickBatch, el any, ep elemPos) (tool Tool, pr [2
 	}
 	for k := range t {
 		switch k {
-		case "name", "description", "parameters", "probe":
+		case "name", "description", "parameters", "probe", "toolset":
 		default:
 			return Tool{}, pr, false
 		}
@@ -221,6 +224,13 @@ func (w *checker) quickTool(q *quickBatch, el any, ep elemPos) (tool Tool, pr [2
 			return Tool{}, pr, false
 		}
 		tool.Description = s
+	}
+	if v, has := t["toolset"]; has {
+		s, ok := v.(string)
+		if !ok || !validToolset(s) {
+			return Tool{}, pr, false
+		}
+		tool.Toolset = s
 	}
 	probe, hasProbe := t["probe"]
 	if hasProbe {

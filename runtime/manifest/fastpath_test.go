@@ -189,6 +189,9 @@ func fastPathSeeds() []string {
 		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"m.wasm\"\n[tools.probe.grants.secrets]\nK = [\"h:1\"]\n[[tools]]\nname = \"b\"\nprobe.module = \"m.wasm\"\nprobe.grants.secrets.K = [\"https://h/\"]\nprobe.grants.secrets.L = []\n",
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = { \"A-B\" = [\"h:1\"], \"\" = [\"h:1\"], E = [], S = \"h:1\", D = [\"127.1:1\", \"\", 1], T = {} } } }\n",
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = {} } }\n",
+		// Toolsets: good, empty, bad, not a string, inline.
+		"[[tools]]\nname = \"a\"\ntoolset = \"web\"\nprobe = \"env:A\"\n[[tools]]\nname = \"b\"\ntoolset = \"mcp-gh.v2\"\n",
+		"tools = [{ name = \"a\", toolset = \"\" }, { name = \"b\", toolset = \"a b\" }, { name = \"c\", toolset = 1 }, { name = \"d\", toolset = \"web\", description = \"d\" }]\n",
 		// Upstreams, which the fast path leaves to the full one.
 		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
 		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",

@@ -160,6 +160,12 @@ type Tool struct {
 	Name string `json:"name"`
 	// Description is shown to the model; "" when not written.
 	Description string `json:"description,omitempty"`
+	// Toolset is the toolset the tool belongs to, as a Hermes skill names
+	// it in requires_toolsets and fallback_for_toolsets ("web",
+	// "terminal"): 1 to 64 of A-Z a-z 0-9 _ - . ; "" when not written,
+	// and the tool is then in the toolset of its own name (package skills).
+	// A tool belongs to one toolset, as a tool of Hermes' registry does.
+	Toolset string `json:"toolset,omitempty"`
 	// Parameters is the tool's JSON Schema, a table whose "type" is
 	// "object", as the JSON object encoding/json would write for it (keys
 	// sorted, strings HTML-escaped); nil when not written. TOML

@@ -15,7 +15,7 @@ var (
 	topKeys     = []string{"runtime", "skills", "tools", "servers"}
 	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency"}
 	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required", "follow_outside_links"}
-	toolKeys    = []string{"name", "description", "parameters", "probe"}
+	toolKeys    = []string{"name", "description", "parameters", "probe", "toolset"}
 	serverKeys  = append([]string{"name", "description", "probe"}, upstreamKeys...)
 )
 
@@ -199,6 +199,24 @@ func (c *checker) skills(s *Skills, v any) {
 	}
 }
 
+// toolset reads a tool's toolset: a name a skill's requires_toolsets can
+// hold, "" when it is bad (and reported).
+func (c *checker) toolset(path string, v any) string {
+	s, ok := c.str(path, v, `a toolset name (a string) like "web"`)
+	if !ok {
+		return ""
+	}
+	if !validToolset(s) {
+		c.valueErr(path, `bad toolset %q: want 1 to 64 letters, digits, _ - or . (a Hermes toolset such as "web" or "terminal"); leave toolset out for the tool's own name`, s)
+		return ""
+	}
+	return s
+}
+
+// validToolset reports whether s can be a toolset's name: what Hermes
+// calls its toolsets ("web", "image_gen", "mcp-github") fits.
+func validToolset(s string) bool { return nameOf(s, 64, "_-.") }
+
 // entryKind is what differs between tools and servers.
 type entryKind struct {
 	array     string   // "tools"
@@ -218,6 +236,9 @@ func (c *checker) tools(v any) []Tool {
 		tool := Tool{Name: name, Description: desc, Probe: probe, Pos: pos}
 		if v, ok := t["parameters"]; ok {
 			tool.Parameters = c.parameters(path+".parameters", v)
+		}
+		if v, ok := t["toolset"]; ok {
+			tool.Toolset = c.toolset(path+".toolset", v)
 		}
 		out = append(out, tool)
 	})

@@ -5,9 +5,16 @@
 _gatectl_node() {
 	case $1 in
 	gatectl)
-		subs='check schema serve mcp skills doctor probe completion version help'
+		subs='init check schema serve mcp skills doctor probe completion version help'
 		flags='--version --help'
 		valued=''
+		args=''
+		files=''
+		;;
+	gatectl_init)
+		subs=''
+		flags='--force -m --stdout'
+		valued='-m --m'
 		args=''
 		files=''
 		;;
@@ -106,7 +113,7 @@ _gatectl_node() {
 		subs=''
 		flags=''
 		valued=''
-		args='check schema serve mcp skills doctor probe completion version help'
+		args='init check schema serve mcp skills doctor probe completion version help'
 		files=''
 		;;
 	esac

@@ -12,6 +12,8 @@ function __gatectl_node
     set -e words[1]
     for w in $words
         switch "$node $w"
+            case 'gatectl init'
+                set node gatectl_init
             case 'gatectl check'
                 set node gatectl_check
             case 'gatectl schema'
@@ -64,6 +66,7 @@ function __gatectl_new
 end
 
 complete -c gatectl -f
+complete -c gatectl -n '__gatectl_new gatectl' -a 'init' -d 'write a gate.toml for what it finds on this machine'
 complete -c gatectl -n '__gatectl_new gatectl' -a 'check' -d 'which tools and servers can run right now, and why not'
 complete -c gatectl -n '__gatectl_new gatectl' -a 'schema' -d 'the tool schema a model would be offered'
 complete -c gatectl -n '__gatectl_new gatectl' -a 'serve' -d 'keep answers fresh and serve them over HTTP (docs/HTTP.md)'
@@ -76,6 +79,9 @@ complete -c gatectl -n '__gatectl_new gatectl' -a 'version' -d 'gatectl\'s versi
 complete -c gatectl -n '__gatectl_new gatectl' -a 'help' -d 'the usage, or a command\'s help'
 complete -c gatectl -n '__gatectl_is gatectl' -l version -d 'gatectl\'s version'
 complete -c gatectl -n '__gatectl_is gatectl' -l help -d 'the usage, or a command\'s help'
+complete -c gatectl -n '__gatectl_is gatectl_init' -l force -d 'replace the manifest if it exists'
+complete -c gatectl -n '__gatectl_is gatectl_init' -s m -r -F -d 'the manifest to write (- for stdout)'
+complete -c gatectl -n '__gatectl_is gatectl_init' -l stdout -d 'write the manifest to stdout'
 complete -c gatectl -n '__gatectl_is gatectl_check' -l json -d 'print the result as JSON (shape: docs/CLI.md)'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s v -d 'log each probe\'s failures and grace decisions to stderr'
@@ -126,4 +132,4 @@ complete -c gatectl -n '__gatectl_is gatectl_probe_inspect' -l json -d 'print th
 complete -c gatectl -n '__gatectl_is gatectl_probe_inspect' -l memory -r -F -d 'the memory cap to check the module\'s minimum against'
 complete -c gatectl -n '__gatectl_is gatectl_probe_inspect' -F
 complete -c gatectl -n '__gatectl_is gatectl_completion' -a 'bash zsh fish'
-complete -c gatectl -n '__gatectl_is gatectl_help' -a 'check schema serve mcp skills doctor probe completion version help'
+complete -c gatectl -n '__gatectl_is gatectl_help' -a 'init check schema serve mcp skills doctor probe completion version help'

@@ -8,8 +8,9 @@ compdef _gatectl gatectl
 _gatectl_node() {
 	case $1 in
 	(gatectl)
-		subs=('check' 'schema' 'serve' 'mcp' 'skills' 'doctor' 'probe' 'completion' 'version' 'help')
-		descs=('check:which tools and servers can run right now, and why not'
+		subs=('init' 'check' 'schema' 'serve' 'mcp' 'skills' 'doctor' 'probe' 'completion' 'version' 'help')
+		descs=('init:write a gate.toml for what it finds on this machine'
+			'check:which tools and servers can run right now, and why not'
 			'schema:the tool schema a model would be offered'
 			'serve:keep answers fresh and serve them over HTTP (docs/HTTP.md)'
 			'mcp:an MCP server over stdio that offers only the tools that can run now (docs/MCP.md)'
@@ -22,6 +23,16 @@ _gatectl_node() {
 		flags=('--version:gatectl'\''s version'
 			'--help:the usage, or a command'\''s help')
 		valued=()
+		args=()
+		files=''
+		;;
+	(gatectl_init)
+		subs=()
+		descs=()
+		flags=('--force:replace the manifest if it exists'
+			'-m:the manifest to write (- for stdout)'
+			'--stdout:write the manifest to stdout')
+		valued=('-m' '--m')
 		args=()
 		files=''
 		;;
@@ -169,7 +180,7 @@ _gatectl_node() {
 		descs=()
 		flags=()
 		valued=()
-		args=('check' 'schema' 'serve' 'mcp' 'skills' 'doctor' 'probe' 'completion' 'version' 'help')
+		args=('init' 'check' 'schema' 'serve' 'mcp' 'skills' 'doctor' 'probe' 'completion' 'version' 'help')
 		files=''
 		;;
 	esac

@@ -3,7 +3,9 @@
 // Command example is a complete gate probe written with the Go SDK. It is
 // available when the environment variable named by config "var" is set and
 // non-empty and the address in config "addr" accepts a connection within
-// config "timeout" (a Go duration, default 50ms).
+// config "timeout" (a Go duration, default 50ms). A config it cannot use
+// (no "var", no "addr", a "timeout" that is no duration) is the probe's own
+// failure, not the tool's: it answers sdk.Failed, an error with its reason.
 //
 // Build it with
 //
@@ -24,27 +26,24 @@ import (
 // main is not called: gate calls the exported probe function.
 func main() {}
 
-// probeError is what probe returns when its own config is wrong.
-const probeError int32 = 2
-
 //go:wasmexport probe
 func probe() int32 {
 	name, ok := sdk.Config("var")
 	if !ok || name == "" {
 		sdk.Reason(`example probe: config "var" is not set`)
-		return probeError
+		return sdk.Failed
 	}
 	addr, ok := sdk.Config("addr")
 	if !ok || addr == "" {
 		sdk.Reason(`example probe: config "addr" is not set`)
-		return probeError
+		return sdk.Failed
 	}
 	timeout := 50 * time.Millisecond
 	if s, ok := sdk.Config("timeout"); ok {
 		d, err := time.ParseDuration(s)
 		if err != nil {
 			sdk.Reason(`example probe: config "timeout": ` + err.Error())
-			return probeError
+			return sdk.Failed
 		}
 		timeout = d
 	}
