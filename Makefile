@@ -12,8 +12,10 @@ test:
 check:
 	$(GO) run ./cmd/gatectl check -m examples/quickstart/gate.toml
 
+# -buildvcs=true: gatectl --version names the commit it was built from
+# even where GOFLAGS says -buildvcs=false.
 install:
-	$(GO) install ./cmd/gatectl
+	$(GO) install -buildvcs=true ./cmd/gatectl
 
 # Every fuzz target of the repository, FUZZTIME each, one after the other
 # on one worker (scripts/fuzz); stops at the first that fails.

@@ -65,6 +65,7 @@ type EngineConfig struct {
 	idleMemory  uint64
 	maxModule   int
 	maxFunction int
+	onCompile   func(name string, size int) (done func(error))
 }
 
 // NewEngineConfig returns the defaults: a 100 ms budget, 32 MiB of memory
@@ -165,6 +166,21 @@ func (c EngineConfig) WithInterpreter(on bool) EngineConfig {
 // run --fresh` does.
 func (c EngineConfig) WithWarmup(on bool) EngineConfig {
 	c.warmup = on
+	return c
+}
+
+// WithCompileObserver has the engine call onCompile as wazero starts
+// compiling a probe module (once the module is checked and metered and a
+// compile slot is free, so the wait for the slot is not counted), with
+// the module's name and size in bytes; the function it returns, unless
+// nil, is called with the compile's error when it ends. A Go-built probe
+// takes seconds to compile and tens of milliseconds to load from the
+// compilation cache (WithCacheDir), which is a compile to this observer
+// too: a CLI that shows progress for slow compiles only, as gatectl does,
+// tells them apart by the time they take. Calls may come from several
+// goroutines at once. The default is none.
+func (c EngineConfig) WithCompileObserver(onCompile func(name string, size int) (done func(error))) EngineConfig {
+	c.onCompile = onCompile
 	return c
 }
 

@@ -120,7 +120,7 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}
 	}
-	compiled, err := e.compileModule(ctx, metered)
+	compiled, err := e.compileModule(ctx, name, len(wasm), metered)
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{fmt.Errorf("compile: %w", err)}}
 	}
@@ -162,8 +162,9 @@ func relabel(err error, name string) error {
 // while it waits for one, nothing is compiled; if ctx ends during the
 // compile, the caller gets ctx's error at once and the compile finishes in
 // the background, bounded by the load limits, its result dropped. Close
-// waits for it before it frees the runtime.
-func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.CompiledModule, error) {
+// waits for it before it frees the runtime. name and size (the module's,
+// before metering) are for the compile observer.
+func (e *Engine) compileModule(ctx context.Context, name string, size int, wasm []byte) (wazero.CompiledModule, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -182,7 +183,14 @@ func (e *Engine) compileModule(ctx context.Context, wasm []byte) (wazero.Compile
 	go func() {
 		defer e.life.leave()
 		defer processCompiles.release()
+		var done func(error)
+		if e.cfg.onCompile != nil {
+			done = e.cfg.onCompile(name, size)
+		}
 		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
+		if done != nil {
+			done(err)
+		}
 		if err == nil {
 			if err = e.ensureImports(context.WithoutCancel(ctx), cm); err != nil {
 				_ = cm.Close(context.Background())

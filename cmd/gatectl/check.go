@@ -55,7 +55,7 @@ func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stder
 		registry = registry.WithObserver(obs)
 	}
 	cfg := runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
+		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir()), stderr)).
 		WithRegistry(registry)
 	if adjust != nil {
 		cfg = adjust(cfg)
@@ -123,7 +123,13 @@ func check(args []string, stdout, stderr io.Writer) int {
 
 	toolNames, serverNames, unknown := splitNames(g, names)
 	if len(unknown) > 0 {
-		fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %s\n", path, strings.Join(unknown, ", "))
+		for _, n := range unknown {
+			near := ""
+			if m := g.Manifest(); m != nil {
+				near = nearNames(n, m)
+			}
+			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, near)
+		}
 		return exitUsage
 	}
 	var tools, servers []runtime.Status
@@ -137,7 +143,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
-		report.print(stdout)
+		report.print(stdout, outputWidth(stdout, os.Getenv))
 	}
 	if report.Summary.ToolsAvailable < report.Summary.Tools || report.Summary.ServersAvailable < report.Summary.Servers {
 		return exitUnavailable
@@ -248,7 +254,10 @@ func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 	return e
 }
 
-func (r checkReport) print(w io.Writer) {
+// print writes the report as tables, each row at most width columns
+// (its reason clipped to fit), or whole when width is 0.
+func (r checkReport) print(w io.Writer, width int) {
+	clipped := false
 	section := func(title string, entries []checkEntry) {
 		if len(entries) == 0 {
 			return
@@ -273,6 +282,7 @@ func (r checkReport) print(w io.Writer) {
 			// not rewrite its row, nor a tab in it move the columns.
 			t.add(safetext.Terminal(e.Name), state, latency, probe, reasonColumn(e))
 		}
+		clipped = t.fit(width) || clipped
 		t.write(w)
 	}
 	section("TOOL", r.Tools)
@@ -281,20 +291,29 @@ func (r checkReport) print(w io.Writer) {
 	}
 	section("SERVER", r.Servers)
 	s := r.Summary
-	fmt.Fprintf(w, "\n%d of %d tools available", s.ToolsAvailable, s.Tools)
+	summary := fmt.Sprintf("%d of %d tools available", s.ToolsAvailable, s.Tools)
 	if s.Servers > 0 {
-		fmt.Fprintf(w, ", %d of %d servers", s.ServersAvailable, s.Servers)
+		summary += fmt.Sprintf(", %d of %d servers", s.ServersAvailable, s.Servers)
 	}
 	if hidden := s.Tools - s.ToolsAvailable; hidden > 0 {
-		fmt.Fprintf(w, "; the model would not be offered the %d hidden tool(s)", hidden)
+		summary += fmt.Sprintf("; the model would not be offered the %d hidden tool(s)", hidden)
 	}
-	fmt.Fprintln(w, ".")
+	summary += "."
+	if clipped {
+		summary += " (… cuts text to fit the terminal; --json or a pipe shows all of it.)"
+	}
+	if width > 0 {
+		summary = wrap(summary, width)
+	}
+	fmt.Fprintf(w, "\n%s\n", summary)
 }
 
-// reasonColumn is an entry's reason, escaped and clipped, followed by what
-// its probe was denied when the reason does not already say it.
+// reasonColumn is an entry's reason, escaped, on one line, followed by
+// what its probe was denied when the reason does not already say it. The
+// reason is whole (the runtime keeps at most 1 KiB of it): only a
+// terminal's width clips it (table.fit).
 func reasonColumn(e checkEntry) string {
-	reason := clipText(safetext.Terminal(strings.ReplaceAll(e.Reason, "\n", " ")), 120)
+	reason := safetext.Terminal(strings.ReplaceAll(e.Reason, "\n", " "))
 	var more []string
 	for _, d := range e.Denials {
 		if d.Message != e.Reason {

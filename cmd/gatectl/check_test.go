@@ -50,7 +50,7 @@ func TestCheck(t *testing.T) {
 
 	code, _, stderr = gatectl(t, "check", "-m", checkManifest, "nope")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "has no tool or server named nope")
+	assert.Contains(t, stderr, `has no tool or server named "nope"; it has search_web,`)
 }
 
 func TestCheckBadManifest(t *testing.T) {

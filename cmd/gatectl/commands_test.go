@@ -30,10 +30,11 @@ func TestCommandTable(t *testing.T) {
 		if len(c.subs) == 0 {
 			assert.NotEmpty(t, c.usage, "gatectl %s has no line in the usage", key)
 		}
+		// The usage's words, wherever it wrapped them.
+		flat := " " + strings.Join(strings.Fields(usage), " ") + " "
 		for _, u := range c.usage {
 			line := strings.Join(append(append([]string{"gatectl"}, c.path()...), strings.Fields(u.args)...), " ")
-			assert.True(t, strings.Contains(usage, "\n  "+line+" ") || strings.Contains(usage, "\n  "+line+"\n"),
-				"the usage lacks %s", line)
+			assert.Contains(t, flat, " "+line+" ", "the usage lacks %s", line)
 		}
 	})
 	var names []string
@@ -58,8 +59,16 @@ func TestUsageListsEveryProbeKind(t *testing.T) {
 		if !assert.Greater(t, at, last, "the usage lists %s, after the kinds before it", k.Form()) {
 			continue
 		}
-		line, _, _ := strings.Cut(usage[at+1:], "\n")
-		assert.Equal(t, k.Summary(), strings.TrimSpace(strings.TrimPrefix(line, "  "+k.Form())), "the usage's line for %s", k.Form())
+		// Its summary, wrapped onto the lines indented under it.
+		lines := strings.Split(usage[at+1:], "\n")
+		entry := strings.TrimPrefix(lines[0], "  "+k.Form())
+		for _, l := range lines[1:] {
+			if !strings.HasPrefix(l, strings.Repeat(" ", kindNoteColumn)) {
+				break
+			}
+			entry += " " + l
+		}
+		assert.Equal(t, k.Summary(), strings.Join(strings.Fields(entry), " "), "the usage's lines for %s", k.Form())
 		last = at
 		form, _, _ := strings.Cut(k.Form(), "[")
 		assert.Contains(t, runHelp, form, "gatectl probe run -h does not name %s", form)

@@ -21,7 +21,8 @@ takes a file, it completes file names. Load it into the shell you are in:
 
 or install it for every new shell:
 
-  bash:  gatectl completion bash > ~/.local/share/bash-completion/completions/gatectl
+  bash:  gatectl completion bash \
+           > ~/.local/share/bash-completion/completions/gatectl
   zsh:   gatectl completion zsh > DIR/_gatectl   (DIR one of $fpath)
   fish:  gatectl completion fish > ~/.config/fish/completions/gatectl.fish
 

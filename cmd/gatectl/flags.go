@@ -57,10 +57,58 @@ func secretPairs(m map[string][]string) []string {
 // printUsage prints a command's synopsis and flags to w.
 func printUsage(fs *flag.FlagSet, synopsis string, w io.Writer) {
 	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", synopsis)
-	out := fs.Output()
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(out)
+	printFlags(fs, w)
+}
+
+// flagNoteIndent is how far a flag's description is indented under it,
+// and helpWidth the widest a line of help may be: a terminal's 80
+// columns.
+const (
+	flagNoteIndent = 6
+	helpWidth      = 80
+)
+
+// printFlags lists fs's flags as the flag package's PrintDefaults does
+// (sorted, each with its value's name and default, its description on
+// the lines under it), but written as they are written everywhere else,
+// --json, a one-letter flag alone keeping one dash (-m, -v), and each
+// description wrapped to helpWidth. The flag package still parses both
+// -json and --json.
+func printFlags(fs *flag.FlagSet, w io.Writer) {
+	indent := strings.Repeat(" ", flagNoteIndent)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  " + flagSpelling(f.Name)
+		if name != "" {
+			line += " " + name
+		}
+		if def := shownDefault(f); def != "" {
+			usage += " (default " + def + ")"
+		}
+		note := strings.ReplaceAll(wrap(usage, helpWidth-flagNoteIndent), "\n", "\n"+indent)
+		fmt.Fprintf(w, "%s\n%s%s\n", line, indent, note)
+	})
+}
+
+// flagSpelling is how help writes the flag called name: -m, --json.
+func flagSpelling(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// shownDefault is f's default as help shows it, or "" when it is its
+// type's zero value (which goes without saying, as in PrintDefaults).
+func shownDefault(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "false", "0", "0s", "[]":
+		return ""
+	}
+	if name, _ := flag.UnquoteUsage(f); name == "string" {
+		return fmt.Sprintf("%q", f.DefValue) // a string flag's, as PrintDefaults quotes it
+	}
+	return f.DefValue
 }
 
 // command is one command's flags. Help that was asked for (-h, -help,

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,8 +79,7 @@ func TestHelp(t *testing.T) {
 			}
 			if fs := c.flagSet(); fs != nil {
 				var defaults strings.Builder
-				fs.SetOutput(&defaults)
-				fs.PrintDefaults()
+				printFlags(fs, &defaults)
 				assert.True(t, strings.HasSuffix(want, "\n\nFlags:\n"+defaults.String()),
 					"gatectl %s -h does not list the flags its table entry defines:\n%s\nwant them to be:\n%s", key, want, defaults.String())
 			}
@@ -108,13 +110,12 @@ func TestUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{nil, "Usage:\n  gatectl " + cli.subs[0].name + " "},
 		{[]string{"frob"}, `gatectl: unknown command "frob"`},
 		{[]string{"help", "frob"}, `gatectl help: unknown command "frob"`},
 		{[]string{"check", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl check"},
 		{[]string{"schema", "extra"}, `gatectl schema: unexpected argument "extra"`},
 		{[]string{"probe"}, "gatectl probe: want a command\n\nUsage:\n  gatectl probe run"},
-		{[]string{"probe", "frob"}, `gatectl probe: unknown command "frob" (want run or inspect)`},
+		{[]string{"probe", "frob"}, `gatectl probe: unknown command "frob"; want "run" or "inspect"`},
 		{[]string{"probe", "run", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl probe run"},
 		{[]string{"doctor"}, `gatectl doctor: want "skills"`},
 		{[]string{"skills", "--deep"}, "flag provided but not defined: -deep"},
@@ -125,5 +126,44 @@ func TestUsageErrors(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "gatectl %v", tt.args)
 		assert.Empty(t, stdout.String(), "gatectl %v", tt.args)
 		assert.Contains(t, stderr.String(), tt.stderr, "gatectl %v", tt.args)
+	}
+}
+
+// TestHelpFitsEightyColumns: every line of every help golden, and of the
+// top-level usage, fits an 80-column terminal.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "help*.txt"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	texts := map[string]string{"usage": usage, "probe usage": probeUsage()}
+	for _, f := range files {
+		texts[f] = readGolden(t, filepath.Base(f))
+	}
+	for name, text := range texts {
+		for i, line := range strings.Split(text, "\n") {
+			assert.LessOrEqual(t, utf8.RuneCountInString(line), helpWidth, "%s:%d is wider than %d columns:\n%s", name, i+1, helpWidth, line)
+		}
+	}
+}
+
+// TestFlagsHelpWritesTwoDashes: help writes a long flag with two dashes
+// and a one-letter flag with one, and parsing takes either spelling.
+func TestFlagsHelpWritesTwoDashes(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	var f checkFlags
+	f.bind(fs)
+	var b strings.Builder
+	printFlags(fs, &b)
+	assert.Equal(t, "  --json\n      print the result as JSON (shape: docs/CLI.md)\n"+
+		"  -m string\n      the manifest\n"+
+		"  -v\n      log each probe's failures and grace decisions to stderr\n", b.String())
+
+	for _, args := range [][]string{{"-json", "-m", "a"}, {"--json", "--m", "a"}, {"--json", "-m=a"}} {
+		var f checkFlags
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		f.bind(fs)
+		require.NoError(t, fs.Parse(args), "%q", args)
+		assert.True(t, f.json, "%q", args)
+		assert.Equal(t, "a", f.manifest, "%q", args)
 	}
 }

@@ -116,7 +116,7 @@ func TestProbeRunTool(t *testing.T) {
 			"echo: available (no probe: always available)\n",
 		}, ""},
 		{"unknown tool", []string{"--tool", "serch_web", "-m", checkManifest}, exitUsage, nil,
-			`has no tool or server named "serch_web"; did you mean search_web?`},
+			`has no tool or server named "serch_web"; did you mean "search_web"?`},
 		{"unknown, nothing near", []string{"--tool", "zzzzzzzzzzzz", "-m", checkManifest}, exitUsage, nil,
 			`; it has search_web, notify_team, cache_data, spin, echo, mcp:filesystem`},
 		{"grants come from the manifest", []string{"--tool", "notify_team", "-m", checkManifest, "--env", "X"}, exitUsage, nil,

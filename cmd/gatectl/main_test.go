@@ -78,7 +78,7 @@ func TestProbeRun(t *testing.T) {
 		{"bad memory flag", []string{"probe", "run", "--memory", "lots", "env:HOME"}, exitUsage, `^$`, `--memory: "lots"`},
 		{"unknown flag", []string{"probe", "run", "--frobnicate", "env:HOME"}, exitUsage, `^$`, "flag provided but not defined: -frobnicate"},
 		{"unknown command", []string{"frob"}, exitUsage, `^$`, `unknown command "frob"`},
-		{"no command", nil, exitUsage, `^$`, "Usage:"},
+		{"no command", nil, exitOK, `^gatectl: decide which agent tools can run right now\n\nUsage:\n`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,9 +20,10 @@ import (
 
 // probeRunSynopsis is probe run's help above its flags. The standard
 // probes it names are package probes' kinds, each as help texts write it.
-var probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]... [--import SPEC]...
-           [--http URL-PREFIX]... [--secret NAME=DEST]... [--insecure ADDR]...
-           [--tls-ca FILE] [--proxy] [--config K=V]... [--json]
+var probeRunSynopsis = `gatectl probe run TARGET [--env NAME]... [--dial ADDR]...
+           [--import SPEC]... [--http URL-PREFIX]... [--secret NAME=DEST]...
+           [--insecure ADDR]... [--tls-ca FILE] [--proxy] [--config K=V]...
+           [--json]
        gatectl probe run --tool NAME [-m gate.toml] [--json] [-v] [--fresh]
 
 ` + wrap("TARGET is FILE.wasm, or a standard probe: "+kindForms()+`. A standard probe is
@@ -152,12 +153,12 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	ctx := context.Background()
-	engine, err := runtime.NewEngine(ctx, runtime.NewEngineConfig().
+	engine, err := runtime.NewEngine(ctx, withProgress(runtime.NewEngineConfig().
 		WithBudget(f.budget).
 		WithMemoryLimit(memory).
 		WithCacheDir(f.cacheDir).
 		WithPython(f.python).
-		WithWarmup(!f.fresh))
+		WithWarmup(!f.fresh), stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe run: %v\n", err)
 		return exitUsage

@@ -59,7 +59,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 
 	ctx := context.Background()
 	cfg := runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh)).
+		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh), stderr)).
 		WithRegistry(runtime.NewRegistryConfig().WithLogger(quietLogger()))
 	g, err := runtime.OpenManifest(ctx, &one, cfg)
 	if err != nil {
@@ -137,8 +137,9 @@ func printProbeSetup(w io.Writer, spec *manifest.Probe, p *runtime.Probe) {
 	}
 }
 
-// nearNames suggests the manifest's names closest to a mistyped one, or
-// lists them all when there are few and none is close.
+// nearNames is what follows the error for a name m has no tool or server
+// of: the closest names, or all of them when there are few and none is
+// close.
 func nearNames(name string, m *manifest.Manifest) string {
 	var all []string
 	for _, t := range m.Tools {
@@ -150,50 +151,11 @@ func nearNames(name string, m *manifest.Manifest) string {
 	if len(all) == 0 {
 		return " (it has none)"
 	}
-	type scored struct {
-		name string
-		d    int
-	}
-	var near []scored
-	lower := strings.ToLower(name)
-	for _, n := range all {
-		d := editDistance(lower, strings.ToLower(n))
-		if d <= max(2, len(name)/3) || strings.Contains(strings.ToLower(n), lower) {
-			near = append(near, scored{n, d})
-		}
-	}
-	sort.SliceStable(near, func(i, j int) bool { return near[i].d < near[j].d })
-	if len(near) > 0 {
-		names := make([]string, 0, 5)
-		for i := 0; i < len(near) && i < 5; i++ {
-			names = append(names, near[i].name)
-		}
-		return "; did you mean " + strings.Join(names, ", ") + "?"
+	if s := didYouMean(name, all); s != "" {
+		return s
 	}
 	if len(all) <= 10 {
 		return "; it has " + strings.Join(all, ", ")
 	}
 	return fmt.Sprintf("; it has %s and %d more", strings.Join(all[:10], ", "), len(all)-10)
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -98,14 +98,47 @@ func (c *cmd) sub(word string) *cmd {
 	return nil
 }
 
-// call runs c on args, or the subcommand args start with.
+// call runs c on args, or the subcommand args start with. A command with
+// subcommands takes no positional argument of its own, so a word there
+// that names none of them is a mistyped command.
 func (c *cmd) call(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if s := c.sub(args[0]); s != nil {
 			return s.call(args[1:], stdout, stderr)
 		}
+		if len(c.subs) > 0 && !strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
+			return c.unknown(c.title(), args[0], stderr)
+		}
 	}
 	return c.run(args, stdout, stderr)
+}
+
+// title is how c's messages begin: "gatectl probe".
+func (c *cmd) title() string {
+	return strings.Join(append([]string{"gatectl"}, c.path()...), " ")
+}
+
+// unknown reports, as the command called who, that word names no
+// subcommand of c, with the names closest to it and where the usage is,
+// and returns exitUsage. The usage itself is not printed: it would push
+// the one line that matters off the screen.
+func (c *cmd) unknown(who, word string, stderr io.Writer) int {
+	var known []string
+	for _, s := range c.subs {
+		known = append(known, s.name)
+		for _, a := range s.aliases {
+			if strings.HasPrefix(a, "--") && strings.HasPrefix(word, "-") {
+				known = append(known, a)
+			}
+		}
+	}
+	hint := didYouMean(word, known)
+	if hint == "" && len(known) <= 4 {
+		hint = "; want " + quoteAll(known, " or ")
+	}
+	helpCmd := strings.Join(append([]string{"gatectl", "help"}, c.path()...), " ")
+	fmt.Fprintf(stderr, "%s: unknown command %q%s\nRun %q for usage.\n", who, word, hint, helpCmd)
+	return exitUsage
 }
 
 // walk calls f on c and on every command under it, a command before its
@@ -135,14 +168,15 @@ func flagsOf[F any, P interface {
 	return func(fs *flag.FlagSet) { P(new(F)).bind(fs) }
 }
 
-// noCommand is gatectl without a command, or with one it does not know.
+// noCommand is gatectl without a command, which shows what it can do
+// (the answer to a question nobody got wrong: stdout, exit 0), or with a
+// flag it does not know.
 func noCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitUsage
+		fmt.Fprint(stdout, usage)
+		return exitOK
 	}
-	fmt.Fprintf(stderr, "gatectl: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
+	return cli.unknown("gatectl", args[0], stderr)
 }
 
 // help is "gatectl help [COMMAND [SUBCOMMAND]]": the usage, or what
@@ -153,8 +187,7 @@ func help(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if !slices.ContainsFunc(cli.subs, func(c *cmd) bool { return c.name == args[0] }) {
-		fmt.Fprintf(stderr, "gatectl help: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
+		return cli.unknown("gatectl help", args[0], stderr)
 	}
 	return run(append(slices.Clone(args), "-h"), stdout, stderr)
 }
@@ -178,34 +211,19 @@ func isHelp(arg string) bool {
 	return false
 }
 
-// usageNoteColumn is where a top-level usage line's note starts; a line
-// whose command reaches within two spaces of it has its note on the next
-// line, indented to it.
-const usageNoteColumn = 39
+// kindNoteColumn is where a standard probe's summary starts in the
+// top-level usage.
+const kindNoteColumn = 25
 
-// topUsage is the top-level usage: every command's usage lines, in the
-// order of root's table, and the standard probe kinds.
+// topUsage is the top-level usage: every command's usage lines and the
+// standard probe kinds, in lines of at most helpWidth columns.
 func topUsage(root *cmd) string {
 	var b strings.Builder
 	b.WriteString("gatectl: decide which agent tools can run right now\n\nUsage:\n")
-	root.walk(func(c *cmd) {
-		for _, u := range c.usage {
-			line := "  " + strings.Join(append(append([]string{"gatectl"}, c.path()...), strings.Fields(u.args)...), " ")
-			note := u.note
-			if note == "" {
-				note = c.summary
-			}
-			if n := utf8.RuneCountInString(line); n+2 <= usageNoteColumn {
-				line += strings.Repeat(" ", usageNoteColumn-n)
-			} else {
-				line += "\n" + strings.Repeat(" ", usageNoteColumn)
-			}
-			b.WriteString(line + note + "\n")
-		}
-	})
+	b.WriteString(usageLines(root))
 	b.WriteString("\nTARGET is a probe module (FILE.wasm) or a standard probe:\n")
 	for _, k := range probes.Kinds() {
-		fmt.Fprintf(&b, "  %-26s%s\n", k.Form(), k.Summary())
+		b.WriteString(hanging("  "+k.Form(), k.Summary(), kindNoteColumn))
 	}
 	b.WriteString(`Options such as timeout_ms=N follow a protocol probe's target, in the same
 argument (probes/README.md).
@@ -217,31 +235,68 @@ Exit codes: 0 available, 1 unavailable, 2 bad input, 3 probe error.
 	return b.String()
 }
 
-const probeUsage = `Usage:
-  gatectl probe run TARGET [flags]            run one probe and print its answer
-  gatectl probe run --tool NAME [-m gate.toml] [flags]
-                                              run a manifest's tool's probe with its grants and config
-  gatectl probe inspect FILE.wasm [flags]     show a module's imports, exports and ABI verdict
+// usageLines is the usage lines of c and the commands under it, in the
+// order of the table, each with its note on the line under it as flags
+// have theirs.
+func usageLines(c *cmd) string {
+	var b strings.Builder
+	c.walk(func(c *cmd) {
+		for _, u := range c.usage {
+			command := strings.Join(append([]string{"gatectl"}, c.path()...), " ")
+			// A synopsis too wide for the line goes on under its arguments.
+			cont := strings.Repeat(" ", 2+len(command)+1)
+			synopsis := "  " + command
+			if args := strings.Join(strings.Fields(u.args), " "); args != "" {
+				synopsis += " " + strings.ReplaceAll(wrap(args, helpWidth-len(cont)), "\n", "\n"+cont)
+			}
+			note := u.note
+			if note == "" {
+				note = c.summary
+			}
+			b.WriteString(hanging(synopsis, note, flagNoteIndent))
+		}
+	})
+	return b.String()
+}
 
-Run "gatectl probe run -h" or "gatectl probe inspect -h" for the flags.
-`
+// hanging lays out lead and note as a line of a list: note starts at
+// column col, on lead's last line if that ends two columns short of it,
+// else on the line under it, and wraps within helpWidth, its further
+// lines indented to col.
+func hanging(lead, note string, col int) string {
+	last := lead[strings.LastIndexByte(lead, '\n')+1:]
+	pad := strings.Repeat(" ", col)
+	if n := utf8.RuneCountInString(last); n+2 <= col {
+		lead += strings.Repeat(" ", col-n)
+	} else {
+		lead += "\n" + pad
+	}
+	return lead + strings.ReplaceAll(wrap(note, helpWidth-col), "\n", "\n"+pad) + "\n"
+}
+
+// probeUsage is "gatectl probe"'s help: its subcommands' lines of the
+// top-level usage.
+func probeUsage() string {
+	return "Usage:\n" + usageLines(cli.sub("probe")) +
+		"\nRun \"gatectl probe run -h\" or \"gatectl probe inspect -h\" for the flags.\n"
+}
 
 // runProbe is "gatectl probe" without a subcommand (the dispatch runs
 // run and inspect).
 func runProbe(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, "gatectl probe: want a command\n\n%s", probeUsage)
+		fmt.Fprintf(stderr, "gatectl probe: want a command\n\n%s", probeUsage())
 		return exitUsage
 	}
 	if isHelp(args[0]) {
 		if len(args) > 1 { // "gatectl probe help run" is "gatectl probe run -h"
 			return run(append(append([]string{"probe"}, args[1:]...), "-h"), stdout, stderr)
 		}
-		fmt.Fprint(stdout, probeUsage)
+		fmt.Fprint(stdout, probeUsage())
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "gatectl probe: unknown command %q (want run or inspect)\n\n%s", args[0], probeUsage)
-	return exitUsage
+	probe := cli.sub("probe")
+	return probe.unknown(probe.title(), args[0], stderr)
 }
 
 // defaultCacheDir is where compiled probes are kept between runs:

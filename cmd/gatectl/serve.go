@@ -23,7 +23,8 @@ import (
 	"github.com/gate-dev/gate/server"
 )
 
-const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311] [--allow-remote --token-file FILE]
+const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
+                     [--allow-remote --token-file FILE]
 
 Runs gate as a long-lived service for agents that are not written in Go:
 answers are re-probed in the background before they expire, so a request

@@ -164,7 +164,8 @@ func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt b
 	return exitOK
 }
 
-const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json] [--requirements]
+const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json]
+                             [--requirements]
 
 Checks every skill's requirements against the tools, servers, environment
 variables and binaries available now, and reports the counts by state,

@@ -33,6 +33,69 @@ func (t *table) add(cells ...string) {
 	t.rows = append(t.rows, cells)
 }
 
+// minFitted is the fewest columns fit leaves a clipped cell.
+const minFitted = 12
+
+// fit clips cells, each with an ellipsis, so that every row is at most
+// width columns. The last column (a reason: what the reader came for) is
+// given up to half the width, taken from the widest of the middle
+// columns, each kept at least minFitted wide; then each row's last cell
+// is clipped to the room left. The first column (a name) is never
+// clipped: a row must say whose it is. 0 leaves every row whole. It
+// reports whether it clipped a cell.
+func (t *table) fit(width int) (clipped bool) {
+	if width <= 0 || len(t.widths) == 0 {
+		return false
+	}
+	before := func() int {
+		n := 0
+		for _, w := range t.widths {
+			n += w + 2
+		}
+		return n
+	}
+	lastWidest := 0
+	for _, row := range t.rows {
+		lastWidest = max(lastWidest, utf8.RuneCountInString(row[len(row)-1]))
+	}
+	want := min(lastWidest, max(minFitted, width/2))
+	for before()+want > width {
+		widest := 0
+		for i := 1; i < len(t.widths); i++ {
+			if t.widths[i] > minFitted && (widest == 0 || t.widths[i] > t.widths[widest]) {
+				widest = i
+			}
+		}
+		if widest == 0 {
+			break
+		}
+		t.widths[widest] = max(minFitted, t.widths[widest]-(before()+want-width))
+	}
+	room := max(width-before(), minFitted)
+	for _, row := range t.rows {
+		last := len(row) - 1
+		for i, c := range row {
+			n := room
+			if i < last {
+				n = t.widths[i]
+			}
+			row[i] = clipColumns(c, n)
+			clipped = clipped || row[i] != c
+		}
+	}
+	return clipped
+}
+
+// clipColumns is s cut to at most n runes, its last one an ellipsis when
+// it was cut. A cell is escaped for the terminal, so a rune is a column.
+func clipColumns(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return string(runes[:n-1]) + "…"
+}
+
 // write writes the table to w.
 func (t *table) write(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,4 +71,42 @@ func FuzzTable(f *testing.F) {
 		rows := [][]string{{clean(a), clean(b), clean(c)}, {clean(d), clean(e), clean(g)}, {clean(g), clean(a), clean(d)}}
 		require.Equal(t, tabwriterLayout(rows), tableLayout(rows))
 	})
+}
+
+func TestTableFit(t *testing.T) {
+	long := strings.Repeat("r", 100)
+	tests := []struct {
+		name  string
+		rows  [][]string
+		width int
+		want  string
+	}{
+		{"no limit", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", "env:X", long}}, 0,
+			"TOOL  PROBE  REASON\na     env:X  " + long + "\n"},
+		{"fits already", [][]string{{"TOOL", "REASON"}, {"a", "short"}}, 80,
+			"TOOL  REASON\na     short\n"},
+		{"reason clipped", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", "env:X", long}}, 30,
+			"TOOL  PROBE  REASON\na     env:X  " + strings.Repeat("r", 16) + "…\n"},
+		// A wide middle column gives the reason up to half the width, and
+		// is clipped no narrower than minFitted.
+		{"probe clipped too", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", strings.Repeat("p", 60), long}}, 60,
+			"TOOL  PROBE                   REASON\n" +
+				"a     " + strings.Repeat("p", 21) + "…  " + strings.Repeat("r", 29) + "…\n"},
+		// The name is never clipped, even past the width.
+		{"name kept", [][]string{{"TOOL", "REASON"}, {strings.Repeat("n", 30), long}}, 20,
+			"TOOL                            REASON\n" + strings.Repeat("n", 30) + "  " + strings.Repeat("r", 11) + "…\n"},
+		// Runes, not bytes, are columns.
+		{"runes", [][]string{{"T", "R"}, {"a", strings.Repeat("é", 20)}}, 10,
+			"T  R\na  " + strings.Repeat("é", minFitted-1) + "…\n"},
+	}
+	for _, tt := range tests {
+		var tb table
+		for _, r := range tt.rows {
+			tb.add(r...)
+		}
+		assert.Equal(t, strings.Contains(tt.want, "…"), tb.fit(tt.width), "%s: fit reports a clip", tt.name)
+		var b bytes.Buffer
+		require.NoError(t, tb.write(&b))
+		assert.Equal(t, tt.want, b.String(), tt.name)
+	}
 }
