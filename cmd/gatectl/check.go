@@ -255,7 +255,7 @@ func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 }
 
 // print writes the report as tables, each row at most width columns
-// (its reason clipped to fit), or whole when width is 0.
+// (long probes clipped, reasons wrapped to fit), or whole when width is 0.
 func (r checkReport) print(w io.Writer, width int) {
 	clipped := false
 	section := func(title string, entries []checkEntry) {

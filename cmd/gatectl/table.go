@@ -19,6 +19,7 @@ import (
 type table struct {
 	rows   [][]string
 	widths []int
+	wrap   int // the last column's width after fit; 0: unbounded
 }
 
 // add appends a row.
@@ -33,16 +34,17 @@ func (t *table) add(cells ...string) {
 	t.rows = append(t.rows, cells)
 }
 
-// minFitted is the fewest columns fit leaves a clipped cell.
+// minFitted is the fewest columns fit leaves a clipped cell, or a
+// wrapped last column.
 const minFitted = 12
 
-// fit clips cells, each with an ellipsis, so that every row is at most
-// width columns. The last column (a reason: what the reader came for) is
-// given up to half the width, taken from the widest of the middle
-// columns, each kept at least minFitted wide; then each row's last cell
-// is clipped to the room left. The first column (a name) is never
-// clipped: a row must say whose it is. 0 leaves every row whole. It
-// reports whether it clipped a cell.
+// fit makes every row at most width columns. The last column (a reason:
+// what the reader came for) is given up to half the width, taken from the
+// widest of the middle columns, each kept at least minFitted wide and its
+// cells clipped with an ellipsis; a last cell longer than the room left
+// is wrapped onto lines of its own under its column, never cut. The first
+// column (a name) is never clipped: a row must say whose it is. 0 leaves
+// every row whole. It reports whether it clipped a cell.
 func (t *table) fit(width int) (clipped bool) {
 	if width <= 0 || len(t.widths) == 0 {
 		return false
@@ -71,15 +73,10 @@ func (t *table) fit(width int) (clipped bool) {
 		}
 		t.widths[widest] = max(minFitted, t.widths[widest]-(before()+want-width))
 	}
-	room := max(width-before(), minFitted)
+	t.wrap = max(width-before(), minFitted)
 	for _, row := range t.rows {
-		last := len(row) - 1
-		for i, c := range row {
-			n := room
-			if i < last {
-				n = t.widths[i]
-			}
-			row[i] = clipColumns(c, n)
+		for i, c := range row[:len(row)-1] {
+			row[i] = clipColumns(c, t.widths[i])
 			clipped = clipped || row[i] != c
 		}
 	}
@@ -96,6 +93,25 @@ func clipColumns(s string, n int) string {
 	return string(runes[:n-1]) + "…"
 }
 
+// wrapColumns splits s into lines of at most n runes, each broken after
+// its last space when it has one past its first half, else at n.
+func wrapColumns(s string, n int) []string {
+	runes := []rune(s)
+	var lines []string
+	for len(runes) > n {
+		cut := n
+		for i := n; i > n/2; i-- {
+			if runes[i-1] == ' ' {
+				cut = i
+				break
+			}
+		}
+		lines = append(lines, strings.TrimRight(string(runes[:cut]), " "))
+		runes = runes[cut:]
+	}
+	return append(lines, string(runes))
+}
+
 // write writes the table to w.
 func (t *table) write(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -105,8 +121,20 @@ func (t *table) write(w io.Writer) error {
 			bw.WriteString(c)
 			bw.WriteString(strings.Repeat(" ", t.widths[i]+2-utf8.RuneCountInString(c)))
 		}
-		bw.WriteString(row[last])
-		bw.WriteByte('\n')
+		if t.wrap == 0 {
+			bw.WriteString(row[last])
+			bw.WriteByte('\n')
+			continue
+		}
+		for j, line := range wrapColumns(row[last], t.wrap) {
+			if j > 0 {
+				for _, w := range t.widths {
+					bw.WriteString(strings.Repeat(" ", w+2))
+				}
+			}
+			bw.WriteString(line)
+			bw.WriteByte('\n')
+		}
 	}
 	return bw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,19 +86,24 @@ func TestTableFit(t *testing.T) {
 			"TOOL  PROBE  REASON\na     env:X  " + long + "\n"},
 		{"fits already", [][]string{{"TOOL", "REASON"}, {"a", "short"}}, 80,
 			"TOOL  REASON\na     short\n"},
-		{"reason clipped", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", "env:X", long}}, 30,
-			"TOOL  PROBE  REASON\na     env:X  " + strings.Repeat("r", 16) + "…\n"},
+		{"reason wrapped", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", "env:X", long}}, 30,
+			"TOOL  PROBE  REASON\na     env:X  " + wrapped(long, 17, 13)},
+		// A reason breaks after a space in its line's second half, else
+		// where the line is full.
+		{"reason wrapped at spaces", [][]string{{"TOOL", "REASON"}, {"a", "one two three four five six"}}, 20,
+			"TOOL  REASON\na     one two three\n      four five six\n"},
 		// A wide middle column gives the reason up to half the width, and
 		// is clipped no narrower than minFitted.
-		{"probe clipped too", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", strings.Repeat("p", 60), long}}, 60,
+		{"probe clipped", [][]string{{"TOOL", "PROBE", "REASON"}, {"a", strings.Repeat("p", 60), long}}, 60,
 			"TOOL  PROBE                   REASON\n" +
-				"a     " + strings.Repeat("p", 21) + "…  " + strings.Repeat("r", 29) + "…\n"},
+				"a     " + strings.Repeat("p", 21) + "…  " + wrapped(long, 30, 30)},
 		// The name is never clipped, even past the width.
 		{"name kept", [][]string{{"TOOL", "REASON"}, {strings.Repeat("n", 30), long}}, 20,
-			"TOOL                            REASON\n" + strings.Repeat("n", 30) + "  " + strings.Repeat("r", 11) + "…\n"},
-		// Runes, not bytes, are columns.
+			"TOOL                            REASON\n" + strings.Repeat("n", 30) + "  " + wrapped(long, minFitted, 32)},
+		// Runes, not bytes, are columns. The reason keeps minFitted
+		// columns, and the name its own, past a width too small for them.
 		{"runes", [][]string{{"T", "R"}, {"a", strings.Repeat("é", 20)}}, 10,
-			"T  R\na  " + strings.Repeat("é", minFitted-1) + "…\n"},
+			"T  R\na  " + strings.Repeat("é", minFitted) + "\n   " + strings.Repeat("é", 8) + "\n"},
 	}
 	for _, tt := range tests {
 		var tb table
@@ -105,8 +111,27 @@ func TestTableFit(t *testing.T) {
 			tb.add(r...)
 		}
 		assert.Equal(t, strings.Contains(tt.want, "…"), tb.fit(tt.width), "%s: fit reports a clip", tt.name)
+		for _, line := range strings.Split(strings.TrimSuffix(tt.want, "\n"), "\n") {
+			if tt.width >= 20 && !strings.HasPrefix(tt.name, "name") {
+				assert.LessOrEqual(t, utf8.RuneCountInString(line), tt.width, "%s: %q", tt.name, line)
+			}
+		}
 		var b bytes.Buffer
 		require.NoError(t, tb.write(&b))
 		assert.Equal(t, tt.want, b.String(), tt.name)
 	}
+}
+
+// wrapped is a reason of no spaces as fit wraps it: lines of n runes, each
+// after the first indented by indent spaces.
+func wrapped(reason string, n, indent int) string {
+	var b strings.Builder
+	for i := 0; i < len(reason); i += n {
+		if i > 0 {
+			b.WriteString(strings.Repeat(" ", indent))
+		}
+		b.WriteString(reason[i:min(i+n, len(reason))])
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -83,8 +83,9 @@ func TestOutputWidth(t *testing.T) {
 }
 
 // TestCheckFitsTheTerminal: gatectl check writing to a real 80-column
-// terminal fits every line of its table to it, clipping a long reason
-// with an ellipsis; written to a pipe, the same check prints everything.
+// terminal fits every line of its table to it, clipping a long probe with
+// an ellipsis and wrapping a long reason, whole, onto lines under its
+// column; written to a pipe, the same check prints everything on one line.
 func TestCheckFitsTheTerminal(t *testing.T) {
 	vars := []string{"GATECTL_TEST_A_VERY_LONG_VARIABLE_NAME_ONE", "GATECTL_TEST_A_VERY_LONG_VARIABLE_NAME_TWO", "GATECTL_TEST_A_VERY_LONG_VARIABLE_NAME_THREE"}
 	path := filepath.Join(t.TempDir(), "gate.toml")
@@ -100,7 +101,9 @@ func TestCheckFitsTheTerminal(t *testing.T) {
 		out := readAll(t, master, term)
 		assert.Empty(t, stderr.String())
 		assert.Contains(t, out, "search_web  unavailable")
-		assert.Contains(t, out, "…", "the reason is clipped")
+		assert.Contains(t, out, "…", "the probe is clipped")
+		squeezed := strings.Join(strings.Fields(out), "")
+		assert.Contains(t, squeezed, "Missingenvironmentvariables:"+strings.Join(vars, ","), "the reason is wrapped, not cut")
 		assert.Contains(t, out, "hidden tool(s).")
 		assert.Contains(t, strings.Join(strings.Fields(out), " "), "(… cuts text to fit the terminal; --json or a pipe shows all of it.)")
 		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
