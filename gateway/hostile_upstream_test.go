@@ -267,11 +267,15 @@ func TestUpstreamThatStopsReadingIsFailed(t *testing.T) {
 			// thousands.
 			assert.Less(t, peak.Load()-int64(before), int64(1000), "goroutines: %d before, %d at the peak", before, peak.Load())
 			if tc.transport == "http" {
-				// Exactly the cap: an event stream is given out no
-				// further than the event that fills it (one read brings
-				// hundreds of small events; unguarded, each read's worth
-				// was let through, up to 3,400 goroutines).
-				assert.LessOrEqual(t, deaf.most.Load(), int64(64), "answers to the upstream's requests at once")
+				// The cap: an event stream is given out no further than
+				// the event that fills it (one read brings hundreds of
+				// small events; unguarded, each read's worth was let
+				// through, up to 3,400 goroutines). The upstream learns
+				// that gate gave up on an answer (its request closed)
+				// a moment after gate has, and gate may post the next
+				// meanwhile: on a loaded machine the upstream counted 65
+				// once. So it may count a few that gate has let go.
+				assert.LessOrEqual(t, deaf.most.Load(), int64(64+64/8), "answers to the upstream's requests at once")
 			}
 		})
 	}
