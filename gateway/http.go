@@ -57,14 +57,13 @@ func (g *Gateway) Handler() http.Handler {
 			protected.ServeHTTP(dw, r)
 			return
 		}
-		release, ok := g.admit()
+		op, release, ok := g.admit()
 		if !ok {
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, "gate: too many MCP sessions are open, or gate is shutting down; try again later", http.StatusServiceUnavailable)
 			return
 		}
 		defer release()
-		op := &opening{}
 		protected.ServeHTTP(dw, r.WithContext(context.WithValue(r.Context(), openingKey{}, op)))
 		g.settle(op, w.Header().Get("Mcp-Session-Id"))
 	})
@@ -127,20 +126,47 @@ func batchLen(body []byte, most int) int {
 // admit takes a slot for a POST that may open a session; release gives
 // it back once the POST is served, when the session it opened, if any,
 // is counted among the open ones.
-func (g *Gateway) admit() (release func(), ok bool) {
+func (g *Gateway) admit() (op *opening, release func(), ok bool) {
 	t := &g.clients
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closing || t.opening+g.sessions() >= g.cfg.maxSessions {
+	if t.closing || g.counted() >= g.cfg.maxSessions {
 		g.sessionMetrics.refused()
-		return nil, false
+		return nil, nil, false
 	}
-	t.opening++
-	return func() {
+	op = &opening{}
+	if t.opening == nil {
+		t.opening = map[*opening]struct{}{}
+	}
+	t.opening[op] = struct{}{}
+	return op, func() {
 		t.mu.Lock()
-		t.opening--
+		delete(t.opening, op)
 		t.mu.Unlock()
 	}, true
+}
+
+// counted is what the cap bounds, under g.clients.mu: the sessions that
+// are initialized and still open, and the sessionless POSTs being served
+// that have not (yet) opened one of them. A POST whose session is
+// initialized counts once, as that session: counted as both, a burst of
+// initializes filled the cap with half as many sessions and refused
+// the rest. The sessions are listed before the POSTs are looked at, so a
+// session initialized in between counts as its POST, still once.
+func (g *Gateway) counted() int {
+	open := map[*mcp.ServerSession]bool{}
+	for ss := range g.server.Sessions() {
+		if ss.InitializeParams() != nil {
+			open[ss] = true
+		}
+	}
+	n := len(open)
+	for op := range g.clients.opening {
+		if ss := op.session.Load(); ss == nil || !open[ss] {
+			n++
+		}
+	}
+	return n
 }
 
 // sessions counts the sessions that are initialized and still open: the

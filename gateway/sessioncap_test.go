@@ -56,7 +56,7 @@ func (g *Gateway) held() int {
 func (g *Gateway) opened() int {
 	g.clients.mu.Lock()
 	defer g.clients.mu.Unlock()
-	return g.clients.opening + g.sessions()
+	return g.counted()
 }
 
 // closeAll closes every session and waits until the SDK holds none and

@@ -38,8 +38,8 @@ const (
 type clientTable struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*clientSession
-	opening  int  // sessionless POSTs being served: each may open one
-	closing  bool // CloseSessionsContext has begun
+	opening  map[*opening]struct{} // sessionless POSTs being served: each may open one
+	closing  bool                  // CloseSessionsContext has begun
 }
 
 // clientSession is the gateway's state of one client session.
