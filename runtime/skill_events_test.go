@@ -24,13 +24,20 @@ func TestSkillsThatComeChangeAndGoArePublished(t *testing.T) {
 		return func(e Event) bool { return e.Type == "skill" && e.Name == name && e.Reason == reason }
 	}
 
-	writeSkillFile(t, skills, "todo")
+	// Each file lands whole (written beside, then renamed into place): a
+	// rescan that read a SKILL.md between its creation and its write
+	// would publish the empty file, rightly, and then the change.
+	stage := t.TempDir()
+	writeSkillFile(t, stage, "todo")
+	require.NoError(t, os.Rename(filepath.Join(stage, "todo"), filepath.Join(skills, "todo")))
 	e := ev.wait(t, is("todo", "its folder was added"), "the todo skill is added")
 	assert.True(t, e.Available)
 	assert.Equal(t, "active", e.State)
 
 	file := filepath.Join(skills, "notes", "SKILL.md")
-	require.NoError(t, os.WriteFile(file, []byte("---\nname: notes\ndescription: Notes, rewritten.\n---\n"), 0o644))
+	staged := filepath.Join(stage, "SKILL.md")
+	require.NoError(t, os.WriteFile(staged, []byte("---\nname: notes\ndescription: Notes, rewritten.\n---\n"), 0o644))
+	require.NoError(t, os.Rename(staged, file))
 	e = ev.wait(t, is("notes", "its SKILL.md changed"), "the notes skill changes")
 	assert.True(t, e.Available)
 
