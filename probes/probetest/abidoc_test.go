@@ -1,6 +1,7 @@
 package probetest_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,31 +38,7 @@ func TestABIDocExamples(t *testing.T) {
 	}
 	for _, ex := range examples {
 		t.Run(ex.lang, func(t *testing.T) {
-			dir := t.TempDir()
-			src := fence(t, doc, ex.lang)
-			require.NoError(t, os.WriteFile(filepath.Join(dir, ex.file), []byte(src), 0o644))
-			build := buildCommand(t, doc, src)
-			switch ex.lang {
-			case "c":
-				require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
-				require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
-			case "ts":
-				// The compiler and gate.ts, where the page's import and
-				// build command find them.
-				require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
-				require.NoError(t, os.Symlink(filepath.Join(root, "probes", "asc"), filepath.Join(dir, "probes", "asc")))
-			case "go":
-				gomod := "module dbprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
-				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
-			}
-			cmd := exec.Command("sh", "-c", build)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "%s\n%s", build, out)
-
-			wasm := must(os.ReadFile(filepath.Join(dir, "db.wasm")))
+			wasm := buildDocExample(t, root, doc, ex.lang, ex.file)
 			probetest.Test(t, wasm, probetest.Options{
 				Grants: hostfuncs.Grants{Env: []string{"DATABASE_URL"}, Import: []string{"py:psycopg2"}},
 				Cases: []probetest.Case{
@@ -70,6 +47,80 @@ func TestABIDocExamples(t *testing.T) {
 				},
 			})
 		})
+	}
+}
+
+// buildDocExample builds the complete probe of docs/ABI.md in lang, saved
+// as file, with the build command that follows it on the page, and
+// returns the module.
+func buildDocExample(t testing.TB, root, doc, lang, file string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	src := fence(t, doc, lang)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, file), []byte(src), 0o644))
+	build := buildCommand(t, doc, src)
+	switch lang {
+	case "c":
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
+		require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
+	case "ts":
+		// The compiler and gate.ts, where the page's import and build
+		// command find them.
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
+		require.NoError(t, os.Symlink(filepath.Join(root, "probes", "asc"), filepath.Join(dir, "probes", "asc")))
+	case "go":
+		gomod := "module dbprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+	}
+	cmd := exec.Command("sh", "-c", build)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s\n%s", build, out)
+	return must(os.ReadFile(filepath.Join(dir, "db.wasm")))
+}
+
+// BenchmarkABIDocExamples runs the complete probes of docs/ABI.md, each
+// built as the page says, on a reused and on a fresh instance (no idle
+// memory: every run instantiates): what a probe author's choice of
+// language costs per run, the C probe the anchor.
+//
+//	go test -run '^$' -bench ABIDocExamples ./probes/probetest
+func BenchmarkABIDocExamples(b *testing.B) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(b, err)
+	doc := string(must(os.ReadFile(filepath.Join(root, "docs", "ABI.md"))))
+	ctx := context.Background()
+	noEnv := func(string) (string, bool) { return "", false }
+	instances := []struct {
+		name string
+		cfg  runtime.EngineConfig
+	}{
+		{"reused", runtime.NewEngineConfig().WithLookupEnv(noEnv)},
+		{"fresh", runtime.NewEngineConfig().WithLookupEnv(noEnv).WithWarmup(false).WithIdleMemoryLimit(0)},
+	}
+	for _, ex := range []struct{ lang, file string }{{"c", "db.c"}, {"ts", "db.ts"}, {"wat", "db.wat"}, {"go", "main.go"}} {
+		wasm := buildDocExample(b, root, doc, ex.lang, ex.file)
+		for _, in := range instances {
+			b.Run("lang="+ex.lang+"/instance="+in.name, func(b *testing.B) {
+				e, err := runtime.NewEngine(ctx, in.cfg)
+				require.NoError(b, err)
+				defer e.Close(ctx)
+				m, err := e.Compile(ctx, ex.file, wasm)
+				require.NoError(b, err)
+				p, err := e.NewProbe(ctx, "db", m, runtime.ProbeConfig{
+					Grants: hostfuncs.Grants{Env: []string{"DATABASE_URL"}, Import: []string{"py:psycopg2"}},
+				})
+				require.NoError(b, err)
+				require.Equal(b, runtime.Unavailable, p.Run(ctx).Outcome, "the first run")
+				for b.Loop() {
+					if res := p.Run(ctx); res.Outcome != runtime.Unavailable || res.Fresh != (in.name == "fresh") {
+						b.Fatalf("%s: %v (fresh %v) %s", ex.lang, res.Outcome, res.Fresh, res.Reason)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -145,14 +196,14 @@ func section(t *testing.T, doc, heading string) string {
 }
 
 // fence returns the first ```lang block of doc.
-func fence(t *testing.T, doc, lang string) string {
+func fence(t testing.TB, doc, lang string) string {
 	m := regexp.MustCompile("(?s)```" + lang + "\n(.*?)```").FindStringSubmatch(doc)
 	require.NotNil(t, m, "docs/ABI.md has no ```%s block", lang)
 	return m[1]
 }
 
 // buildCommand returns the ```sh block that follows the source block src.
-func buildCommand(t *testing.T, doc, src string) string {
+func buildCommand(t testing.TB, doc, src string) string {
 	i := strings.Index(doc, src)
 	require.GreaterOrEqual(t, i, 0)
 	m := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(doc[i:])
