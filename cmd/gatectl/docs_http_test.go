@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // TestHTTPDocStreams plays the scenario of docs/HTTP.md's event stream and
@@ -92,17 +92,7 @@ func TestHTTPDocStreams(t *testing.T) {
 	waitFor(&printed, "connected")
 
 	// The listener comes...
-	l, err := net.Listen("tcp", "127.0.0.1:"+ports["16379"])
-	require.NoError(t, err)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	l := testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
 	waitFor(&stream, `"state":"available"`)
 	waitFor(&printed, "tools (4)")
 	// ... and goes.

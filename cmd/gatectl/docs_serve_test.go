@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // TestServeDocLogs plays the two scenarios of docs/CLI.md's "gatectl
@@ -50,17 +50,7 @@ func TestServeDocLogs(t *testing.T) {
 		os.Unsetenv("SERP_API_KEY") // t.Setenv restores it
 		manifest := ports.ToRun("[runtime]\nttl = \"1s\"\ngrace = \"0s\"\n\n[[tools]]\nname = \"cache_data\"\nprobe = \"tcp:127.0.0.1:16379\"\n")
 		s := startDocServe(t, manifest)
-		l, err := net.Listen("tcp", "127.0.0.1:"+ports["16379"])
-		require.NoError(t, err)
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
+		l := testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
 		s.waitFor("tool cache_data available")
 		l.Close()
 		s.waitFor("tool cache_data unavailable")
