@@ -283,10 +283,13 @@ func TestHTTPUpstreamGoneAndBack(t *testing.T) {
 	c.WaitTools(t, all...)
 	stop()
 	c.WaitTools(t)
-	ups := h.gw.Upstreams()
-	require.Len(t, ups, 1)
-	assert.NotEqual(t, "ready", ups[0].State)
-	assert.NotEmpty(t, ups[0].Error)
+	// Down, with the reason, between its tries to reconnect (a try
+	// under way is "connecting", with no reason of its own yet).
+	require.Eventually(t, func() bool {
+		ups := h.gw.Upstreams()
+		require.Len(t, ups, 1)
+		return ups[0].State == "down" && ups[0].Error != ""
+	}, waitFor, time.Millisecond)
 
 	// Back on the same address.
 	l := listenOn(t, url)
