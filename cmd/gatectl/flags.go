@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -123,8 +124,8 @@ type command struct {
 
 func newCommand(name, synopsis string, stdout, stderr io.Writer) *command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr) // the flag package's own error messages
-	fs.Usage = func() {} // parse prints it, knowing where to
+	fs.SetOutput(io.Discard) // parse words the flag package's errors
+	fs.Usage = func() {}     // parse prints it, knowing where to
 	return &command{FlagSet: fs, synopsis: synopsis, stdout: stdout, stderr: stderr}
 }
 
@@ -138,10 +139,44 @@ func (c *command) parse(args []string) (positional []string, code int, done bool
 		printUsage(c.FlagSet, c.synopsis, c.stdout)
 		return nil, exitOK, true
 	case err != nil:
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			c.unknownFlag(name)
+			return nil, exitUsage, true
+		}
+		fmt.Fprintf(c.stderr, "%s: %s\n", c.Name(), respellFlags(err.Error()))
 		printUsage(c.FlagSet, c.synopsis, c.stderr)
 		return nil, exitUsage, true
 	}
 	return pos, exitOK, false
+}
+
+// flagInMessage is a flag named in one of the flag package's errors
+// ("flag needs an argument: -addr", "invalid value ... for flag -budget:").
+var flagInMessage = regexp.MustCompile(`(argument: |for flag )-([A-Za-z0-9][A-Za-z0-9_-]*)`)
+
+// respellFlags writes the flags the flag package's error names as help
+// writes them: --addr, -m.
+func respellFlags(msg string) string {
+	return flagInMessage.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := flagInMessage.FindStringSubmatch(m)
+		return sub[1] + flagSpelling(sub[2])
+	})
+}
+
+// unknownFlag reports a flag the command does not have as a mistyped
+// command is reported: one line naming the nearest flags, spelt as help
+// spells them, and where the usage is.
+func (c *command) unknownFlag(name string) {
+	var known []string
+	c.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+	hint := ""
+	if near := closest(name, known); len(near) > 0 {
+		for i, n := range near {
+			near[i] = flagSpelling(n)
+		}
+		hint = "; did you mean " + strings.Join(near, ", ") + "?"
+	}
+	fmt.Fprintf(c.stderr, "%s: unknown flag %s%s\nRun %q for usage.\n", c.Name(), flagSpelling(name), hint, strings.Replace(c.Name(), "gatectl", "gatectl help", 1))
 }
 
 // parseNoArgs is parse for a command that takes flags only.

@@ -103,8 +103,9 @@ func TestVersion(t *testing.T) {
 	assert.Contains(t, stderr.String(), `unexpected argument "extra"`)
 }
 
-// TestUsageErrors: a mistake goes to stderr with the usage, exit 2, and
-// nothing on stdout.
+// TestUsageErrors: a mistake goes to stderr, exit 2, and nothing on
+// stdout: a mistyped command or flag as one line with the nearest names,
+// any other mistake with the usage.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		args   []string
@@ -112,13 +113,16 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"frob"}, `gatectl: unknown command "frob"`},
 		{[]string{"help", "frob"}, `gatectl help: unknown command "frob"`},
-		{[]string{"check", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl check"},
+		{[]string{"check", "--frob"}, "gatectl check: unknown flag --frob\nRun \"gatectl help check\" for usage.\n"},
+		{[]string{"check", "-jsn"}, "gatectl check: unknown flag --jsn; did you mean --json?\n"},
+		{[]string{"serve", "--addr"}, "gatectl serve: flag needs an argument: --addr\nUsage: gatectl serve"},
+		{[]string{"probe", "run", "env:HOME", "--budget", "soon"}, "gatectl probe run: invalid value \"soon\" for flag --budget: "},
 		{[]string{"schema", "extra"}, `gatectl schema: unexpected argument "extra"`},
 		{[]string{"probe"}, "gatectl probe: want a command\n\nUsage:\n  gatectl probe run"},
 		{[]string{"probe", "frob"}, `gatectl probe: unknown command "frob"; want "run" or "inspect"`},
-		{[]string{"probe", "run", "--frob"}, "flag provided but not defined: -frob\nUsage: gatectl probe run"},
+		{[]string{"probe", "run", "--frob"}, "gatectl probe run: unknown flag --frob\nRun \"gatectl help probe run\" for usage.\n"},
 		{[]string{"doctor"}, `gatectl doctor: want "skills"`},
-		{[]string{"skills", "--deep"}, "flag provided but not defined: -deep"},
+		{[]string{"skills", "--deep"}, "gatectl skills: unknown flag --deep"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

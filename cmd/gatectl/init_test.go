@@ -384,7 +384,7 @@ func TestInitUsage(t *testing.T) {
 		{[]string{"--stdout", "-m", "x.toml"}, "gatectl init: --stdout and -m x.toml: want one of them\n"},
 		{[]string{"extra"}, "gatectl init: unexpected argument \"extra\"\n"},
 		{[]string{"-m", missing}, "gatectl init: cannot write " + missing + ": open " + filepath.Dir(missing) + "/.tmp-"},
-		{[]string{"--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"--nope"}, "gatectl init: unknown flag --nope"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

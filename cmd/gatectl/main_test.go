@@ -76,7 +76,7 @@ func TestProbeRun(t *testing.T) {
 		{"not wasm", []string{"probe", "run", hostile("notwasm")}, exitUsage, `^$`, "notwasm.wasm: wasm: "},
 		{"breaks the ABI", []string{"probe", "run", hostile("unknown_import")}, exitUsage, `^$`, "3 problems:\n  - imports gate.exec"},
 		{"bad memory flag", []string{"probe", "run", "--memory", "lots", "env:HOME"}, exitUsage, `^$`, `--memory: "lots"`},
-		{"unknown flag", []string{"probe", "run", "--frobnicate", "env:HOME"}, exitUsage, `^$`, "flag provided but not defined: -frobnicate"},
+		{"unknown flag", []string{"probe", "run", "--frobnicate", "env:HOME"}, exitUsage, `^$`, "gatectl probe run: unknown flag --frobnicate"},
 		{"unknown command", []string{"frob"}, exitUsage, `^$`, `unknown command "frob"`},
 		{"no command", nil, exitOK, `^gatectl: decide which agent tools can run right now\n\nUsage:\n`, ""},
 	}

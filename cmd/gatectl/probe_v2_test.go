@@ -111,7 +111,7 @@ func TestProbeRunV2Flags(t *testing.T) {
 			"gatectl probe run: --tls-ca: " + notPEM + ": no PEM certificate in it"},
 		{"secret pattern", []string{"env:HOME", "--secret", "API_*=127.0.0.1:6379"}, exitUsage, "", `secret grant "API_*": secrets are named exactly; no patterns`},
 		{"secret without a destination", []string{v2Probe, "--secret", "API_KEY"}, exitUsage, "",
-			`invalid value "API_KEY" for flag -secret: bind the secret to where it may be sent, written as --dial and --http are: --secret API_KEY=127.0.0.1:6379, --secret API_KEY=https://api.example.com/v1/`},
+			`invalid value "API_KEY" for flag --secret: bind the secret to where it may be sent, written as --dial and --http are: --secret API_KEY=127.0.0.1:6379, --secret API_KEY=https://api.example.com/v1/`},
 		{"secret with an empty destination", []string{v2Probe, "--secret", "API_KEY="}, exitUsage, "", `--secret API_KEY=127.0.0.1:6379`},
 		{"secret with no name", []string{v2Probe, "--secret", "=127.0.0.1:6379"}, exitUsage, "", `--secret NAME=127.0.0.1:6379`},
 		{"secret with a bad destination", []string{v2Probe, "--secret", "API_KEY=127.1:6379"}, exitUsage, "",
