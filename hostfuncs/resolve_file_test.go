@@ -9,27 +9,12 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/gate-dev/gate/internal/nohang"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// rtestPrompt runs fn and fails if it has not returned within 2 seconds:
-// long enough for a loaded machine, far shorter than a hang.
-func rtestPrompt(t *testing.T, what string, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatalf("%s: still blocked after 2s", what)
-	}
-}
 
 // rtestHostile is a directory of the files a resolver must never block on,
 // read without bound, or follow forever.
@@ -90,7 +75,7 @@ func TestLibResolverHostileFiles(t *testing.T) {
 	h := newRtestHostile(t)
 	r := NewLibResolver()
 	for _, p := range h.all() {
-		rtestPrompt(t, p, func() {
+		nohang.Run(t, p, func() {
 			got, err := r.Resolve(context.Background(), p) // no deadline: the resolver itself must not block
 			require.NoError(t, err)
 			assert.False(t, got)
@@ -115,17 +100,17 @@ func TestLibParseConfHostileIncludes(t *testing.T) {
 	require.NoError(t, os.Symlink("/", filepath.Join(d, "60-root.conf")))
 	require.NoError(t, os.Symlink("/", filepath.Join(etc, "root")))
 
-	rtestPrompt(t, "parse", func() {
+	nohang.Run(t, "parse", func() {
 		assert.Equal(t, []string{libs}, libParseConf(conf, 0, map[string]bool{}))
 	})
-	rtestPrompt(t, "resolve", func() {
+	nohang.Run(t, "resolve", func() {
 		got, err := newLibResolver("", conf).Resolve(context.Background(), "libconf.so.2")
 		require.NoError(t, err)
 		assert.True(t, got)
 	})
 	// ld.so.conf itself may be any of them.
 	for _, p := range h.all() {
-		rtestPrompt(t, p, func() {
+		nohang.Run(t, p, func() {
 			assert.Empty(t, libParseConf(p, 0, map[string]bool{}))
 		})
 	}
@@ -184,7 +169,7 @@ func TestPythonResolverHostileFiles(t *testing.T) {
 		"loopdir.loopdir.loopdir.loopdir.loopdir.loopdir.loopdir.loopdir.loopdir.loopdir.nope": false,
 	}
 	for name, want := range cases {
-		rtestPrompt(t, name, func() {
+		nohang.Run(t, name, func() {
 			got, err := r.Resolve(context.Background(), name)
 			require.NoError(t, err)
 			assert.Equal(t, want, got, name)
@@ -231,7 +216,7 @@ func TestPythonResolverZipBounds(t *testing.T) {
 	require.NoError(t, os.WriteFile(archive, buf.Bytes(), 0o644))
 
 	r := rtestPyResolver(h.big, archive)
-	rtestPrompt(t, "zip", func() {
+	nohang.Run(t, "zip", func() {
 		got, err := r.Resolve(context.Background(), "zmod199")
 		require.NoError(t, err)
 		assert.True(t, got)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/nohang"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,7 +21,7 @@ import (
 func btestImport(t *testing.T, g *guest, c *Call, spec string) int32 {
 	t.Helper()
 	var got int32
-	promptly(t, spec, func() {
+	nohang.Run(t, spec, func() {
 		p, n := g.put(t, 0, spec)
 		var err error
 		got, err = g.call(c, "import", p, n)
@@ -88,27 +90,11 @@ func TestImportLibFIFOAnswersPromptly(t *testing.T) {
 	c := testCall(t, Grants{Import: []string{"lib:" + dir + "/*", "lib:/dev/zero"}})
 	c.Resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{})
 	for _, p := range []string{fifo, "/dev/zero"} {
-		promptly(t, p, func() {
+		nohang.Run(t, p, func() {
 			ptr, n := g.put(t, 0, "lib:"+p)
 			got, err := g.call(c, "import", ptr, n)
 			require.NoError(t, err)
 			assert.Equal(t, StatusNotFound, got)
 		})
-	}
-}
-
-// promptly runs fn and fails if it has not returned within 2 seconds:
-// long enough for a loaded machine, far shorter than a hang.
-func promptly(t *testing.T, what string, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatalf("%s: still blocked after 2s", what)
 	}
 }
