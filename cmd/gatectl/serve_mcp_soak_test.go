@@ -11,14 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gate-dev/gate/internal/mcptest"
-	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,63 +186,18 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		return strings.Contains(answer, "requests being handled, the gateway's cap")
 	}, mcpWait, 20*time.Millisecond, "a session at the request cap")
 
-	var ctx context.Context // the attacks' time, from when all have begun
-	var wg sync.WaitGroup
-	attack := func(f func()) {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				f()
-			}
-		})
-	}
-	const stalledSessions = 2
-	for range stalledSessions {
-		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
-		c.Open()
-		c.Stall(http.MethodGet, "")
-		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
-	}
-	var batchMu sync.Mutex
-	var batchIDs []string
-	var refused atomic.Int64
-	initialize := func() {
-		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
-		resp, err := c.Try("[" + mcptest.InitializeBody + "]")
-		switch {
-		case err != nil:
-		case resp.StatusCode == http.StatusServiceUnavailable:
-			refused.Add(1)
-		case resp.Header.Get("Mcp-Session-Id") != "":
-			batchMu.Lock()
-			batchIDs = append(batchIDs, resp.Header.Get("Mcp-Session-Id"))
-			batchMu.Unlock()
-		}
-	}
-	var opening sync.WaitGroup
-	for range 16 {
-		opening.Go(func() {
-			for range 300 / 16 {
-				initialize()
-			}
-		})
-	}
-	opening.Wait()
-	attackCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
-	defer stop()
-	ctx = attackCtx
-	attack(initialize)
-	_, stopIdle := testnet.HoldIdle(s.addr, 1100)
-	defer stopIdle()
+	h := newHostileClients(t, s, endpoint, token)
+	defer h.start(5 * time.Second)()
 	// A body trickled a byte at a time, with the token and without.
 	for _, auth := range []string{"Authorization: Bearer " + token + "\r\n", ""} {
-		attack(func() {
+		h.loop(func() {
 			c, err := net.DialTimeout("tcp", s.addr, time.Second)
 			if err != nil {
 				return
 			}
 			defer c.Close()
 			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n", auth)
-			for ctx.Err() == nil {
+			for h.ctx.Err() == nil {
 				if _, err := c.Write([]byte(" ")); err != nil {
 					return
 				}
@@ -254,7 +207,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	}
 	// Calls of every hostile upstream's tools, each given up after 3 s.
 	var hostileCalls atomic.Int64
-	attack(func() {
+	h.loop(func() {
 		for _, tool := range []string{"endless_echo", "stall_wait", "deaf_echo", "hung_wait", "forker_wait", "chatty_echo", "liner_echo"} {
 			go func() {
 				cctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -266,22 +219,17 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	})
 	// A reload that restarts an upstream, midway.
-	wg.Go(func() {
+	h.wg.Go(func() {
 		time.Sleep(2 * time.Second)
 		rewrite("2")
 	})
-	var most atomic.Int64
-	attack(func() {
-		most.Store(max(most.Load(), int64(s.gauge(t, "gate_mcp_sessions"))))
-		time.Sleep(50 * time.Millisecond)
-	})
 
-	calls := honestCalls(t, ctx, ts, goStream, goBare)
-	wg.Wait()
+	calls := honestCalls(t, h.ctx, ts, goStream, goBare)
+	h.wait()
 	t.Logf("%d honest calls, each with its progress; %d calls of hostile tools; the most sessions open: %d; initializes refused: %d",
-		calls, hostileCalls.Load(), most.Load(), refused.Load())
-	assert.LessOrEqual(t, most.Load(), int64(256), "sessions open at once")
-	assert.Positive(t, refused.Load(), "initializes past the cap are refused")
+		calls, hostileCalls.Load(), h.most.Load(), h.refused.Load())
+	assert.LessOrEqual(t, h.most.Load(), int64(256), "sessions open at once")
+	assert.Positive(t, h.refused.Load(), "initializes past the cap are refused")
 	second := mcptest.ReadPID(t, pidFile, first)
 
 	// The attackers go away, and so do the hostile upstreams (a reload),
@@ -294,16 +242,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		require.Eventually(t, func() bool { return mcptest.ProcessGone(pid) }, mcpWait, 10*time.Millisecond,
 			"an upstream's child (pid %d) outlived its upstream", pid)
 	}
-	stopIdle()
-	for _, id := range batchIDs {
-		req, err := http.NewRequest(http.MethodDelete, endpoint, nil)
-		require.NoError(t, err)
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Mcp-Session-Id", id)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}
+	h.leave()
 	honest := 5.0 // goStream, goBare, victim, the TypeScript client, busy
 	require.Eventually(t, func() bool { return s.gauge(t, "gate_mcp_sessions") == honest }, 60*time.Second, 100*time.Millisecond,
 		"the stalled sessions are dropped: %v sessions open", s.gauge(t, "gate_mcp_sessions"))

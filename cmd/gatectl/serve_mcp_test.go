@@ -12,14 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gate-dev/gate/internal/mcptest"
-	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -230,62 +227,10 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 	honest := s.gauge(t, "gate_mcp_sessions")
 	require.Equal(t, 3.0, honest)
 
-	var ctx context.Context // the attacks' time, from when all have begun
-	var wg sync.WaitGroup
-	attack := func(f func()) {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				f()
-			}
-		})
-	}
-	// Stalled sessions: a standalone stream never read, and a call whose
-	// stream is never read while it floods it.
-	const stalledSessions = 2
-	for range stalledSessions {
-		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
-		c.Open()
-		c.Stall(http.MethodGet, "")
-		// 4 MB: more than the buffers of both ends hold.
-		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
-	}
-	// Batch initializes, kept open, past the cap: 300 first, 16 at a
-	// time, then more throughout.
-	var batchMu sync.Mutex
-	var batchIDs []string
-	var refused, failed atomic.Int64
-	batch := func() {
-		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
-		resp, err := c.Try("[" + mcptest.InitializeBody + "]")
-		switch {
-		case err != nil:
-			failed.Add(1)
-		case resp.StatusCode == http.StatusServiceUnavailable:
-			refused.Add(1)
-		case resp.Header.Get("Mcp-Session-Id") != "":
-			batchMu.Lock()
-			batchIDs = append(batchIDs, resp.Header.Get("Mcp-Session-Id"))
-			batchMu.Unlock()
-		}
-	}
-	var first sync.WaitGroup
-	for range 16 {
-		first.Go(func() {
-			for range 300 / 16 {
-				batch()
-			}
-		})
-	}
-	first.Wait()
-	t.Logf("batch initializes: %d opened, %d refused, %d failed", len(batchIDs), refused.Load(), failed.Load())
-	attackCtx, stop := context.WithTimeout(context.Background(), 4*time.Second)
-	defer stop()
-	ctx = attackCtx
-	attack(batch)
-	// Connections without the token that send nothing, opened again as
-	// the server closes them.
-	_, stopIdle := testnet.HoldIdle(s.addr, 1100)
-	defer stopIdle()
+	// Stalled sessions, and batch initializes kept open past the cap:
+	// 300 first, then more throughout, with idle connections.
+	h := newHostileClients(t, s, endpoint, token)
+	defer h.start(4 * time.Second)()
 	// Event streams with the token, never read.
 	var streams []net.Conn
 	for range 8 {
@@ -296,34 +241,18 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 		require.NoError(t, c.(*net.TCPConn).SetReadBuffer(4<<10))
 		fmt.Fprintf(c, "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n\r\n", token)
 	}
-	// The session count, throughout.
-	var most atomic.Int64
-	attack(func() {
-		most.Store(max(most.Load(), int64(s.gauge(t, "gate_mcp_sessions"))))
-		time.Sleep(50 * time.Millisecond)
-	})
-
 	// The honest clients, throughout.
-	calls := honestCalls(t, ctx, ts, goStream, goBare)
-	wg.Wait()
-	t.Logf("%d honest calls, each with its progress; the most sessions open at once: %d; batch initializes refused: %d", calls, most.Load(), refused.Load())
-	assert.LessOrEqual(t, most.Load(), int64(256), "sessions open at once")
-	assert.Positive(t, refused.Load(), "batch initializes past the cap are refused")
+	calls := honestCalls(t, h.ctx, ts, goStream, goBare)
+	h.wait()
+	t.Logf("%d honest calls, each with its progress; the most sessions open at once: %d; batch initializes refused: %d", calls, h.most.Load(), h.refused.Load())
+	assert.LessOrEqual(t, h.most.Load(), int64(256), "sessions open at once")
+	assert.Positive(t, h.refused.Load(), "batch initializes past the cap are refused")
 
 	// The attackers go away, but for the stalled sessions, which gate
 	// drops itself once a write to them has waited 10 s.
-	stopIdle()
+	h.leave()
 	for _, c := range streams {
 		c.Close()
-	}
-	for _, id := range batchIDs {
-		req, err := http.NewRequest(http.MethodDelete, endpoint, nil)
-		require.NoError(t, err)
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Mcp-Session-Id", id)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
 	}
 	require.Eventually(t, func() bool { return s.gauge(t, "gate_mcp_sessions") == honest }, 60*time.Second, 100*time.Millisecond,
 		"the stalled sessions are dropped: %v sessions open, %v dropped", s.gauge(t, "gate_mcp_sessions"), s.gauge(t, `gate_mcp_sessions_dropped_total{reason="write_timeout"}`))
