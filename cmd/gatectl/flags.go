@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // listFlag is a repeatable string flag: --env A --env B.
@@ -150,15 +151,19 @@ func (c *command) parse(args []string) (positional []string, code int, done bool
 	return pos, exitOK, false
 }
 
-// flagInMessage is a flag named in one of the flag package's errors
-// ("flag needs an argument: -addr", "invalid value ... for flag -budget:").
-var flagInMessage = regexp.MustCompile(`(argument: |for flag )-([A-Za-z0-9][A-Za-z0-9_-]*)`)
+// flagInMessage matches a flag named in one of the flag package's errors
+// ("flag needs an argument: -addr", "invalid value ... for flag -budget:"),
+// compiled on the first usage error, not at every command's start.
+var flagInMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(argument: |for flag )-([A-Za-z0-9][A-Za-z0-9_-]*)`)
+})
 
 // respellFlags writes the flags the flag package's error names as help
 // writes them: --addr, -m.
 func respellFlags(msg string) string {
-	return flagInMessage.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := flagInMessage.FindStringSubmatch(m)
+	re := flagInMessage()
+	return re.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		return sub[1] + flagSpelling(sub[2])
 	})
 }
