@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,7 +133,14 @@ func TestHostileSchemasAreBoundedBeforeTheCompile(t *testing.T) {
 		return len(ups) == 2 && ups[0].State == gateway.StateReady && ups[1].State == gateway.StateReady
 	}, 4*waitFor, 20*time.Millisecond, "upstreams: %+v", &ups)
 	want := append(prefixed("w_", goodSchemaTools...), prefixed("p_", goodSchemaTools...)...)
-	assert.ElementsMatch(t, want, h.gw.Offered())
+	slices.Sort(want) // as Offered lists them
+	// The offered set follows an upstream's listing in the background: an
+	// upstream reads ready a moment before its tools are offered.
+	var offered []string
+	require.Eventually(t, func() bool {
+		offered = h.gw.Offered()
+		return assert.ObjectsAreEqual(want, offered)
+	}, waitFor, 20*time.Millisecond, "offered: %v", &offered)
 	c.WaitTools(t, want...)
 
 	hidden := h.gw.Hidden()
