@@ -40,6 +40,9 @@ type Status struct {
 	// CheckedAt is when the probe run behind this answer started (the
 	// clock's time); zero for a tool without a probe.
 	CheckedAt time.Time
+	// Pending, when not nil, is a flip under way (see Policy): the latest
+	// answers disagree with this one, which is still served.
+	Pending *Pending
 }
 
 // Available reports whether the tool is listed.
@@ -75,7 +78,7 @@ func (r *Registry) ListAvailable(ctx context.Context) []Tool {
 			// PraisonAI's registry does, so a recovery shows at once.
 			reusable = false
 		default:
-			if until := st.CheckedAt.Add(r.cfg.ttl); until.Before(validUntil) {
+			if until := r.staleAt(st.CheckedAt, st.Available(), st.Pending, r.policyOf(e)); until.Before(validUntil) {
 				validUntil = until
 			}
 		}
@@ -139,18 +142,26 @@ func (r *Registry) RefreshDue(ctx context.Context) int {
 	return len(due)
 }
 
-// nextProbe is when a refresher should probe e again.
+// nextProbe is when a refresher should probe e again: ahead of its
+// answer's expiry (the TTL, or the retry interval while it is failing) by
+// a fifth of that interval less the jitter, by the end of its grace
+// window if it is served graced, and when a hold-down that keeps a flip
+// waiting ends.
 func (r *Registry) nextProbe(e *entry) time.Time {
-	ttl := r.cfg.ttl
-	margin := ttl/5 + time.Duration(uint64(ttl/10)*uint64(nameHash(e.tool.Name)%1024)/1024)
 	current := e.current()
-	next := current.CheckedAt.Add(ttl - margin)
+	latest := current.CheckedAt
+	if e.pending != nil {
+		latest = e.pending.At
+	}
+	every := r.every(current.Available(), e.pending, r.policyOf(e))
+	margin := every/5 + time.Duration(uint64(every/10)*uint64(nameHash(e.tool.Name)%1024)/1024)
+	next := latest.Add(every - margin)
 	if current.Graced {
-		if end := e.lastSuccess.Add(ttl + r.cfg.grace); end.Before(next) {
+		if end := e.lastSuccess.Add(r.cfg.ttl + r.cfg.grace); end.Before(next) {
 			next = end
 		}
 	}
-	return next
+	return heldUntil(next, e.pending)
 }
 
 // nameHash is FNV-1a: a stable spread of names for the jitter.
@@ -192,8 +203,13 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			st := e.current()
 			st.Cached = true
 			statuses[i] = st
-		case !force && e.hasCache && now.Before(e.last.checkedAt.Add(r.cfg.ttl)):
+		case !force && e.pending == nil && e.hasCache && now.Before(r.staleAt(e.last.checkedAt, e.last.available(), nil, r.policyOf(e))):
 			st := e.last.status(e.tool.Name)
+			st.Cached = true
+			statuses[i] = st
+		case !force && e.pending != nil && now.Before(r.staleAt(e.pending.At, e.listed == 1, e.pending, r.policyOf(e))):
+			// A flip under way: the answer served is the one before it.
+			st := e.current()
 			st.Cached = true
 			statuses[i] = st
 		default:
@@ -305,25 +321,42 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 			}
 		}
 	}
-	if st.Graced {
+	listed := int8(-1)
+	if st.Available() {
+		listed = 1
+	}
+	pending := r.hold(e, &st, listed, now)
+	switch {
+	case pending != nil:
+		// The tool stays as it was; the answer waits in e.pending.
+		e.pending = pending
+		st = e.current()
+	case st.Graced:
 		graced := st // a copy, so that st stays off the heap
 		e.graced = &graced
-	} else {
+	default:
 		e.last, e.graced = answerOf(st), nil
+	}
+	if pending == nil {
+		e.streak, e.pending = 0, nil
+		if e.listed != 0 && e.listed != listed {
+			e.flippedAt = now
+		}
 	}
 	e.answered = true
 	e.flight = nil
 	var change *Change
 	if r.entries[name] == e {
 		r.version.Add(1)
-		listed := int8(-1)
-		if st.Available() {
-			listed = 1
-		}
-		if e.listed != 0 && e.listed != listed {
+		switch {
+		case pending != nil:
+			change = &Change{Kind: r.cfg.kind, Name: name, Available: e.listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now, Pending: pending}
+		case e.listed != 0 && e.listed != listed:
 			change = &Change{Kind: r.cfg.kind, Name: name, Available: listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now}
 		}
-		e.listed = listed
+		if pending == nil {
+			e.listed = listed
+		}
 	}
 	f.status = st
 	waiters := f.done
@@ -340,7 +373,7 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	// once told shows the change; readers that waited for this probe get
 	// their answer after the subscribers have heard.
 	if change != nil {
-		r.notify(*change)
+		r.notify(change)
 	}
 	f.finished.Store(true)
 	if waiters != nil {
@@ -360,6 +393,11 @@ type Change struct {
 	Graced    bool
 	// At is the clock's time of the probe run that noticed.
 	At time.Time
+	// Pending is nil for a flip. Only a Service's events see the others:
+	// an answer that disagrees with what is served, counted toward the
+	// tool's threshold or held by its hold-down (see Policy); the tool is
+	// served as it was (Available, State and Reason are what is served).
+	Pending *Pending
 }
 
 // Subscribe calls fn for every Change from now on, in the order the
@@ -374,16 +412,23 @@ type Change struct {
 // Changes are noticed when a probe runs: when a read finds an answer
 // stale, or when a refresher re-probes it before it expires (RefreshDue,
 // which a Gate with OnChange subscribers and a Service's Run call every
-// tick). The returned function unsubscribes.
+// tick). fn hears of flips only, never of a Pending answer. The returned
+// function unsubscribes.
 func (r *Registry) Subscribe(fn func(Change)) (unsubscribe func()) {
+	return r.subscribe(fn, false)
+}
+
+// subscribe is Subscribe, and with pending set fn also hears of answers
+// that did not flip the tool because of its policy.
+func (r *Registry) subscribe(fn func(Change), pending bool) (unsubscribe func()) {
 	r.subsMu.Lock()
 	defer r.subsMu.Unlock()
 	if r.subs == nil {
-		r.subs = map[int]func(Change){}
+		r.subs = map[int]subscriber{}
 	}
 	id := r.nextSub
 	r.nextSub++
-	r.subs[id] = fn
+	r.subs[id] = subscriber{fn, pending}
 	return func() {
 		r.subsMu.Lock()
 		delete(r.subs, id)
@@ -391,10 +436,17 @@ func (r *Registry) Subscribe(fn func(Change)) (unsubscribe func()) {
 	}
 }
 
-func (r *Registry) notify(c Change) {
+type subscriber struct {
+	fn      func(Change)
+	pending bool
+}
+
+func (r *Registry) notify(c *Change) {
 	r.subsMu.Lock()
 	defer r.subsMu.Unlock()
-	for _, fn := range r.subs {
-		fn(c)
+	for _, s := range r.subs {
+		if c.Pending == nil || s.pending {
+			s.fn(*c)
+		}
 	}
 }

@@ -164,9 +164,12 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		}
 	}
 	servers := make([]built, len(m.Servers)+len(rules))
-	build := func(b *built, list string, i int, name, desc string, params json.RawMessage, p *manifest.Probe) {
+	build := func(b *built, list string, i int, name, desc string, params json.RawMessage, p *manifest.Probe, pol *manifest.Policy) {
 		// The manifest package wrote the parameters as JSON already.
 		b.tool = Tool{Name: name, Description: desc, Parameters: params}
+		if pol != nil {
+			b.tool.Policy = policyOf(pol.Over(m.Runtime.Policy))
+		}
 		if p != nil {
 			probe, err := g.probeFor(ctx, name, p)
 			if err != nil {
@@ -192,17 +195,17 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 				switch {
 				case i < len(tools):
 					t := m.Tools[i]
-					build(&tools[i], "tools", i, t.Name, t.Description, t.Parameters, t.Probe)
+					build(&tools[i], "tools", i, t.Name, t.Description, t.Parameters, t.Probe, t.Policy)
 				case i < len(tools)+len(m.Servers):
 					i -= len(tools)
 					s := m.Servers[i]
-					build(&servers[i], "servers", i, s.Name, s.Description, nil, s.Probe)
+					build(&servers[i], "servers", i, s.Name, s.Description, nil, s.Probe, s.Policy)
 				case i < len(tools)+len(servers):
 					r := rules[i-len(tools)-len(m.Servers)]
 					s := m.Servers[r.server]
 					rule := s.Upstream.Tools[r.rule]
 					build(&servers[i-len(tools)], "servers["+strconv.Itoa(r.server)+"].tools", r.rule,
-						manifest.UpstreamRuleName(s.Name, rule.Rule()), "", nil, rule.Probe)
+						manifest.UpstreamRuleName(s.Name, rule.Rule()), "", nil, rule.Probe, s.Policy)
 				default:
 					return
 				}
@@ -258,7 +261,22 @@ func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {
 	if rt.Concurrency > 0 {
 		cfg.engine = cfg.engine.WithConcurrency(rt.Concurrency)
 	}
+	if rt.Policy != nil {
+		cfg.registry = cfg.registry.WithPolicy(*policyOf(rt.Policy))
+	}
 	return cfg
+}
+
+// policyOf is the Policy a manifest's keys describe.
+func policyOf(p *manifest.Policy) *Policy {
+	out := &Policy{FailureThreshold: p.FailureThreshold, SuccessThreshold: p.SuccessThreshold}
+	if p.Retry != nil {
+		out.Retry = *p.Retry
+	}
+	if p.HoldDown != nil {
+		out.HoldDown = *p.HoldDown
+	}
+	return out
 }
 
 // probeFor makes the probe a manifest describes: a standard probe from its
@@ -350,8 +368,14 @@ func (g *Gate) Manifest() *manifest.Manifest { return g.manifest }
 // whoever calls RefreshDue (a Service's Gate by Service.Run), and
 // OnChange starts nothing there.
 func (g *Gate) OnChange(fn func(Change)) (unsubscribe func()) {
-	t := g.tools.Subscribe(fn)
-	s := g.servers.Subscribe(fn)
+	return g.onChange(fn, false)
+}
+
+// onChange is OnChange, and with pending set fn also hears of answers
+// that a tool's policy held back (Change.Pending).
+func (g *Gate) onChange(fn func(Change), pending bool) (unsubscribe func()) {
+	t := g.tools.subscribe(fn, pending)
+	s := g.servers.subscribe(fn, pending)
 	g.changes.hold()
 	var once sync.Once
 	return func() {

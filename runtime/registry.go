@@ -28,6 +28,9 @@ type Tool struct {
 	// Parameters is a JSON Schema object; nil means no parameters.
 	Parameters json.RawMessage
 	Probe      Prober
+	// Policy, when not nil, is how this tool's answers turn into what is
+	// listed, in place of the registry's (RegistryConfig.WithPolicy).
+	Policy *Policy
 }
 
 // Clock tells the registry the time. Tests pass a clock they move by hand
@@ -49,6 +52,7 @@ type RegistryConfig struct {
 	kind       string
 	background bool
 	observer   Observer
+	policy     Policy
 }
 
 // NewRegistryConfig returns the defaults: TTL and grace of 30 s, the system
@@ -87,6 +91,11 @@ func (c RegistryConfig) WithKind(kind string) RegistryConfig { c.kind = kind; re
 // one-shot reader (gatectl check) probes what is stale itself.
 func (c RegistryConfig) WithBackgroundRefresh(on bool) RegistryConfig { c.background = on; return c }
 
+// WithPolicy sets the policy of every tool that has none of its own
+// (Tool.Policy): thresholds, retry and hold-down. The default is the zero
+// Policy, which takes every answer at once.
+func (c RegistryConfig) WithPolicy(p Policy) RegistryConfig { c.policy = p; return c }
+
 // WithObserver reports every probe run and every read, for metrics.
 func (c RegistryConfig) WithObserver(o Observer) RegistryConfig { c.observer = o; return c }
 
@@ -123,7 +132,7 @@ type Registry struct {
 	snap    atomic.Pointer[snapshot]
 
 	subsMu  sync.Mutex // orders deliveries; guards subs
-	subs    map[int]func(Change)
+	subs    map[int]subscriber
 	nextSub int
 }
 
@@ -144,14 +153,26 @@ type entry struct {
 	last   answer
 	graced *Status
 	flight *flight
+
+	// streak counts the answers in a row that disagree with what is
+	// served, toward the policy's threshold; pending is the latest of
+	// them, nil when the latest answer agreed.
+	streak    int32
+	pending   *Pending
+	flippedAt time.Time // the last flip, for the hold-down
 }
 
-// current is the latest answer, graced or not.
+// current is the answer served now, graced or not, with the flip under
+// way if there is one.
 func (e *entry) current() Status {
+	var st Status
 	if e.graced != nil {
-		return *e.graced
+		st = *e.graced
+	} else {
+		st = e.last.status(e.tool.Name)
 	}
-	return e.last.status(e.tool.Name)
+	st.Pending = e.pending
+	return st
 }
 
 // answer is a probed tool's Status as its entry keeps it: the name is the
@@ -175,6 +196,8 @@ func answerOf(st Status) answer {
 	}
 	return a
 }
+
+func (a answer) available() bool { return answerStates[a.state] == StateAvailable }
 
 func (a answer) status(name string) Status {
 	return Status{Name: name, State: answerStates[a.state], Reason: a.reason, Err: a.err,

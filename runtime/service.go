@@ -87,6 +87,10 @@ type Event struct {
 	// Trigger, for a reload: "watch" when the watcher saw the manifest
 	// change, "reload" when Reload was called (SIGHUP in gatectl serve).
 	Trigger string `json:"trigger,omitempty"`
+	// Pending, for a tool or server, is an answer its policy held back
+	// (see Policy): the event is not a flip, and State, Available and
+	// Reason are what is still served.
+	Pending *Pending `json:"pending,omitempty"`
 }
 
 // Service keeps a Gate fresh for a long-running process (gatectl serve,
@@ -193,9 +197,9 @@ func (s *Service) install(g *Gate) {
 		s.unsub()
 	}
 	s.gate.Store(g)
-	s.unsub = g.OnChange(func(c Change) {
-		s.publish(Event{Type: c.Kind, Name: c.Name, State: string(c.State), Available: c.Available, Reason: c.Reason, Graced: c.Graced, At: c.At})
-	})
+	s.unsub = g.onChange(func(c Change) {
+		s.publish(Event{Type: c.Kind, Name: c.Name, State: string(c.State), Available: c.Available, Reason: c.Reason, Graced: c.Graced, At: c.At, Pending: c.Pending})
+	}, true)
 }
 
 // Run probes everything once (then Ready reports true), and until ctx is

@@ -203,10 +203,12 @@ func (m *Metrics) Watch(svc *runtime.Service) (stop func()) {
 }
 
 func (m *Metrics) event(e runtime.Event) {
-	switch e.Type {
-	case "tool", "server", "skill", "upstream":
+	switch {
+	case e.Pending != nil:
+		// An answer a policy held back: not a change of state.
+	case e.Type == "tool", e.Type == "server", e.Type == "skill", e.Type == "upstream":
 		m.stateChanges.WithLabelValues(e.Type).Inc()
-	case "reload":
+	case e.Type == "reload":
 		m.reloads.WithLabelValues(e.State).Inc()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
@@ -82,6 +83,17 @@ func formatEvent(cmd string, e runtime.Event) string {
 		}
 		return fmt.Sprintf("%s: reloaded %s %s\n", cmd, name, how)
 	case "tool", "server", "skill", "upstream":
+		if p := e.Pending; p != nil {
+			line := fmt.Sprintf("%s: %s %s still %s: %d of %d answers in a row %s", cmd, e.Type, name,
+				safetext.Terminal(e.State), p.Count, p.Of, safetext.Terminal(string(p.State)))
+			if !p.HeldUntil.IsZero() {
+				line += fmt.Sprintf(", held until %s", p.HeldUntil.Format(time.RFC3339))
+			}
+			if p.Reason != "" {
+				line += ": " + safetext.Terminal(p.Reason)
+			}
+			return line + "\n"
+		}
 		line := fmt.Sprintf("%s: %s %s %s", cmd, e.Type, name, safetext.Terminal(e.State))
 		if e.Graced {
 			line += " (last good answer kept within the grace window)"

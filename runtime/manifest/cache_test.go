@@ -85,6 +85,8 @@ memory = "64MiB"
 cache_dir = "cache/dir"
 python = "./venv/bin/python"
 concurrency = %d
+failure_threshold = 3
+retry = "5s"
 
 [skills]
 paths = ["./skills", "/abs/skills", "../up"]
@@ -97,6 +99,12 @@ follow_outside_links = true
 		fmt.Fprintf(&b, "\n[[tools]]\nname = \"tool_%d\"\ndescription = %q\n", i, desc)
 		if ts := []string{"", "web", "mcp-github.v2"}[r.IntN(3)]; ts != "" {
 			fmt.Fprintf(&b, "toolset = %q\n", ts)
+		}
+		switch r.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, "success_threshold = %d\nhold_down = \"%dm\"\n", 1+r.IntN(5), r.IntN(10))
+		case 1:
+			fmt.Fprintf(&b, "failure_threshold = %d\nretry = \"%ds\"\n", 1+r.IntN(5), 1+r.IntN(60))
 		}
 		if r.IntN(3) > 0 {
 			fmt.Fprintf(&b, "parameters = { type = \"object\", required = [\"q\"], properties = { q = { type = \"string\", description = \"<b>%d</b>\" }, n = { type = \"integer\", minimum = %d } } }\n", i, r.IntN(10))
@@ -133,6 +141,10 @@ http = ["https://api.example.com/v%d/", "http://127.0.0.1:*/health", "unix:/var/
 name = "mcp:filesystem"
 description = "Files under the project root"
 probe = "tcp:127.0.0.1:3333"
+failure_threshold = 2
+success_threshold = 2
+retry = "2s"
+hold_down = "1m"
 
 [[servers]]
 name = "@acme/search.v2"
@@ -809,15 +821,16 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 	sStrs, sParams, sSt := ctestSplit(t, encodeEntry(small, key))
 	require.Contains(t, string(sStrs), "axby")
 	// A manifest with only a Path: its length, the runtime's flags,
-	// python and concurrency, the skills' paths (nil), enforcement, flags
-	// and position (file, line, col); then the tools and servers (nil).
-	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	// python, concurrency and policy, the skills' paths (nil),
+	// enforcement, flags and position (file, line, col); then the tools
+	// and servers (nil).
+	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	tm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0, 0))), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Path: "/p"}, tm)
 	// Two positions in one file: the second says "the same file". (The
-	// server: name, description, probe, upstream, position.)
-	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0}
+	// server: name, description, probe, policy, upstream, position.)
+	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}
 	pm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("f"), nil, posSt)), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Skills: Skills{Pos: Position{File: "f"}}, Servers: []Server{{Pos: Position{File: "f"}}}}, pm)
@@ -826,7 +839,7 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		payload []byte
 		lim     Limits
 	}{
-		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:17]), 1, 1, 0, 0))},
+		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:19]), 1, 1, 0, 0))},
 		{name: "another key", payload: ctestPayload(strs, params, st)}, // sealed below with another key
 		{name: "tighter limits", payload: ctestPayload(strs, params, st), lim: Limits{MaxTools: 9}},
 		{name: "a shorter description limit", payload: ctestPayload(strs, params, st), lim: Limits{MaxDescription: 10}},
@@ -840,7 +853,7 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		{name: "config keys twice", payload: ctestPayload(bytes.Replace(sStrs, []byte("axby"), []byte("axay"), 1), sParams, sSt)},
 		{name: "a flag bit that means nothing", payload: ctestPayload(sStrs, sParams, ctestFlip(t, sSt, 1+0, 0x40))},
 		{name: "a length past everything", payload: append(binary.AppendUvarint(nil, 1<<62), 0, 0)},
-		{name: "a boolean without its pointer", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 6, skAllowed), 0, 0))},
+		{name: "a boolean without its pointer", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 7, skAllowed), 0, 0))},
 		{name: "a huge count", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0xff, 0xff, 0xff, 0xff, 0x0f, 0))},
 		{name: "a count past the bytes left", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 4, 0))},
 	} {
@@ -983,12 +996,15 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 // its JSON: the format is pinned, so that a change to it is a decision.
 // Should this fail, the format changed: bump cacheFormat, cacheMagic and
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
-// destinations, in JSON an object; v5: a tool's toolset.)
+// destinations, in JSON an object; v5: a tool's toolset; v6: the
+// availability policy.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
 probe = "env:A"
 toolset = "web"
+failure_threshold = 2
+hold_down = "1m"
 
 [[tools]]
 name = "v2"
@@ -1008,17 +1024,17 @@ name = "std"
 probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
 `
 	const entry = "" +
-		"676174654d430005070000000000000000000000000000000000000000000000" +
-		"00000000000000008c0100772f6162732f676174652e746f6d6c73686f727477" +
-		"6562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e7761" +
-		"736d4568747470733a2f2f682f76312f52746c733a683a3253683a3168747470" +
-		"733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f616273" +
-		"2f712e7761736d7374647463703a683a312f63612e70656d0e00000000000000" +
-		"0000050500030001050000000000000000000000010e06020002020200000001" +
-		"000b000002010000020d030102070103030d02030b0380ade204001010000c02" +
-		"0500000001000b00000000000101000000002202001e02030000000107000000" +
-		"0000000000000700002a0200260200c8c5c84c"
-	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":8,"col":8}},"pos":{"file":"/abs/gate.toml","line":6,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":17,"col":1}},"pos":{"file":"/abs/gate.toml","line":15,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":21,"col":1}},"pos":{"file":"/abs/gate.toml","line":19,"col":1}}]}`
+		"676174654d430006070000000000000000000000000000000000000000000000" +
+		"00000000000000008c010083012f6162732f676174652e746f6d6c73686f7274" +
+		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
+		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
+		"70733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f6162" +
+		"732f712e7761736d7374647463703a683a312f63612e70656d0e000000000000" +
+		"00000000050500030001050000000000000000000000010e0602090480e0ba84" +
+		"bf030002020200000001000b000002010000020d030102070103030d02030b03" +
+		"80ade204001410000010020500000001000b0000000000010100000000260200" +
+		"0022020300000001070000000000000000000700002e0200002a02008d4dec37"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
 	key := [sha256.Size]byte{7}

@@ -49,7 +49,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x05"
+const cacheMagic = "gateMC\x00\x06"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -73,6 +73,12 @@ const (
 	prBudget = 1 << 0
 	prProxy  = 1 << 1
 	prAll    = 1<<2 - 1
+
+	poFailure = 1 << 0
+	poSuccess = 1 << 1
+	poRetry   = 1 << 2
+	poHold    = 1 << 3
+	poAll     = 1<<4 - 1
 )
 
 var errBadEntry = errors.New("manifest cache: bad entry")
@@ -179,6 +185,7 @@ func (e *cenc) manifest(m *Manifest) {
 	}
 	e.str(rt.Python)
 	e.varint(int64(rt.Concurrency))
+	e.policy(rt.Policy)
 
 	sk := &m.Skills
 	e.list(sk.Paths)
@@ -205,6 +212,7 @@ func (e *cenc) manifest(m *Manifest) {
 		e.count(len(t.Parameters), t.Parameters == nil)
 		e.params = append(e.params, t.Parameters...)
 		e.probe(t.Probe)
+		e.policy(t.Policy)
 		e.pos(t.Pos)
 	}
 	e.count(len(m.Servers), m.Servers == nil)
@@ -213,6 +221,7 @@ func (e *cenc) manifest(m *Manifest) {
 		e.str(s.Name)
 		e.str(s.Description)
 		e.probe(s.Probe)
+		e.policy(s.Policy)
 		e.upstream(s.Upstream)
 		e.pos(s.Pos)
 	}
@@ -253,6 +262,34 @@ func (e *cenc) upstream(u *Upstream) {
 		e.str(r.Match)
 		e.probe(r.Probe)
 		e.pos(r.Pos)
+	}
+}
+
+// policy writes a *Policy as a flag byte (0 for nil, else a bit for
+// each key written) and the keys written.
+func (e *cenc) policy(p *Policy) {
+	if p == nil {
+		e.byte(0)
+		return
+	}
+	var flags byte
+	for i, set := range []bool{p.FailureThreshold != 0, p.SuccessThreshold != 0, p.Retry != nil, p.HoldDown != nil} {
+		if set {
+			flags |= 1 << i
+		}
+	}
+	e.byte(flags)
+	if p.FailureThreshold != 0 {
+		e.varint(int64(p.FailureThreshold))
+	}
+	if p.SuccessThreshold != 0 {
+		e.varint(int64(p.SuccessThreshold))
+	}
+	if p.Retry != nil {
+		e.varint(int64(*p.Retry))
+	}
+	if p.HoldDown != nil {
+		e.varint(int64(*p.HoldDown))
 	}
 }
 
@@ -564,6 +601,7 @@ func (d *cdec) manifest() *Manifest {
 	}
 	rt.Python = d.str()
 	rt.Concurrency = d.int()
+	rt.Policy = d.policy()
 
 	sk := &m.Skills
 	sk.Paths = d.list(d.lim.MaxArrayLen)
@@ -592,6 +630,7 @@ func (d *cdec) manifest() *Manifest {
 			t.Toolset = d.toolset()
 			t.Parameters = d.params()
 			t.Probe = d.probe(n - i)
+			t.Policy = d.policy()
 			t.Pos = d.pos()
 		}
 	}
@@ -606,6 +645,7 @@ func (d *cdec) manifest() *Manifest {
 			s.Name = d.str()
 			s.Description = d.description()
 			s.Probe = d.probe(n - i)
+			s.Policy = d.policy()
 			s.Upstream = d.upstream()
 			s.Pos = d.pos()
 		}
@@ -683,6 +723,40 @@ func (d *cdec) params() json.RawMessage {
 
 // probe decodes a *Probe; left is how many more entries of the list
 // being decoded may have one, the size of the block to take it from.
+// policy decodes a *Policy, each key within what the checks accept (a
+// key at its "not written" value would encode otherwise).
+func (d *cdec) policy() *Policy {
+	flags := d.byte(poAll)
+	if flags == 0 || d.bad {
+		return nil
+	}
+	p := &Policy{}
+	threshold := func() int {
+		n := d.int()
+		if n < 1 || n > maxThreshold {
+			d.fail()
+		}
+		return n
+	}
+	if flags&poFailure != 0 {
+		p.FailureThreshold = threshold()
+	}
+	if flags&poSuccess != 0 {
+		p.SuccessThreshold = threshold()
+	}
+	if flags&poRetry != 0 {
+		if p.Retry = d.dur(time.Duration(d.varint())); *p.Retry <= 0 {
+			d.fail()
+		}
+	}
+	if flags&poHold != 0 {
+		if p.HoldDown = d.dur(time.Duration(d.varint())); *p.HoldDown < 0 {
+			d.fail()
+		}
+	}
+	return p
+}
+
 func (d *cdec) probe(left int) *Probe {
 	if d.byte(1) == 0 {
 		return nil

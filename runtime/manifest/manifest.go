@@ -110,6 +110,25 @@ type Runtime struct {
 	// Concurrency caps how many probes execute at once; 0 = not set,
 	// otherwise at least 1.
 	Concurrency int `json:"concurrency,omitempty"`
+	// Policy is the availability policy of every tool and server that
+	// does not write its own keys; nil = none of its keys written.
+	Policy *Policy `json:"policy,omitempty"`
+}
+
+// Policy is the keys that say how probe answers turn into what is listed
+// (failure_threshold, success_threshold, retry, hold_down), as written in
+// [runtime] or on a [[tools]] or [[servers]] entry; the runtime's Policy
+// documents what they do. Each field is "not written" at its zero value,
+// so that a tool's keys override [runtime]'s one by one.
+type Policy struct {
+	// FailureThreshold and SuccessThreshold are at least 1; 0 = not
+	// written.
+	FailureThreshold int `json:"failure_threshold,omitempty"`
+	SuccessThreshold int `json:"success_threshold,omitempty"`
+	// Retry is more than 0; nil = not written (the TTL).
+	Retry *time.Duration `json:"retry,omitempty"`
+	// HoldDown is 0 or more; nil = not written (none).
+	HoldDown *time.Duration `json:"hold_down,omitempty"`
 }
 
 // The canonical enforcement levels of skill capability gates, weakest
@@ -177,6 +196,9 @@ type Tool struct {
 	// Probe answers whether the tool is usable now; nil means it always
 	// is.
 	Probe *Probe `json:"probe,omitempty"`
+	// Policy is the availability policy keys written on the tool; nil =
+	// none.
+	Policy *Policy `json:"policy,omitempty"`
 	// Pos is where the tool's [[tools]] header (or inline table) starts.
 	Pos Position `json:"pos"`
 }
@@ -192,6 +214,9 @@ type Server struct {
 	// Probe answers whether the server is usable now; nil means it always
 	// is.
 	Probe *Probe `json:"probe,omitempty"`
+	// Policy is the availability policy keys written on the server; nil
+	// = none.
+	Policy *Policy `json:"policy,omitempty"`
 	// Upstream, when not nil, is the MCP server behind this entry, which
 	// gate's MCP gateway fronts (docs/MCP.md). It is written as command
 	// or url on the [[servers]] entry, with the keys that go with them.

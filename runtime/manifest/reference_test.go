@@ -37,6 +37,7 @@ var referenceTables = map[string][]keyList{
 	"`[[servers.tools]]`": {{"ruleKeys", ruleKeys}},
 	"`probe`":             {{"probeKeys", probeKeys}},
 	"`grants`":            {{"grantKeys", grantKeys}},
+	"Availability policy": {{"policyKeys", policyKeys}},
 }
 
 // ReferenceRow is one key's row in docs/MANIFEST.md: its cells as

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,18 @@ var (
 	toolKeys    = []string{"name", "description", "parameters", "probe", "toolset"}
 	serverKeys  = append([]string{"name", "description", "probe"}, upstreamKeys...)
 )
+
+// What [runtime], [[tools]] and [[servers]] accept: their own keys, then
+// the availability policy's.
+var (
+	runtimeAccepts = withPolicy(runtimeKeys)
+	toolAccepts    = withPolicy(toolKeys)
+	serverAccepts  = withPolicy(serverKeys)
+)
+
+func withPolicy(keys []string) []string {
+	return append(slices.Clip(keys), policyKeys...)
+}
 
 // document checks the whole manifest. Runtime goes first whatever the
 // file order, because a probe's budget is checked against runtime.budget.
@@ -44,7 +57,7 @@ func (c *checker) runtime(r *Runtime, v any) {
 	if !ok {
 		return
 	}
-	c.unknownKeys("runtime", t, runtimeKeys)
+	c.unknownKeys("runtime", t, runtimeAccepts)
 	if d, ok := c.duration("runtime.ttl", t); ok {
 		if d < 0 {
 			c.valueErr("runtime.ttl", "ttl %v: want 0 or more (0 re-probes every time)", d)
@@ -108,6 +121,7 @@ func (c *checker) runtime(r *Runtime, v any) {
 			r.Concurrency = int(n)
 		}
 	}
+	r.Policy = c.policy("runtime", t)
 }
 
 // duration reads an optional duration string key of t.
@@ -226,14 +240,15 @@ type entryKind struct {
 }
 
 var (
-	toolKind   = entryKind{"tools", "tool", toolKeys, checkToolName}
-	serverKind = entryKind{"servers", "server", serverKeys, checkServerName}
+	toolKind   = entryKind{"tools", "tool", toolAccepts, checkToolName}
+	serverKind = entryKind{"servers", "server", serverAccepts, checkServerName}
 )
 
 func (c *checker) tools(v any) []Tool {
 	var out []Tool
-	c.entries(toolKind, v, func(path string, t map[string]any, name, desc string, probe *Probe, pos Position) {
-		tool := Tool{Name: name, Description: desc, Probe: probe, Pos: pos}
+	c.entries(toolKind, v, func(e *checkedEntry) {
+		path, t := e.path, e.t
+		tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
 		if v, ok := t["parameters"]; ok {
 			tool.Parameters = c.parameters(path+".parameters", v)
 		}
@@ -247,15 +262,15 @@ func (c *checker) tools(v any) []Tool {
 
 func (c *checker) servers(v any) []Server {
 	var out []Server
-	c.entries(serverKind, v, func(path string, t map[string]any, name, desc string, probe *Probe, pos Position) {
-		out = append(out, Server{Name: name, Description: desc, Probe: probe, Upstream: c.upstream(path, t), Pos: pos})
+	c.entries(serverKind, v, func(e *checkedEntry) {
+		out = append(out, Server{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Upstream: c.upstream(e.path, e.t), Pos: e.pos})
 	})
 	return out
 }
 
 // entries checks an array of tools or servers: the keys they share, and
 // that names are unique. add is called for each, with what was read.
-func (c *checker) entries(k entryKind, v any, add func(path string, t map[string]any, name, desc string, probe *Probe, pos Position)) {
+func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
 	arr, ok := v.([]any)
 	if !ok {
 		hint := ""
@@ -283,7 +298,7 @@ func (c *checker) entries(k entryKind, v any, add func(path string, t map[string
 			}
 		}
 		c.entryTail(&e)
-		add(e.path, e.t, e.name, e.desc, e.probe, e.pos)
+		add(&e)
 	}
 }
 
@@ -295,6 +310,7 @@ type checkedEntry struct {
 	pos        Position
 	name, desc string
 	probe      *Probe
+	policy     *Policy
 }
 
 // entryHead checks element i of an array of tools or servers up to its
@@ -337,4 +353,5 @@ func (c *checker) entryTail(e *checkedEntry) {
 	if v, ok := e.t["probe"]; ok {
 		e.probe = c.probe(e.path+".probe", v)
 	}
+	e.policy = c.policy(e.path, e.t)
 }
