@@ -26,7 +26,10 @@ type server struct {
 	// /v1/schema: "enter" as a request starts, "encode" as it renders.
 	// Tests only; set before the first request.
 	testHook func(step string)
-	routes   map[string]http.HandlerFunc
+	// routes answer GET and HEAD; actions, which change what gate does,
+	// answer POST only.
+	routes  map[string]http.HandlerFunc
+	actions map[string]http.HandlerFunc
 }
 
 // New returns the HTTP API over svc (docs/HTTP.md): read-only JSON under
@@ -48,6 +51,9 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 		"/v1/events":        s.hub.serve,
 		"/healthz":          healthz,
 		"/readyz":           s.readyz,
+	}
+	s.actions = map[string]http.HandlerFunc{
+		"/v1/refresh": s.refresh,
 	}
 	if metrics != nil {
 		s.routes["/metrics"] = promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{}).ServeHTTP
@@ -86,16 +92,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.opts.MCP.ServeHTTP(w, r)
 		return
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	action, isAction := s.actions[r.URL.Path]
+	switch {
+	case isAction && r.Method != http.MethodPost:
+		h.Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s takes POST", r.Method, r.URL.Path))
+		return
+	case !isAction && r.Method != http.MethodGet && r.Method != http.MethodHead:
 		h.Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: the API is read-only (GET, HEAD)", r.Method))
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s answers GET and HEAD", r.Method, r.URL.Path))
 		return
 	}
 	// No endpoint reads a body. Refusing one (rather than letting the
 	// server skip it) means none is ever read: ContentLength is -1 for a
 	// chunked one.
 	if r.ContentLength != 0 {
-		writeError(w, http.StatusRequestEntityTooLarge, "a request body is not accepted: the API is read-only and takes none")
+		writeError(w, http.StatusRequestEntityTooLarge, "a request body is not accepted: no endpoint takes one")
+		return
+	}
+	if isAction {
+		action(w, r)
 		return
 	}
 	route, ok := s.routes[r.URL.Path]

@@ -200,7 +200,7 @@ func TestEndpoints(t *testing.T) {
 			assert.Equal(t, http.StatusMethodNotAllowed, r.code, method)
 			assert.Equal(t, "GET, HEAD", r.header.Get("Allow"))
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
-			assert.JSONEq(t, fmt.Sprintf(`{"error": "method %s not allowed: the API is read-only (GET, HEAD)"}`, method), r.body)
+			assert.JSONEq(t, fmt.Sprintf(`{"error": "method %s not allowed: /v1/tools answers GET and HEAD"}`, method), r.body)
 		}
 		r := f.get(t, "/v1/schema?format=gemini")
 		assert.Equal(t, http.StatusBadRequest, r.code)

@@ -44,6 +44,10 @@ type statusJSON struct {
 	AgeSeconds *float64           `json:"age_seconds"`
 	LatencyMS  float64            `json:"latency_ms"`
 	Error      *runtime.ErrorInfo `json:"error"`
+	// Pending is a flip under way (failure_threshold, success_threshold,
+	// hold_down): the latest answers disagree with the one served; left
+	// out when there is none.
+	Pending *runtime.Pending `json:"pending,omitempty"`
 }
 
 // status answers every tool and server with its latest answer, and the
@@ -62,16 +66,10 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 		msg := s.problems.text(reloadErr)
 		out.Service.ReloadError = &msg
 	}
-	probes := map[string]string{}
 	if m := g.Manifest(); m != nil {
 		out.Service.Manifest = m.Path
-		for _, t := range m.Tools {
-			probes["tool/"+t.Name] = t.Probe.Label()
-		}
-		for _, sv := range m.Servers {
-			probes["server/"+sv.Name] = sv.Probe.Label()
-		}
 	}
+	probes := probeLabels(g)
 	now := time.Now()
 	for _, part := range []struct {
 		kind string
@@ -90,6 +88,21 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// probeLabels is the probe of every tool and server of g's manifest, as
+// the manifest writes it, by "tool/NAME" and "server/NAME".
+func probeLabels(g *runtime.Gate) map[string]string {
+	probes := map[string]string{}
+	if m := g.Manifest(); m != nil {
+		for _, t := range m.Tools {
+			probes["tool/"+t.Name] = t.Probe.Label()
+		}
+		for _, sv := range m.Servers {
+			probes["server/"+sv.Name] = sv.Probe.Label()
+		}
+	}
+	return probes
+}
+
 func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
 	e := statusJSON{
 		Name:      st.Name,
@@ -100,6 +113,7 @@ func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
 		Graced:    st.Graced,
 		Cached:    st.Cached,
 		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
+		Pending:   st.Pending,
 	}
 	if !st.CheckedAt.IsZero() {
 		at := st.CheckedAt.UTC()

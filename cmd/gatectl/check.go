@@ -188,6 +188,10 @@ type checkEntry struct {
 	// to grant, or why not.
 	Denials []denialJSON `json:"denials"`
 	Denied  int          `json:"denied"`
+	// Pending is a flip under way (see runtime.Policy); left out when
+	// there is none, as in every one-shot check, whose answers are each
+	// the first about its tool.
+	Pending *runtime.Pending `json:"pending,omitempty"`
 }
 
 type checkSummary struct {
@@ -241,6 +245,7 @@ func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 		Probe:     probe,
 		Source:    "probed",
 		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
+		Pending:   st.Pending,
 	}
 	switch {
 	case !st.HasProbe:
