@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -224,5 +225,41 @@ probe = "env:HOME"
 		s, ok := g.Servers().Get(name)
 		require.True(t, ok, name)
 		assert.Equal(t, &Policy{FailureThreshold: 3, Retry: 5 * time.Second}, s.Policy, name)
+	}
+}
+
+// A Service publishes an answer a policy held back as an event that says
+// so, and the flip when the threshold is reached; serve's log and the
+// event stream show both.
+func TestServicePublishesPendingAnswers(t *testing.T) {
+	t.Setenv("GATE_TEST_POLICY", "set")
+	path := writeManifest(t, `
+[runtime]
+ttl = "50ms"
+grace = "0s"
+
+[[tools]]
+name = "flaky"
+probe = "env:GATE_TEST_POLICY"
+failure_threshold = 3
+`, nil)
+	_, ev := startService(t, path, nil)
+	os.Unsetenv("GATE_TEST_POLICY")
+	flip := ev.wait(t, func(e Event) bool { return e.Name == "flaky" && e.Pending == nil }, "the flip")
+	assert.False(t, flip.Available)
+	var pending []Pending
+	for _, e := range ev.snapshot() {
+		if e.Pending != nil {
+			assert.True(t, e.Available, "served as it was")
+			assert.Equal(t, "available", e.State)
+			pending = append(pending, *e.Pending)
+		}
+	}
+	require.Len(t, pending, 2, "two answers held back, the third flips")
+	for i, p := range pending {
+		assert.Equal(t, i+1, p.Count)
+		assert.Equal(t, 3, p.Of)
+		assert.Equal(t, StateUnavailable, p.State)
+		assert.Contains(t, p.Reason, "GATE_TEST_POLICY")
 	}
 }
