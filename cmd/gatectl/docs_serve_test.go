@@ -58,6 +58,22 @@ func TestServeDocLogs(t *testing.T) {
 		s.waitFor("reloaded")
 		doctest.Compare(t, page, 1, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), *update)
 	})
+
+	t.Run("thresholds", func(t *testing.T) {
+		ports := doctest.Ports{}
+		ports.Free(t, "16379")
+		manifest := ports.ToRun("[runtime]\nttl = \"1s\"\nretry = \"200ms\"\nfailure_threshold = 2\nsuccess_threshold = 2\n\n" +
+			"[[tools]]\nname = \"cache_data\"\nprobe = \"tcp:127.0.0.1:16379\"\n")
+		l := testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
+		s := startDocServe(t, manifest)
+		l.Close()
+		s.waitFor("still available")
+		s.waitFor("tool cache_data unavailable")
+		l = testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
+		s.waitFor("still unavailable")
+		s.waitFor("tool cache_data available")
+		doctest.Compare(t, page, 2, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), *update)
+	})
 }
 
 // docServe is gatectl serve, in process, on a manifest of its own.
