@@ -72,7 +72,9 @@ func TestServeDocLogs(t *testing.T) {
 		l = testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
 		s.waitFor("still unavailable")
 		s.waitFor("tool cache_data available")
-		doctest.Compare(t, page, 2, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), *update)
+		log := ports.FromRun(s.stop())
+		doctest.Compare(t, page, 2, "gatectl serve -m gate.toml", log, *update)
+		doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, "gatectl serve -m gate.toml", log, *update)
 	})
 }
 
