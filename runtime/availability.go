@@ -150,10 +150,10 @@ func (r *Registry) RefreshDue(ctx context.Context) int {
 func (r *Registry) nextProbe(e *entry) time.Time {
 	current := e.current()
 	latest := current.CheckedAt
-	if e.pending != nil {
-		latest = e.pending.At
+	if current.Pending != nil {
+		latest = current.Pending.At
 	}
-	every := r.every(current.Available(), e.pending, r.policyOf(e))
+	every := r.every(current.Available(), current.Pending, r.policyOf(e))
 	margin := every/5 + time.Duration(uint64(every/10)*uint64(nameHash(e.tool.Name)%1024)/1024)
 	next := latest.Add(every - margin)
 	if current.Graced {
@@ -161,7 +161,7 @@ func (r *Registry) nextProbe(e *entry) time.Time {
 			next = end
 		}
 	}
-	return heldUntil(next, e.pending)
+	return heldUntil(next, current.Pending)
 }
 
 // nameHash is FNV-1a: a stable spread of names for the jitter.
@@ -203,11 +203,11 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			st := e.current()
 			st.Cached = true
 			statuses[i] = st
-		case !force && e.pending == nil && e.hasCache && now.Before(r.staleAt(e.last.checkedAt, e.last.available(), nil, r.policyOf(e))):
+		case !force && e.pending() == nil && e.hasCache && now.Before(r.staleAt(e.last.checkedAt, e.last.available(), nil, r.policyOf(e))):
 			st := e.last.status(e.tool.Name)
 			st.Cached = true
 			statuses[i] = st
-		case !force && e.pending != nil && now.Before(r.staleAt(e.pending.At, e.listed == 1, e.pending, r.policyOf(e))):
+		case !force && e.pending() != nil && now.Before(r.staleAt(e.flips.pending.At, e.listed == 1, e.flips.pending, r.policyOf(e))):
 			// A flip under way: the answer served is the one before it.
 			st := e.current()
 			st.Cached = true
@@ -328,8 +328,8 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 	pending := r.hold(e, &st, listed, now)
 	switch {
 	case pending != nil:
-		// The tool stays as it was; the answer waits in e.pending.
-		e.pending = pending
+		// The tool stays as it was; the answer waits in e.flips.
+		e.flips.pending = pending
 		st = e.current()
 	case st.Graced:
 		graced := st // a copy, so that st stays off the heap
@@ -338,9 +338,11 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		e.last, e.graced = answerOf(st), nil
 	}
 	if pending == nil {
-		e.streak, e.pending = 0, nil
-		if e.listed != 0 && e.listed != listed {
-			e.flippedAt = now
+		if f := e.flips; f != nil {
+			f.streak, f.pending = 0, nil
+			if e.listed != 0 && e.listed != listed {
+				f.flippedAt = now
+			}
 		}
 	}
 	e.answered = true

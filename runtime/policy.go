@@ -108,24 +108,31 @@ func heldUntil(next time.Time, pending *Pending) time.Time {
 // tool as it is; until then it is returned as a Pending, and counted.
 // Called with r.mu held; nil means the answer is taken.
 func (r *Registry) hold(e *entry, st *Status, listed int8, now time.Time) *Pending {
+	pol := r.policyOf(e)
+	if pol.failures() == 1 && pol.successes() == 1 && pol.HoldDown <= 0 {
+		return nil // every answer is taken: nothing to count
+	}
+	if e.flips == nil {
+		e.flips = &policyCount{}
+	}
 	if e.listed == 0 || e.listed == listed {
 		return nil // the first answer, or one that agrees
 	}
-	pol := r.policyOf(e)
+	f := e.flips
 	of := pol.successes()
 	if e.listed == 1 {
 		of = pol.failures()
 	}
-	count := int(e.streak) + 1
+	count := int(f.streak) + 1
 	var held time.Time
-	if pol.HoldDown > 0 && now.Before(e.flippedAt.Add(pol.HoldDown)) {
-		held = e.flippedAt.Add(pol.HoldDown)
+	if pol.HoldDown > 0 && now.Before(f.flippedAt.Add(pol.HoldDown)) {
+		held = f.flippedAt.Add(pol.HoldDown)
 	}
 	if count >= of && held.IsZero() {
 		return nil
 	}
 	if count < math.MaxInt32 {
-		e.streak = int32(count)
+		f.streak = int32(count)
 	}
 	p := &Pending{State: st.State, Reason: st.Reason, Count: count, Of: of, At: now}
 	if count >= of {

@@ -154,12 +154,27 @@ type entry struct {
 	graced *Status
 	flight *flight
 
+	// flips is what the tool's policy counts; nil while its policy takes
+	// every answer at once (the default), which needs no count.
+	flips *policyCount
+}
+
+// policyCount is what a policy counts between answers.
+type policyCount struct {
 	// streak counts the answers in a row that disagree with what is
 	// served, toward the policy's threshold; pending is the latest of
 	// them, nil when the latest answer agreed.
 	streak    int32
 	pending   *Pending
 	flippedAt time.Time // the last flip, for the hold-down
+}
+
+// pending is the flip under way, if any.
+func (e *entry) pending() *Pending {
+	if e.flips == nil {
+		return nil
+	}
+	return e.flips.pending
 }
 
 // current is the answer served now, graced or not, with the flip under
@@ -171,7 +186,7 @@ func (e *entry) current() Status {
 	} else {
 		st = e.last.status(e.tool.Name)
 	}
-	st.Pending = e.pending
+	st.Pending = e.pending()
 	return st
 }
 
