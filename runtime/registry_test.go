@@ -373,6 +373,10 @@ func TestOneRunPerToolPerTTL(t *testing.T) {
 	}
 }
 
+// hammerPolicies are the policies TestRegistryHammer's tools take turns
+// with: none, and one that counts, retries and holds.
+var hammerPolicies = []*Policy{nil, {FailureThreshold: 2, SuccessThreshold: 2, Retry: time.Millisecond / 2, HoldDown: 3 * time.Millisecond}}
+
 // TestRegistryHammer lists, registers, unregisters and checks from many
 // goroutines at once; run it with -race.
 func TestRegistryHammer(t *testing.T) {
@@ -392,7 +396,7 @@ func TestRegistryHammer(t *testing.T) {
 				name := fmt.Sprint("tool", (g*7+i)%16)
 				switch i % 5 {
 				case 0:
-					_ = h.Register(Tool{Name: name, Probe: script(ok, raises, no)}, i%2 == 0)
+					_ = h.Register(Tool{Name: name, Probe: script(ok, raises, no), Policy: hammerPolicies[i%len(hammerPolicies)]}, i%2 == 0)
 				case 1:
 					h.Unregister(name)
 				case 2:
