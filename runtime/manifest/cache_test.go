@@ -167,6 +167,7 @@ env = { B = "2", A = "", C = "x=y" }
 pass_env = ["HOME", "PATH"]
 prefix = ""
 call_timeout = "%ds"
+breaker = { failures = %d, cooldown = "%dms" }
 
 [[servers.tools]]
 name = "create_issue"
@@ -184,7 +185,7 @@ name = "search"
 url = "https://search.example/mcp"
 prefix = "s_%d."
 tools = []
-`, seed, 1+r.IntN(60), seed)
+`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), seed)
 	if r.IntN(2) == 0 {
 		b.WriteString(`
 [[servers]]
@@ -249,16 +250,19 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	}
 	assert.True(t, emptyConfig && nilConfig, "config = {} and none")
 	assert.True(t, emptyEnv, "env = []")
-	var emptyPrefix, nilPrefix, nilTimeout, emptyRules bool
+	var emptyPrefix, nilPrefix, nilTimeout, emptyRules, breaker, nilBreaker bool
 	for _, s := range m.Servers {
 		if u := s.Upstream; u != nil {
 			emptyPrefix = emptyPrefix || u.Prefix != nil && *u.Prefix == ""
 			nilPrefix = nilPrefix || u.Prefix == nil
 			nilTimeout = nilTimeout || u.CallTimeout == nil
 			emptyRules = emptyRules || u.Tools != nil && len(u.Tools) == 0
+			breaker = breaker || u.Breaker != nil && u.Breaker.Failures != nil && u.Breaker.Window == nil
+			nilBreaker = nilBreaker || u.Breaker == nil
 		}
 	}
 	assert.True(t, emptyPrefix && nilTimeout && emptyRules, `prefix = "", no call_timeout, tools = []`)
+	assert.True(t, breaker && nilBreaker, "a breaker with a key left out, and none")
 	for seed := range uint64(4) {
 		m, err := Parse("gate.toml", genFull(1, seed))
 		require.NoError(t, err)
@@ -992,12 +996,13 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 	return out
 }
 
-// The entry of a manifest with ABI v2's probe keys, byte for byte, and
-// its JSON: the format is pinned, so that a change to it is a decision.
+// The entry of a manifest with ABI v2's probe keys and a server's
+// breaker, byte for byte, and its JSON: the format is pinned, so that a
+// change to it is a decision.
 // Should this fail, the format changed: bump cacheFormat, cacheMagic and
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
 // destinations, in JSON an object; v5: a tool's toolset; v6: the
-// availability policy.)
+// availability policy; v7: a server's breaker.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
@@ -1022,6 +1027,11 @@ probe = { module = "q.wasm", grants = { http = [], secrets = {} } }
 [[tools]]
 name = "std"
 probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
+
+[[servers]]
+name = "up"
+url = "http://h/mcp"
+breaker = { failures = 3, cooldown = "10s" }
 `
 	const entry = "" +
 		"676174654d430006070000000000000000000000000000000000000000000000" +

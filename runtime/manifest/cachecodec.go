@@ -49,7 +49,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x06"
+const cacheMagic = "gateMC\x00\x07"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -68,7 +68,13 @@ const (
 
 	upPrefix      = 1 << 0
 	upCallTimeout = 1 << 1
-	upAll         = 1<<2 - 1
+	upBreaker     = 1 << 2
+	upAll         = 1<<3 - 1
+
+	brFailures = 1 << 0
+	brWindow   = 1 << 1
+	brCooldown = 1 << 2
+	brAll      = 1<<3 - 1
 
 	prBudget = 1 << 0
 	prProxy  = 1 << 1
@@ -248,12 +254,18 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.CallTimeout != nil {
 		flags |= upCallTimeout
 	}
+	if u.Breaker != nil {
+		flags |= upBreaker
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
 	}
 	if u.CallTimeout != nil {
 		e.varint(int64(*u.CallTimeout))
+	}
+	if u.Breaker != nil {
+		e.breaker(u.Breaker)
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -290,6 +302,29 @@ func (e *cenc) policy(p *Policy) {
 	}
 	if p.HoldDown != nil {
 		e.varint(int64(*p.HoldDown))
+	}
+}
+
+func (e *cenc) breaker(b *Breaker) {
+	var flags byte
+	if b.Failures != nil {
+		flags |= brFailures
+	}
+	if b.Window != nil {
+		flags |= brWindow
+	}
+	if b.Cooldown != nil {
+		flags |= brCooldown
+	}
+	e.byte(flags)
+	if b.Failures != nil {
+		e.varint(int64(*b.Failures))
+	}
+	if b.Window != nil {
+		e.varint(int64(*b.Window))
+	}
+	if b.Cooldown != nil {
+		e.varint(int64(*b.Cooldown))
 	}
 }
 
@@ -685,6 +720,9 @@ func (d *cdec) upstream() *Upstream {
 	if flags&upCallTimeout != 0 {
 		u.CallTimeout = d.dur(time.Duration(d.varint()))
 	}
+	if flags&upBreaker != 0 {
+		u.Breaker = d.breaker()
+	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)
 		for i := range u.Tools {
@@ -699,6 +737,23 @@ func (d *cdec) upstream() *Upstream {
 		}
 	}
 	return u
+}
+
+// breaker takes the next Breaker.
+func (d *cdec) breaker() *Breaker {
+	b := &Breaker{}
+	flags := d.byte(brAll)
+	if flags&brFailures != 0 {
+		n := d.int()
+		b.Failures = &n
+	}
+	if flags&brWindow != 0 {
+		b.Window = d.dur(time.Duration(d.varint()))
+	}
+	if flags&brCooldown != 0 {
+		b.Cooldown = d.dur(time.Duration(d.varint()))
+	}
+	return b
 }
 
 // params takes the next Parameters: a slice of the parameters section

@@ -191,12 +191,13 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 }
 
 // durationsAsStrings replaces the nanosecond counts of ttl, grace,
-// budget and call_timeout with time.Duration's string form.
+// budget, call_timeout and a breaker's window and cooldown with
+// time.Duration's string form.
 func durationsAsStrings(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, el := range v {
-			if n, ok := el.(json.Number); ok && (k == "ttl" || k == "grace" || k == "budget" || k == "call_timeout") {
+			if n, ok := el.(json.Number); ok && (k == "ttl" || k == "grace" || k == "budget" || k == "call_timeout" || k == "window" || k == "cooldown") {
 				if i, err := n.Int64(); err == nil {
 					v[k] = time.Duration(i).String()
 					continue

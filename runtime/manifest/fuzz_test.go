@@ -38,6 +38,8 @@ func FuzzParse(f *testing.F) {
 		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",
 		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
 		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
+		"[[servers]]\nname = \"s\"\nurl = \"http://h/mcp\"\nbreaker = { failures = 5, window = \"1m\", cooldown = \"9s\" }\n",
+		"[[servers]]\nname = \"s\"\ncommand = [\"x\"]\n[servers.breaker]\nfailures = -1\nwindow = 1\nx = 2\n",
 		// ABI v2's grants and settings.
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", tls_ca = \"../ca.pem\", proxy = true, grants = { secrets = { K = [\"h:1\", \"https://h/\"] }, insecure = [\"h:1\"], http = [\"https://h/\"] } }\n",
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = [\"K\"] } }\n",

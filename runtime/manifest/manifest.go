@@ -263,11 +263,29 @@ type Upstream struct {
 	// CallTimeout bounds each forwarded tools/call; nil = not written
 	// (the gateway's default applies). More than 0, at most 24h.
 	CallTimeout *time.Duration `json:"call_timeout,omitempty"`
+	// Breaker sets the circuit breaker of the server's forwarded calls;
+	// nil = not written (the gateway's defaults apply).
+	Breaker *Breaker `json:"breaker,omitempty"`
 	// Tools are rules for the server's tools, in file order; the first
 	// whose Name or Match fits a tool decides it. A tool no rule fits is
 	// offered whenever its server is. Their Rule()s are unique, and there
 	// are at most Limits.MaxTools of them.
 	Tools []UpstreamTool `json:"tools,omitempty"`
+}
+
+// Breaker is a server's breaker table: after Failures forwarded calls in
+// a row failed at the transport or timed out, all within Window, the
+// gateway hides the server's tools until its probe says available again,
+// or, without a probe that saw the failure, until Cooldown has passed and
+// a trial call succeeds. Each field is nil when not written (the
+// gateway's default applies).
+type Breaker struct {
+	// Failures is 0 (no breaker) to 1000.
+	Failures *int `json:"failures,omitempty"`
+	// Window is more than 0, at most 24h.
+	Window *time.Duration `json:"window,omitempty"`
+	// Cooldown is more than 0, at most 24h.
+	Cooldown *time.Duration `json:"cooldown,omitempty"`
 }
 
 // EnvVar is one variable of an upstream command's environment.

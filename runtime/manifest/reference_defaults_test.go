@@ -2,6 +2,7 @@ package manifest_test
 
 import (
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -44,5 +45,8 @@ func TestManifestReferenceDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, engine.MemoryLimit(), memory, "runtime.memory")
 	assert.Equal(t, gateway.DefaultCallTimeout, dur("`[[servers]]`", "call_timeout"), "servers.call_timeout")
+	assert.Equal(t, gateway.DefaultBreakerWindow, dur("`[servers.breaker]`", "window"), "servers.breaker.window")
+	assert.Equal(t, gateway.DefaultBreakerCooldown, dur("`[servers.breaker]`", "cooldown"), "servers.breaker.cooldown")
+	assert.Equal(t, strconv.Itoa(gateway.DefaultBreakerFailures), def("`[servers.breaker]`", "failures"), "servers.breaker.failures")
 	assert.Equal(t, skills.Level(0).String(), def("`[skills]`", "enforcement"), "skills.enforcement: the zero Level is what applies")
 }

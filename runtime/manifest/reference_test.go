@@ -35,6 +35,7 @@ var referenceTables = map[string][]keyList{
 	"`[[tools]]`":         {{"toolKeys", toolKeys}},
 	"`[[servers]]`":       {{"serverKeys", serverKeys}, {"upstreamKeys", upstreamKeys}},
 	"`[[servers.tools]]`": {{"ruleKeys", ruleKeys}},
+	"`[servers.breaker]`": {{"breakerKeys", breakerKeys}},
 	"`probe`":             {{"probeKeys", probeKeys}},
 	"`grants`":            {{"grantKeys", grantKeys}},
 	"Availability policy": {{"policyKeys", policyKeys}},

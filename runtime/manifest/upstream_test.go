@@ -88,6 +88,24 @@ func TestUpstreamGood(t *testing.T) {
 	assert.Nil(t, u.CallTimeout)
 }
 
+// TestUpstreamBreaker: a breaker table's keys, each nil when not written.
+func TestUpstreamBreaker(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want *Breaker
+	}{
+		{"", nil},
+		{"breaker = {}\n", &Breaker{}},
+		{"breaker = { failures = 0 }\n", &Breaker{Failures: ptr(0)}},
+		{"breaker = { failures = 1000, window = \"24h\" }\n", &Breaker{Failures: ptr(1000), Window: ptr(24 * time.Hour)}},
+		{"[servers.breaker]\nfailures = 3\nwindow = \"1m\"\ncooldown = \"1ns\"\n", &Breaker{Failures: ptr(3), Window: ptr(time.Minute), Cooldown: ptr(time.Nanosecond)}},
+	} {
+		m, err := Parse("gate.toml", []byte("[[servers]]\nname = \"s\"\nurl = \"http://h\"\n"+tc.src))
+		require.NoError(t, err, tc.src)
+		assert.Equal(t, tc.want, m.Servers[0].Upstream.Breaker, tc.src)
+	}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // TestUpstreamErrors: each bad upstream key is reported at its line and
@@ -171,6 +189,23 @@ func TestUpstreamErrors(t *testing.T) {
 			[]string{`gate.toml:4:16: servers[0].call_timeout: call_timeout 0s: want more than 0`}},
 		{"call_timeout long", "url = \"http://h\"\ncall_timeout = \"24h1s\"\n",
 			[]string{`gate.toml:4:16: servers[0].call_timeout: call_timeout 24h0m1s: want at most 24h (a call that takes longer is a hung server, not a slow one)`}},
+		{"breaker type", "url = \"http://h\"\nbreaker = true\n",
+			[]string{`gate.toml:4:11: servers[0].breaker: want a table like { failures = 5, window = "5m", cooldown = "30s" }, got boolean true`}},
+		{"breaker failures", "url = \"http://h\"\nbreaker = { failures = 2.5 }\n",
+			[]string{`gate.toml:4:24: servers[0].breaker.failures: want an integer (0 turns the breaker off), got float 2.5`}},
+		{"breaker failures negative", "url = \"http://h\"\n[servers.breaker]\nfailures = -3\n",
+			[]string{`gate.toml:5:12: servers[0].breaker.failures: failures -3: want 0 (no breaker) or more`}},
+		{"breaker failures many", "url = \"http://h\"\n[servers.breaker]\nfailures = 1001\n",
+			[]string{`gate.toml:5:12: servers[0].breaker.failures: failures 1001: want at most 1000`}},
+		{"breaker window", "url = \"http://h\"\nbreaker = { window = \"-1s\", cooldown = \"24h0m1s\" }\n",
+			[]string{
+				`gate.toml:4:22: servers[0].breaker.window: window -1s: want more than 0`,
+				`gate.toml:4:40: servers[0].breaker.cooldown: cooldown 24h0m1s: want at most 24h`,
+			}},
+		{"breaker key", "command = [\"x\"]\nbreaker = { failure = 5 }\n",
+			[]string{`gate.toml:4:13: servers[0].breaker: unknown key "failure" (known: failures, window, cooldown)`}},
+		{"breaker without an upstream", "breaker = {}\n",
+			[]string{`gate.toml:3:1: servers[0].breaker: breaker needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names`}},
 		{"tools as a table", "url = \"http://h\"\n[servers.tools]\nname = \"t\"\n",
 			[]string{`gate.toml:4:1: servers[0].tools: want an array of tables, got table (write [[servers.tools]], with two brackets, once per rule)`}},
 		{"rules", "url = \"http://h\"\n" +
