@@ -56,15 +56,18 @@ func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res, outcome, err := o.up.call(ctx, req, o)
+		res, outcome, h, err := o.up.call(ctx, req, o)
 		g.metrics.call(o.up.name, o.tool.Name, outcome, time.Since(start))
+		g.noteHealth(o, h, err)
 		return res, err
 	}
 }
 
 // call forwards one tools/call. Its errors are JSON-RPC errors the client
-// can show: the upstream's own are passed through as they came.
-func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, error) {
+// can show: the upstream's own are passed through as they came. It
+// returns the call's outcome (gate_mcp_calls_total's label) and what the
+// call says of the upstream's health (for its breaker).
+func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, string, health, error) {
 	prefixed, timeout := o.tool.Name, o.timeout
 	u.mu.Lock()
 	cs, session, g, state, lastErr := u.session, u.sessionCtx, u.guard, u.state, u.lastErr
@@ -74,7 +77,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		if lastErr != "" {
 			why += ": " + lastErr
 		}
-		return nil, OutcomeUnavailable, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
+		return nil, OutcomeUnavailable, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
 	}
 	// The call ends when the client cancels it, at its timeout, when gate
 	// shuts down or drops the client's session (track), and when the
@@ -127,33 +130,67 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	case err == nil:
 		b, merr := json.Marshal(res)
 		if merr != nil {
-			return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s answered a result gate cannot write: %v", u.name, merr)}
+			return nil, OutcomeError, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s answered a result gate cannot write: %v", u.name, merr)}
 		}
 		if len(b) > u.gw.cfg.maxResult {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
 				Text: fmt.Sprintf("gate: the result of %s is %d bytes, over the gateway's cap of %d bytes; it was not passed on", prefixed, len(b), u.gw.cfg.maxResult),
-			}}}, OutcomeTooLarge, nil
+			}}}, OutcomeTooLarge, healthOK, nil
 		}
 		if res.IsError {
-			return res, OutcomeToolError, nil
+			return res, OutcomeToolError, healthOK, nil
 		}
-		return res, OutcomeOK, nil
+		return res, OutcomeOK, healthOK, nil
 	case errors.Is(context.Cause(ctx), errShuttingDown):
-		return nil, OutcomeCancelled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
+		return nil, OutcomeCancelled, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
 	case ctx.Err() != nil:
-		return nil, OutcomeCancelled, ctx.Err()
+		return nil, OutcomeCancelled, healthNone, ctx.Err()
 	case sctx.Err() != nil:
-		return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
+		return nil, OutcomeError, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
 	case cctx.Err() != nil && !sent:
-		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call of %s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", prefixed, u.name, u.gw.cfg.maxUpstreamCalls, timeout)}
+		return nil, OutcomeTimeout, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call of %s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", prefixed, u.name, u.gw.cfg.maxUpstreamCalls, timeout)}
 	case cctx.Err() != nil:
-		return nil, OutcomeTimeout, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
+		return nil, OutcomeTimeout, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}
 	var je *jsonrpc.Error
-	if errors.As(err, &je) {
-		return nil, OutcomeError, u.gw.upstreamError(je)
+	if errors.As(err, &je) && !sdkTransportError(je) {
+		return nil, OutcomeError, healthOK, u.gw.upstreamError(je)
 	}
-	return nil, OutcomeError, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+	return nil, OutcomeError, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+}
+
+// sdkTransportErrors are the errors the MCP SDK's client makes itself, as
+// JSON-RPC errors, when a request never reached the upstream or its
+// connection is closing (v1.8.0's jsonrpc2.ErrRejected, ErrClientClosing,
+// ErrServerClosing): a refused connection, an HTTP 502, 503, 504 or 429
+// without a JSON-RPC answer. They are failures of the transport, not the
+// upstream's answer: they count for its breaker, and the client is told
+// the whole error (the cause comes after the sentinel's message).
+var sdkTransportErrors = map[int64]string{
+	-32005: "rejected by transport",
+	-32003: "client is closing",
+	-32004: "server is closing",
+}
+
+func sdkTransportError(je *jsonrpc.Error) bool {
+	msg, ok := sdkTransportErrors[je.Code]
+	return ok && je.Message == msg
+}
+
+// noteHealth gives a forwarded call's verdict to its upstream's breaker,
+// and publishes the change of state it makes, if any.
+func (g *Gateway) noteHealth(o *offer, h health, err error) {
+	fault := ""
+	if err != nil {
+		fault = err.Error()
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			fault = je.Message
+		}
+	}
+	if change, ok := o.up.breaker.record(time.Now(), o.breaker, h, fault); ok {
+		g.breakerChanged(o.up, change)
+	}
 }
 
 // upstreamError is an upstream's JSON-RPC error as a client gets it: its

@@ -102,6 +102,27 @@ const (
 	// HTTP upstream (one per call in flight) and the file descriptors
 	// they take.
 	DefaultMaxUpstreamCalls = 256
+	// DefaultBreakerFailures is how many forwarded calls of one server
+	// must fail in a row, at the transport or by timing out, to open its
+	// breaker and hide its tools. One or two fail when an upstream
+	// restarts or a connection is reset and the next call works; five in
+	// a row, with no answer between them, is an outage the probe has not
+	// seen yet.
+	DefaultBreakerFailures = 5
+	// DefaultBreakerWindow is the span those failures must fall within:
+	// five calls that each ran into the default call timeout, one after
+	// the other, fit in it, so a server that hangs on every call (while
+	// it still answers pings, which the keep-alive would catch) opens its
+	// breaker; failures further apart than that are faults, not an
+	// outage.
+	DefaultBreakerWindow = 5 * time.Minute
+	// DefaultBreakerCooldown is how long an open breaker waits before a
+	// trial call when no probe saw the failure: as long as the longest
+	// wait between reconnections (DefaultBackoffMax), so that a server
+	// that restarts is back within about as long as a reconnection
+	// takes, and one that stays down costs a hide and a show of its tools
+	// at most twice a minute (then less: each failed trial doubles it).
+	DefaultBreakerCooldown = 30 * time.Second
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -115,6 +136,9 @@ type Config struct {
 	sessionQueue, maxSessionRequests                    int
 	maxUpstreamCalls, maxListing                        int
 	sessionIdle, writeTimeout                           time.Duration
+	breakerFailures                                     int
+	breakerWindow, breakerCooldown                      time.Duration
+	listChangedInterval                                 time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
 	metrics                                             prometheus.Registerer
@@ -135,6 +159,7 @@ func NewConfig() Config {
 		sessionQueue: DefaultSessionQueue, maxSessionRequests: DefaultMaxSessionRequests,
 		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
 		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
+		breakerFailures: DefaultBreakerFailures, breakerWindow: DefaultBreakerWindow, breakerCooldown: DefaultBreakerCooldown,
 	}
 }
 
@@ -285,6 +310,37 @@ func (c Config) WithMaxSessionRequests(n int) Config {
 // one upstream; 0 or less selects DefaultMaxUpstreamCalls.
 func (c Config) WithMaxUpstreamCalls(n int) Config {
 	c.maxUpstreamCalls = orDefault(n, DefaultMaxUpstreamCalls)
+	return c
+}
+
+// WithBreaker sets the breaker of servers whose manifest entry has no
+// breaker table, or leaves out some of its keys (docs/MCP.md, "The
+// breaker"): failures calls in a row that fail at the transport or time
+// out, within window, hide a server's tools; cooldown is how long they
+// stay hidden, when no probe saw the failure, before a trial call.
+// failures 0 turns the breaker off, less than 0 selects
+// DefaultBreakerFailures; a window or cooldown of 0 or less selects its
+// default.
+func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config {
+	if failures < 0 {
+		failures = DefaultBreakerFailures
+	}
+	c.breakerFailures = failures
+	c.breakerWindow = orDefault(window, DefaultBreakerWindow)
+	c.breakerCooldown = orDefault(cooldown, DefaultBreakerCooldown)
+	return c
+}
+
+// WithListChangedInterval sets the least time between two
+// notifications/tools/list_changed to one session: a change of the
+// offered tools within it waits for its end, and goes out with every
+// other change made meanwhile as one notification, so that a client
+// re-reads its tool list (and a model provider re-bills its prompt) at
+// most once per interval. 0 or less, the default, sends each change as
+// it is made (within the MCP SDK's 10 ms, which joins a burst of changes
+// into one).
+func (c Config) WithListChangedInterval(d time.Duration) Config {
+	c.listChangedInterval = max(d, 0)
 	return c
 }
 

@@ -46,6 +46,15 @@ type Gateway struct {
 	// middle of one (see applyToSDK).
 	bursting        atomic.Int32
 	heldListChanged atomic.Bool
+	// listChanged holds the tools list_changed notifications back while
+	// Config.WithListChangedInterval asks for it (listchanged.go).
+	listChanged listChangedSpacer
+
+	// background ends when Run does (stopBackground); refreshes counts
+	// the probes of servers whose breaker opened, which Run waits for.
+	background     context.Context
+	stopBackground context.CancelFunc
+	refreshes      sync.WaitGroup
 
 	// upsMu guards ups, which Run alone changes.
 	upsMu sync.Mutex
@@ -69,6 +78,7 @@ type offer struct {
 	tool     *mcp.Tool
 	def      string // what the client sees, to tell a change
 	timeout  time.Duration
+	breaker  breakerPolicy
 }
 
 // New returns a gateway over svc. It connects nothing until Run.
@@ -77,6 +87,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		svc: svc, cfg: cfg, kick: make(chan struct{}, 1),
 		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]string{},
 	}
+	g.background, g.stopBackground = context.WithCancel(context.Background())
 	g.metrics = newMetrics(cfg.metrics)
 	if cfg.log != nil {
 		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
@@ -134,6 +145,8 @@ func (g *Gateway) Run(ctx context.Context) error {
 			}
 			g.upsMu.Unlock()
 			g.stops.Wait()
+			g.stopBackground()
+			g.refreshes.Wait()
 			return ctx.Err()
 		case <-g.kick:
 		}
@@ -172,6 +185,7 @@ func (g *Gateway) syncUpstreams(ctx context.Context) {
 		u.stop = cancel
 		g.ups[name] = u
 		g.upstreamState(u, StateConnecting, "")
+		g.metrics.breakerState(name, BreakerClosed)
 		go u.run(uctx)
 	}
 }
@@ -296,7 +310,9 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 	if s.Upstream.CallTimeout != nil {
 		timeout = *s.Upstream.CallTimeout
 	}
+	policy := g.cfg.policyFor(s.Upstream.Breaker)
 	st, known := status[s.Name]
+	breakerWhy := g.breakerHides(u, policy, st, known, state == StateReady)
 	serverDown := ""
 	switch {
 	case known && !st.Available():
@@ -307,6 +323,8 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			why += ": " + lastErr
 		}
 		serverDown = why
+	case breakerWhy != "":
+		serverDown = breakerWhy
 	}
 	// The first reason a name is hidden for is the one kept: the tool that
 	// owns the name (manifest order) says why it is hidden, not a later
@@ -351,7 +369,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		t := *lt.tool
 		t.Name = name
-		offered[name] = &offer{up: u, upstream: lt.name, tool: &t, def: string(lt.def), timeout: timeout}
+		offered[name] = &offer{up: u, upstream: lt.name, tool: &t, def: string(lt.def), timeout: timeout, breaker: policy}
 	}
 }
 

@@ -14,6 +14,8 @@ type metrics struct {
 	up      *prometheus.GaugeVec
 	tools   *prometheus.GaugeVec
 	changes prometheus.Counter
+	breaker *prometheus.GaugeVec
+	opens   *prometheus.CounterVec
 }
 
 // callBuckets run from 100 µs (a loopback call to a trivial tool) to a
@@ -47,7 +49,15 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Changes of the offered tools, each sent to every session as one notifications/tools/list_changed.",
 		}),
 	}
-	reg.MustRegister(m.calls, m.latency, m.up, m.tools, m.changes)
+	m.breaker = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "gate_mcp_breaker_state",
+		Help: "1 for each upstream server's breaker's current state (closed, open, half_open), 0 for the others.",
+	}, []string{"server", "state"})
+	m.opens = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gate_mcp_breaker_opens_total",
+		Help: "Times an upstream server's breaker opened (its forwarded calls kept failing) and hid its tools, by server.",
+	}, []string{"server"})
+	reg.MustRegister(m.calls, m.latency, m.up, m.tools, m.changes, m.breaker, m.opens)
 	return m
 }
 
@@ -68,12 +78,28 @@ func (m *metrics) state(server, state string) {
 	if m == nil {
 		return
 	}
-	for _, s := range []string{StateConnecting, StateReady, StateDown} {
+	oneOf(m.up, server, state, StateConnecting, StateReady, StateDown)
+}
+
+// breakerState sets a server's breaker gauge, and counts an opening.
+func (m *metrics) breakerState(server, state string) {
+	if m == nil {
+		return
+	}
+	oneOf(m.breaker, server, state, BreakerClosed, BreakerOpen, BreakerHalfOpen)
+	if state == BreakerOpen {
+		m.opens.WithLabelValues(server).Inc()
+	}
+}
+
+// oneOf sets server's series of g to 1 for state and 0 for the others.
+func oneOf(g *prometheus.GaugeVec, server, state string, states ...string) {
+	for _, s := range states {
 		v := 0.0
 		if s == state {
 			v = 1
 		}
-		m.up.WithLabelValues(server, s).Set(v)
+		g.WithLabelValues(server, s).Set(v)
 	}
 }
 
@@ -83,6 +109,8 @@ func (m *metrics) forget(server string) {
 		return
 	}
 	m.up.DeletePartialMatch(prometheus.Labels{"server": server})
+	m.breaker.DeletePartialMatch(prometheus.Labels{"server": server})
+	m.opens.DeletePartialMatch(prometheus.Labels{"server": server})
 }
 
 func (m *metrics) offered(offered, hidden int) {

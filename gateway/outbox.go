@@ -185,15 +185,25 @@ func (g *Gateway) queueNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		cs := g.client(ss)
 		m := &outMsg{ctx: context.WithoutCancel(ctx), method: method, req: req, send: next, key: coalesceKey(method, req)}
-		accepted, start := cs.out.put(m, g.cfg.sessionQueue)
-		if !accepted {
-			g.drop(cs, dropOverflow, fmt.Sprintf("it fell behind by %d notifications", g.cfg.sessionQueue))
+		if method == "notifications/tools/list_changed" && g.cfg.listChangedInterval > 0 {
+			g.listChanged.hold(g, cs, m)
 			return nil, nil
 		}
-		if start {
-			go cs.out.write()
-		}
+		g.enqueue(cs, m)
 		return nil, nil
+	}
+}
+
+// enqueue puts m in cs's outbox, and starts its writer if it is idle; a
+// session whose outbox is full is dropped.
+func (g *Gateway) enqueue(cs *clientSession, m *outMsg) {
+	accepted, start := cs.out.put(m, g.cfg.sessionQueue)
+	if !accepted {
+		g.drop(cs, dropOverflow, fmt.Sprintf("it fell behind by %d notifications", g.cfg.sessionQueue))
+		return
+	}
+	if start {
+		go cs.out.write()
 	}
 }
 

@@ -49,6 +49,7 @@ type upstream struct {
 	stop      context.CancelFunc
 	done      chan struct{}
 	schemas   compileSlot // its schema compiles, one at a time (compile.go)
+	breaker   *breaker    // of its forwarded calls (breaker.go)
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -89,7 +90,7 @@ func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstrea
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
 		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
-		state: StateConnecting, routes: map[string]progressRoute{},
+		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(),
 	}
 }
 
