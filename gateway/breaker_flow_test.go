@@ -1,0 +1,242 @@
+package gateway_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/runtime"
+)
+
+// breakerLog records the breaker events of a service.
+type breakerLog struct {
+	mu     sync.Mutex
+	events []runtime.Event
+}
+
+func (l *breakerLog) add(e runtime.Event) {
+	if e.Type == "breaker" {
+		l.mu.Lock()
+		l.events = append(l.events, e)
+		l.mu.Unlock()
+	}
+}
+
+// states lists the states server's breaker went through, in order.
+func (l *breakerLog) states(server string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, e := range l.events {
+		if e.Name == server {
+			out = append(out, e.State)
+		}
+	}
+	return out
+}
+
+// wait waits until server's breaker has gone through want, and returns
+// its last event.
+func (l *breakerLog) wait(t *testing.T, server string, want ...string) runtime.Event {
+	t.Helper()
+	require.Eventually(t, func() bool { return len(l.states(server)) >= len(want) }, waitFor, 5*time.Millisecond,
+		"breaker of %s: want %v", server, want)
+	require.Equal(t, want, l.states(server))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events[len(l.events)-1]
+}
+
+func watchBreakers(h *harness) *breakerLog {
+	l := &breakerLog{}
+	h.t.Cleanup(h.svc.Subscribe(l.add))
+	return l
+}
+
+// backend is a stateless streamable-HTTP MCP server (as a serverless or
+// load-balanced one runs: no session, no standing event stream whose end
+// would tell gate) that can be killed, its listener closed and every
+// connection cut, and started again on the same address.
+type backend struct {
+	t       *testing.T
+	url     string
+	handler http.Handler
+	srv     *http.Server
+}
+
+func newBackend(t *testing.T, s *mcp.Server) *backend {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	b := &backend{t: t, url: "http://" + l.Addr().String(), handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})}
+	b.serve(l)
+	t.Cleanup(b.kill)
+	return b
+}
+
+func (b *backend) serve(l net.Listener) {
+	b.srv = &http.Server{Handler: b.handler}
+	go func() { _ = b.srv.Serve(l) }()
+}
+
+func (b *backend) kill() {
+	if b.srv != nil {
+		_ = b.srv.Close()
+		b.srv = nil
+	}
+}
+
+func (b *backend) restart() { b.serve(listenOn(b.t, b.url)) }
+
+// A backend that dies while a client keeps calling opens the breaker
+// after the manifest's count of failed calls: the tools are hidden once,
+// with a reason that names the breaker, and come back once when the
+// backend and its probe are back.
+func TestBreakerHidesAServerWhoseBackendDies(t *testing.T) {
+	be := newBackend(t, newUpstreamServer(""))
+	health := newListener(t) // what the server's probe watches
+	reg := prometheus.NewRegistry()
+	// A cool-down of an hour: the tools come back by the probe alone.
+	h := start(t, fmt.Sprintf(`
+[[servers]]
+name = "web"
+url = %q
+prefix = "w_"
+probe = "tcp:%s"
+breaker = { failures = 3, window = "1m", cooldown = "1h" }
+`, be.url, health.addr), fastConfig().WithMetrics(reg))
+	breakers := watchBreakers(h)
+	c := h.client()
+	all := prefixed("w_", upstreamTools...)
+	c.WaitTools(t, all...)
+	c.settle()
+
+	before := h.gw.Changes()
+	var refused []error
+	for i := 0; ; i++ {
+		if i == 5 {
+			be.kill() // mid-traffic: the calls before went through
+		}
+		res, err := c.call(t, "w_echo", map[string]any{"text": "hi"})
+		if i < 5 {
+			require.NoError(t, err, "call %d", i)
+			assert.Equal(t, "echo: hi", textOf(res))
+			continue
+		}
+		require.Error(t, err, "call %d, after the backend died", i)
+		if strings.Contains(err.Error(), "is not available now") {
+			// Refused by gate: the breaker opened.
+			notAvailable(t, err, "server web's breaker is open: 3 calls in a row failed (last: server web: ")
+			assert.Contains(t, err.Error(), "connection refused")
+			refused = append(refused, err)
+			if len(refused) == 3 {
+				break
+			}
+		}
+		require.Less(t, i, 5+3+3, "the breaker did not open after 3 failed calls")
+	}
+	opened := breakers.wait(t, "web", gateway.BreakerOpen)
+	assert.False(t, opened.Available)
+	assert.Contains(t, opened.Reason, "3 calls in a row failed (last: server web: ")
+	n := c.WaitTools(t) + c.settle()
+	oneChange(t, h, before, n, "the breaker hides the tools once")
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_opens_total", "server", "web"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_state", "server", "web", "state", gateway.BreakerOpen))
+	assert.Equal(t, 0.0, value(t, reg, "gate_mcp_breaker_state", "server", "web", "state", gateway.BreakerClosed))
+
+	// The probe sees the failure too: the tools stay hidden, for the
+	// probe's reason now, and nothing changes for the client.
+	before = h.gw.Changes()
+	health.close()
+	require.Eventually(t, func() bool {
+		return strings.Contains(h.gw.Hidden()["w_echo"], "server web is unavailable")
+	}, waitFor, 5*time.Millisecond)
+	assert.Zero(t, c.settle(), "no list_changed while the tools stay hidden")
+	assert.Equal(t, before, h.gw.Changes())
+
+	// Back: the backend, then its probe, which closes the breaker.
+	be.restart()
+	health.reopen()
+	n = c.WaitTools(t, all...) + c.settle()
+	oneChange(t, h, before, n, "the tools come back once")
+	closed := breakers.wait(t, "web", gateway.BreakerOpen, gateway.BreakerClosed)
+	assert.True(t, closed.Available)
+	assert.Equal(t, "its probe says available again", closed.Reason)
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_state", "server", "web", "state", gateway.BreakerClosed))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_opens_total", "server", "web"))
+	res, err := c.call(t, "w_echo", map[string]any{"text": "again"})
+	require.NoError(t, err)
+	assert.Equal(t, "echo: again", textOf(res))
+}
+
+// A tool's isError result and its server's JSON-RPC error are the
+// server's answers, and calls gate refuses itself say nothing of the
+// server: none of them opens the breaker, however many in a row. Timeouts
+// do; then, the server having no probe, the tools come back after the
+// cool-down for a trial call, which closes it.
+func TestBreakerCountsFailuresNotAnswers(t *testing.T) {
+	s := newUpstreamServer("")
+	s.AddTool(&mcp.Tool{Name: "oops", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool says no"}}}, nil
+	})
+	url, _ := httpUpstream(t, s)
+	h := start(t, fmt.Sprintf(`
+[[servers]]
+name = "web"
+url = %q
+prefix = "w_"
+call_timeout = "50ms"
+breaker = { failures = 2, cooldown = "20ms" }
+`, url), fastConfig())
+	breakers := watchBreakers(h)
+	c := h.client()
+	all := append(prefixed("w_", upstreamTools...), "w_oops")
+	c.WaitTools(t, all...)
+	c.settle()
+
+	before := h.gw.Changes()
+	// Each kind in a row, so that none resets another's count.
+	for range 5 {
+		res, err := c.call(t, "w_oops", nil)
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+	}
+	for range 5 {
+		_, err := c.call(t, "w_fail", nil)
+		require.ErrorContains(t, err, "the upstream refuses")
+	}
+	for range 5 {
+		_, err := c.call(t, "w_nothing", nil)
+		notAvailable(t, err, "gate offers no tool of that name")
+	}
+	assert.Empty(t, breakers.states("web"))
+	assert.Equal(t, before, h.gw.Changes())
+
+	// Two timeouts in a row open it.
+	for range 2 {
+		_, err := c.call(t, "w_hang", nil)
+		require.ErrorContains(t, err, "did not answer the call of w_hang within 50ms")
+	}
+	opened := breakers.wait(t, "web", gateway.BreakerOpen)
+	assert.Contains(t, opened.Reason, "2 calls in a row failed (last: server web did not answer the call of w_hang within 50ms (its call_timeout))")
+	// The cool-down passes; the session is ready: a trial.
+	breakers.wait(t, "web", gateway.BreakerOpen, gateway.BreakerHalfOpen)
+	c.WaitTools(t, all...)
+	res, err := c.call(t, "w_echo", map[string]any{"text": "trial"})
+	require.NoError(t, err)
+	assert.Equal(t, "echo: trial", textOf(res))
+	closed := breakers.wait(t, "web", gateway.BreakerOpen, gateway.BreakerHalfOpen, gateway.BreakerClosed)
+	assert.Equal(t, "a trial call was answered", closed.Reason)
+	c.settle()
+	assert.Equal(t, all, c.Tools(t))
+}
