@@ -304,3 +304,20 @@ func dialSlow(t *testing.T, url string) net.Conn {
 	require.NoError(t, err)
 	return conn
 }
+
+// The gateway's events (its upstreams' states, its breakers) count as
+// state changes, by type; a reload is counted by its outcome instead.
+func TestMetricsCountGatewayEvents(t *testing.T) {
+	metrics := NewMetrics()
+	for _, e := range []runtime.Event{
+		{Type: "upstream", Name: "web", State: "down"},
+		{Type: "breaker", Name: "web", State: "open"},
+		{Type: "breaker", Name: "web", State: "closed"},
+		{Type: "reload", State: "ok"},
+	} {
+		metrics.event(e)
+	}
+	assert.Equal(t, 1.0, value(t, metrics.stateChanges.WithLabelValues("upstream")))
+	assert.Equal(t, 2.0, value(t, metrics.stateChanges.WithLabelValues("breaker")))
+	assert.Equal(t, 0.0, value(t, metrics.stateChanges.WithLabelValues("reload")))
+}

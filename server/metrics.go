@@ -107,7 +107,7 @@ func NewMetrics() *Metrics {
 		}, []string{"kind"}),
 		stateChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_state_changes_total",
-			Help: "Published state changes, by type (tool, server, skill, upstream).",
+			Help: "Published state changes, by type (tool, server, skill, upstream, breaker).",
 		}, []string{"type"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_reloads_total",
@@ -206,7 +206,7 @@ func (m *Metrics) event(e runtime.Event) {
 	switch {
 	case e.Pending != nil:
 		// An answer a policy held back: not a change of state.
-	case e.Type == "tool", e.Type == "server", e.Type == "skill", e.Type == "upstream":
+	case e.Type == "tool", e.Type == "server", e.Type == "skill", e.Type == "upstream", e.Type == "breaker":
 		m.stateChanges.WithLabelValues(e.Type).Inc()
 	case e.Type == "reload":
 		m.reloads.WithLabelValues(e.State).Inc()

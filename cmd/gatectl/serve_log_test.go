@@ -27,6 +27,13 @@ func TestFormatEvent(t *testing.T) {
 		{"what a terminal must not run", runtime.Event{Type: "tool", Name: "x\x1b[2J", State: "available",
 			Pending: &runtime.Pending{State: runtime.StateError, Reason: "bad\x1b]0;title\x07", Count: 1, Of: 2}},
 			"gatectl serve: tool x\\x1b[2J still available: 1 of 2 answers in a row error: bad\\x1b]0;title\\a\n"},
+		{"an upstream", runtime.Event{Type: "upstream", Name: "web", State: "down", Reason: "connection refused"},
+			"gatectl serve: upstream web down: connection refused\n"},
+		{"a breaker that opens", runtime.Event{Type: "breaker", Name: "web", State: "open", Reason: "3 calls in a row failed (last: \x1b[2Jboom)"},
+			"gatectl serve: breaker web open: 3 calls in a row failed (last: \\x1b[2Jboom)\n"},
+		{"a breaker that closes", runtime.Event{Type: "breaker", Name: "web", State: "closed", Available: true, Reason: "its probe says available again"},
+			"gatectl serve: breaker web closed: its probe says available again\n"},
+		{"a type serve does not log", runtime.Event{Type: "made-up", Name: "x"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
