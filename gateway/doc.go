@@ -7,15 +7,18 @@
 // A tool is offered while all of these hold:
 //   - its server's probe says available (the [[servers]] entry's probe);
 //   - gate is connected to the server and has its tool list;
+//   - the server's breaker is not open: its forwarded calls have not
+//     failed (at the transport, or by timing out) several times in a row;
 //   - the first [[servers.tools]] rule that fits the tool, if any, has a
 //     probe that says available;
 //   - the tool is well formed (a valid name, an object input schema) and
 //     its prefixed name is not taken by an earlier server's tool.
 //
 // Whenever the offered set changes, for whichever reason (a probe flips, an
-// upstream dies or comes back, an upstream says its list changed, the
-// manifest is reloaded), every session gets one
-// notifications/tools/list_changed. tools/list never waits for an
+// upstream dies or comes back, a breaker opens or closes, an upstream says
+// its list changed, the manifest is reloaded), every session gets one
+// notifications/tools/list_changed (at most one per
+// Config.WithListChangedInterval, when set). tools/list never waits for an
 // upstream: it answers from the set computed in the background. A call to
 // a tool that is not offered is an MCP error that says why; a call to one
 // that is offered is forwarded to its upstream with its arguments,
