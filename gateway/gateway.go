@@ -416,6 +416,9 @@ type Upstream struct {
 	// Listings counts the tool listings made of the upstream: one per
 	// session, and one per burst of its list_changed notifications.
 	Listings uint64 `json:"listings"`
+	// Breaker is the state of its breaker: BreakerClosed, BreakerOpen
+	// (its tools are hidden: its calls kept failing) or BreakerHalfOpen.
+	Breaker string `json:"breaker"`
 }
 
 // Upstreams returns every upstream's state, sorted by server.
@@ -429,7 +432,7 @@ func (g *Gateway) Upstreams() []Upstream {
 		u.mu.Lock()
 		lists := u.lists
 		u.mu.Unlock()
-		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over, Listings: lists})
+		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over, Listings: lists, Breaker: u.breaker.current()})
 	}
 	slices.SortFunc(out, func(a, b Upstream) int {
 		if a.Server < b.Server {
