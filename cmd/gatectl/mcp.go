@@ -24,7 +24,7 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
-const mcpSynopsis = `gatectl mcp [-m gate.toml] [-v]
+const mcpSynopsis = `gatectl mcp [-m gate.toml] [-v] [--list-changed-interval DURATION]
 
 Runs gate as an MCP server over stdio, the way desktop clients (Claude
 Desktop, Claude Code, Cursor) launch MCP servers. It fronts the MCP servers
@@ -32,8 +32,10 @@ the manifest's [[servers]] entries name with command or url, and offers the
 client only the tools that can run now: those of servers whose probes say
 available, that are connected, and whose own [[servers.tools]] probes say
 available. When that changes, the client gets
-notifications/tools/list_changed. Skills are offered as resources and a
-"skills" prompt. docs/MCP.md has the details.
+notifications/tools/list_changed (at most one per --list-changed-interval,
+when set, to trade freshness for a model provider's prompt cache). Skills
+are offered as resources and a "skills" prompt. docs/MCP.md has the
+details.
 
 Standard output carries only the protocol; upstream state changes, probe
 flips and reloads are logged on stderr. The manifest is re-read when it
@@ -46,11 +48,13 @@ client and the upstreams do.`
 type mcpFlags struct {
 	manifest string
 	verbose  bool
+	gateway  gatewayFlags
 }
 
 func (f *mcpFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.manifest, "m", "", "the manifest")
 	fs.BoolVar(&f.verbose, "v", false, "also log every probe run that fails and every grace decision")
+	f.gateway.bind(fs)
 }
 
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
@@ -70,6 +74,10 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	f.bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
+	}
+	gwConfig, ok := f.gateway.config("gatectl mcp", stderr)
+	if !ok {
+		return exitUsage
 	}
 	// Everything gatectl mcp logs goes through one queue, so that a stderr
 	// nobody reads holds up no probe, upstream or session, nor the
@@ -93,7 +101,7 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	defer events.close()
 	defer svc.Subscribe(events.add)()
 
-	gw := gateway.New(svc, gateway.NewConfig().WithLog(log).WithVersion(version()))
+	gw := gateway.New(svc, gwConfig.WithLog(log).WithVersion(version()))
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(2)

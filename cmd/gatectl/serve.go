@@ -25,6 +25,7 @@ import (
 
 const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
                      [--allow-remote --token-file FILE]
+                     [--list-changed-interval DURATION]
 
 Runs gate as a long-lived service for agents that are not written in Go:
 answers are re-probed in the background before they expire, so a request
@@ -44,6 +45,7 @@ other users could read it).`
 type serveFlags struct {
 	manifest, addr, tokenFile string
 	allowRemote, verbose      bool
+	gateway                   gatewayFlags
 }
 
 func (f *serveFlags) bind(fs *flag.FlagSet) {
@@ -52,6 +54,7 @@ func (f *serveFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow listening on an address other than loopback (needs a token)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from `FILE` (else $GATE_TOKEN)")
 	fs.BoolVar(&f.verbose, "v", false, "also log every probe run that fails and every grace decision")
+	f.gateway.bind(fs)
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
@@ -72,6 +75,10 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	f.bind(fs.FlagSet)
 	if code, done := fs.parseNoArgs(args); done {
 		return code
+	}
+	gwConfig, ok := f.gateway.config("gatectl serve", stderr)
+	if !ok {
+		return exitUsage
 	}
 	token, err := readToken(f.tokenFile)
 	if err != nil {
@@ -130,7 +137,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := gateway.New(svc, gateway.NewConfig().WithLog(log).WithVersion(version()).
+	gw := gateway.New(svc, gwConfig.WithLog(log).WithVersion(version()).
 		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 	runCtx, cancelRun := context.WithCancel(context.Background())

@@ -34,15 +34,15 @@ _gatectl_node() {
 		;;
 	gatectl_serve)
 		subs=''
-		flags='--addr --allow-remote -m --token-file -v'
-		valued='-addr --addr -m --m -token-file --token-file'
+		flags='--addr --allow-remote --list-changed-interval -m --token-file -v'
+		valued='-addr --addr -list-changed-interval --list-changed-interval -m --m -token-file --token-file'
 		args=''
 		files=''
 		;;
 	gatectl_mcp)
 		subs=''
-		flags='-m -v'
-		valued='-m --m'
+		flags='--list-changed-interval -m -v'
+		valued='-list-changed-interval --list-changed-interval -m --m'
 		args=''
 		files=''
 		;;

@@ -60,19 +60,21 @@ _gatectl_node() {
 		descs=()
 		flags=('--addr:where to listen'
 			'--allow-remote:allow listening on an address other than loopback (needs a token)'
+			'--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
 			'--token-file:read the bearer token from FILE (else $GATE_TOKEN)'
 			'-v:also log every probe run that fails and every grace decision')
-		valued=('-addr' '--addr' '-m' '--m' '-token-file' '--token-file')
+		valued=('-addr' '--addr' '-list-changed-interval' '--list-changed-interval' '-m' '--m' '-token-file' '--token-file')
 		args=()
 		files=''
 		;;
 	(gatectl_mcp)
 		subs=()
 		descs=()
-		flags=('-m:the manifest'
+		flags=('--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
+			'-m:the manifest'
 			'-v:also log every probe run that fails and every grace decision')
-		valued=('-m' '--m')
+		valued=('-list-changed-interval' '--list-changed-interval' '-m' '--m')
 		args=()
 		files=''
 		;;
