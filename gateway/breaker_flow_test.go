@@ -86,6 +86,9 @@ func newBackend(t *testing.T, s *mcp.Server) *backend {
 
 func (b *backend) serve(l net.Listener) {
 	b.srv = &http.Server{Handler: b.handler}
+	// No idle connection outlives the backend: each call after it dies
+	// finds nothing listening (not a pooled connection's EOF).
+	b.srv.SetKeepAlivesEnabled(false)
 	go func() { _ = b.srv.Serve(l) }()
 }
 

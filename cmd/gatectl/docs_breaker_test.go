@@ -39,6 +39,9 @@ func TestBreakerDocLog(t *testing.T) {
 	backendAddr := "127.0.0.1:" + ports["9000"]
 	serveBackend := func() *http.Server {
 		srv := &http.Server{Handler: handler}
+		// No idle connection outlives the backend: each call after it
+		// dies finds nothing listening (not a pooled connection's EOF).
+		srv.SetKeepAlivesEnabled(false)
 		l, err := net.Listen("tcp", backendAddr)
 		require.NoError(t, err)
 		go func() { _ = srv.Serve(l) }()
