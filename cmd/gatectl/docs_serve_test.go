@@ -69,7 +69,7 @@ func TestServeDocLogs(t *testing.T) {
 		l.Close()
 		s.waitFor("still available")
 		s.waitFor("tool cache_data unavailable")
-		l = testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"])
+		testnet.Listen(t, "tcp", "127.0.0.1:"+ports["16379"]) // closed when the test ends
 		s.waitFor("still unavailable")
 		s.waitFor("tool cache_data available")
 		log := ports.FromRun(s.stop())
