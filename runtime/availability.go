@@ -40,6 +40,10 @@ type Status struct {
 	// CheckedAt is when the probe run behind this answer started (the
 	// clock's time); zero for a tool without a probe.
 	CheckedAt time.Time
+	// Late: the probe run behind this answer came after its budget on the
+	// wall clock because the machine kept it off the CPU; it used less
+	// than its budget, and its answer stands (see Result.Late).
+	Late bool
 }
 
 // Available reports whether the tool is listed.
@@ -269,6 +273,7 @@ func (r *Registry) observeRead(probed int) {
 func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time) {
 	res := e.tool.Probe.Run(ctx)
 	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason}
+	st.Late = res.Late
 	var log func()
 	name := e.tool.Name
 

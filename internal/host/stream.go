@@ -82,7 +82,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 		status int32
 		err    error
 	)
-	c.wait(ctx, "gate.connect", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.connect", true, d, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
 		conn, err = c.Net.dialContext(ctx, network, target)
@@ -162,7 +162,7 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 	}
 	var err error
 	conn := h.stream.conn
-	c.wait(ctx, "gate.send", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.send", true, d, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
 		err = onConn(ctx, conn, func() error {
@@ -251,7 +251,7 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 		err  error
 		stop bool
 	)
-	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.recv", true, max(d, full), func(ctx context.Context) {
 		wait, cancel := c.netContext(ctx, d)
 		defer cancel()
 		// The hold's own reads may run a little past the probe's timeout
