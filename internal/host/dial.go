@@ -58,7 +58,9 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 			return
 		}
 		status = dialStatus(err)
-		if timedOut(ctx) {
+		if status == StatusUnreachable && timedOut(ctx) {
+			// A measured wait ends by cancellation, which the dialer
+			// reports as such: it is this wait's timeout.
 			status = StatusTimedOut
 		}
 		if status == StatusUnreachable {
