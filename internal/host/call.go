@@ -386,6 +386,9 @@ func (c *Call) extend() {
 	}
 	if now := time.Now(); c.Deadline.Sub(now) < c.Reserve {
 		c.Deadline = now.Add(c.Reserve)
+		if c.usage.budget > 0 && c.Deadline.After(c.usage.limit) {
+			c.Deadline = c.usage.limit // a measured run's late limit holds
+		}
 		c.extended = true
 	}
 }
