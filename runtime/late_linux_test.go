@@ -39,7 +39,8 @@ const spinSlack = 3 * time.Millisecond
 
 // TestAnswersUnderLoad runs an env probe (every run a fresh instance), a
 // tcp probe of a live loopback listener and a spinning probe 1,000 times
-// each (100 under -short), with 4 and with 16 busy loops on the cores. The
+// each (100 under -short, 200 under -race), with 4 and with 16 busy loops
+// on the cores. The
 // honest probes must answer "available" in every run; the spinning one
 // must be stopped within its budget of CPU, measured on the thread it ran
 // on, and within the late limit on the wall clock plus what the machine
@@ -48,8 +49,11 @@ const spinSlack = 3 * time.Millisecond
 // late limit; otherwise it is our bound that failed.
 func TestAnswersUnderLoad(t *testing.T) {
 	runs := 1000
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		runs = 100
+	case raceEnabled:
+		runs = 200 // the race detector makes each run several times slower
 	}
 	lookup := envMap(map[string]string{"GATE_LOAD_VAR": "set"})
 	honest := newEngine(t, NewEngineConfig().WithBudget(envBudget).WithLookupEnv(lookup).WithIdleMemoryLimit(0))
