@@ -20,9 +20,10 @@ import (
 // (Result.Late). Busy loops, loop-free call trees and sleeps are stopped
 // once they have used the budget, by metering and by host functions that
 // honour the deadline, whatever the load. Run never returns later than
-// ten times the budget (the late limit) plus a small slack after the probe
-// started running. Where the thread's CPU time cannot be read (any OS but
-// Linux) the budget is the wall clock's.
+// ten times the budget (the late limit) after the probe started running,
+// plus a small slack and whatever the machine was late by in running it
+// again. Where the thread's CPU time cannot be read (any OS but Linux) the
+// budget is the wall clock's.
 //
 // A run waits for an execution slot first (see
 // EngineConfig.WithConcurrency), and for the probe's warm-up if it is

@@ -346,9 +346,9 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 		}()
 	}
 	if c.CPU == nil {
-		began := time.Now()
+		mark := c.beginWait()
 		fn(ctx)
-		c.waited(time.Since(began), allowed)
+		c.endWait(mark, allowed)
 		if grant {
 			c.extend()
 		}
@@ -356,9 +356,9 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	}
 	c.CPU.Release()
 	c.cpuReleased = true
-	began := time.Now()
+	mark := c.beginWait()
 	fn(ctx)
-	c.waited(time.Since(began), allowed)
+	c.endWait(mark, allowed)
 	c.settle() // the wait for a slot below is the engine's, not the run's
 	if grant {
 		c.extend() // so that the wait for a slot below has the allowance too

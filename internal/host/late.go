@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"time"
 )
 
@@ -15,8 +16,10 @@ type usage struct {
 	// budget is 0 for a run that is not measured: its deadline is the wall
 	// clock's.
 	budget time.Duration
-	// cpuAtStart is the thread's CPU time when the run began.
-	cpuAtStart time.Duration
+	// cpuAtStart is the thread's CPU time when the run began, or when it
+	// came back from its last wait; cpuBefore is the CPU the run used
+	// before that.
+	cpuAtStart, cpuBefore time.Duration
 	// waited is the time counted for the run's waits, each at most what
 	// the wait was allowed.
 	waited time.Duration
@@ -74,7 +77,7 @@ func (c *Call) used() (d time.Duration, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	return cpu - c.usage.cpuAtStart + c.usage.waited, true
+	return c.usage.cpuBefore + cpu - c.usage.cpuAtStart + c.usage.waited, true
 }
 
 // settle moves the deadline of a measured run to now plus what is left of
@@ -110,6 +113,34 @@ func (c *Call) waited(took, allowed time.Duration) {
 	c.usage.waited += max(min(took, allowed), 0)
 }
 
+// beginWait marks the start of a wait and returns when it began. A
+// measured run's goroutine is unlocked from its thread for the wait: a
+// wait is a string of hand-overs between goroutines (the dialer's, the
+// HTTP transport's), and a locked goroutine resumes only once the kernel
+// runs its own thread again, which a busy machine delays at every one of
+// them. The CPU used so far is kept, and endWait counts on from the thread
+// the run resumes on; what the wait itself costs is counted as its time.
+func (c *Call) beginWait() time.Time {
+	if c.usage.budget > 0 {
+		if cpu, ok := threadCPU(); ok {
+			c.usage.cpuBefore += cpu - c.usage.cpuAtStart
+			c.usage.cpuAtStart = cpu
+		}
+		goruntime.UnlockOSThread()
+	}
+	return time.Now()
+}
+
+// endWait counts the wait that began at began (see waited) and locks a
+// measured run's goroutine to its thread again.
+func (c *Call) endWait(began time.Time, allowed time.Duration) {
+	c.waited(time.Since(began), allowed)
+	if c.usage.budget > 0 {
+		goruntime.LockOSThread()
+		c.usage.cpuAtStart, _ = threadCPU()
+	}
+}
+
 // errWaitTimedOut is the cause of a wait context that ran out (see
 // waitContext).
 var errWaitTimedOut = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
@@ -122,10 +153,7 @@ var errWaitTimedOut = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
 //   - a timer that fires late by more than the tolerance (the process was
 //     kept off the CPU, and whatever the wait was for may have come
 //     meanwhile, unseen) gives the wait that lateness again;
-//   - a wait whose thread is runnable when the timer fires has ended
-//     already (its thread sleeps while it waits), and the machine is late
-//     running it: it is looked at again after the tolerance;
-//   - any wait gets the tolerance once more when its timer fires on time:
+//   - a timer that fires on time gives the wait the tolerance once more:
 //     the Go scheduler runs timers at every switch but, while its Ps are
 //     busy, looks at the network only now and then, so a connection made
 //     in time may not have been seen yet.
@@ -137,7 +165,6 @@ func (c *Call) waitContext(ctx context.Context, d time.Duration) (context.Contex
 	if c.usage.budget == 0 {
 		return context.WithTimeoutCause(ctx, d, errWaitTimedOut)
 	}
-	tid := threadID()
 	tolerance := max(c.Reserve, time.Millisecond)
 	ctx, cancel := context.WithCancelCause(ctx)
 	due := time.Now().Add(d)
@@ -153,7 +180,7 @@ func (c *Call) waitContext(ctx context.Context, d time.Duration) (context.Contex
 		again := now.Sub(due) // how late the timer fired
 		if again <= tolerance {
 			again = 0
-			if threadRunnable(tid) || !graced {
+			if !graced {
 				again = tolerance
 				graced = true
 			}

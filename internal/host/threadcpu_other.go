@@ -9,7 +9,3 @@ import "time"
 const ThreadClock = false
 
 func threadCPU() (time.Duration, bool) { return 0, false }
-
-func threadID() int { return 0 }
-
-func threadRunnable(int) bool { return false }
