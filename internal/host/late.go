@@ -39,8 +39,9 @@ type usage struct {
 //
 // The caller has set Deadline to the run's start plus budget and locked its
 // goroutine to its OS thread (runtime.LockOSThread) until the run ends, so
-// that the thread's CPU clock is the run's. Where the thread's CPU time
-// cannot be read (ThreadClock is false), Measure does nothing.
+// that the thread's CPU clock is the run's; the run's waits unlock it for
+// their duration (see beginWait). Where the thread's CPU time cannot be
+// read (ThreadClock is false), Measure does nothing.
 func (c *Call) Measure(budget time.Duration, limit time.Time) {
 	cpu, ok := threadCPU()
 	if !ok || budget <= 0 || c.Deadline.IsZero() {
