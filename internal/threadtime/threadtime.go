@@ -18,7 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Usage is what one thread has used since it started.
@@ -59,9 +60,9 @@ func Thread() (Usage, error) {
 // (4 ms at 250 Hz), too coarse for a budget of a few milliseconds. The
 // caller locks its goroutine to the thread.
 func CPU() (time.Duration, error) {
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3 /* CLOCK_THREAD_CPUTIME_ID */, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		return 0, fmt.Errorf("clock_gettime: %w", errno)
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0, fmt.Errorf("clock_gettime: %w", err)
 	}
 	return time.Duration(ts.Nano()), nil
 }
