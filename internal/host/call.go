@@ -402,9 +402,15 @@ func (c *Call) budgetContext(ctx context.Context) (context.Context, context.Canc
 }
 
 // waitLimit is how long a wait the probe asked for may last: what is left
-// of the budget less the Reserve.
-func (c *Call) waitLimit() time.Duration {
-	return c.left() - c.Reserve
+// of the budget less the Reserve. A measured run that reached its late
+// limit with budget left is stopped here, in where: that the machine ran
+// it so late is no answer about the peer, and "timed out" would be one.
+func (c *Call) waitLimit(where string) time.Duration {
+	d := c.left() - c.Reserve
+	if d <= 0 && c.usage.budget > 0 && !c.Deadline.Before(c.usage.limit) {
+		c.interrupt(where, context.DeadlineExceeded)
+	}
+	return d
 }
 
 // Sleep is the probe's clock sleep (WASI poll_oneoff and the like): it never

@@ -36,7 +36,7 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 	case grants.Denied:
 		return c.deny("dial", addr)
 	}
-	limit := c.waitLimit()
+	limit := c.waitLimit("gate.dial")
 	if limit <= 0 {
 		return StatusTimedOut
 	}

@@ -147,7 +147,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if status != StatusOK {
 		return status
 	}
-	d, ok := c.clip(timeoutMS)
+	d, ok := c.clip("gate.http", timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "http: "+pr.url+": no time left in the budget")
 	}

@@ -117,3 +117,28 @@ func spin(d time.Duration) {
 		}
 	}
 }
+
+// TestWaitAtTheLateLimit: a measured run that the machine ran so late that
+// it reached its late limit with budget left is stopped when it asks to
+// wait, not told "no time left" (which a probe answers as "timed out");
+// a run that spent its budget is told, as before.
+func TestWaitAtTheLateLimit(t *testing.T) {
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	const budget = 20 * time.Millisecond
+	start := time.Now()
+	late := &Call{Probe: "p", Deadline: start.Add(budget), Reserve: budget / 20}
+	late.Measure(budget, start.Add(2*budget))
+	time.Sleep(2 * budget)
+	intr := interruption(func() { late.waitLimit("gate.dial") })
+	require.NotNil(t, intr, "a run at its late limit was told to answer")
+	assert.Equal(t, "gate.dial", intr.Where)
+	assert.True(t, intr.Budget)
+
+	spent := &Call{Probe: "p", Deadline: time.Now().Add(budget), Reserve: budget / 20}
+	spent.Measure(budget, time.Now().Add(10*budget))
+	spin(budget)
+	var limit time.Duration
+	require.Nil(t, interruption(func() { limit = spent.waitLimit("gate.dial") }))
+	assert.LessOrEqual(t, limit, time.Duration(0))
+}
