@@ -43,6 +43,10 @@ type Status struct {
 	// Pending, when not nil, is a flip under way (see Policy): the latest
 	// answers disagree with this one, which is still served.
 	Pending *Pending
+	// Late: the probe run behind this answer came after its budget on the
+	// wall clock because the machine kept it off the CPU; it used less
+	// than its budget, and its answer stands (see Result.Late).
+	Late bool
 }
 
 // Available reports whether the tool is listed.
@@ -285,6 +289,7 @@ func (r *Registry) observeRead(probed int) {
 func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time) {
 	res := e.tool.Probe.Run(ctx)
 	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason}
+	st.Late = res.Late
 	var log func()
 	name := e.tool.Name
 

@@ -2,7 +2,7 @@
 // MCP-style servers, and the skills that need them) are usable right now
 // by running each tool's probe, a small sandboxed WebAssembly module that
 // may ask the host only what its grants allow and must answer within its
-// budget (at most 100 ms).
+// budget (at most 100 ms of what the probe itself uses: see Probe.Run).
 //
 // The main types, from the top:
 //

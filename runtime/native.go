@@ -20,9 +20,14 @@ type Prober interface {
 // that the registry can tell "the same probe registered again" from "a
 // different probe" (see Registry.Register).
 //
-// The function should honour ctx, whose deadline is the budget. If it
-// does not, the run still answers at the budget (as an overrun) and the
-// function is left to finish on its own; until it has, further runs of
+// The function should honour ctx, whose deadline is the budget from when
+// the function starts running: a machine that is late starting its
+// goroutine does not shorten its budget, up to ten budgets after Run was
+// called (the late limit; the answer then says Late). A Go function's own
+// CPU cannot be told from its waits, and a context's deadline cannot move
+// once made, so past its start the budget is the wall clock's. If fn does
+// not honour ctx, the run still answers at the budget (as an overrun) and
+// the function is left to finish on its own; until it has, further runs of
 // the same NativeProbe answer at once with ErrStillRunning rather than
 // start another copy, so a hung check costs one goroutine, not one per
 // caller. Runs that answer in time may overlap (one NativeProbe registered
@@ -71,11 +76,18 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error()}
 	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, n.budget)
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, lateLimit*n.budget)
 	defer cancel()
 	run := &nativeRun{}
 	done := make(chan nativeAnswer, 1)
+	// budget ends the function's own budget, counted from when its
+	// goroutine first runs.
+	budget := make(chan context.Context, 1)
 	go func() {
+		fctx, cancel := context.WithTimeout(ctx, n.budget)
+		defer cancel()
+		budget <- fctx
 		var a nativeAnswer
 		defer func() {
 			if r := recover(); r != nil {
@@ -89,28 +101,39 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 			run.mu.Unlock()
 			done <- a
 		}()
-		a.ok, a.reason, a.err = n.fn(ctx)
+		a.ok, a.reason, a.err = n.fn(fctx)
 	}()
+	var over <-chan struct{} = ctx.Done()
+	select {
+	case fctx := <-budget:
+		over = fctx.Done()
+	case <-ctx.Done():
+	}
 	select {
 	case a := <-done:
-		return a.result(time.Since(start))
-	case <-ctx.Done():
+		return a.result(time.Since(start), n.budget)
+	case <-over:
 		run.mu.Lock()
 		if run.finished {
 			// fn returned just as the budget ended: its answer counts.
 			run.mu.Unlock()
-			return (<-done).result(time.Since(start))
+			return (<-done).result(time.Since(start), n.budget)
 		}
 		run.abandoned = true
 		n.stragglers.Add(1)
 		run.mu.Unlock()
-		err := ctx.Err()
+		err := parent.Err()
+		if err == nil {
+			err = context.DeadlineExceeded
+		}
 		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start)}
 	}
 }
 
-func (a nativeAnswer) result(elapsed time.Duration) Result {
-	res := Result{Elapsed: elapsed, Reason: a.reason}
+// result is the run's Result; an answer after the budget on the wall
+// clock is late (the function itself had its whole budget).
+func (a nativeAnswer) result(elapsed, budget time.Duration) Result {
+	res := Result{Elapsed: elapsed, Reason: a.reason, Late: elapsed > budget && a.err == nil}
 	switch {
 	case a.err != nil:
 		res.Outcome, res.Err, res.Reason = Failed, a.err, a.err.Error()

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,9 +133,11 @@ func (pl *instancePool) release() {
 }
 
 // WarmupBudget bounds a reactor's warm-up: its instantiation and
-// _initialize, outside any run. It is MaxBudget whatever the probe's own
-// budget, because it pays for the toolchain's start (a Go runtime's), not
-// for the probe's answer: a Go-built probe's first instance in a fresh
+// _initialize, outside any run, counted as a run's budget is (the CPU and
+// waits the warm-up itself used; up to ten times as long on the wall clock
+// when the machine keeps it off the CPU: see Probe.Run). It is MaxBudget
+// whatever the probe's own budget, because it pays for the toolchain's
+// start (a Go runtime's), not for the probe's answer: a Go-built probe's first instance in a fresh
 // process took 3-22 ms on a 2-core machine, idle or with four busy loops
 // on its cores (docs/BENCHMARKS.md).
 const WarmupBudget = MaxBudget
@@ -165,14 +168,20 @@ func (pl *instancePool) warm(p *Probe) {
 	if err := e.cpu.acquire(ctx, pl.life.Done(), e.stop); err != nil {
 		return
 	}
-	call := p.newCall(time.Now().Add(WarmupBudget))
+	start := time.Now()
+	call := p.newCall(start.Add(WarmupBudget))
 	call.Stop = pl.life
+	measured := measure(call, WarmupBudget, start)
 	inst, err := p.instantiate(host.WithCall(ctx, call), call)
+	overran := call.Overran(time.Now())
+	if measured {
+		goruntime.UnlockOSThread()
+	}
 	if call.Holding() {
 		e.cpu.Release()
 	}
 	call.End() // what _initialize opened is not the first run's
-	if err != nil || call.Interrupted() != nil || time.Now().After(call.Deadline) {
+	if err != nil || call.Interrupted() != nil || overran {
 		inst.close(context.Background())
 		return
 	}

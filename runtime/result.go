@@ -62,4 +62,10 @@ type Result struct {
 	// Output is the probe's stdout and stderr, bounded (the start and the
 	// end are kept); a Go probe's panic only shows up here.
 	Output string
+	// Late is true when the answer came after the budget on the wall clock
+	// because the machine kept the run off the CPU: the run itself used
+	// less than its budget of CPU and I/O waits, so its answer stands
+	// (see Probe.Run). Elapsed is then over the budget, by at most ten
+	// budgets.
+	Late bool
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	goruntime "runtime"
 	"time"
 
 	"github.com/gate-dev/gate/internal/host"
@@ -10,14 +11,25 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 )
 
-// Run runs the probe once and returns its answer. It never returns later
-// than the budget plus a small slack after the probe started running,
-// whatever the guest does: busy loops, loop-free call trees and sleeps are
-// stopped by metering and by host functions that honour the deadline. A run
-// waits for an execution slot first (see EngineConfig.WithConcurrency), and
-// for the probe's warm-up if it is still going; ctx bounds those waits and
-// the run. After Close (of the probe or its engine) a run answers Failed
-// with an error matching ErrClosed.
+// Run runs the probe once and returns its answer. The budget is what the
+// run itself may use: the CPU time of the thread it runs on plus the time
+// it waits on I/O (dials, lookups, reads, sleeps), each wait counted up to
+// its own timeout. On an idle machine that is the wall clock; on a busy one
+// the time the machine keeps the run off the CPU is not counted, so an
+// honest probe keeps its answer however late it was scheduled, and says so
+// (Result.Late). Busy loops, loop-free call trees and sleeps are stopped
+// once they have used the budget, by metering and by host functions that
+// honour the deadline, whatever the load. Run never returns later than
+// ten times the budget (the late limit) after the probe started running,
+// plus a small slack and whatever the machine was late by in running it
+// again. Where the thread's CPU time cannot be read (any OS but Linux) the
+// budget is the wall clock's.
+//
+// A run waits for an execution slot first (see
+// EngineConfig.WithConcurrency), and for the probe's warm-up if it is
+// still going; ctx bounds those waits and the run. After Close (of the
+// probe or its engine) a run answers Failed with an error matching
+// ErrClosed.
 func (p *Probe) Run(ctx context.Context) Result {
 	e := p.engine()
 	// start is read once when nothing is waited for (the clock is a
@@ -60,7 +72,11 @@ func (p *Probe) Run(ctx context.Context) Result {
 		call = p.newCall(start.Add(p.budget))
 	}
 	call.OnWait = waitHook(ctx)
+	measured := measure(call, p.budget, start)
 	x := p.execute(host.WithCall(ctx, call), call, inst)
+	if measured {
+		goruntime.UnlockOSThread()
+	}
 	if call.Holding() {
 		e.cpu.Release()
 	}
@@ -86,6 +102,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 	}
 	outcome, perr := p.classify(call, x)
 	res.Outcome = outcome
+	res.Late = call.Late(x.end) && (perr == nil || perr.Kind != KindOverrun)
 	reason, _ := call.Reason()
 	switch {
 	case perr != nil:
@@ -123,11 +140,12 @@ type execution struct {
 	fresh  bool
 	output string
 	// end is when the guest returned, before its instance is kept or
-	// closed; late says that was past the deadline as the run left it (a
-	// dial that timed out on a loaded machine moves it: see
+	// closed; overran says that was past the deadline as the run left it
+	// (which moves for the time the machine kept the run off the CPU, see
+	// host.Call.Measure, and for a dial that timed out, see
 	// host.Call.Reserve).
-	end  time.Time
-	late bool
+	end     time.Time
+	overran bool
 	// keep is the instance to give back to the pool once the run's Call
 	// has been read; nil if it was closed.
 	keep *instance
@@ -144,8 +162,8 @@ func (p *Probe) execute(ctx context.Context, call *host.Call, inst *instance) (x
 		var err error
 		inst, err = p.instantiate(ctx, call)
 		x.end = time.Now()
-		x.late = x.end.After(call.Deadline)
-		if err != nil || p.module.entry == Command || x.late {
+		x.overran = call.Overran(x.end)
+		if err != nil || p.module.entry == Command || x.overran {
 			// An instantiation that ended past the deadline without
 			// reaching a check (a long element segment, say) is an overrun
 			// of the start phase, not of a probe call that never began.
@@ -158,11 +176,11 @@ func (p *Probe) execute(ctx context.Context, call *host.Call, inst *instance) (x
 	x.phase = "probe"
 	x.err = inst.entry.CallWithStack(ctx, inst.stack[:])
 	x.end = time.Now()
-	x.late = x.end.After(call.Deadline)
+	x.overran = call.Overran(x.end)
 	x.status = int64(int32(inst.stack[0]))
 	x.output = inst.out.String()
 	healthy := x.err == nil && (x.status == 0 || x.status == 1) &&
-		call.Interrupted() == nil && !x.late
+		call.Interrupted() == nil && !x.overran
 	if healthy {
 		// Kept by Run once it has read the run's Call, which lives in the
 		// instance: the next run to take it resets that Call.
@@ -191,7 +209,7 @@ func (p *Probe) startPhase() string {
 // deadline is an overrun however it ended.
 func (p *Probe) classify(call *host.Call, x execution) (Outcome, *ProbeError) {
 	intr := call.Interrupted()
-	if x.err == nil && intr == nil && !x.late {
+	if x.err == nil && intr == nil && !x.overran {
 		// The common case, kept free of allocation.
 		switch {
 		case x.phase == "_start":
@@ -222,7 +240,7 @@ func (p *Probe) classify(call *host.Call, x execution) (Outcome, *ProbeError) {
 			}
 			perr.Phase = intr.Where
 		}
-	case x.late:
+	case x.overran:
 		perr.Kind, perr.Err = KindOverrun, context.DeadlineExceeded
 	case errors.As(x.err, &exit):
 		switch exit.ExitCode() {

@@ -121,6 +121,8 @@ type Call struct {
 	cpuReleased  bool
 	extended     bool
 	interruption *Interrupt
+	// usage follows what a measured run used of its budget (see Measure).
+	usage usage
 }
 
 // A Stopper tells a run that it must stop: its probe is being closed.
@@ -289,10 +291,14 @@ func (c *Call) Remaining() time.Duration {
 // back to the engine as the call's error, when the budget is spent or ctx
 // is done. Every host function calls it before it returns, and the
 // metering refuel calls it every quantum, so no guest runs on long after its
-// deadline whatever it does.
+// deadline whatever it does. A measured run (see Measure) whose deadline
+// has passed is stopped only once it has used its budget itself.
 func (c *Call) Check(ctx context.Context, where string) {
 	if c.Remaining() <= 0 {
-		c.interrupt(where, context.DeadlineExceeded)
+		c.settle()
+		if c.Remaining() <= 0 {
+			c.interrupt(where, context.DeadlineExceeded)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		c.interrupt(where, err)
@@ -317,7 +323,10 @@ func (c *Call) interrupt(where string, err error) {
 
 // wait runs fn, which blocks without using the CPU, with the run's CPU slot
 // released, and takes the slot back before returning. If the slot cannot
-// be had in time the run is interrupted.
+// be had in time the run is interrupted. allowed is the longest fn may
+// wait (its timeout): a measured run counts the wait against its budget up
+// to that, so a wake-up the machine delayed is not charged to the probe,
+// and the wait for the slot afterwards is not charged at all.
 //
 // With answer set (a wait the probe asked for, clipped to waitLimit), a
 // wait that leaves less than Reserve of the budget gives the probe Reserve
@@ -326,7 +335,7 @@ func (c *Call) interrupt(where string, err error) {
 // give its own answer ("timed out") rather than be cut off for the
 // machine's delay. Sleeps do not get it: a probe that sleeps to its
 // deadline has spent its budget itself.
-func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx context.Context)) {
+func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time.Duration, fn func(ctx context.Context)) {
 	grant := answer && !c.extended
 	if c.OnWait != nil {
 		end := c.OnWait()
@@ -337,7 +346,9 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx 
 		}()
 	}
 	if c.CPU == nil {
+		mark := c.beginWait()
 		fn(ctx)
+		c.endWait(mark, allowed)
 		if grant {
 			c.extend()
 		}
@@ -345,7 +356,10 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, fn func(ctx 
 	}
 	c.CPU.Release()
 	c.cpuReleased = true
+	mark := c.beginWait()
 	fn(ctx)
+	c.endWait(mark, allowed)
+	c.settle() // the wait for a slot below is the engine's, not the run's
 	if grant {
 		c.extend() // so that the wait for a slot below has the allowance too
 	}
@@ -372,6 +386,9 @@ func (c *Call) extend() {
 	}
 	if now := time.Now(); c.Deadline.Sub(now) < c.Reserve {
 		c.Deadline = now.Add(c.Reserve)
+		if c.usage.budget > 0 && c.Deadline.After(c.usage.limit) {
+			c.Deadline = c.usage.limit // a measured run's late limit holds
+		}
 		c.extended = true
 	}
 }
@@ -385,9 +402,15 @@ func (c *Call) budgetContext(ctx context.Context) (context.Context, context.Canc
 }
 
 // waitLimit is how long a wait the probe asked for may last: what is left
-// of the budget less the Reserve.
-func (c *Call) waitLimit() time.Duration {
-	return c.Remaining() - c.Reserve
+// of the budget less the Reserve. A measured run that reached its late
+// limit with budget left is stopped here, in where: that the machine ran
+// it so late is no answer about the peer, and "timed out" would be one.
+func (c *Call) waitLimit(where string) time.Duration {
+	d := c.left() - c.Reserve
+	if d <= 0 && c.usage.budget > 0 && !c.Deadline.Before(c.usage.limit) {
+		c.interrupt(where, context.DeadlineExceeded)
+	}
+	return d
 }
 
 // Sleep is the probe's clock sleep (WASI poll_oneoff and the like): it never
@@ -399,14 +422,14 @@ func (c *Call) Sleep(ctx context.Context, d time.Duration) {
 		c.Check(ctx, "sleep")
 		return
 	}
-	if rem := c.Remaining(); d > rem {
+	if rem := c.left(); d > rem {
 		d = rem
 	}
 	var stop <-chan struct{}
 	if c.Stop != nil {
 		stop = c.Stop.Done()
 	}
-	c.wait(ctx, "sleep", false, func(ctx context.Context) {
+	c.wait(ctx, "sleep", false, d, func(ctx context.Context) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {

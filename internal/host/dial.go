@@ -36,7 +36,7 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 	case grants.Denied:
 		return c.deny("dial", addr)
 	}
-	limit := c.waitLimit()
+	limit := c.waitLimit("gate.dial")
 	if limit <= 0 {
 		return StatusTimedOut
 	}
@@ -47,8 +47,8 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 		status int32
 		err    error
 	)
-	c.wait(ctx, "gate.dial", true, func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
+	c.wait(ctx, "gate.dial", true, timeout, func(ctx context.Context) {
+		ctx, cancel := c.waitContext(ctx, timeout)
 		defer cancel()
 		var conn net.Conn
 		conn, err = c.Net.dialContext(ctx, network, target)
@@ -58,6 +58,11 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 			return
 		}
 		status = dialStatus(err)
+		if status == StatusUnreachable && timedOut(ctx) {
+			// A measured wait ends by cancellation, which the dialer
+			// reports as such: it is this wait's timeout.
+			status = StatusTimedOut
+		}
 		if status == StatusUnreachable {
 			c.note("dial " + addr + ": " + err.Error())
 		}

@@ -147,12 +147,12 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if status != StatusOK {
 		return status
 	}
-	d, ok := c.clip(timeoutMS)
+	d, ok := c.clip("gate.http", timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "http: "+pr.url+": no time left in the budget")
 	}
 	var resp *response
-	c.wait(ctx, "gate.http", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.http", true, d, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
 		resp, err = x.do(ctx, req, d)

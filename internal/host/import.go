@@ -40,8 +40,9 @@ func (c *Call) importSpec(ctx context.Context, spec string) int32 {
 	}
 	var found bool
 	var err error
-	c.wait(ctx, "gate.import", true, func(ctx context.Context) {
-		rctx, cancel := context.WithTimeout(ctx, max(c.waitLimit(), 0))
+	limit := max(c.waitLimit("gate.import"), 0)
+	c.wait(ctx, "gate.import", true, limit, func(ctx context.Context) {
+		rctx, cancel := c.waitContext(ctx, limit)
 		defer cancel()
 		found, err = c.Resolvers.Resolve(rctx, spec)
 	})

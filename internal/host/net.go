@@ -105,11 +105,12 @@ func (n *Net) rootCAs() *x509.CertPool {
 	return n.RootCAs
 }
 
-// clip returns the probe's timeout clipped to the wait limit (what is left
-// of the budget less the Reserve); a timeout <= 0 means the limit. ok is
-// false when no time is left to wait at all.
-func (c *Call) clip(timeoutMS int32) (d time.Duration, ok bool) {
-	limit := c.waitLimit()
+// clip returns the probe's timeout, for the call where, clipped to the
+// wait limit (what is left of the budget less the Reserve: see
+// waitLimit); a timeout <= 0 means the limit. ok is false when no time is
+// left to wait at all.
+func (c *Call) clip(where string, timeoutMS int32) (d time.Duration, ok bool) {
+	limit := c.waitLimit(where)
 	if limit <= 0 {
 		return 0, false
 	}

@@ -72,7 +72,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 	if !c.canOpen() {
 		return StatusLimit
 	}
-	d, ok := c.clip(timeoutMS)
+	d, ok := c.clip("gate.connect", timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "connect "+addr+": no time left in the budget")
 	}
@@ -82,7 +82,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 		status int32
 		err    error
 	)
-	c.wait(ctx, "gate.connect", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.connect", true, d, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
 		conn, err = c.Net.dialContext(ctx, network, target)
@@ -156,13 +156,13 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 	if len(out) == 0 {
 		return 0
 	}
-	d, ok := c.clip(0)
+	d, ok := c.clip("gate.send", 0)
 	if !ok {
 		return c.fail(StatusTimedOut, "send: no time left in the budget")
 	}
 	var err error
 	conn := h.stream.conn
-	c.wait(ctx, "gate.send", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.send", true, d, func(ctx context.Context) {
 		ctx, cancel := c.netContext(ctx, d)
 		defer cancel()
 		err = onConn(ctx, conn, func() error {
@@ -241,17 +241,17 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 		s.held.drop()
 		return c.fail(StatusLimit, "recv: "+errBytesIn)
 	}
-	d, ok := c.clip(timeoutMS)
+	d, ok := c.clip("gate.recv", timeoutMS)
 	if !ok {
 		return c.fail(StatusTimedOut, "recv: no time left in the budget")
 	}
-	full, _ := c.clip(0)
+	full, _ := c.clip("gate.recv", 0)
 	r := c.redactorOf(c.scopeOf(s.dest))
 	var (
 		err  error
 		stop bool
 	)
-	c.wait(ctx, "gate.recv", true, func(ctx context.Context) {
+	c.wait(ctx, "gate.recv", true, max(d, full), func(ctx context.Context) {
 		wait, cancel := c.netContext(ctx, d)
 		defer cancel()
 		// The hold's own reads may run a little past the probe's timeout
