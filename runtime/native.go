@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gate-dev/gate/internal/host"
 )
 
 // Prober answers whether something is available now. A WebAssembly *Probe
@@ -73,7 +75,7 @@ type nativeRun struct {
 // Run calls the function under the budget.
 func (n *NativeProbe) Run(ctx context.Context) Result {
 	if n.stragglers.Load() > 0 {
-		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error()}
+		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error(), Code: CodeOverrun}
 	}
 	start := time.Now()
 	parent := ctx
@@ -126,7 +128,7 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 		if err == nil {
 			err = context.DeadlineExceeded
 		}
-		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start)}
+		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start), Code: codeOfError(err)}
 	}
 }
 
@@ -142,6 +144,7 @@ func (a nativeAnswer) result(elapsed, budget time.Duration) Result {
 	default:
 		res.Outcome = Unavailable
 	}
+	res.Code = codeOf(res.Outcome, host.FailNone, res.Err)
 	return res
 }
 
