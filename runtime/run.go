@@ -103,7 +103,11 @@ func (p *Probe) Run(ctx context.Context) Result {
 	outcome, perr := p.classify(call, x)
 	res.Outcome = outcome
 	res.Late = call.Late(x.end) && (perr == nil || perr.Kind != KindOverrun)
-	res.Code = codeOf(outcome, call.LastFailure(), res.Err)
+	if perr != nil {
+		res.Code = codeOfError(perr)
+	} else {
+		res.Code = codeOf(outcome, call.LastFailure(), nil)
+	}
 	reason, _ := call.Reason()
 	switch {
 	case perr != nil:
