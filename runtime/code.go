@@ -85,8 +85,8 @@ var codeTable = []codeRow{
 		"Read the reason: it names what is missing.", host.FailNone, nil},
 	{CodeOverrun, true, "the probe ran past its budget",
 		"Check that the service answers quickly, or raise the probe's budget.", host.FailNone, []ErrorKind{KindOverrun}},
-	{CodeProbeRaised, true, "the probe could not tell and raised, saying why",
-		"Read the reason: the probe says what it could not tell.", host.FailNone, []ErrorKind{KindStatus}},
+	{CodeProbeRaised, true, "the probe raised (answered neither available nor unavailable) and the host observed no failure",
+		"Read the reason: the probe says what it could not tell; a status other than 2 is a bug in the probe.", host.FailNone, []ErrorKind{KindStatus}},
 	{CodeProbeError, false, "the probe trapped or misused the host's functions: a bug in the probe",
 		"Fix the probe: the error's detail says where it failed.", host.FailNone, []ErrorKind{KindTrap, KindABI}},
 	{CodeCanceled, true, "the run stopped before it answered: the caller gave up, gate was closing, or the host had no socket to spare",
@@ -183,15 +183,23 @@ func codeOfError(err error) Code {
 	return CodeProbeRaised
 }
 
-// codeOf is the code of an answer: "" when available.
-func codeOf(o Outcome, f host.Failure, err error) Code {
-	switch o {
-	case Available:
+// codeOf is the code of an answer, "" when available: for an unavailable
+// one, the last failure the host observed (f); for an error, its kind's,
+// except that a probe that raised on purpose after the host observed a
+// failure (a Redis probe raises on a connection that timed out) has that
+// failure's code, which says more than "the probe could not tell".
+func codeOf(o Outcome, f host.Failure, perr *ProbeError) Code {
+	switch {
+	case o == Available:
 		return ""
-	case Unavailable:
+	case o == Unavailable:
+		return codeOfFailure(f)
+	case perr == nil:
+		return CodeProbeError
+	case perr.Kind == KindStatus && f != host.FailNone:
 		return codeOfFailure(f)
 	}
-	return codeOfError(err)
+	return codeOfError(perr)
 }
 
 // CodeInfo is a code as the JSON outputs show it (gatectl's --json, the

@@ -144,7 +144,12 @@ func (a nativeAnswer) result(elapsed, budget time.Duration) Result {
 	default:
 		res.Outcome = Unavailable
 	}
-	res.Code = codeOf(res.Outcome, host.FailNone, res.Err)
+	if res.Outcome != Available {
+		res.Code = codeOfFailure(host.FailNone)
+	}
+	if res.Err != nil {
+		res.Code = codeOfError(res.Err)
+	}
 	return res
 }
 

@@ -103,11 +103,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 	outcome, perr := p.classify(call, x)
 	res.Outcome = outcome
 	res.Late = call.Late(x.end) && (perr == nil || perr.Kind != KindOverrun)
-	if perr != nil {
-		res.Code = codeOfError(perr)
-	} else {
-		res.Code = codeOf(outcome, call.LastFailure(), nil)
-	}
+	res.Code = codeOf(outcome, call.LastFailure(), perr)
 	reason, _ := call.Reason()
 	switch {
 	case perr != nil:

@@ -27,6 +27,10 @@ const (
 	FailTLS                  // the TLS handshake or the certificate's verification failed
 	FailClosed               // the peer reset or broke the connection, or spoke broken HTTP
 	FailAuthRejected         // an HTTP response 401 or 403, or 407 from a proxy
+
+	// FailuresEnd is one past the last failure, for a test that covers
+	// them all.
+	FailuresEnd
 )
 
 // observe records f as the run's last failure.
