@@ -139,7 +139,7 @@ breaker = { failures = 3, window = "1m", cooldown = "1h" }
 		require.Error(t, err, "call %d, after the backend died", i)
 		if strings.Contains(err.Error(), "is not available now") {
 			// Refused by gate: the breaker opened.
-			notAvailable(t, err, "server web's breaker is open: 3 calls in a row failed (last: server web: ")
+			notAvailable(t, err, "server web's breaker is open: 3 calls in a row failed (last: server web: ", runtime.CodeBreakerOpen)
 			assert.Contains(t, err.Error(), "connection refused")
 			refused = append(refused, err)
 			if len(refused) == 3 {
@@ -224,7 +224,7 @@ breaker = { failures = 2, cooldown = "20ms" }
 	}
 	for range 5 {
 		_, err := c.call(t, "w_nothing", nil)
-		notAvailable(t, err, "gate offers no tool of that name")
+		notAvailable(t, err, "gate offers no tool of that name", runtime.CodeNoSuchTool)
 	}
 	assert.Empty(t, breakers.states("web"))
 	assert.Equal(t, before, h.gw.Changes())

@@ -48,14 +48,14 @@ func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 			tool = ""
 		}
 		g.metrics.call("", tool, OutcomeUnavailable, 0)
-		return nil, notAvailable(p.Name, why)
+		return nil, notOfferedError(p.Name, why)
 	}
 }
 
-// notAvailable is the -32602 error of a call to a tool that is not
+// notOfferedError is the -32602 error of a call to a tool that is not
 // offered: the reason in its message, and the code, whether it is
 // retryable and what to do in its data, for a client program to act on.
-func notAvailable(tool string, why hiddenTool) *jsonrpc.Error {
+func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 	code := why.code
 	if code == "" {
 		code = runtime.CodeUnavailable
@@ -90,7 +90,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		if lastErr != "" {
 			why += ": " + lastErr
 		}
-		return nil, OutcomeUnavailable, healthNone, notAvailable(prefixed, hiddenTool{runtime.CodeUpstreamDown, why})
+		return nil, OutcomeUnavailable, healthNone, notOfferedError(prefixed, hiddenTool{runtime.CodeUpstreamDown, why})
 	}
 	// The call ends when the client cancels it, at its timeout, when gate
 	// shuts down or drops the client's session (track), and when the

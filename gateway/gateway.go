@@ -350,7 +350,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			continue
 		}
 		if other, taken := owner[name]; taken {
-			hide(name, runtime.CodeNameTaken, fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other))
+			hide(name, runtime.CodeNotOffered, fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other))
 			continue
 		}
 		owner[name] = s.Name

@@ -43,7 +43,6 @@ const (
 	CodeUpstreamDown Code = "upstream_down"
 	CodeBreakerOpen  Code = "breaker_open"
 	CodeNotOffered   Code = "not_offered"
-	CodeNameTaken    Code = "name_taken"
 	CodeNoSuchTool   Code = "no_such_tool"
 )
 
@@ -95,10 +94,8 @@ var codeTable = []codeRow{
 		"Check the server's command or URL and gate's log; gate reconnects by itself.", host.FailNone, nil},
 	{CodeBreakerOpen, true, "the MCP server's recent calls failed in a row, so its tools are hidden until its probe says available",
 		"Check the server; its tools return once its probe says available.", host.FailNone, nil},
-	{CodeNotOffered, false, "the MCP server's tool is malformed or too large, so gate never offers it",
-		"Fix the tool's definition in the MCP server.", host.FailNone, nil},
-	{CodeNameTaken, false, "another server's tool has the same name, and the first in the manifest keeps it",
-		"Set a prefix on one of the two servers in the manifest.", host.FailNone, nil},
+	{CodeNotOffered, false, "the MCP server's tool is malformed, too large, or named as another server's tool, so gate never offers it",
+		"Fix the tool's definition in the MCP server, or set a prefix on one of the servers whose tools share a name.", host.FailNone, nil},
 	{CodeNoSuchTool, false, "gate offers no tool of that name",
 		"Call a tool that tools/list returns.", host.FailNone, nil},
 }
