@@ -226,6 +226,22 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	}{fields(e), e.Code.Info()})
 }
 
+// UnmarshalJSON reads an event as MarshalJSON writes it, its Code from
+// "code" (retryable and action follow from it).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type fields Event // without this method
+	var v struct {
+		fields
+		Code Code `json:"code"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = Event(v.fields)
+	e.Code = v.Code
+	return nil
+}
+
 // codeIfHidden is c for an answer that is not listed, "" for one that is:
 // a graced answer is listed, and its error's code is no reason of the
 // event's.

@@ -120,7 +120,38 @@ func TestEventJSONCode(t *testing.T) {
 	assert.JSONEq(t, `{"type":"tool","name":"db","state":"unavailable","available":false,"reason":"127.0.0.1:1: connection refused","at":"0001-01-01T00:00:00Z",
 		"code":"refused","retryable":true,"action":"Start the service, or correct its address in the manifest."}`, string(b))
 
+	var back Event
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, Event{Type: "tool", Name: "db", State: "unavailable", Reason: "127.0.0.1:1: connection refused", Code: CodeRefused,
+		At: back.At}, back, "an event read back has its code")
+
 	b, err = json.Marshal(Event{Type: "tool", Name: "db", State: "available", Available: true})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"tool","name":"db","state":"available","available":true,"at":"0001-01-01T00:00:00Z"}`, string(b))
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, Code(""), back.Code)
+	assert.Error(t, json.Unmarshal([]byte(`{"type": 1}`), &back), "a bad event is an error, not a panic")
+}
+
+// FuzzEventJSON: any bytes read as an event either fail or give an event
+// that writes and reads back the same.
+func FuzzEventJSON(f *testing.F) {
+	f.Add([]byte(`{"type":"tool","name":"db","state":"unavailable","available":false,"at":"2026-12-02T06:00:00Z","code":"refused","retryable":true,"action":"x"}`))
+	f.Add([]byte(`{"type":"reload","name":"gate.toml","state":"ok","available":true,"at":"2026-12-02T06:00:00Z","trigger":"watch"}`))
+	f.Add([]byte(`{"code": 7}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var e Event
+		if json.Unmarshal(b, &e) != nil {
+			return
+		}
+		out, err := json.Marshal(e)
+		if err != nil {
+			return // a time json cannot write (a year past 9999)
+		}
+		var back Event
+		require.NoError(t, json.Unmarshal(out, &back), "%s", out)
+		assert.Equal(t, e.Code, back.Code)
+		assert.Equal(t, e.Name, back.Name)
+		assert.Equal(t, e.Reason, back.Reason)
+	})
 }

@@ -108,6 +108,7 @@ func TestEventsDeliverFlip(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(e.Data), &codes))
 	assert.Equal(t, "refused", codes.Code, "the host saw the dial refused")
+	assert.Equal(t, runtime.CodeRefused, ev.Code, "a Go client reads the code back")
 	if assert.NotNil(t, codes.Retryable) {
 		assert.True(t, *codes.Retryable)
 	}
