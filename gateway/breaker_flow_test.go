@@ -139,7 +139,7 @@ breaker = { failures = 3, window = "1m", cooldown = "1h" }
 		require.Error(t, err, "call %d, after the backend died", i)
 		if strings.Contains(err.Error(), "is not available now") {
 			// Refused by gate: the breaker opened.
-			notAvailable(t, err, "server web's breaker is open: 3 calls in a row failed (last: server web: ")
+			notAvailable(t, err, "server web's breaker is open: 3 calls in a row failed (last: server web: ", runtime.CodeBreakerOpen)
 			assert.Contains(t, err.Error(), "connection refused")
 			refused = append(refused, err)
 			if len(refused) == 3 {
@@ -151,6 +151,7 @@ breaker = { failures = 3, window = "1m", cooldown = "1h" }
 	opened := breakers.wait(t, "web", gateway.BreakerOpen)
 	assert.False(t, opened.Available)
 	assert.Contains(t, opened.Reason, "3 calls in a row failed (last: server web: ")
+	assert.Equal(t, runtime.CodeBreakerOpen, opened.Code)
 	n := c.WaitTools(t) + c.settle()
 	oneChange(t, h, before, n, "the breaker hides the tools once")
 	require.Len(t, h.gw.Upstreams(), 1)
@@ -177,6 +178,7 @@ breaker = { failures = 3, window = "1m", cooldown = "1h" }
 	oneChange(t, h, before, n, "the tools come back once")
 	closed := breakers.wait(t, "web", gateway.BreakerOpen, gateway.BreakerClosed)
 	assert.True(t, closed.Available)
+	assert.Empty(t, closed.Code, "a closed breaker hides nothing")
 	assert.Equal(t, "its probe says available again", closed.Reason)
 	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_state", "server", "web", "state", gateway.BreakerClosed))
 	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_breaker_opens_total", "server", "web"))
@@ -224,7 +226,7 @@ breaker = { failures = 2, cooldown = "20ms" }
 	}
 	for range 5 {
 		_, err := c.call(t, "w_nothing", nil)
-		notAvailable(t, err, "gate offers no tool of that name")
+		notAvailable(t, err, "gate offers no tool of that name", runtime.CodeNoSuchTool)
 	}
 	assert.Empty(t, breakers.states("web"))
 	assert.Equal(t, before, h.gw.Changes())

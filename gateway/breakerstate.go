@@ -19,7 +19,11 @@ const refreshTimeout = 10 * time.Second
 // available again.
 func (g *Gateway) breakerChanged(u *upstream, c breakerChange) {
 	g.metrics.breakerState(u.name, c.state)
-	g.svc.Publish(runtime.Event{Type: "breaker", Name: u.name, State: c.state, Available: c.state != BreakerOpen, Reason: c.why, At: time.Now()})
+	ev := runtime.Event{Type: "breaker", Name: u.name, State: c.state, Available: c.state != BreakerOpen, Reason: c.why, At: time.Now()}
+	if !ev.Available {
+		ev.Code = runtime.CodeBreakerOpen
+	}
+	g.svc.Publish(ev)
 	if c.state == BreakerOpen {
 		g.refreshServer(u.name)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,12 +44,24 @@ func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		tool := p.Name
 		if !known {
-			why = "gate offers no tool of that name (tools/list gives those that can run now)"
+			why = hiddenTool{runtime.CodeNoSuchTool, "gate offers no tool of that name (tools/list gives those that can run now)"}
 			tool = ""
 		}
 		g.metrics.call("", tool, OutcomeUnavailable, 0)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(p.Name), why)}
+		return nil, notOfferedError(p.Name, why)
 	}
+}
+
+// notOfferedError is the -32602 error of a call to a tool that is not
+// offered: the reason in its message, and the code, whether it is
+// retryable and what to do in its data, for a client program to act on.
+func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
+	code := why.code
+	if code == "" {
+		code = runtime.CodeUnavailable
+	}
+	data, _ := json.Marshal(code.Info()) // three strings and a bool
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(tool), why.reason), Data: data}
 }
 
 // forward returns the handler of an offered tool: the call goes to its
@@ -77,7 +90,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		if lastErr != "" {
 			why += ": " + lastErr
 		}
-		return nil, OutcomeUnavailable, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(prefixed), why)}
+		return nil, OutcomeUnavailable, healthNone, notOfferedError(prefixed, hiddenTool{runtime.CodeUpstreamDown, why})
 	}
 	// The call ends when the client cancels it, at its timeout, when gate
 	// shuts down or drops the client's session (track), and when the

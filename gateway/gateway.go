@@ -63,8 +63,8 @@ type Gateway struct {
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	offered map[string]*offer
-	listed  []*mcp.Tool       // offered's tools, sorted by name: what tools/list answers
-	hidden  map[string]string // prefixed name -> why it is not offered
+	listed  []*mcp.Tool           // offered's tools, sorted by name: what tools/list answers
+	hidden  map[string]hiddenTool // prefixed name -> why it is not offered
 	// changes counts the computations that changed the offered set, each
 	// of which sends one list_changed.
 	changes uint64
@@ -85,7 +85,7 @@ type offer struct {
 func New(svc *runtime.Service, cfg Config) *Gateway {
 	g := &Gateway{
 		svc: svc, cfg: cfg, kick: make(chan struct{}, 1),
-		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]string{},
+		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]hiddenTool{},
 	}
 	g.background, g.stopBackground = context.WithCancel(context.Background())
 	g.metrics = newMetrics(cfg.metrics)
@@ -217,7 +217,7 @@ func (g *Gateway) compute(ctx context.Context) {
 		status[st.Name] = st
 	}
 	offered := map[string]*offer{}
-	hidden := map[string]string{}
+	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
 	if m != nil {
 		for _, s := range m.Servers {
@@ -303,7 +303,7 @@ func sortedTools(offered map[string]*offer) []*mcp.Tool {
 }
 
 // offerServer decides each known tool of one upstream.
-func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden, owner map[string]string) {
+func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) {
 	state, lastErr, tools, _ := u.snapshot()
 	prefix := prefixOf(s.Name, s.Upstream)
 	timeout := g.cfg.callTimeout
@@ -313,26 +313,26 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 	policy := g.cfg.policyFor(s.Upstream.Breaker)
 	st, known := status[s.Name]
 	breakerWhy := g.breakerHides(u, policy, st, known, state == StateReady)
-	serverDown := ""
+	var serverDown hiddenTool
 	switch {
 	case known && !st.Available():
-		serverDown = fmt.Sprintf("server %s is unavailable: %s", s.Name, reasonOf(st))
+		serverDown = hiddenTool{st.Code, fmt.Sprintf("server %s is unavailable: %s", s.Name, reasonOf(st))}
 	case state != StateReady:
 		why := fmt.Sprintf("server %s is %s", s.Name, state)
 		if lastErr != "" {
 			why += ": " + lastErr
 		}
-		serverDown = why
+		serverDown = hiddenTool{runtime.CodeUpstreamDown, why}
 	case breakerWhy != "":
-		serverDown = breakerWhy
+		serverDown = hiddenTool{runtime.CodeBreakerOpen, breakerWhy}
 	}
 	// The first reason a name is hidden for is the one kept: the tool that
 	// owns the name (manifest order) says why it is hidden, not a later
 	// server's tool that wanted the same name.
-	hide := func(name, why string) {
+	hide := func(name string, code runtime.Code, why string) {
 		if _, on := offered[name]; !on {
 			if _, had := hidden[name]; !had {
-				hidden[name] = why
+				hidden[name] = hiddenTool{code, why}
 			}
 		}
 	}
@@ -342,29 +342,29 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		name := prefix + lt.name
 		if lt.invalid != "" {
-			hide(name, fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid))
+			hide(name, runtime.CodeNotOffered, fmt.Sprintf("server %s's tool %s is malformed: %s", s.Name, lt.name, lt.invalid))
 			continue
 		}
 		if len(name) > 128 {
-			hide(name, fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name)))
+			hide(name, runtime.CodeNotOffered, fmt.Sprintf("with the prefix %q its name has %d bytes, over MCP's 128", prefix, len(name)))
 			continue
 		}
 		if other, taken := owner[name]; taken {
-			hide(name, fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other))
+			hide(name, runtime.CodeNotOffered, fmt.Sprintf("the name is taken by a tool of server %s (set a prefix on one of them)", other))
 			continue
 		}
 		owner[name] = s.Name
 		why := serverDown
-		if why == "" {
+		if why.reason == "" {
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
 				rn := manifest.UpstreamRuleName(s.Name, r.Rule())
 				if rst, ok := status[rn]; ok && !rst.Available() {
-					why = fmt.Sprintf("the probe of %s says unavailable: %s", rn, reasonOf(rst))
+					why = hiddenTool{rst.Code, fmt.Sprintf("the probe of %s says unavailable: %s", rn, reasonOf(rst))}
 				}
 			}
 		}
-		if why != "" {
-			hide(name, why)
+		if why.reason != "" {
+			hide(name, why.code, why.reason)
 			continue
 		}
 		t := *lt.tool
@@ -391,7 +391,18 @@ func (g *Gateway) Offered() []string {
 func (g *Gateway) Hidden() map[string]string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return maps.Clone(g.hidden)
+	out := make(map[string]string, len(g.hidden))
+	for name, h := range g.hidden {
+		out[name] = h.reason
+	}
+	return out
+}
+
+// hiddenTool is why a tool is not offered: the stable code, and the
+// reason in words.
+type hiddenTool struct {
+	code   runtime.Code
+	reason string
 }
 
 // Changes returns how many times the offered set has changed; each change

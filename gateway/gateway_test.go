@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -68,15 +69,17 @@ func oneChange(t *testing.T, h *harness, before uint64, heard int, msgAndArgs ..
 	assert.Equal(t, 1, heard, msgAndArgs...)
 }
 
-// notAvailable asserts that err is the gateway's refusal of a hidden tool
-// and that it says why.
-func notAvailable(t *testing.T, err error, why string) {
+// notAvailable asserts that err is the gateway's refusal of a hidden tool,
+// that it says why, and that its data has the code, whether it is
+// retryable and the action, for a client program.
+func notAvailable(t *testing.T, err error, why string, code runtime.Code) {
 	t.Helper()
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code)
 	assert.Contains(t, je.Message, "is not available now")
 	assert.Contains(t, je.Message, why)
+	assert.JSONEq(t, fmt.Sprintf(`{"code": %q, "retryable": %v, "action": %q}`, code, code.Retryable(), code.Action()), string(je.Data))
 }
 
 // Each cause of a flip changes the list a client sees, with one
@@ -110,7 +113,7 @@ probe = "tcp:%s"
 	n := c.WaitTools(t, without(all, "w_echo")...) + c.settle()
 	oneChange(t, h, before, n, "one rule flip")
 	_, err = c.call(t, "w_echo", nil)
-	notAvailable(t, err, "web#echo")
+	notAvailable(t, err, "web#echo", runtime.CodeRefused)
 
 	before = h.gw.Changes()
 	rule.reopen()
@@ -122,7 +125,7 @@ probe = "tcp:%s"
 	n = c.WaitTools(t) + c.settle()
 	oneChange(t, h, before, n, "the server going away")
 	_, err = c.call(t, "w_slow", nil)
-	notAvailable(t, err, "server web is unavailable")
+	notAvailable(t, err, "server web is unavailable", runtime.CodeRefused)
 
 	before = h.gw.Changes()
 	server.reopen()
@@ -246,7 +249,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 	assert.JSONEq(t, `{"pad":"`+strings.Repeat("d", 100)+`"}`, string(je.Data), "data within the cap is passed on")
 
 	_, err = c.call(t, "nothing_here", nil)
-	notAvailable(t, err, "gate offers no tool of that name")
+	notAvailable(t, err, "gate offers no tool of that name", runtime.CodeNoSuchTool)
 }
 
 // A stdio upstream that dies mid-call fails the call at once, its tools
@@ -290,6 +293,8 @@ func TestHTTPUpstreamGoneAndBack(t *testing.T) {
 		require.Len(t, ups, 1)
 		return ups[0].State == "down" && ups[0].Error != ""
 	}, waitFor, time.Millisecond)
+	_, err := c.call(t, "w_echo", nil)
+	notAvailable(t, err, "server web is", runtime.CodeUpstreamDown)
 
 	// Back on the same address.
 	l := listenOn(t, url)
@@ -312,6 +317,6 @@ probe = "env:GATE_TEST_SURELY_UNSET_VARIABLE"
 	c := h.client()
 	c.WaitTools(t, without(prefixed("w_", upstreamTools...), "w_slow")...)
 	_, err := c.call(t, "w_slow", nil)
-	notAvailable(t, err, "the probe of web#s* says unavailable")
+	notAvailable(t, err, "the probe of web#s* says unavailable", runtime.CodeEnvMissing)
 	assert.Contains(t, h.gw.Hidden()["w_slow"], "GATE_TEST_SURELY_UNSET_VARIABLE")
 }

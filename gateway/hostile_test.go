@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/gateway"
+	gateruntime "github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,7 +43,7 @@ func TestMalformedUpstreamToolsAreHidden(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "called good", textOf(got))
 	_, err = c.call(t, "r_string_schema", nil)
-	notAvailable(t, err, "malformed")
+	notAvailable(t, err, "malformed", gateruntime.CodeNotOffered)
 }
 
 // An upstream that floods list_changed costs relistings, not

@@ -34,7 +34,11 @@ func (g *Gateway) logf(format string, args ...any) {
 // serve's event stream carry it like a tool's flip.
 func (g *Gateway) upstreamState(u *upstream, state, why string) {
 	g.metrics.state(u.name, state)
-	g.svc.Publish(runtime.Event{Type: "upstream", Name: u.name, State: state, Available: state == StateReady, Reason: why, At: time.Now()})
+	ev := runtime.Event{Type: "upstream", Name: u.name, State: state, Available: state == StateReady, Reason: why, At: time.Now()}
+	if !ev.Available {
+		ev.Code = runtime.CodeUpstreamDown
+	}
+	g.svc.Publish(ev)
 }
 
 // maxLogLine caps one line of an upstream's stderr in gate's log: the rest

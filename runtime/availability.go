@@ -47,6 +47,9 @@ type Status struct {
 	// wall clock because the machine kept it off the CPU; it used less
 	// than its budget, and its answer stands (see Result.Late).
 	Late bool
+	// Code is the stable reason of an unavailable answer or an error (see
+	// Code), and the error's for a graced answer; "" when available.
+	Code Code
 }
 
 // Available reports whether the tool is listed.
@@ -261,7 +264,7 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			statuses[i] = f.status
 		} else {
 			statuses[i] = Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
-				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error()}
+				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error(), Code: CodeCanceled}
 		}
 	}
 	return entries, statuses, probed
@@ -288,7 +291,7 @@ func (r *Registry) observeRead(probed int) {
 //   - error otherwise: hidden and cached for the TTL, with a warning.
 func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time) {
 	res := e.tool.Probe.Run(ctx)
-	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason}
+	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason, Code: res.Code}
 	st.Late = res.Late
 	var log func()
 	name := e.tool.Name
@@ -357,9 +360,9 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 		r.version.Add(1)
 		switch {
 		case pending != nil:
-			change = &Change{Kind: r.cfg.kind, Name: name, Available: e.listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now, Pending: pending}
+			change = &Change{Kind: r.cfg.kind, Name: name, Available: e.listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now, Pending: pending, Code: st.Code}
 		case e.listed != 0 && e.listed != listed:
-			change = &Change{Kind: r.cfg.kind, Name: name, Available: listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now}
+			change = &Change{Kind: r.cfg.kind, Name: name, Available: listed == 1, State: st.State, Reason: st.Reason, Graced: st.Graced, At: now, Code: st.Code}
 		}
 		if pending == nil {
 			e.listed = listed
@@ -405,6 +408,8 @@ type Change struct {
 	// tool's threshold or held by its hold-down (see Policy); the tool is
 	// served as it was (Available, State and Reason are what is served).
 	Pending *Pending
+	// Code is the Code of the Status served (see Status.Code).
+	Code Code
 }
 
 // Subscribe calls fn for every Change from now on, in the order the

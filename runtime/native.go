@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gate-dev/gate/internal/host"
 )
 
 // Prober answers whether something is available now. A WebAssembly *Probe
@@ -73,7 +75,7 @@ type nativeRun struct {
 // Run calls the function under the budget.
 func (n *NativeProbe) Run(ctx context.Context) Result {
 	if n.stragglers.Load() > 0 {
-		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error()}
+		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error(), Code: CodeOverrun}
 	}
 	start := time.Now()
 	parent := ctx
@@ -126,7 +128,7 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 		if err == nil {
 			err = context.DeadlineExceeded
 		}
-		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start)}
+		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start), Code: codeOfError(err)}
 	}
 }
 
@@ -141,6 +143,12 @@ func (a nativeAnswer) result(elapsed, budget time.Duration) Result {
 		res.Outcome = Available
 	default:
 		res.Outcome = Unavailable
+	}
+	if res.Outcome != Available {
+		res.Code = codeOfFailure(host.FailNone)
+	}
+	if res.Err != nil {
+		res.Code = codeOfError(res.Err)
 	}
 	return res
 }

@@ -61,6 +61,9 @@ type Pending struct {
 	HeldUntil time.Time `json:"held_until,omitzero"`
 	// At is when the latest answer's probe run started (the clock's time).
 	At time.Time `json:"at"`
+	// Code is the latest answer's code (see Code); left out when it was
+	// available.
+	Code Code `json:"code,omitempty"`
 }
 
 // policyOf is the policy that applies to e: its tool's own, or the
@@ -134,7 +137,7 @@ func (r *Registry) hold(e *entry, st *Status, listed int8, now time.Time) *Pendi
 	if count < math.MaxInt32 {
 		f.streak = int32(count)
 	}
-	p := &Pending{State: st.State, Reason: st.Reason, Count: count, Of: of, At: now}
+	p := &Pending{State: st.State, Reason: st.Reason, Count: count, Of: of, At: now, Code: st.Code}
 	if count >= of {
 		p.HeldUntil = held
 	}

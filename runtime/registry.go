@@ -198,12 +198,13 @@ type answer struct {
 	err       error
 	latency   time.Duration
 	checkedAt time.Time
+	code      Code
 }
 
 var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
 
 func answerOf(st Status) answer {
-	a := answer{reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt}
+	a := answer{reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
 	for i, s := range answerStates {
 		if s == st.State {
 			a.state = uint8(i)
@@ -216,7 +217,7 @@ func (a answer) available() bool { return answerStates[a.state] == StateAvailabl
 
 func (a answer) status(name string) Status {
 	return Status{Name: name, State: answerStates[a.state], Reason: a.reason, Err: a.err,
-		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt}
+		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt, Code: a.code}
 }
 
 // flight is one probe run that any number of callers wait for. The read

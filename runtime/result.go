@@ -68,4 +68,7 @@ type Result struct {
 	// (see Probe.Run). Elapsed is then over the budget, by at most ten
 	// budgets.
 	Late bool
+	// Code is the answer's stable reason when it is not available (see
+	// Code); "" when available.
+	Code Code
 }

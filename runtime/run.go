@@ -103,6 +103,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 	outcome, perr := p.classify(call, x)
 	res.Outcome = outcome
 	res.Late = call.Late(x.end) && (perr == nil || perr.Kind != KindOverrun)
+	res.Code = codeOf(outcome, call.LastFailure(), perr)
 	reason, _ := call.Reason()
 	switch {
 	case perr != nil:
@@ -129,7 +130,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 // up waiting, or the probe or its engine is closed.
 func (p *Probe) refused(queuedAt time.Time, err error) Result {
 	perr := &ProbeError{Probe: p.name, Kind: KindCanceled, Phase: "queue", Err: err}
-	return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt)}
+	return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt), Code: CodeCanceled}
 }
 
 // execution is what execute saw, before it is judged.

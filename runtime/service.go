@@ -92,6 +92,10 @@ type Event struct {
 	// (see Policy): the event is not a flip, and State, Available and
 	// Reason are what is still served.
 	Pending *Pending `json:"pending,omitempty"`
+	// Code is the stable reason of a tool, server or upstream that is not
+	// available (see Code); "" when it is. In JSON it is "code",
+	// "retryable" and "action" (see CodeInfo).
+	Code Code `json:"-"`
 }
 
 // Service keeps a Gate fresh for a long-running process (gatectl serve,
@@ -199,7 +203,7 @@ func (s *Service) install(g *Gate) {
 	}
 	s.gate.Store(g)
 	s.unsub = g.onChange(func(c Change) {
-		s.publish(Event{Type: c.Kind, Name: c.Name, State: string(c.State), Available: c.Available, Reason: c.Reason, Graced: c.Graced, At: c.At, Pending: c.Pending})
+		s.publish(Event{Type: c.Kind, Name: c.Name, State: string(c.State), Available: c.Available, Reason: c.Reason, Graced: c.Graced, At: c.At, Pending: c.Pending, Code: codeIfHidden(c.Available, c.Code)})
 	}, true)
 }
 
@@ -414,7 +418,7 @@ func flips(before, after map[string]Status, at time.Time) []Event {
 		case !hasA && hadB && b.Available():
 			events = append(events, Event{Type: kind, Name: name, State: "removed", At: at})
 		case hasA && (!hadB || b.Available() != a.Available()):
-			events = append(events, Event{Type: kind, Name: name, State: string(a.State), Available: a.Available(), Reason: a.Reason, Graced: a.Graced, At: at})
+			events = append(events, Event{Type: kind, Name: name, State: string(a.State), Available: a.Available(), Reason: a.Reason, Graced: a.Graced, At: at, Code: codeIfHidden(a.Available(), a.Code)})
 		}
 	}
 	return events

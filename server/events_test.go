@@ -101,6 +101,18 @@ func TestEventsDeliverFlip(t *testing.T) {
 	assert.False(t, ev.Available)
 	assert.Contains(t, ev.Reason, "connection refused")
 	assert.NotEmpty(t, e.ID)
+	var codes struct {
+		Code      string `json:"code"`
+		Retryable *bool  `json:"retryable"`
+		Action    string `json:"action"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(e.Data), &codes))
+	assert.Equal(t, "refused", codes.Code, "the host saw the dial refused")
+	assert.Equal(t, runtime.CodeRefused, ev.Code, "a Go client reads the code back")
+	if assert.NotNil(t, codes.Retryable) {
+		assert.True(t, *codes.Retryable)
+	}
+	assert.Equal(t, runtime.CodeRefused.Action(), codes.Action)
 
 	c.waitFor(t, 3*time.Second, "a change of mcp:db", isChange("server", "mcp:db"))
 	skill := changeOf(t, c.waitFor(t, 3*time.Second, "a change of the skill db-report", isChange("skill", "db-report")))

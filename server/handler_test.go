@@ -158,6 +158,8 @@ func TestEndpoints(t *testing.T) {
 			`gate_probe_runs_total{kind="tool",outcome="unavailable"} 1`,
 			`gate_probe_runs_total{kind="tool",outcome="error"} 1`,
 			`gate_probe_runs_total{kind="server",outcome="available"} 1`,
+			`gate_probe_codes_total{code="env_missing",kind="tool"} 1`,
+			`gate_probe_codes_total{code="overrun",kind="tool"} 1`,
 			`gate_probe_overruns_total{kind="tool"} 1`,
 			`gate_probe_duration_seconds_count{kind="tool"} 3`,
 			`gate_probe_duration_seconds_bucket{kind="tool",le="1e-05"}`,

@@ -36,6 +36,7 @@ type Metrics struct {
 	Registry *prometheus.Registry
 
 	probeRuns     *prometheus.CounterVec
+	probeCodes    *prometheus.CounterVec
 	probeDuration *prometheus.HistogramVec
 	overruns      *prometheus.CounterVec
 	reads         *prometheus.CounterVec
@@ -88,6 +89,10 @@ func NewMetrics() *Metrics {
 			Name: "gate_probe_runs_total",
 			Help: "Probe runs, by kind (tool, server) and outcome (available, unavailable, error).",
 		}, []string{"kind", "outcome"}),
+		probeCodes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_probe_codes_total",
+			Help: "Probe runs that did not answer available, by kind (tool, server) and code (runtime.Codes: a closed set).",
+		}, []string{"kind", "code"}),
 		probeDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "gate_probe_duration_seconds",
 			Help:    "How long probe runs took, by kind; the budget is at most 100 ms.",
@@ -133,7 +138,7 @@ func NewMetrics() *Metrics {
 	m.reloads.WithLabelValues("error")
 
 	m.Registry.MustRegister(
-		m.probeRuns, m.probeDuration, m.overruns, m.reads, m.graced,
+		m.probeRuns, m.probeCodes, m.probeDuration, m.overruns, m.reads, m.graced,
 		m.stateChanges, m.reloads, m.streams, m.overflows,
 		newStateCollector(&m.svc),
 		collectors.NewGoCollector(),
@@ -173,6 +178,15 @@ func (m *Metrics) Probed(kind string, res runtime.Result, st runtime.Status) {
 		o = runtime.Failed
 	}
 	k.runs[o].Inc()
+	if res.Code != "" {
+		// The label takes the closed set's values only: a Result built
+		// by a host app's own Prober could carry any string.
+		code := res.Code
+		if code.Action() == "" {
+			code = runtime.CodeUnavailable
+		}
+		m.probeCodes.WithLabelValues(kind, string(code)).Inc()
+	}
 	k.duration.Observe(res.Elapsed.Seconds())
 	if res.Err != nil && errors.Is(res.Err, context.DeadlineExceeded) {
 		k.overruns.Inc()

@@ -48,6 +48,9 @@ type statusJSON struct {
 	// hold_down): the latest answers disagree with the one served; left
 	// out when there is none.
 	Pending *runtime.Pending `json:"pending,omitempty"`
+	// CodeInfo adds "code", "retryable" and "action" to an answer that is
+	// not available.
+	*runtime.CodeInfo
 }
 
 // status answers every tool and server with its latest answer, and the
@@ -121,5 +124,8 @@ func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
 		e.CheckedAt, e.AgeSeconds = &at, &age
 	}
 	e.Error = runtime.NewErrorInfo(st.Err)
+	if !st.Available() {
+		e.CodeInfo = st.Code.Info()
+	}
 	return e
 }

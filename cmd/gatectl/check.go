@@ -192,6 +192,9 @@ type checkEntry struct {
 	// there is none, as in every one-shot check, whose answers are each
 	// the first about its tool.
 	Pending *runtime.Pending `json:"pending,omitempty"`
+	// CodeInfo adds "code", "retryable" and "action" to an answer that is
+	// not available.
+	*runtime.CodeInfo
 }
 
 type checkSummary struct {
@@ -256,6 +259,9 @@ func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
 		e.Source = "cached"
 	}
 	e.Error = runtime.NewErrorInfo(st.Err)
+	if !st.Available() {
+		e.CodeInfo = st.Code.Info()
+	}
 	return e
 }
 

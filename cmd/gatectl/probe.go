@@ -332,6 +332,9 @@ type probeResultJSON struct {
 	LogsDropped int                `json:"logs_dropped"`
 	Output      string             `json:"output"`
 	Grants      grantsJSON         `json:"grants"`
+	// CodeInfo adds "code", "retryable" and "action" to an answer that is
+	// not available.
+	*runtime.CodeInfo
 }
 
 type logJSON struct {
@@ -376,6 +379,7 @@ func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJS
 		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
 	}
 	out.Error = runtime.NewErrorInfo(res.Err)
+	out.CodeInfo = res.Code.Info()
 	return out
 }
 

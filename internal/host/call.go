@@ -123,6 +123,8 @@ type Call struct {
 	interruption *Interrupt
 	// usage follows what a measured run used of its budget (see Measure).
 	usage usage
+	// failure is the last failure the host observed (see observe).
+	failure Failure
 }
 
 // A Stopper tells a run that it must stop: its probe is being closed.
@@ -247,6 +249,7 @@ func (c *Call) deny(kind, what string) int32 {
 
 // record keeps a denial and returns the status that says so.
 func (c *Call) record(d Denial) int32 {
+	c.observe(FailDenied)
 	// A probe that asks for the same thing in a loop should not grow the
 	// list: keep each sentence once, and at most MaxLogs of them.
 	for _, old := range c.denials {

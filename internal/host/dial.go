@@ -63,6 +63,7 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 			// reports as such: it is this wait's timeout.
 			status = StatusTimedOut
 		}
+		c.observe(dialFailure(status, err))
 		if status == StatusUnreachable {
 			c.note("dial " + addr + ": " + err.Error())
 		}

@@ -25,6 +25,7 @@ func (c *Call) env(name string, buf []byte) int32 {
 	}
 	v, ok := c.lookupEnv(name)
 	if !ok {
+		c.observe(FailEnvMissing)
 		return StatusNotFound
 	}
 	return copyOut(buf, v)

@@ -168,6 +168,7 @@ func (c *Call) setLastError(msg string) {
 // fail sets the last error to msg and returns status, for the one-line
 // failures of v2 calls.
 func (c *Call) fail(status int32, msg string) int32 {
+	c.observe(statusFailure(status))
 	c.setLastError(msg)
 	return status
 }
@@ -176,6 +177,7 @@ func (c *Call) fail(status int32, msg string) int32 {
 // sent (a TLS certificate's names, the bytes of a broken HTTP response):
 // redacted as that peer's bytes are.
 func (c *Call) failFrom(d Destination, status int32, msg string) int32 {
+	c.observe(statusFailure(status))
 	c.setLastError(c.redactText(c.scopeOf(d), msg))
 	return status
 }

@@ -160,6 +160,7 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	if err != nil {
 		return c.failFrom(grants.HTTPDestination(x.current), httpStatus(err), httpErrorText(err))
 	}
+	c.observe(responseFailure(resp.status))
 	return c.net.add(&handle{resp: resp})
 }
 

@@ -53,10 +53,12 @@ func (c *Call) importSpec(ctx context.Context, spec string) int32 {
 		// The question could not be answered (no Python, say): for the
 		// probe that is "not importable", and the user sees why.
 		c.note(err.Error())
+		c.observe(FailNotFound)
 		return StatusNotFound
 	case found:
 		return StatusOK
 	default:
+		c.observe(FailNotFound)
 		return StatusNotFound
 	}
 }

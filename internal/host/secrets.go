@@ -138,8 +138,10 @@ func (c *Call) substitute(b []byte, d Destination, escape func(string) string) (
 		v, set := c.secret(name)
 		switch {
 		case !set:
+			c.observe(FailEnvMissing)
 			return nil, 0, StatusNotFound, fmt.Sprintf("secret %q is not set", name)
 		case v == "" || len(v) > MaxSecret:
+			c.observe(FailEnvMissing)
 			return nil, 0, StatusNotFound, fmt.Sprintf("secret %q is empty or longer than %d bytes", name, MaxSecret)
 		}
 		if escape != nil {
