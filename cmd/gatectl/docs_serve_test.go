@@ -16,7 +16,7 @@ import (
 	"github.com/gate-dev/gate/internal/testnet"
 )
 
-// TestServeDocLogs plays the two scenarios of docs/CLI.md's "gatectl
+// TestServeDocLogs plays the three scenarios of docs/CLI.md's "gatectl
 // serve" (an editor's half-written manifest, a module that is not a file
 // and a SIGHUP; a listener coming and going and a tool added) and
 // compares what serve logs with the page (-update rewrites it).
