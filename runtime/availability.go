@@ -41,7 +41,8 @@ type Status struct {
 	// clock's time); zero for a tool without a probe.
 	CheckedAt time.Time
 	// Pending, when not nil, is a flip under way (see Policy): the latest
-	// answers disagree with this one, which is still served.
+	// answers disagree with this one, which is still served. Every reader
+	// of the answer shares it: read it, do not modify it.
 	Pending *Pending
 	// Late: the probe run behind this answer came after its budget on the
 	// wall clock because the machine kept it off the CPU; it used less

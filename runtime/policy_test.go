@@ -263,3 +263,14 @@ failure_threshold = 3
 		assert.Contains(t, p.Reason, "GATE_TEST_POLICY")
 	}
 }
+
+// A late answer says so when it is read again from the cache, not only to
+// the read that waited for it.
+func TestCachedAnswerKeepsLate(t *testing.T) {
+	h := newHarness(NewRegistryConfig())
+	require.NoError(t, h.Register(Tool{Name: "slow", Probe: script(Result{Outcome: Available, Late: true})}, false))
+	assert.True(t, h.status(t, "slow").Late)
+	st := h.status(t, "slow")
+	assert.True(t, st.Cached)
+	assert.True(t, st.Late)
+}

@@ -194,6 +194,7 @@ func (e *entry) current() Status {
 // tool's, it has a probe, and it was not graced.
 type answer struct {
 	state     uint8 // an index into answerStates
+	late      bool  // Status.Late, kept so that a cached read says it too
 	reason    string
 	err       error
 	latency   time.Duration
@@ -204,7 +205,7 @@ type answer struct {
 var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
 
 func answerOf(st Status) answer {
-	a := answer{reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
+	a := answer{late: st.Late, reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
 	for i, s := range answerStates {
 		if s == st.State {
 			a.state = uint8(i)
@@ -216,7 +217,7 @@ func answerOf(st Status) answer {
 func (a answer) available() bool { return answerStates[a.state] == StateAvailable }
 
 func (a answer) status(name string) Status {
-	return Status{Name: name, State: answerStates[a.state], Reason: a.reason, Err: a.err,
+	return Status{Name: name, State: answerStates[a.state], Late: a.late, Reason: a.reason, Err: a.err,
 		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt, Code: a.code}
 }
 
