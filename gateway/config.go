@@ -123,6 +123,15 @@ const (
 	// takes, and one that stays down costs a hide and a show of its tools
 	// at most twice a minute (then less: each failed trial doubles it).
 	DefaultBreakerCooldown = 30 * time.Second
+	// DefaultStartupWait is how long a request that reads the offered set
+	// (a listing, a call of a tool not offered) waits for upstreams still
+	// making their first connection: a local server started with node or
+	// python answers initialize and lists within a second or two, and a
+	// client that lists once, right after initialize, then sees its
+	// tools. A server slower than that is offered later, with
+	// list_changed, and does not hold every client's first request for
+	// as long as the connect timeout.
+	DefaultStartupWait = 5 * time.Second
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
@@ -138,7 +147,7 @@ type Config struct {
 	sessionIdle, writeTimeout                           time.Duration
 	breakerFailures                                     int
 	breakerWindow, breakerCooldown                      time.Duration
-	listChangedInterval                                 time.Duration
+	listChangedInterval, startupWait                    time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
 	metrics                                             prometheus.Registerer
@@ -160,6 +169,7 @@ func NewConfig() Config {
 		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
 		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 		breakerFailures: DefaultBreakerFailures, breakerWindow: DefaultBreakerWindow, breakerCooldown: DefaultBreakerCooldown,
+		startupWait: DefaultStartupWait,
 	}
 }
 
@@ -341,6 +351,24 @@ func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config
 // into one).
 func (c Config) WithListChangedInterval(d time.Duration) Config {
 	c.listChangedInterval = max(d, 0)
+	return c
+}
+
+// WithStartupWait sets how long a request that reads the offered set (a
+// listing, a call of a tool not offered) waits while an upstream is making
+// its first connection, so that a client's first look holds every
+// upstream that starts within it (docs/MCP.md, "The first look"). 0
+// selects DefaultStartupWait; less than 0 waits for nothing, answering
+// from the set as it is.
+func (c Config) WithStartupWait(d time.Duration) Config {
+	switch {
+	case d == 0:
+		c.startupWait = DefaultStartupWait
+	case d < 0:
+		c.startupWait = 0
+	default:
+		c.startupWait = d
+	}
 	return c
 }
 

@@ -69,6 +69,10 @@ type Gateway struct {
 	// of which sends one list_changed.
 	changes uint64
 	skills  skillState
+	// whole is closed while no upstream is making its first connection
+	// (firstlook.go); firstWake, Run's alone, is when Run looks again.
+	whole     chan struct{}
+	firstWake time.Time
 }
 
 // offer is one tool the gateway offers, and where calls to it go.
@@ -86,6 +90,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	g := &Gateway{
 		svc: svc, cfg: cfg, kick: make(chan struct{}, 1),
 		ups: map[string]*upstream{}, offered: map[string]*offer{}, hidden: map[string]hiddenTool{},
+		whole: make(chan struct{}),
 	}
 	g.background, g.stopBackground = context.WithCancel(context.Background())
 	g.metrics = newMetrics(cfg.metrics)
@@ -133,8 +138,10 @@ func (g *Gateway) Run(ctx context.Context) error {
 	defer g.svc.Subscribe(func(runtime.Event) { g.poke() })()
 	for {
 		g.syncUpstreams(ctx)
+		pending, until := g.firstPending(time.Now())
 		g.compute(ctx)
 		g.syncSkills(ctx)
+		g.settleFirstLook(pending, until)
 		select {
 		case <-ctx.Done():
 			g.Shutdown()
@@ -186,6 +193,7 @@ func (g *Gateway) syncUpstreams(ctx context.Context) {
 		g.ups[name] = u
 		g.upstreamState(u, StateConnecting, "")
 		g.metrics.breakerState(name, BreakerClosed)
+		g.holdFirstLook()
 		go u.run(uctx)
 	}
 }

@@ -32,6 +32,7 @@ func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/list":
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
+				g.awaitFirstLook(ctx)
 				return g.listTools(r)
 			}
 		case "tools/call":
@@ -55,6 +56,12 @@ var errOfferedNow = errors.New("offered now")
 // may still be being changed) but a look again.
 func (g *Gateway) callOffered(ctx context.Context, r *mcp.CallToolRequest) (mcp.Result, error) {
 	refuse := g.refuseHidden(func(context.Context, string, mcp.Request) (mcp.Result, error) { return nil, errOfferedNow })
+	g.mu.Lock()
+	_, on := g.offered[r.Params.Name]
+	g.mu.Unlock()
+	if !on {
+		g.awaitFirstLook(ctx)
+	}
 	for range 3 {
 		g.mu.Lock()
 		o := g.offered[r.Params.Name]

@@ -50,6 +50,10 @@ type upstream struct {
 	done      chan struct{}
 	schemas   compileSlot // its schema compiles, one at a time (compile.go)
 	breaker   *breaker    // of its forwarded calls (breaker.go)
+	// started is when the gateway started it; settled is set once its
+	// first connection ended, ready or down (firstlook.go).
+	started time.Time
+	settled atomic.Bool
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -90,7 +94,7 @@ func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstrea
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
 		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
-		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(),
+		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(), started: time.Now(),
 	}
 }
 
@@ -106,6 +110,9 @@ func (u *upstream) setState(state, why string) {
 	changed := u.state != state
 	u.state, u.lastErr = state, why
 	u.mu.Unlock()
+	if state != StateConnecting {
+		u.settled.Store(true)
+	}
 	if changed {
 		u.gw.upstreamState(u, state, why)
 	}

@@ -13,11 +13,18 @@ import (
 // take.
 type gatewayFlags struct {
 	listChangedInterval time.Duration
+	startupWait         time.Duration
 }
+
+// maxStartupWait bounds --startup-wait: a client's first request held
+// longer than a minute is a client that has given up.
+const maxStartupWait = time.Minute
 
 func (f *gatewayFlags) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&f.listChangedInterval, "list-changed-interval", 0,
 		"notify MCP clients that the tools changed at most once per `DURATION`, for every change since the last notice (0: at each change)")
+	fs.DurationVar(&f.startupWait, "startup-wait", gateway.DefaultStartupWait,
+		"hold a client's listing at most `DURATION` for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)")
 }
 
 // config is the gateway's configuration with the flags, or false (and
@@ -27,5 +34,13 @@ func (f *gatewayFlags) config(cmd string, stderr io.Writer) (gateway.Config, boo
 		fmt.Fprintf(stderr, "%s: --list-changed-interval %v: want 0 (a notice at each change) or more\n", cmd, f.listChangedInterval)
 		return gateway.Config{}, false
 	}
-	return gateway.NewConfig().WithListChangedInterval(f.listChangedInterval), true
+	if f.startupWait < 0 || f.startupWait > maxStartupWait {
+		fmt.Fprintf(stderr, "%s: --startup-wait %v: want 0 (answer at once) to %v\n", cmd, f.startupWait, maxStartupWait)
+		return gateway.Config{}, false
+	}
+	wait := f.startupWait
+	if wait == 0 {
+		wait = -1 // Config's "wait for nothing"; its 0 is the default
+	}
+	return gateway.NewConfig().WithListChangedInterval(f.listChangedInterval).WithStartupWait(wait), true
 }

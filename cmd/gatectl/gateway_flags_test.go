@@ -30,13 +30,15 @@ func TestGatewayFlags(t *testing.T) {
 	}
 	for name, run := range commands {
 		for _, tc := range []struct {
-			value, want string
+			flag, value, want string
 		}{
-			{"-1s", name + ": --list-changed-interval -1s: want 0 (a notice at each change) or more\n"},
-			{"soon", `invalid value "soon" for flag --list-changed-interval: parse error`},
+			{"--list-changed-interval", "-1s", name + ": --list-changed-interval -1s: want 0 (a notice at each change) or more\n"},
+			{"--list-changed-interval", "soon", `invalid value "soon" for flag --list-changed-interval: parse error`},
+			{"--startup-wait", "-1s", name + ": --startup-wait -1s: want 0 (answer at once) to 1m0s\n"},
+			{"--startup-wait", "2m", name + ": --startup-wait 2m0s: want 0 (answer at once) to 1m0s\n"},
 		} {
 			var stderr bytes.Buffer
-			code := run([]string{"-m", manifest, "--list-changed-interval", tc.value}, &stderr)
+			code := run([]string{"-m", manifest, tc.flag, tc.value}, &stderr)
 			assert.Equal(t, exitUsage, code, "%s %s", name, tc.value)
 			assert.Contains(t, stderr.String(), tc.want, "%s %s", name, tc.value)
 		}
@@ -49,4 +51,18 @@ func TestGatewayFlags(t *testing.T) {
 	cfg, ok := f.config("gatectl mcp", io.Discard)
 	require.True(t, ok)
 	assert.Equal(t, gateway.NewConfig().WithListChangedInterval(30*time.Second), cfg)
+
+	for value, want := range map[string]gateway.Config{
+		"0":  gateway.NewConfig().WithStartupWait(-1),
+		"3s": gateway.NewConfig().WithStartupWait(3 * time.Second),
+		"5s": gateway.NewConfig(),
+	} {
+		var f gatewayFlags
+		fs := newCommand("gatectl mcp", "", io.Discard, io.Discard)
+		f.bind(fs.FlagSet)
+		require.NoError(t, fs.Parse([]string{"--startup-wait", value}))
+		cfg, ok := f.config("gatectl mcp", io.Discard)
+		require.True(t, ok)
+		assert.Equal(t, want, cfg, "--startup-wait %s", value)
+	}
 }

@@ -25,6 +25,7 @@ import (
 )
 
 const mcpSynopsis = `gatectl mcp [-m gate.toml] [-v] [--list-changed-interval DURATION]
+                   [--startup-wait DURATION]
 
 Runs gate as an MCP server over stdio, the way desktop clients (Claude
 Desktop, Claude Code, Cursor) launch MCP servers. It fronts the MCP servers
@@ -33,8 +34,10 @@ client only the tools that can run now: those of servers whose probes say
 available, that are connected, and whose own [[servers.tools]] probes say
 available. When that changes, the client gets
 notifications/tools/list_changed (at most one per --list-changed-interval,
-when set, to trade freshness for a model provider's prompt cache). Skills
-are offered as resources and a "skills" prompt. docs/MCP.md has the
+when set, to trade freshness for a model provider's prompt cache). A
+listing made while servers are still starting waits for them, up to
+--startup-wait (5s), so that a client that lists once sees their tools.
+Skills are offered as resources and a "skills" prompt. docs/MCP.md has the
 details.
 
 Standard output carries only the protocol; upstream state changes, probe
