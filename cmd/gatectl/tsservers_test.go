@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// The reference MCP servers (testdata/tsservers, installed by
+// scripts/test at the versions its package-lock.json pins): third-party
+// servers the gateway fronts in these tests, as a user's would be.
+const tsServersDir = "testdata/tsservers"
+
+// tsServer returns the absolute path of a reference server's launcher
+// ("mcp-server-everything", "mcp-server-filesystem"), failing the test when
+// it is not installed: scripts/test installs it, and a skipped test would
+// hide that it is missing.
+func tsServer(t *testing.T, name string) string {
+	t.Helper()
+	tsNode(t)
+	p, err := filepath.Abs(filepath.Join(tsServersDir, "node_modules", ".bin", name))
+	require.NoError(t, err)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the reference MCP server %s is not installed in %s (%v): run ./scripts/test, which installs it (npm ci)", name, tsServersDir, err)
+	}
+	return p
+}
+
+// directSession is a session of the Go SDK's client with the command,
+// spoken to directly, not through gate.
+func directSession(t *testing.T, argv ...string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = t.TempDir()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// toolNamesOf lists every tool of a session, sorted, each with prefix.
+func toolNamesOf(t *testing.T, cs *mcp.ClientSession, prefix string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	var names []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		names = append(names, prefix+tool.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A client that lists once, right after initialize (the TypeScript SDK's,
+// as desktop clients use it), sees every tool of the reference server
+// everything, a node process that takes a moment to start, in its first
+// listing through gatectl mcp.
+func TestListOnceClientSeesEveryToolOfAThirdPartyServer(t *testing.T) {
+	node := tsNode(t)
+	everything := tsServer(t, "mcp-server-everything")
+	want := toolNamesOf(t, directSession(t, everything, "stdio"), "e_")
+	require.NotEmpty(t, want)
+
+	manifest := mcpManifest(t, `
+[[servers]]
+name = "everything"
+command = ["`+everything+`", "stdio"]
+pass_env = ["PATH"]
+prefix = "e_"
+`)
+	c := startTSClient(t, node, buildGatectlBinary(t), manifest)
+	first := c.next(t, "the tools after connecting")
+	require.Equal(t, "tools", first.Event, "event %+v", first)
+	require.Equal(t, want, first.Names, "the first listing through gate")
+}
