@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -81,4 +84,44 @@ prefix = "e_"
 	first := c.next(t, "the tools after connecting")
 	require.Equal(t, "tools", first.Event, "event %+v", first)
 	require.Equal(t, want, first.Names, "the first listing through gate")
+}
+
+// MCP Inspector's CLI (testdata/inspector) connects, makes one request and
+// exits: run against gatectl mcp right after it starts, its tools/list
+// holds every tool of the reference server everything.
+func TestInspectorCLIListsEveryToolOnItsFirstRequest(t *testing.T) {
+	node := tsNode(t)
+	everything := tsServer(t, "mcp-server-everything")
+	inspector, err := filepath.Abs(filepath.Join("testdata", "inspector", "node_modules", ".bin", "mcp-inspector"))
+	require.NoError(t, err)
+	if _, err := os.Stat(inspector); err != nil {
+		t.Fatalf("MCP Inspector is not installed in testdata/inspector (%v): run ./scripts/test, which installs it (npm ci)", err)
+	}
+	want := toolNamesOf(t, directSession(t, everything, "stdio"), "everything_")
+	manifest := mcpManifest(t, `
+[[servers]]
+name = "everything"
+command = ["`+everything+`", "stdio"]
+pass_env = ["PATH"]
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, inspector, "--cli", buildGatectlBinary(t), "mcp", "-m", manifest, "--method", "tools/list")
+	cmd.Env = mcpEnv(t)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "mcp-inspector --cli:\n%s", stderr.String())
+	var listed struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(out, &listed), "mcp-inspector --cli printed:\n%s", out)
+	var names []string
+	for _, tool := range listed.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	assert.Equal(t, want, names)
 }
