@@ -128,11 +128,13 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 	u.mu.Unlock()
 	f.subscribe = caps.Resources != nil && caps.Resources.Subscribe
 	f.completions = caps.Completions != nil
-	failed := func(what string, err error) error {
+	// failed is what a listing's error does: the SDK's error names the
+	// method (`calling "resources/list": ...`), as listEvery's own do.
+	failed := func(err error) error {
 		if session.Err() != nil {
 			return context.Cause(session)
 		}
-		u.gw.logf("upstream %s: %s: %s; its last good list is kept", u.name, what, cleanMessage(err.Error()))
+		u.gw.logf("upstream %s: %s; its last good list is kept", u.name, cleanMessage(err.Error()))
 		return nil
 	}
 	if kinds&listResources != 0 {
@@ -147,7 +149,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 				return r.Resources, r.NextCursor, nil
 			}, checkResource, listedResource.size)
 			if err != nil {
-				if err := failed("resources/list", err); err != nil {
+				if err := failed(err); err != nil {
 					return err
 				}
 			} else {
@@ -162,7 +164,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 				return r.ResourceTemplates, r.NextCursor, nil
 			}, checkTemplate, listedTemplate.size)
 			if err != nil {
-				if err := failed("resources/templates/list", err); err != nil {
+				if err := failed(err); err != nil {
 					return err
 				}
 			} else {
@@ -183,7 +185,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 				return r.Prompts, r.NextCursor, nil
 			}, checkPrompt, listedPrompt.size)
 			if err != nil {
-				if err := failed("prompts/list", err); err != nil {
+				if err := failed(err); err != nil {
 					return err
 				}
 			} else {
@@ -217,12 +219,12 @@ func listEvery[T any, L any](u *upstream, session context.Context, method string
 	cursor, bytes := "", 0
 	for n := 0; ; n++ {
 		if n == maxPages {
-			return nil, false, fmt.Errorf("more than %d pages", maxPages)
+			return nil, false, fmt.Errorf("%s: more than %d pages", method, maxPages)
 		}
 		items, next, err := page(ctx, cursor)
 		if err != nil {
 			if ctx.Err() != nil && session.Err() == nil {
-				return nil, false, fmt.Errorf("no answer within %v", cfg.listTimeout)
+				return nil, false, fmt.Errorf("%s: no answer within %v", method, cfg.listTimeout)
 			}
 			return nil, false, err
 		}

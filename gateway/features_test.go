@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -476,4 +478,71 @@ func TestFrontedSubscriptionsFanOut(t *testing.T) {
 	require.Eventually(t, func() bool { _, n := up.counts(docA); return n == 1 }, waitFor, 10*time.Millisecond, "the last subscriber closed")
 	require.Eventually(t, func() bool { _, on := h.gw.Subscribed()[docA]; return !on }, waitFor, 10*time.Millisecond)
 	assert.Equal(t, 2, h.gw.Subscribed()[docB].Sessions, "c1 and c3 on b")
+}
+
+// An upstream that comes back on a new session is subscribed again to the
+// URIs that still have subscribers, and their updates reach them.
+func TestFrontedSubscriptionsSurviveAReconnection(t *testing.T) {
+	up := newFeatureUpstream("one")
+	url, stop := httpUpstream(t, up.s)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig().WithKeepAlive(100*time.Millisecond))
+	fc := h.featureClient()
+	fc.waitNames(t, docNames...)
+	ctx := ctxFor(t)
+	require.NoError(t, fc.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: docA}))
+
+	stop()
+	fc.waitNames(t)
+	serveUpstream(t, listenOn(t, url), up.s)
+	fc.waitNames(t, docNames...)
+	require.Eventually(t, func() bool { n, _ := up.counts(docA); return n == 2 }, waitFor, 10*time.Millisecond, "subscribed again on the new session")
+	require.NoError(t, up.s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: docA}))
+	select {
+	case uri := <-fc.updated:
+		assert.Equal(t, docA, uri)
+	case <-time.After(2 * waitFor):
+		t.Fatal("no update after the reconnection")
+	}
+}
+
+// A listing of resources or prompts that fails keeps the last good list
+// and the server's tools: it is logged, and the session goes on.
+func TestFrontedListingFailureKeepsTheLastGoodList(t *testing.T) {
+	up := newFeatureUpstream("one")
+	up.s.AddTool(&mcp.Tool{Name: "echo", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("echo"), nil
+	})
+	var failing atomic.Bool
+	up.s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if failing.Load() && (method == "resources/list" || method == "prompts/list") {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the listing broke"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	url, _ := httpUpstream(t, up.s)
+	log := &blockedLog{released: make(chan struct{})}
+	close(log.released)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig().WithLog(log))
+	fc := h.featureClient()
+	fc.waitNames(t, docNames...)
+	listings := h.gw.Upstreams()[0].Listings
+
+	failing.Store(true)
+	up.s.AddResource(&mcp.Resource{URI: "file:///docs/c.txt", Name: "c"}, nil)
+	up.s.AddPrompt(&mcp.Prompt{Name: "later"}, nil)
+	require.Eventually(t, func() bool {
+		return strings.Contains(log.String(), `calling "resources/list": the listing broke; its last good list is kept`) &&
+			strings.Contains(log.String(), `calling "prompts/list": the listing broke; its last good list is kept`)
+	}, waitFor, 10*time.Millisecond, "log:\n%s", log)
+	assert.Equal(t, docNames, fc.names(t))
+	assert.Equal(t, []string{"d_echo"}, h.gw.Offered())
+	ups := h.gw.Upstreams()
+	assert.Equal(t, gateway.StateReady, ups[0].State)
+	assert.Equal(t, listings, ups[0].Listings, "the tools were not listed again for a list_changed of resources or prompts")
+
+	failing.Store(false)
+	up.s.AddResource(&mcp.Resource{URI: "file:///docs/d.txt", Name: "d"}, nil)
+	fc.waitNames(t, docA+"=d_a", docB+"=d_b", "file:///docs/c.txt=d_c", "file:///docs/d.txt=d_d", docTmpl+"=d_md", "prompt d_greet")
 }
