@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,12 +69,31 @@ func TestEverythingFeaturesThroughGate(t *testing.T) {
 	assert.ElementsMatch(t, wantPrompts, fc.promptList(t))
 
 	ctx := ctxFor(t)
-	for _, uri := range []string{wantRes[0].URI, wantRes[len(wantRes)-1].URI, "demo://resource/dynamic/text/7", "demo://resource/dynamic/blob/3"} {
+	// Static documents (a dynamic resource says when it was made, to the
+	// second: the template reads below compare all but that).
+	for _, uri := range []string{wantRes[0].URI, wantRes[len(wantRes)-1].URI} {
 		want, err := direct.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		require.NoError(t, err, uri)
+		// everything writes no cacheScope, which means "public"; gate,
+		// as the SDK's server does, writes the default.
+		if want.CacheScope == "" {
+			want.CacheScope = "public"
+		}
 		got, err := fc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		require.NoError(t, err, uri)
 		assert.Equal(t, want, got, uri)
+	}
+	for _, uri := range []string{"demo://resource/dynamic/text/7", "demo://resource/dynamic/blob/3"} {
+		got, err := fc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		require.NoError(t, err, uri)
+		require.Len(t, got.Contents, 1)
+		c := got.Contents[0]
+		assert.Equal(t, uri, c.URI)
+		if c.Text != "" {
+			assert.True(t, strings.HasPrefix(c.Text, "Resource 7: This is a plaintext resource created at "), c.Text)
+		} else {
+			assert.True(t, strings.HasPrefix(string(c.Blob), "Resource 3: This is a base64 blob created at "), string(c.Blob))
+		}
 	}
 	prompts := []struct {
 		name string
@@ -81,7 +101,7 @@ func TestEverythingFeaturesThroughGate(t *testing.T) {
 	}{
 		{"simple-prompt", nil},
 		{"args-prompt", map[string]string{"city": "Lyon", "state": "Rhône"}},
-		{"resource-prompt", map[string]string{"resourceType": "Text", "resourceId": "2"}},
+		{"completable-prompt", map[string]string{"department": "Engineering", "name": "Alice"}},
 	}
 	for _, p := range prompts {
 		want, err := direct.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.name, Arguments: p.args})

@@ -156,9 +156,18 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 		return read(ctx, r)
 	}
 	params := &mcp.ReadResourceParams{URI: uri}
-	return result(forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
 		return cs.ReadResource(ctx, params)
-	}))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.CacheScope == "" {
+		// Absent means "public", and the field is required on the wire:
+		// the SDK's server writes the default rather than "" (so does gate).
+		res.CacheScope = "public"
+	}
+	return res, nil
 }
 
 // getPromptOf answers prompts/get of a prompt from its owner, under the

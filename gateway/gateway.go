@@ -101,7 +101,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
 	}
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
-		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
+		Instructions: "gate offers the tools of the MCP servers it fronts that can run now, and their resources and prompts; the lists change as they come and go (notifications/tools/list_changed, resources/list_changed, prompts/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},

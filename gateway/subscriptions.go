@@ -172,7 +172,12 @@ func (g *Gateway) upstreamUnsubscribe(ctx context.Context, server string, at *mc
 	_, err := forwardTo(g, ctx, nil, rt, "resources/unsubscribe of "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
 		return struct{}{}, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
-	if err != nil {
+	u.mu.Lock()
+	same := u.session == at
+	u.mu.Unlock()
+	if err != nil && same && g.background.Err() == nil {
+		// Not when the session or gate is ending: the subscription
+		// ends with them.
 		g.logf("upstream %s: %v", server, err)
 	}
 }
