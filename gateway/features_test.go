@@ -291,7 +291,8 @@ func TestFrontedFeaturesListedAndForwarded(t *testing.T) {
 	_, err = fc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///elsewhere.txt"})
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
-	assert.Equal(t, int64(mcp.CodeResourceNotFound), je.Code)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code) // the SDK's "Resource not found" (SEP-2164)
+	assert.Equal(t, "Resource not found", je.Message)
 	assert.Contains(t, string(je.Data), "file:///elsewhere.txt")
 	_, err = fc.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet"})
 	require.ErrorAs(t, err, &je)
