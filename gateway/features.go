@@ -113,8 +113,10 @@ func (u *upstream) listPending(session context.Context, cs *mcp.ClientSession) e
 }
 
 // listFeatures lists the kinds of kinds the upstream declared, and
-// forgets those it did not. It returns an error only when the session
-// ended; the failure of a listing is logged, and the last good list of
+// forgets those it did not, all within one listing timeout, so that an
+// upstream that does not answer them delays its tools' listing (and its
+// being ready) by no more than that. It returns an error only when the
+// session ended; the failure of a listing is logged, and the last good list of
 // that kind kept: a server whose tools answer is worth offering even when
 // its optional lists do not, and a list that failed once (a timeout, one
 // malformed page) is likelier to be as it was than empty.
@@ -123,6 +125,8 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 	if ir := cs.InitializeResult(); ir != nil && ir.Capabilities != nil {
 		caps = *ir.Capabilities
 	}
+	ctx, cancel := context.WithTimeout(session, u.gw.cfg.listTimeout)
+	defer cancel()
 	u.mu.Lock()
 	f := u.feats
 	u.mu.Unlock()
@@ -141,7 +145,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 		if caps.Resources == nil {
 			f.resources, f.templates, f.over = nil, nil, f.over&^listResources
 		} else {
-			res, over, err := listEvery(u, session, "resources/list", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+			res, over, err := listEvery(u, session, ctx, "resources/list", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
 				r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 				if err != nil {
 					return nil, "", err
@@ -156,7 +160,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 				f.resources = res
 				f.over = setKind(f.over, listResources, over)
 			}
-			tmpls, over, err := listEvery(u, session, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			tmpls, over, err := listEvery(u, session, ctx, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
 				r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 				if err != nil {
 					return nil, "", err
@@ -177,7 +181,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 		if caps.Prompts == nil {
 			f.prompts, f.over = nil, f.over&^listPrompts
 		} else {
-			ps, over, err := listEvery(u, session, "prompts/list", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+			ps, over, err := listEvery(u, session, ctx, "prompts/list", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
 				r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 				if err != nil {
 					return nil, "", err
@@ -208,13 +212,12 @@ func setKind(set, kind listKinds, on bool) listKinds {
 	return set &^ kind
 }
 
-// listEvery reads every page of one of the upstream's lists within the
-// listing timeout and maxPages, checking each entry, and stops at the
-// gateway's caps of one server (over says it did).
-func listEvery[T any, L any](u *upstream, session context.Context, method string, page func(context.Context, string) ([]T, string, error), check func(T) L, size func(L) int) (_ []L, over bool, _ error) {
+// listEvery reads every page of one of the upstream's lists within ctx
+// (the session's, bounded by the listing timeout) and maxPages, checking
+// each entry, and stops at the gateway's caps of one server (over says it
+// did).
+func listEvery[T any, L any](u *upstream, session, ctx context.Context, method string, page func(context.Context, string) ([]T, string, error), check func(T) L, size func(L) int) (_ []L, over bool, _ error) {
 	cfg := &u.gw.cfg
-	ctx, cancel := context.WithTimeout(session, cfg.listTimeout)
-	defer cancel()
 	var out []L
 	cursor, bytes := "", 0
 	for n := 0; ; n++ {

@@ -153,7 +153,7 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	case hidden != nil:
 		return nil, featureNotOffered("resource", uri, *hidden)
 	case read != nil:
-		return read(ctx, r)
+		return result(read(ctx, r))
 	}
 	params := &mcp.ReadResourceParams{URI: uri}
 	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
@@ -184,7 +184,7 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 	case o == nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %s is not available now: gate offers no prompt of that name (prompts/list gives those offered now)", quote(name))}
 	case o.get != nil:
-		return o.get(ctx, r)
+		return result(o.get(ctx, r))
 	}
 	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments}
 	return result(forwardTo(g, ctx, r.Session, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {

@@ -103,3 +103,35 @@ func TestHostileResourceUpdatedFlood(t *testing.T) {
 	}
 	assert.Empty(t, other.updated, "a session that subscribed to nothing hears nothing")
 }
+
+// An upstream that never answers resources/list still has its tools
+// offered, once the listing's bound has passed: the optional lists are
+// logged and given up, the session goes on.
+func TestHostileFeatureListingThatHangs(t *testing.T) {
+	up := newFeatureUpstream("deaf")
+	up.s.AddTool(&mcp.Tool{Name: "echo", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("echo"), nil
+	})
+	up.s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" {
+				select {
+				case <-ctx.Done():
+				case <-time.After(waitFor):
+				}
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	url, _ := httpUpstream(t, up.s)
+	log := &blockedLog{released: make(chan struct{})}
+	close(log.released)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig().WithListTimeout(300*time.Millisecond).WithLog(log))
+	c := h.client()
+	c.WaitTools(t, "d_echo")
+	assert.Contains(t, log.String(), "resources/list: no answer within 300ms; its last good list is kept")
+	fc := h.featureClient()
+	assert.Empty(t, fc.resourceList(t))
+	assert.Equal(t, gateway.StateReady, h.gw.Upstreams()[0].State)
+}
