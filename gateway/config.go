@@ -96,6 +96,12 @@ const (
 	// make gate hold as many forwarded calls, upstream connections and
 	// file reads.
 	DefaultMaxSessionRequests = 64
+	// DefaultMaxSubscriptions caps the upstream resources one client
+	// session may be subscribed to: each may have one update waiting in
+	// its outbox, far below DefaultSessionQueue, so that an upstream
+	// flooding notifications/resources/updated cannot make a session
+	// overflow.
+	DefaultMaxSubscriptions = 64
 	// DefaultMaxUpstreamCalls caps the forwarded calls in flight to one
 	// upstream, from all sessions: a call past it waits for one to end,
 	// within its call timeout. It bounds the connections gate opens to an
@@ -143,6 +149,7 @@ type Config struct {
 	maxMessage, maxPending                              int
 	upstreamWrite, stopGrace                            time.Duration
 	sessionQueue, maxSessionRequests                    int
+	maxSubscriptions                                    int
 	maxUpstreamCalls, maxListing                        int
 	sessionIdle, writeTimeout                           time.Duration
 	breakerFailures                                     int
@@ -166,6 +173,7 @@ func NewConfig() Config {
 		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
 		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
 		sessionQueue: DefaultSessionQueue, maxSessionRequests: DefaultMaxSessionRequests,
+		maxSubscriptions: DefaultMaxSubscriptions,
 		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
 		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
 		breakerFailures: DefaultBreakerFailures, breakerWindow: DefaultBreakerWindow, breakerCooldown: DefaultBreakerCooldown,
@@ -212,17 +220,28 @@ func (c Config) WithBackoff(least, most time.Duration) Config {
 	return c
 }
 
-// WithMaxTools sets how many tools one upstream may list; 0 or less
-// selects DefaultMaxTools.
+// WithMaxTools sets how many tools one upstream may list, and as many
+// resources, resource templates and prompts; 0 or less selects
+// DefaultMaxTools.
 func (c Config) WithMaxTools(n int) Config {
 	c.maxTools = orDefault(n, DefaultMaxTools)
 	return c
 }
 
 // WithMaxListingBytes sets how many bytes of one upstream's tool
-// definitions gate keeps; 0 or less selects DefaultMaxListingBytes.
+// definitions gate keeps, and as many of each of its lists of resources,
+// resource templates and prompts; 0 or less selects
+// DefaultMaxListingBytes.
 func (c Config) WithMaxListingBytes(n int) Config {
 	c.maxListing = orDefault(n, DefaultMaxListingBytes)
+	return c
+}
+
+// WithMaxSubscriptions sets how many upstream resources one client
+// session may be subscribed to; 0 or less selects
+// DefaultMaxSubscriptions.
+func (c Config) WithMaxSubscriptions(n int) Config {
+	c.maxSubscriptions = orDefault(n, DefaultMaxSubscriptions)
 	return c
 }
 

@@ -22,6 +22,17 @@ func init() {
 		time.Sleep(startDelay)
 		_ = newUpstreamServer(os.Getenv("GATE_TEST_TOOLS")).Run(context.Background(), &mcp.StdioTransport{})
 	}
+	rawModes["late-docs"] = func() {
+		time.Sleep(startDelay)
+		s := newUpstreamServer("")
+		s.AddResource(&mcp.Resource{URI: "file:///late/doc.txt", Name: "doc"}, func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, Text: "late doc"}}}, nil
+		})
+		s.AddPrompt(&mcp.Prompt{Name: "hello"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hello"}}}}, nil
+		})
+		_ = s.Run(context.Background(), &mcp.StdioTransport{})
+	}
 }
 
 // listOnce is what a client that lists once sees: the names of the tools
@@ -98,4 +109,44 @@ name = "late"
 
 	names := h.client().listOnce(t)
 	assert.False(t, strings.Contains(strings.Join(names, ","), "late_"), "listed %v before the upstream could have started", names)
+}
+
+// The first look holds resources and prompts as it holds tools: a client
+// that lists or gets them first thing sees those of an upstream still
+// starting.
+func TestTheFirstLookHoldsResourcesAndPrompts(t *testing.T) {
+	h := start(t, `
+[[servers]]
+name = "late"
+`+stdioCommand("late-docs", ""), fastConfig().WithStartupWait(time.Minute))
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+
+	got, err := h.client().Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "late_hello"})
+	require.NoError(t, err)
+	require.Len(t, got.Messages, 1)
+
+	h.rewrite(`
+[[servers]]
+name = "later"
+` + stdioCommand("late-docs", ""))
+	res, err := h.client().Session.ListResources(ctx, nil)
+	require.NoError(t, err)
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	assert.Contains(t, uris, "file:///late/doc.txt")
+
+	h.rewrite(`
+[[servers]]
+name = "latest"
+` + stdioCommand("late-docs", ""))
+	prompts, err := h.client().Session.ListPrompts(ctx, nil)
+	require.NoError(t, err)
+	var names []string
+	for _, p := range prompts.Prompts {
+		names = append(names, p.Name)
+	}
+	assert.Equal(t, []string{"latest_hello"}, names)
 }

@@ -69,6 +69,14 @@ type Gateway struct {
 	// of which sends one list_changed.
 	changes uint64
 	skills  skillState
+	// served is the servers of the last computation, in manifest order,
+	// each with why it is hidden whole, if it is; feats is what they and
+	// the skills offer beside tools (featureoffer.go).
+	served []servedServer
+	feats  featureSet
+	// subs is the client sessions' subscriptions to upstream resources
+	// (subscriptions.go).
+	subs subscriptions
 	// whole is closed while no upstream is making its first connection
 	// (firstlook.go); firstWake, Run's alone, is when Run looks again.
 	whole     chan struct{}
@@ -98,17 +106,21 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
 	}
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate MCP gateway", Version: cfg.version}, &mcp.ServerOptions{
-		Instructions: "gate offers the tools of the MCP servers it fronts that can run now; the list changes as they come and go (notifications/tools/list_changed).",
+		Instructions: "gate offers the tools of the MCP servers it fronts that can run now, and their resources and prompts; the lists change as they come and go (notifications/tools/list_changed, resources/list_changed, prompts/list_changed).",
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			// Answered by serveFeatures, from the upstreams that own the
+			// prompt or resource.
+			Completions: &mcp.CompletionCapabilities{},
 		},
 		SubscribeHandler:   g.subscribe,
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		UnsubscribeHandler: g.unsubscribe,
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
+	g.server.AddReceivingMiddleware(g.serveFeatures) // resources, prompts, completions
 	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
 	g.server.AddSendingMiddleware(g.queueNotifications)
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
@@ -227,6 +239,7 @@ func (g *Gateway) compute(ctx context.Context) {
 	offered := map[string]*offer{}
 	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
+	var served []servedServer
 	if m != nil {
 		for _, s := range m.Servers {
 			if s.Upstream == nil {
@@ -238,11 +251,13 @@ func (g *Gateway) compute(ctx context.Context) {
 			if u == nil {
 				continue
 			}
-			g.offerServer(s, u, status, offered, hidden, owner)
+			down := g.offerServer(s, u, status, offered, hidden, owner)
+			served = append(served, servedServer{s: s, u: u, down: down})
 		}
 	}
 
 	g.mu.Lock()
+	g.served = served
 	var removed []string
 	var added []*offer
 	for name := range g.offered {
@@ -310,8 +325,9 @@ func sortedTools(offered map[string]*offer) []*mcp.Tool {
 	return out
 }
 
-// offerServer decides each known tool of one upstream.
-func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) {
+// offerServer decides each known tool of one upstream, and returns why the
+// server is hidden whole, if it is.
+func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) hiddenTool {
 	state, lastErr, tools, _ := u.snapshot()
 	prefix := prefixOf(s.Name, s.Upstream)
 	timeout := g.cfg.callTimeout
@@ -379,6 +395,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		t.Name = name
 		offered[name] = &offer{up: u, upstream: lt.name, tool: &t, def: string(lt.def), timeout: timeout, breaker: policy}
 	}
+	return serverDown
 }
 
 func reasonOf(st runtime.Status) string {

@@ -43,8 +43,9 @@ type offeredSkill struct {
 	digest      uint64
 }
 
-// syncSkills makes the server's skill resources those of the skills
-// offered now, and tells the sessions that subscribed of each resource
+// syncSkills makes the skill resources offered those of the skills
+// offered now (with the upstreams' resources and prompts, computed here
+// after the tools), and tells the sessions that subscribed of each resource
 // whose content changed (notifications/resources/updated): the prompt's,
 // and each SKILL.md that changed while it stayed offered. Resources and
 // the prompt appear only when the manifest has skills.
@@ -63,30 +64,9 @@ func (g *Gateway) syncSkills(ctx context.Context) {
 	g.skills = next
 	g.mu.Unlock()
 
-	if next.on && !prev.on {
-		g.server.AddResource(&mcp.Resource{
-			URI: SkillsPromptURI, Name: "skills-prompt", Title: "Skills the model may use now",
-			Description: "The <available_skills> block to put in the model's system prompt: the skills whose requirements are met now.",
-			MIMEType:    "text/plain",
-		}, g.readPrompt)
-		g.server.AddPrompt(&mcp.Prompt{
-			Name: SkillsPromptName, Title: "Available skills",
-			Description: "The skills the model may use now, to add to the conversation.",
-		}, g.getPrompt)
-	}
-	if !next.on && prev.on {
-		g.server.RemoveResources(SkillsPromptURI)
-		g.server.RemovePrompts(SkillsPromptName)
-	}
-	var gone []string
-	for _, n := range slices.Sorted(maps.Keys(prev.skills)) {
-		if _, ok := next.skills[n]; !ok {
-			gone = append(gone, SkillURI(n))
-		}
-	}
-	if len(gone) > 0 {
-		g.server.RemoveResources(gone...)
-	}
+	// The skills' resources and prompt are offered with the upstreams'
+	// (featureoffer.go), which sends the list_changed of each change.
+	g.computeFeatures()
 	var updated []string
 	for _, n := range slices.Sorted(maps.Keys(next.skills)) {
 		cur := next.skills[n]
@@ -94,10 +74,6 @@ func (g *Gateway) syncSkills(ctx context.Context) {
 		if had && (old.path != cur.path || old.digest != cur.digest) {
 			updated = append(updated, SkillURI(n))
 		}
-		if had && old.description == cur.description {
-			continue
-		}
-		g.server.AddResource(&mcp.Resource{URI: SkillURI(n), Name: n, MIMEType: "text/markdown", Description: cur.description}, g.readSkill)
 	}
 	if prev.on && next.on && prev.prompt != next.prompt {
 		updated = append(updated, SkillsPromptURI)
@@ -108,20 +84,24 @@ func (g *Gateway) syncSkills(ctx context.Context) {
 }
 
 // subscribe accepts a subscription to a resource gate offers now: the
-// skills prompt, or an offered skill's SKILL.md.
-func (g *Gateway) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+// skills prompt, an offered skill's SKILL.md, or an upstream's resource
+// (subscribeUpstream).
+func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if uri == SkillsPromptURI && g.skills.on {
-		return nil
-	}
-	if name, ok := skillName(uri); ok {
-		if _, offered := g.skills.skills[name]; offered {
+	if gateURI(uri) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if uri == SkillsPromptURI && g.skills.on {
 			return nil
 		}
+		if name, ok := skillName(uri); ok {
+			if _, offered := g.skills.skills[name]; offered {
+				return nil
+			}
+		}
+		return mcp.ResourceNotFoundError(uri)
 	}
-	return mcp.ResourceNotFoundError(uri)
+	return g.subscribeUpstream(ctx, req)
 }
 
 // skillName returns the skill a SKILL.md resource URI names.

@@ -43,6 +43,9 @@ type upstream struct {
 	gw   *Gateway
 
 	relist chan struct{} // cap 1
+	// pending is the lists (listKinds) to make on the next look at
+	// relist (wantList).
+	pending atomic.Uint32
 	// callSlots holds one token per forwarded call in flight, up to the
 	// gateway's cap (Config.WithMaxUpstreamCalls).
 	callSlots chan struct{}
@@ -64,8 +67,9 @@ type upstream struct {
 	sessionCtx context.Context
 	guard      *guard
 	tools      []listedTool
-	over       bool   // it lists more tools than the gateway's cap
-	lists      uint64 // listings made, one per session and list_changed burst
+	over       bool             // it lists more tools than the gateway's cap
+	feats      upstreamFeatures // its resources, templates and prompts (features.go)
+	lists      uint64           // listings made, one per session and list_changed burst
 	// routes maps the progress tokens gate sent upstream to the session
 	// and token of the client whose call it forwarded.
 	routes map[string]progressRoute
@@ -159,12 +163,10 @@ func (u *upstream) serve(ctx context.Context) error {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
 		// No KeepAlive: gate pings every session itself (keepAlive).
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			select {
-			case u.relist <- struct{}{}:
-			default: // a listing is pending already; it will see this change
-			}
-		},
+		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { u.wantList(listTools) },
+		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { u.wantList(listResources) },
+		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { u.wantList(listPrompts) },
+		ResourceUpdatedHandler:      u.resourceUpdated,
 		ProgressNotificationHandler: u.progress,
 	})
 	client.AddReceivingMiddleware(g.flow.middleware)
@@ -209,14 +211,18 @@ func (u *upstream) serve(ctx context.Context) error {
 	u.session, u.sessionCtx, u.guard = cs, sctx, g
 	u.mu.Unlock()
 	// Drain a list_changed that arrived before the session was usable: the
-	// first listing below sees it.
+	// first listing below sees it, and lists every kind.
 	select {
 	case <-u.relist:
 	default:
 	}
-	for {
-		if why = u.list(sctx, cs); why != nil {
+	u.pending.Store(uint32(listAll))
+	for first := true; ; first = false {
+		if why = u.listPending(sctx, cs); why != nil {
 			return why
+		}
+		if first {
+			go u.gw.resubscribe(sctx, u, cs)
 		}
 		select {
 		case <-sctx.Done():
