@@ -36,6 +36,8 @@ type Gateway struct {
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
 	sessionMetrics *sessionMetrics
+	// logs is the log level asked of the upstreams (logging.go).
+	logs logLevelState
 
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
@@ -98,11 +100,12 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			Logging:   &mcp.LoggingCapabilities{},
 		},
 		SubscribeHandler:   g.subscribe,
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
-	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
+	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
 	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
 	g.server.AddSendingMiddleware(g.queueNotifications)

@@ -54,6 +54,9 @@ type clientSession struct {
 	writers  map[*deadlineWriter]struct{}
 	ended    bool // dropped, closed, or abandoned at shutdown
 	requests int  // requests of the session being handled (limitRequests)
+	// logLevel is what the client's logging/setLevel asked for; "" for
+	// nothing yet (logging.go).
+	logLevel mcp.LoggingLevel
 }
 
 // inflightCall is a forwarded call being served.
@@ -83,6 +86,7 @@ func (g *Gateway) client(ss *mcp.ServerSession) *clientSession {
 		// Closed: its streams end with it, and what is queued for it can
 		// go nowhere.
 		cs.end(errSessionDropped, false)
+		g.updateLogLevel()
 	}()
 	return cs
 }

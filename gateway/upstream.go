@@ -43,6 +43,9 @@ type upstream struct {
 	gw   *Gateway
 
 	relist chan struct{} // cap 1
+	// levelKick says the log level gate asks of upstreams changed
+	// (logging.go); cap 1.
+	levelKick chan struct{}
 	// callSlots holds one token per forwarded call in flight, up to the
 	// gateway's cap (Config.WithMaxUpstreamCalls).
 	callSlots chan struct{}
@@ -89,7 +92,7 @@ func connKey(u *manifest.Upstream) string {
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
-		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
+		relist: make(chan struct{}, 1), levelKick: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(),
 	}
 }
@@ -159,6 +162,7 @@ func (u *upstream) serve(ctx context.Context) error {
 			}
 		},
 		ProgressNotificationHandler: u.progress,
+		LoggingMessageHandler:       u.forwardLog,
 	})
 	client.AddReceivingMiddleware(g.flow.middleware)
 	var transport mcp.Transport = l
@@ -196,6 +200,7 @@ func (u *upstream) serve(ctx context.Context) error {
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }()
 	go keepAlive(sctx, cs, g, cfg.keepAlive)
+	go u.keepLogLevel(sctx, cs)
 	var why error
 	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
 	u.mu.Lock()
