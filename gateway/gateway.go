@@ -38,6 +38,8 @@ type Gateway struct {
 	sessionMetrics *sessionMetrics
 	// logs is the log level asked of the upstreams (logging.go).
 	logs logLevelState
+	// roots is the union of the client sessions' roots (roots.go).
+	roots rootsState
 
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
@@ -102,8 +104,10 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 			Logging:   &mcp.LoggingCapabilities{},
 		},
-		SubscribeHandler:   g.subscribe,
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		SubscribeHandler:        g.subscribe,
+		InitializedHandler:      g.clientInitialized,
+		RootsListChangedHandler: g.clientRootsChanged,
+		UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden

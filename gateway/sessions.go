@@ -57,6 +57,9 @@ type clientSession struct {
 	// logLevel is what the client's logging/setLevel asked for; "" for
 	// nothing yet (logging.go).
 	logLevel mcp.LoggingLevel
+	// roots are the client's roots, as gate last asked for them
+	// (roots.go).
+	roots clientRoots
 }
 
 // inflightCall is a forwarded call being served.
@@ -87,6 +90,7 @@ func (g *Gateway) client(ss *mcp.ServerSession) *clientSession {
 		// go nowhere.
 		cs.end(errSessionDropped, false)
 		g.updateLogLevel()
+		g.updateRoots()
 	}()
 	return cs
 }

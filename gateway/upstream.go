@@ -46,6 +46,8 @@ type upstream struct {
 	// levelKick says the log level gate asks of upstreams changed
 	// (logging.go); cap 1.
 	levelKick chan struct{}
+	// rootsKick says the clients' roots changed (roots.go); cap 1.
+	rootsKick chan struct{}
 	// callSlots holds one token per forwarded call in flight, up to the
 	// gateway's cap (Config.WithMaxUpstreamCalls).
 	callSlots chan struct{}
@@ -92,7 +94,7 @@ func connKey(u *manifest.Upstream) string {
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
-		relist: make(chan struct{}, 1), levelKick: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
+		relist: make(chan struct{}, 1), levelKick: make(chan struct{}, 1), rootsKick: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(),
 	}
 }
@@ -155,6 +157,8 @@ func (u *upstream) serve(ctx context.Context) error {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
 		// No KeepAlive: gate pings every session itself (keepAlive).
+		// Roots are the clients', which gate answers with (roots.go).
+		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			select {
 			case u.relist <- struct{}{}:
@@ -164,7 +168,7 @@ func (u *upstream) serve(ctx context.Context) error {
 		ProgressNotificationHandler: u.progress,
 		LoggingMessageHandler:       u.forwardLog,
 	})
-	client.AddReceivingMiddleware(g.flow.middleware)
+	client.AddReceivingMiddleware(g.flow.middleware, u.gw.answerRoots)
 	var transport mcp.Transport = l
 	if _, ok := l.(*stdioLink); ok {
 		// An HTTP link scans its bodies for progress itself (link).
@@ -201,6 +205,7 @@ func (u *upstream) serve(ctx context.Context) error {
 	go func() { ended <- cs.Wait() }()
 	go keepAlive(sctx, cs, g, cfg.keepAlive)
 	go u.keepLogLevel(sctx, cs)
+	go u.keepRoots(sctx, client)
 	var why error
 	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
 	u.mu.Lock()
