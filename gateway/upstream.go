@@ -76,7 +76,7 @@ type upstream struct {
 // connKey is what the connection depends on: a reload that keeps it keeps
 // the session (and the process) as it is.
 func connKey(u *manifest.Upstream) string {
-	k := u.URL + "\x00"
+	k := u.URL + "\x00" + u.Transport + "\x00"
 	for _, a := range u.Command {
 		k += strconv.Quote(a)
 	}
@@ -421,6 +421,11 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 func (u *upstream) link(g *guard) (link, error) {
 	if u.conn.URL != "" {
 		l := newHTTPLink(u.conn.URL, &u.gw.cfg, g)
+		if u.conn.Transport == manifest.TransportSSE {
+			if err := l.useSSE(); err != nil {
+				return nil, err
+			}
+		}
 		// Progress is counted as the upstream's bodies are read, below
 		// gate's bounds on them (countProgress).
 		l.next = &progressScanTransport{base: l.base, u: u}
