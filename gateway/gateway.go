@@ -102,12 +102,14 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
-			Logging:   &mcp.LoggingCapabilities{},
+			//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+			Logging: &mcp.LoggingCapabilities{},
 		},
-		SubscribeHandler:        g.subscribe,
-		InitializedHandler:      g.clientInitialized,
+		SubscribeHandler:   g.subscribe,
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		InitializedHandler: g.clientInitialized,
+		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		RootsListChangedHandler: g.clientRootsChanged,
-		UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden

@@ -56,6 +56,7 @@ type clientSession struct {
 	requests int  // requests of the session being handled (limitRequests)
 	// logLevel is what the client's logging/setLevel asked for; "" for
 	// nothing yet (logging.go).
+	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 	logLevel mcp.LoggingLevel
 	// roots are the client's roots, as gate last asked for them
 	// (roots.go).

@@ -158,6 +158,7 @@ func (u *upstream) serve(ctx context.Context) error {
 	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
 		// No KeepAlive: gate pings every session itself (keepAlive).
 		// Roots are the clients', which gate answers with (roots.go).
+		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			select {
@@ -166,7 +167,8 @@ func (u *upstream) serve(ctx context.Context) error {
 			}
 		},
 		ProgressNotificationHandler: u.progress,
-		LoggingMessageHandler:       u.forwardLog,
+		//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+		LoggingMessageHandler: u.forwardLog,
 	})
 	client.AddReceivingMiddleware(g.flow.middleware, u.gw.answerRoots)
 	var transport mcp.Transport = l
