@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -13,13 +14,15 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // loggingUpstream is a real Go SDK server that records every level a
 // client asked it for, and whose tool "log" sends one message at each of
-// the levels in "text" (comma-separated), logger "db", data {"n": i}.
+// the levels in "text" (comma-separated), logger "db", data {"n": i,
+// "level": LEVEL}, and "pad" of "bytes" bytes when that is set.
 type loggingUpstream struct {
 	s      *mcp.Server
 	mu     sync.Mutex
@@ -39,8 +42,13 @@ func newLoggingUpstream() *loggingUpstream {
 		}
 	})
 	u.s.AddTool(&mcp.Tool{Name: "log", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		for i, l := range strings.Split(parse(req).Text, ",") {
-			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(l), Logger: "db", Data: map[string]any{"n": i, "level": l}})
+		a := parse(req)
+		for i, l := range strings.Split(a.Text, ",") {
+			data := map[string]any{"n": i, "level": l}
+			if a.Bytes > 0 {
+				data["pad"] = strings.Repeat("x", a.Bytes)
+			}
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(l), Logger: "db", Data: data})
 		}
 		return text("logged"), nil
 	})
@@ -95,11 +103,15 @@ func (lc *logClient) setLevel(t *testing.T, l mcp.LoggingLevel) {
 	require.NoError(t, lc.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: l}))
 }
 
-func (lc *logClient) call(t *testing.T, name, arg string) {
+func (lc *logClient) call(t *testing.T, name, arg string, pad ...int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	res, err := lc.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": arg}})
+	args := map[string]any{"text": arg}
+	if len(pad) > 0 {
+		args["bytes"] = pad[0]
+	}
+	res, err := lc.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
 	require.False(t, res.IsError, textOf(res))
 }
@@ -183,4 +195,30 @@ func waitTools(t *testing.T, cs *mcp.ClientSession, want ...string) {
 		slices.Sort(names)
 		return slices.Equal(names, want)
 	}, waitFor, 5*time.Millisecond, "tools %v, want %v", names, want)
+}
+
+// A client that reads nothing of its stream while an upstream floods log
+// messages loses log messages, counted, and keeps its session: its queue
+// is bounded, and log messages are what it lets go.
+func TestLogFloodToAStalledSession(t *testing.T) {
+	up := newLoggingUpstream()
+	url, _ := httpUpstream(t, up.s)
+	reg := prometheus.NewRegistry()
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url),
+		fastConfig().WithSessionQueue(8).WithWriteTimeout(4*waitFor).WithMetrics(reg))
+	honest := h.logClient()
+	waitTools(t, honest.cs, "w_log")
+	stalled := h.rawClient()
+	code, body := stalled.Ask(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`)
+	require.Equal(t, http.StatusOK, code, body)
+	stalled.Stall(http.MethodGet, "")
+	require.Eventually(t, func() bool { return slices.Equal(up.asked(), []mcp.LoggingLevel{"debug"}) }, waitFor, time.Millisecond, "asked %v", up.asked())
+
+	// 24 MB of messages: more than the kernel buffers of the stalled
+	// stream hold.
+	honest.call(t, "w_log", strings.TrimSuffix(strings.Repeat("debug,", 3000), ","), 8<<10)
+	require.Eventually(t, func() bool { return counterValue(t, reg, "gate_mcp_log_messages_dropped_total", "") > 0 }, waitFor, 10*time.Millisecond)
+	assert.Equal(t, 0.0, counterValue(t, reg, "gate_mcp_sessions_dropped_total", "overflow"), "a session was dropped for log messages")
+	assert.False(t, stalled.Gone(), "the stalled session was closed")
+	assert.Empty(t, honest.got(), "a session that asked for no level got log messages")
 }
