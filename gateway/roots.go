@@ -40,6 +40,10 @@ const (
 	maxRootBytes       = 256 << 10
 )
 
+// noServerRequests is the first protocol version in which a server sends
+// no request of its own (roots/list among them).
+const noServerRequests = "2026-07-28"
+
 // rootsSettle bounds how long an upstream's roots/list waits for the
 // clients being asked for their roots.
 const rootsSettle = 2 * time.Second
@@ -111,9 +115,11 @@ func (g *Gateway) clientRootsChanged(_ context.Context, req *mcp.RootsListChange
 
 // fetchRoots asks ss for its roots, in the background: one request at a
 // time per session, and one more after it when the client said they
-// changed meanwhile.
+// changed meanwhile. A session of the 2026-07-28 protocol or later is
+// not asked: that version has a server send no request of its own.
 func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
-	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil || p.ProtocolVersion >= noServerRequests {
 		return
 	}
 	cs := g.client(ss)
