@@ -116,9 +116,12 @@ func (o *outbox) put(m *outMsg, max int) (accepted, start bool) {
 		}
 	}
 	if len(o.queue) >= max && m.done == nil {
-		if m.method == methodLog || !o.shedLog() {
-			o.shed += boolInt(m.method == methodLog)
-			return m.method == methodLog, false
+		switch {
+		case m.method == methodLog:
+			o.shed++ // the newest log message is let go
+			return true, false
+		case !o.shedLog():
+			return false, false
 		}
 	}
 	o.queue = append(o.queue, m)
