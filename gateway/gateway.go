@@ -36,6 +36,10 @@ type Gateway struct {
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
 	sessionMetrics *sessionMetrics
+	// logs is the log level asked of the upstreams (logging.go).
+	logs logLevelState
+	// roots is the union of the client sessions' roots (roots.go).
+	roots rootsState
 
 	// kick asks Run to compute the offered set again; a send never
 	// blocks, and many sends before Run looks make one computation.
@@ -114,11 +118,16 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 			// Answered by serveFeatures, from the upstreams that own the
 			// prompt or resource.
 			Completions: &mcp.CompletionCapabilities{},
+			//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+			Logging: &mcp.LoggingCapabilities{},
 		},
 		SubscribeHandler:   g.subscribe,
 		UnsubscribeHandler: g.unsubscribe,
+		InitializedHandler: g.clientInitialized,
+		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+		RootsListChangedHandler: g.clientRootsChanged,
 	})
-	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening)
+	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
 	g.server.AddReceivingMiddleware(g.serveFeatures) // resources, prompts, completions
 	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work

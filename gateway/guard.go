@@ -118,6 +118,7 @@ var handledNotifications = map[string]bool{
 	"notifications/progress":           true,
 	"notifications/tools/list_changed": true,
 	methodCancelled:                    true,
+	methodLog:                          true,
 }
 
 // methodCancelled is MCP's cancellation notification.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type httpLink struct {
 	cfg  *Config
 	base *http.Transport
 	next http.RoundTripper // base, or what wraps it
+	// sse is the url of a server spoken to over HTTP+SSE (sselink.go);
+	// nil for streamable HTTP.
+	sse *url.URL
 
 	// closed ends every request of the session, and refuses new ones.
 	closed context.Context
@@ -54,6 +58,9 @@ func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
 func (l *httpLink) guard() *guard { return l.g }
 
 func (l *httpLink) Connect(ctx context.Context) (mcp.Connection, error) {
+	if l.sse != nil {
+		return l.connectSSE(ctx)
+	}
 	return (&mcp.StreamableClientTransport{
 		Endpoint: l.url,
 		// Bodies are capped (l), then each message fitted to the SDK's
@@ -85,6 +92,13 @@ func (l *httpLink) kill() {
 	l.base.CloseIdleConnections()
 }
 
+// refuse records how the upstream refused a request.
+func (l *httpLink) refuse(how string) {
+	l.mu.Lock()
+	l.refusal = how
+	l.mu.Unlock()
+}
+
 // refused is how the upstream last refused a request ("" when it has
 // not): the truest account of a failed handshake.
 func (l *httpLink) refused() string {
@@ -105,10 +119,18 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, errLinkClosed
 	}
 	what := outgoingOf(req)
+	if l.sse != nil {
+		if err := l.sameOrigin(req); err != nil {
+			l.refuse(err.Error())
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancelCause(req.Context())
 	stopClose := context.AfterFunc(l.closed, func() { cancel(errLinkClosed) })
 	var timer *time.Timer
-	if what.kind != outCall {
+	if what.kind != outCall || l.sse != nil {
+		// An HTTP+SSE server answers every POST at once: its answer to a
+		// call comes on the stream.
 		timer = time.AfterFunc(l.cfg.upstreamWrite, func() { cancel(errWriteTimeout) })
 	}
 	release := func() {
@@ -136,14 +158,18 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	if what.kind == outStream && timer != nil {
 		timer.Stop() // its headers came; the stream lasts as long as it may
 	}
-	if resp.StatusCode >= 400 {
-		l.mu.Lock()
-		l.refusal = fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status)
-		l.mu.Unlock()
+	switch {
+	case resp.StatusCode >= 400:
+		l.refuse(fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status))
+	case resp.StatusCode >= 300 && l.sse != nil:
+		l.refuse(redirected(l.url, what.desc, resp))
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
 		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		if l.sse != nil && what.kind == outStream {
+			b.endpoint = l.checkEndpoint
+		}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.event); release() }}
 		resp.Body = b
 	} else {
@@ -292,6 +318,12 @@ type sseBody struct {
 	data    []byte // its data, while at most maxAnswer bytes
 	hasData bool
 	cut     bool // its data was longer: it is not counted
+
+	// endpoint checks an HTTP+SSE server's endpoint event (its data, and
+	// whether that was cut); nil on a streamable server's streams. bad is
+	// what it found wrong.
+	endpoint func(data []byte, cut bool) error
+	bad      error
 }
 
 // Read gives out the stream up to the end of the event that fills the
@@ -360,6 +392,9 @@ func (b *sseBody) scan(p []byte) (int, error) {
 			return taken + len(p), nil
 		}
 		b.endLine(b.lineLen > len(b.line))
+		if b.bad != nil {
+			return taken, b.bad
+		}
 		b.line, b.lineLen = b.line[:0], 0
 		p = p[i+1:]
 		taken += i + 1
@@ -402,6 +437,9 @@ func (b *sseBody) endLine(truncated bool) {
 // notification gate acts on. An event past maxAnswer bytes is not
 // counted: the stream is then bounded by the time reading it takes.
 func (b *sseBody) endEvent() {
+	if b.name == "endpoint" && b.endpoint != nil {
+		b.bad = b.endpoint(b.data, b.cut)
+	}
 	if b.hasData && !b.cut && (b.name == "" || b.name == "message") {
 		var m struct {
 			ID     json.RawMessage `json:"id"`

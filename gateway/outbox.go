@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +27,11 @@ import (
 // of a resource, that is queued and not yet written is not queued again;
 // progress of a call whose newer progress is queued replaces that when
 // the outbox is full (the client then sees fewer steps, never one out of
-// order). Anything else past the bound drops the session, as a
-// /v1/events stream that falls behind is dropped.
+// order). An upstream's log message is let go rather than a session: one
+// that finds the outbox full is dropped, and any other message that finds
+// it full takes the place of the oldest log message queued, if one is.
+// Anything else past the bound drops the session, as a /v1/events stream
+// that falls behind is dropped.
 
 // outMsg is one notification waiting for its session, or a flush marker.
 type outMsg struct {
@@ -45,6 +49,8 @@ type outbox struct {
 	latest  map[string]*outMsg // the newest queued message of each key
 	running bool               // a goroutine is writing the queue
 	closed  bool               // the session is gone or dropped
+	logs    int                // log messages queued
+	shed    int                // log messages dropped since shedCount
 }
 
 // coalesceKey is the key of a notification: progress by the client's
@@ -110,9 +116,16 @@ func (o *outbox) put(m *outMsg, max int) (accepted, start bool) {
 		}
 	}
 	if len(o.queue) >= max && m.done == nil {
-		return false, false
+		switch {
+		case m.method == methodLog:
+			o.shed++ // the newest log message is let go
+			return true, false
+		case !o.shedLog():
+			return false, false
+		}
 	}
 	o.queue = append(o.queue, m)
+	o.logs += boolInt(m.method == methodLog)
 	if m.key != "" {
 		if o.latest == nil {
 			o.latest = map[string]*outMsg{}
@@ -140,7 +153,37 @@ func (o *outbox) take() *outMsg {
 	if m.key != "" && o.latest[m.key] == m {
 		delete(o.latest, m.key)
 	}
+	o.logs -= boolInt(m.method == methodLog)
 	return m
+}
+
+// shedLog drops the oldest log message queued, to make room; false when
+// none is.
+func (o *outbox) shedLog() bool {
+	if o.logs == 0 {
+		return false
+	}
+	i := slices.IndexFunc(o.queue, func(m *outMsg) bool { return m.method == methodLog })
+	o.queue = slices.Delete(o.queue, i, i+1)
+	o.logs--
+	o.shed++
+	return true
+}
+
+// shedCount returns the log messages dropped since it was last called.
+func (o *outbox) shedCount() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := o.shed
+	o.shed = 0
+	return n
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // write sends what is queued, in order, until the queue is empty.
@@ -164,7 +207,7 @@ func (o *outbox) close() {
 			close(m.done)
 		}
 	}
-	o.queue, o.latest = nil, nil
+	o.queue, o.latest, o.logs = nil, nil, 0
 }
 
 // queueNotifications is the server's sending middleware: notifications go
@@ -198,6 +241,9 @@ func (g *Gateway) queueNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 // session whose outbox is full is dropped.
 func (g *Gateway) enqueue(cs *clientSession, m *outMsg) {
 	accepted, start := cs.out.put(m, g.cfg.sessionQueue)
+	if n := cs.out.shedCount(); n > 0 {
+		g.sessionMetrics.logsDropped(n)
+	}
 	if !accepted {
 		g.drop(cs, dropOverflow, fmt.Sprintf("it fell behind by %d notifications", g.cfg.sessionQueue))
 		return

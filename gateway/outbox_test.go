@@ -67,3 +67,41 @@ func TestOutbox(t *testing.T) {
 	o.write()
 	assert.Len(t, s.methods, 4)
 }
+
+func logMsg(s *sent, n int) *outMsg {
+	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+	req := &mcp.ServerRequest[*mcp.LoggingMessageParams]{Params: &mcp.LoggingMessageParams{Level: "info", Data: n}}
+	return &outMsg{ctx: context.Background(), method: methodLog, req: req, send: s.handler, key: coalesceKey(methodLog, req)}
+}
+
+// Log messages never cost a session: past the bound a new one is dropped,
+// and any other message takes the place of the oldest one queued; each
+// dropped one is counted. Without log messages queued, the bound drops
+// the session as before.
+func TestOutboxShedsLogMessages(t *testing.T) {
+	s := &sent{}
+	var o outbox
+	put := func(m *outMsg) bool {
+		ok, _ := o.put(m, 3)
+		return ok
+	}
+	for i := range 3 {
+		require.True(t, put(logMsg(s, i)))
+	}
+	require.True(t, put(logMsg(s, 3)), "a log message past the bound is dropped, not the session")
+	assert.Equal(t, 1, o.shedCount())
+	require.True(t, put(listChangedMsg(s)), "takes the place of log message 0")
+	require.True(t, put(progressMsg(s, "a", "1")), "takes the place of log message 1")
+	require.True(t, put(progressMsg(s, "b", "1")), "takes the place of log message 2")
+	assert.Equal(t, 3, o.shedCount())
+	assert.Equal(t, 0, o.shedCount(), "counted once")
+	require.False(t, put(progressMsg(s, "c", "1")), "no log message left to drop: the session is")
+	o.write()
+	assert.Equal(t, []string{"notifications/tools/list_changed", "notifications/progress:1", "notifications/progress:1"}, s.methods)
+
+	// Written, they leave room for log messages again.
+	require.True(t, put(logMsg(s, 4)))
+	o.write()
+	assert.Equal(t, methodLog, s.methods[3])
+	assert.Zero(t, o.logs)
+}

@@ -54,6 +54,13 @@ type clientSession struct {
 	writers  map[*deadlineWriter]struct{}
 	ended    bool // dropped, closed, or abandoned at shutdown
 	requests int  // requests of the session being handled (limitRequests)
+	// logLevel is what the client's logging/setLevel asked for; "" for
+	// nothing yet (logging.go).
+	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+	logLevel mcp.LoggingLevel
+	// roots are the client's roots, as gate last asked for them
+	// (roots.go).
+	roots clientRoots
 }
 
 // inflightCall is a forwarded call being served.
@@ -83,6 +90,8 @@ func (g *Gateway) client(ss *mcp.ServerSession) *clientSession {
 		// Closed: its streams end with it, and what is queued for it can
 		// go nowhere.
 		cs.end(errSessionDropped, false)
+		g.updateLogLevel()
+		g.updateRoots()
 	}()
 	return cs
 }

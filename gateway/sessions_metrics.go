@@ -7,6 +7,7 @@ import "github.com/prometheus/client_golang/prometheus"
 type sessionMetrics struct {
 	drops   *prometheus.CounterVec
 	refusal prometheus.Counter
+	logs    prometheus.Counter
 }
 
 func newSessionMetrics(reg prometheus.Registerer, g *Gateway) *sessionMetrics {
@@ -22,12 +23,16 @@ func newSessionMetrics(reg prometheus.Registerer, g *Gateway) *sessionMetrics {
 			Name: "gate_mcp_sessions_refused_total",
 			Help: "Requests to /mcp that could have opened a session, refused with 503 because the sessions open and being opened reached the cap, or the gateway was shutting down.",
 		}),
+		logs: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gate_mcp_log_messages_dropped_total",
+			Help: "Upstream log messages (notifications/message) not sent to a client session because its queue was full.",
+		}),
 	}
 	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "gate_mcp_sessions",
 		Help: "MCP client sessions open and initialized now.",
 	}, func() float64 { return float64(g.sessions()) })
-	reg.MustRegister(m.drops, m.refusal, sessions)
+	reg.MustRegister(m.drops, m.refusal, m.logs, sessions)
 	for _, r := range []string{dropOverflow, dropWriteTimeout} {
 		m.drops.WithLabelValues(r)
 	}
@@ -43,5 +48,11 @@ func (m *sessionMetrics) dropped(reason string) {
 func (m *sessionMetrics) refused() {
 	if m != nil {
 		m.refusal.Inc()
+	}
+}
+
+func (m *sessionMetrics) logsDropped(n int) {
+	if m != nil {
+		m.logs.Add(float64(n))
 	}
 }

@@ -46,6 +46,11 @@ type upstream struct {
 	// pending is the lists (listKinds) to make on the next look at
 	// relist (wantList).
 	pending atomic.Uint32
+	// levelKick says the log level gate asks of upstreams changed
+	// (logging.go); cap 1.
+	levelKick chan struct{}
+	// rootsKick says the clients' roots changed (roots.go); cap 1.
+	rootsKick chan struct{}
 	// callSlots holds one token per forwarded call in flight, up to the
 	// gateway's cap (Config.WithMaxUpstreamCalls).
 	callSlots chan struct{}
@@ -79,7 +84,7 @@ type upstream struct {
 // connKey is what the connection depends on: a reload that keeps it keeps
 // the session (and the process) as it is.
 func connKey(u *manifest.Upstream) string {
-	k := u.URL + "\x00"
+	k := u.URL + "\x00" + u.Transport + "\x00"
 	for _, a := range u.Command {
 		k += strconv.Quote(a)
 	}
@@ -97,7 +102,7 @@ func connKey(u *manifest.Upstream) string {
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
 	return &upstream{
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
-		relist: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
+		relist: make(chan struct{}, 1), levelKick: make(chan struct{}, 1), rootsKick: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(), started: time.Now(),
 	}
 }
@@ -163,13 +168,18 @@ func (u *upstream) serve(ctx context.Context) error {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
 		// No KeepAlive: gate pings every session itself (keepAlive).
+		// Roots are the clients', which gate answers with (roots.go).
+		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+		Capabilities:                &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { u.wantList(listTools) },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { u.wantList(listResources) },
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { u.wantList(listPrompts) },
 		ResourceUpdatedHandler:      u.resourceUpdated,
 		ProgressNotificationHandler: u.progress,
+		//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+		LoggingMessageHandler: u.forwardLog,
 	})
-	client.AddReceivingMiddleware(g.flow.middleware)
+	client.AddReceivingMiddleware(g.flow.middleware, u.gw.answerRoots)
 	var transport mcp.Transport = l
 	if _, ok := l.(*stdioLink); ok {
 		// An HTTP link scans its bodies for progress itself (link).
@@ -205,6 +215,8 @@ func (u *upstream) serve(ctx context.Context) error {
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }()
 	go keepAlive(sctx, cs, g, cfg.keepAlive)
+	go u.keepLogLevel(sctx, cs)
+	go u.keepRoots(sctx, client)
 	var why error
 	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
 	u.mu.Lock()
@@ -424,6 +436,11 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 func (u *upstream) link(g *guard) (link, error) {
 	if u.conn.URL != "" {
 		l := newHTTPLink(u.conn.URL, &u.gw.cfg, g)
+		if u.conn.Transport == manifest.TransportSSE {
+			if err := l.useSSE(); err != nil {
+				return nil, err
+			}
+		}
 		// Progress is counted as the upstream's bodies are read, below
 		// gate's bounds on them (countProgress).
 		l.next = &progressScanTransport{base: l.base, u: u}

@@ -40,13 +40,13 @@ import (
 // versioned so that a format change never reads older entries (v2:
 // servers' upstreams; v3: probes' http, secrets and insecure grants,
 // tls_ca and proxy; v4: each secret with its destinations; v5: a tool's
-// toolset; v6: the availability policy keys; v7: a server's breaker).
-const cacheSubdir = "gate-manifest-v7"
+// toolset; v6: the availability policy keys; v7: a server's breaker; v8: a url server's transport).
+const cacheSubdir = "gate-manifest-v8"
 
 // cacheFormat is part of every key; bump it (and cacheMagic, and
 // cacheSubdir) whenever the entry format or the meaning of a Manifest
 // field changes.
-const cacheFormat = 7
+const cacheFormat = 8
 
 // cacheMaxEntries bounds the entries kept; past it, writing one removes
 // the oldest written, down to three quarters of it so that pruning is

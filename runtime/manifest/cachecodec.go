@@ -49,7 +49,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x07"
+const cacheMagic = "gateMC\x00\x08"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -69,7 +69,8 @@ const (
 	upPrefix      = 1 << 0
 	upCallTimeout = 1 << 1
 	upBreaker     = 1 << 2
-	upAll         = 1<<3 - 1
+	upTransport   = 1 << 3
+	upAll         = 1<<4 - 1
 
 	brFailures = 1 << 0
 	brWindow   = 1 << 1
@@ -257,6 +258,9 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.Breaker != nil {
 		flags |= upBreaker
 	}
+	if u.Transport != "" {
+		flags |= upTransport
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
@@ -266,6 +270,9 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	if u.Breaker != nil {
 		e.breaker(u.Breaker)
+	}
+	if u.Transport != "" {
+		e.str(u.Transport)
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -722,6 +729,9 @@ func (d *cdec) upstream() *Upstream {
 	}
 	if flags&upBreaker != 0 {
 		u.Breaker = d.breaker()
+	}
+	if flags&upTransport != 0 {
+		u.Transport = d.str()
 	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)

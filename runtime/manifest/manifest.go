@@ -254,6 +254,11 @@ type Upstream struct {
 	// credentials (a manifest's URLs end up in logs and status) or a
 	// fragment (HTTP never sends one).
 	URL string `json:"url,omitempty"`
+	// Transport is how the server at URL is spoken to: "" for MCP's
+	// streamable HTTP (the default, also written "streamable"), or
+	// TransportSSE for the HTTP+SSE transport of 2024-11-05. Only with
+	// URL.
+	Transport string `json:"transport,omitempty"`
 	// Prefix goes before each of the server's tool names, to keep names
 	// unique across servers; nil = not written, and the gateway's
 	// default applies (the server's name, with every character outside

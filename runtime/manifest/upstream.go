@@ -20,7 +20,7 @@ var (
 	// upstreamKeys are in the order the documentation gives them:
 	// command or url says where the server is, and the rest only mean
 	// something with one of them.
-	upstreamKeys = []string{"command", "url", "env", "pass_env", "prefix", "call_timeout", "breaker", "tools"}
+	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "prefix", "call_timeout", "breaker", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
 
@@ -68,6 +68,9 @@ func (c *checker) upstream(path string, t map[string]any) *Upstream {
 	}
 	if hasURL {
 		u.URL = c.upstreamURL(path+".url", addr)
+	}
+	if v, ok := t["transport"]; ok {
+		u.Transport = c.transport(path+".transport", v, hasURL)
 	}
 	for _, k := range []string{"env", "pass_env"} {
 		if _, ok := t[k]; ok && !hasCmd {

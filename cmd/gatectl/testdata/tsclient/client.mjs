@@ -16,6 +16,10 @@
 //   {"event":"subscribed","text":URI}  for each "subscribe" answered
 //   {"event":"updated","text":URI}     for each notifications/resources/updated
 //   {"event":"read","text":"..."}      for each "read": the first content's text
+//   {"event":"roots"}                  for each "roots", once announced
+//   {"event":"level"}                  for each "level" answered
+//   {"event":"log","names":[LEVEL,LOGGER],"text":DATA}  for each
+//                                      notifications/message (DATA in JSON)
 //
 // On standard input, one command a line:
 //
@@ -23,6 +27,11 @@
 //   {"op":"call","name":"w_echo","arguments":{"text":"hi"}}
 //   {"op":"subscribe","uri":"gate://skills/prompt"}
 //   {"op":"read","uri":"gate://skills/notes/SKILL.md"}
+//   {"op":"roots","roots":[{"uri":"file:///tmp/w","name":"w"}]}  (then roots/list_changed)
+//   {"op":"level","level":"debug"}     (logging/setLevel)
+//
+// With GATE_TS_ROOTS set (a JSON array of roots like the one above), the
+// client declares the roots capability and answers roots/list with them.
 //
 // The end of standard input closes the session (the SDK ends gatectl's
 // stdin, which stops it) and exits 0, so the test controls its life.
@@ -33,6 +42,8 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -58,7 +69,14 @@ async function toolNames(client) {
   return names.sort();
 }
 
-const client = new Client({ name: 'gate-ts-test-client', version: '1.0.0' });
+let roots = process.env.GATE_TS_ROOTS ? JSON.parse(process.env.GATE_TS_ROOTS) : null;
+const client = new Client(
+  { name: 'gate-ts-test-client', version: '1.0.0' },
+  roots ? { capabilities: { roots: { listChanged: true } } } : undefined,
+);
+if (roots) {
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+}
 const transport = new StdioClientTransport({
   command: gatectl,
   args: ['mcp', '-m', manifest],
@@ -100,6 +118,10 @@ client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
   });
 });
 
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  emit({ event: 'log', names: [n.params.level, n.params.logger ?? ''], text: JSON.stringify(n.params.data) });
+});
+
 client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
   emit({ event: 'updated', text: n.params.uri });
 });
@@ -126,6 +148,13 @@ async function handle(line) {
     } else if (cmd.op === 'read') {
       const res = await client.readResource({ uri: cmd.uri });
       emit({ event: 'read', text: res.contents[0]?.text ?? '' });
+    } else if (cmd.op === 'roots') {
+      roots = cmd.roots;
+      await client.sendRootsListChanged();
+      emit({ event: 'roots' });
+    } else if (cmd.op === 'level') {
+      await client.setLoggingLevel(cmd.level);
+      emit({ event: 'level' });
     } else {
       emit({ event: 'error', message: `unknown op ${JSON.stringify(cmd.op)}` });
     }

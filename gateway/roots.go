@@ -1,0 +1,287 @@
+//lint:file-ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A client's roots reach the upstreams. gate asks each client session that
+// declares the roots capability for its roots (roots/list) once it has
+// initialized and again on each notifications/roots/list_changed it
+// sends, within the list timeout; an answer past the caps below is cut
+// there, and a client that does not answer (or errs) contributes none.
+// The roots gate gives an upstream that asks (roots/list, which gate's
+// client to every upstream declares, with listChanged) are the union of
+// those of every client session open: for `gatectl mcp`, exactly its one
+// client's; for several HTTP clients, all of theirs, each URI once, sorted
+// by URI. An upstream is shared by the sessions, and cannot tell which
+// session a later call comes from: it sees every root any of them gave.
+// When the union changes, every upstream session is sent
+// notifications/roots/list_changed. An upstream's roots/list that comes
+// while a client is being asked waits for its answer, up to rootsSettle:
+// an upstream started with the client (as `gatectl mcp` does) otherwise
+// asks before gate knows any root, and some act on that first answer
+// (server-filesystem complains it has no root).
+
+// The caps on one client's roots, and on the union: far above any real
+// workspace, and low enough that a client cannot make gate hold or send
+// upstreams more than a few hundred kilobytes of them.
+const (
+	maxClientRoots     = 256
+	maxClientRootBytes = 64 << 10
+	maxRoots           = 1024
+	maxRootBytes       = 256 << 10
+)
+
+// noServerRequests is the first protocol version in which a server sends
+// no request of its own (roots/list among them).
+const noServerRequests = "2026-07-28"
+
+// rootsSettle bounds how long an upstream's roots/list waits for the
+// clients being asked for their roots.
+const rootsSettle = 2 * time.Second
+
+// clientRoots is what gate knows of one client session's roots.
+type clientRoots struct {
+	list []*mcp.Root // guarded by the clientSession's mu
+
+	mu      sync.Mutex
+	running bool // a fetch is under way
+	again   bool // the client said they changed while it was
+}
+
+// rootsState is the union of the client sessions' roots.
+type rootsState struct {
+	mu       sync.Mutex
+	all      []*mcp.Root
+	fetching int           // clients being asked
+	settled  chan struct{} // closed when fetching drops to 0; nil while it is 0
+}
+
+// begin counts a client being asked.
+func (s *rootsState) begin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fetching == 0 {
+		s.settled = make(chan struct{})
+	}
+	s.fetching++
+}
+
+// end counts a client's answer in (or its failure).
+func (s *rootsState) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fetching--; s.fetching == 0 {
+		close(s.settled)
+		s.settled = nil
+	}
+}
+
+// waitSettled waits until no client is being asked, or bound or ctx ends.
+func (s *rootsState) waitSettled(ctx context.Context, bound time.Duration) {
+	s.mu.Lock()
+	ch := s.settled
+	s.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// clientInitialized is the server's InitializedHandler: a client that
+// declares roots is asked for them.
+func (g *Gateway) clientInitialized(_ context.Context, req *mcp.InitializedRequest) {
+	g.fetchRoots(req.Session)
+}
+
+// clientRootsChanged is the server's RootsListChangedHandler.
+func (g *Gateway) clientRootsChanged(_ context.Context, req *mcp.RootsListChangedRequest) {
+	g.fetchRoots(req.Session)
+}
+
+// fetchRoots asks ss for its roots, in the background: one request at a
+// time per session, and one more after it when the client said they
+// changed meanwhile. A session of the 2026-07-28 protocol or later is
+// not asked: that version has a server send no request of its own.
+func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil || p.ProtocolVersion >= noServerRequests {
+		return
+	}
+	cs := g.client(ss)
+	r := &cs.roots
+	r.mu.Lock()
+	if r.running {
+		r.again = true
+		r.mu.Unlock()
+		return
+	}
+	r.running = true
+	r.mu.Unlock()
+	g.roots.begin()
+	go func() {
+		defer g.roots.end()
+		for {
+			g.setClientRoots(cs, g.askRoots(ss))
+			r.mu.Lock()
+			if !r.again {
+				r.running = false
+				r.mu.Unlock()
+				return
+			}
+			r.again = false
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// askRoots is ss's roots, within the caps; none when it does not answer
+// within the list timeout or answers an error.
+func (g *Gateway) askRoots(ss *mcp.ServerSession) []*mcp.Root {
+	ctx, cancel := context.WithTimeout(g.background, g.cfg.listTimeout)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		g.logf("MCP session %s: roots/list: %v (it contributes no roots)", shortID(ss.ID()), err)
+		return nil
+	}
+	var out []*mcp.Root
+	size := 0
+	for _, r := range res.Roots {
+		if r == nil || r.URI == "" {
+			continue
+		}
+		size += len(r.URI) + len(r.Name)
+		if len(out) == maxClientRoots || size > maxClientRootBytes {
+			g.logf("MCP session %s: roots/list: more roots than gate takes of one client (%d, or %d bytes): those past it are not given to upstreams", shortID(ss.ID()), maxClientRoots, maxClientRootBytes)
+			break
+		}
+		out = append(out, &mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	return out
+}
+
+// setClientRoots records cs's roots, and has every upstream told when the
+// union changed.
+func (g *Gateway) setClientRoots(cs *clientSession, roots []*mcp.Root) {
+	cs.mu.Lock()
+	ended := cs.ended
+	if !ended {
+		cs.roots.list = roots
+	}
+	cs.mu.Unlock()
+	if !ended {
+		g.updateRoots()
+	}
+}
+
+// updateRoots works out the union of the open sessions' roots, and has
+// every upstream session sent roots/list_changed when it changed.
+func (g *Gateway) updateRoots() {
+	var all []*mcp.Root
+	t := &g.clients
+	t.mu.Lock()
+	for _, cs := range t.sessions {
+		cs.mu.Lock()
+		if !cs.ended {
+			all = append(all, cs.roots.list...)
+		}
+		cs.mu.Unlock()
+	}
+	t.mu.Unlock()
+	union := unionRoots(all)
+	g.roots.mu.Lock()
+	changed := !slices.EqualFunc(union, g.roots.all, func(a, b *mcp.Root) bool { return a.URI == b.URI && a.Name == b.Name })
+	g.roots.all = union
+	g.roots.mu.Unlock()
+	if !changed {
+		return
+	}
+	g.upsMu.Lock()
+	defer g.upsMu.Unlock()
+	for _, u := range g.ups {
+		select {
+		case u.rootsKick <- struct{}{}:
+		default: // a notification is pending already
+		}
+	}
+}
+
+// unionRoots is roots sorted by URI, then name, each URI once (the first
+// name in that order), cut at the caps of the union.
+func unionRoots(roots []*mcp.Root) []*mcp.Root {
+	slices.SortFunc(roots, func(a, b *mcp.Root) int {
+		return cmp.Or(cmp.Compare(a.URI, b.URI), cmp.Compare(a.Name, b.Name))
+	})
+	out := []*mcp.Root{}
+	size := 0
+	for _, r := range roots {
+		if len(out) > 0 && out[len(out)-1].URI == r.URI {
+			continue
+		}
+		size += len(r.URI) + len(r.Name)
+		if len(out) == maxRoots || size > maxRootBytes {
+			break
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// rootsNow is the union, for an upstream's roots/list.
+func (g *Gateway) rootsNow() []*mcp.Root {
+	g.roots.mu.Lock()
+	defer g.roots.mu.Unlock()
+	out := make([]*mcp.Root, len(g.roots.all))
+	for i, r := range g.roots.all {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// answerRoots is a receiving middleware of gate's client to an upstream:
+// it answers roots/list with the clients' roots.
+func (g *Gateway) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "roots/list" {
+			return next(ctx, method, req)
+		}
+		g.roots.waitSettled(ctx, rootsSettle)
+		return &mcp.ListRootsResult{Roots: g.rootsNow()}, nil
+	}
+}
+
+// rootsMarker is the one root in the SDK client's own set. The SDK's
+// client sends notifications/roots/list_changed only when that set
+// changes, and answers roots/list from it; gate answers roots/list itself
+// (answerRoots), and adds this root again, which the SDK counts as a
+// change, to have the notification sent.
+var rootsMarker = &mcp.Root{URI: "gate:roots", Name: "gate"}
+
+// keepRoots sends the upstream of client's session roots/list_changed
+// each time the clients' roots change, until ctx (the session's) ends.
+func (u *upstream) keepRoots(ctx context.Context, client *mcp.Client) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-u.rootsKick:
+			client.AddRoots(rootsMarker)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+//lint:file-ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+
+package gateway_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// rootsUpstream is a real Go SDK server whose tool "roots" asks its client
+// (gate) for its roots, and answers them one a line, "URI name"; it
+// counts the roots/list_changed it hears.
+func rootsUpstream(changed *atomic.Int64) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "roots", Version: "1"}, &mcp.ServerOptions{
+		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { changed.Add(1) },
+	})
+	s.AddTool(&mcp.Tool{Name: "roots", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		var lines []string
+		for _, r := range res.Roots {
+			lines = append(lines, r.URI+" "+r.Name)
+		}
+		return text(strings.Join(lines, "\n")), nil
+	})
+	return s
+}
+
+// rootsClient connects a client with the given roots (nil: without the
+// roots capability); hang makes it never answer roots/list.
+func (h *harness) rootsClient(roots []*mcp.Root, hang bool) (*mcp.Client, *mcp.ClientSession) {
+	h.t.Helper()
+	opts := &mcp.ClientOptions{}
+	if roots == nil {
+		opts.Capabilities = &mcp.ClientCapabilities{}
+	}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "roots-client", Version: "1"}, opts)
+	cl.AddRoots(roots...)
+	if hang {
+		cl.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "roots/list" {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url}, nil)
+	require.NoError(h.t, err)
+	h.t.Cleanup(func() { _ = cs.Close() })
+	return cl, cs
+}
+
+// upstreamRoots is what the upstream is given as roots, through a call.
+func upstreamRoots(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "r_roots", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, textOf(res))
+	return textOf(res)
+}
+
+// The upstream is given the union of the roots of the sessions open that
+// declare roots, each URI once, sorted; a change of it is announced to
+// the upstream; a session's end takes its roots away; a session that does
+// not declare roots, or does not answer, gives none.
+func TestRootsReachUpstreams(t *testing.T) {
+	var changed atomic.Int64
+	log := &lockedLog{}
+	url, _ := httpUpstream(t, rootsUpstream(&changed))
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"r_\"\n", url), fastConfig().WithListTimeout(time.Second).WithLog(log))
+	_, plain := h.rootsClient(nil, false)
+	waitTools(t, plain, "r_roots")
+	require.Equal(t, "", upstreamRoots(t, plain), "no client declared roots")
+
+	_, a := h.rootsClient([]*mcp.Root{{URI: "file:///work/a", Name: "a"}}, false)
+	require.Eventually(t, func() bool { return upstreamRoots(t, a) == "file:///work/a a" }, waitFor, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return changed.Load() >= 1 }, waitFor, time.Millisecond, "no roots/list_changed")
+
+	bc, b := h.rootsClient([]*mcp.Root{{URI: "file:///work/c", Name: "c"}, {URI: "file:///work/a", Name: "also a"}}, false)
+	want := "file:///work/a a\nfile:///work/c c"
+	require.Eventually(t, func() bool { return upstreamRoots(t, plain) == want }, waitFor, 5*time.Millisecond, "got %q", upstreamRoots(t, plain))
+
+	// The client's list_changed: gate asks again.
+	before := changed.Load()
+	bc.RemoveRoots("file:///work/c")
+	bc.AddRoots(&mcp.Root{URI: "file:///work/b", Name: "b"})
+	require.Eventually(t, func() bool { return upstreamRoots(t, plain) == "file:///work/a a\nfile:///work/b b" }, waitFor, 5*time.Millisecond, "got %q", upstreamRoots(t, plain))
+	require.Eventually(t, func() bool { return changed.Load() > before }, waitFor, time.Millisecond)
+
+	// A session that does not answer roots/list gives nothing, and holds
+	// up no one.
+	_, _ = h.rootsClient([]*mcp.Root{{URI: "file:///never"}}, true)
+	require.NoError(t, b.Close())
+	require.Eventually(t, func() bool { return upstreamRoots(t, plain) == "file:///work/a a" }, waitFor, 5*time.Millisecond, "got %q", upstreamRoots(t, plain))
+	require.Eventually(t, func() bool { return strings.Contains(log.String(), "contributes no roots") }, waitFor, 5*time.Millisecond, "log:\n%s", log.String())
+	require.Equal(t, "file:///work/a a", upstreamRoots(t, plain))
+}
+
+// lockedLog is gate's log, for a test to read.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}

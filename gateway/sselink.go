@@ -1,0 +1,122 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A url server with transport = "sse" speaks the HTTP+SSE transport of
+// 2024-11-05: gate opens an event stream at its url (a GET), whose first
+// event, "endpoint", names where gate posts its messages; every message
+// of the server's comes on the stream. The SDK's SSEClientTransport
+// speaks it, over the same httpLink (and so the same bounds) as a
+// streamable server's: every body capped, every request but the stream
+// bounded by the write timeout (here each POST too: the server answers
+// it at once, and its answer comes on the stream), the stream read no
+// further while what it brought waits for gate, progress counted as it
+// is read.
+//
+// Every request goes to the url's origin (scheme, host and port), and
+// no redirect is followed: what gate sends a url server (and, with
+// headers, whatever credentials go with it) goes nowhere else. An
+// endpoint event that names another origin ends the session, with that
+// reason.
+
+// origin is a URL's scheme, host and port, the port written out.
+type origin struct{ scheme, host, port string }
+
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
+func (o origin) String() string { return o.scheme + "://" + o.host + ":" + o.port }
+
+// useSSE makes l speak the HTTP+SSE transport to its url.
+func (l *httpLink) useSSE() error {
+	u, err := url.Parse(l.url)
+	if err != nil {
+		return fmt.Errorf("bad url %s: %v", quote(l.url), err)
+	}
+	l.sse = u
+	return nil
+}
+
+// connectSSE opens the event stream; the SDK reads the endpoint event
+// from it before it returns. The SDK (v1.8.0) makes the stream's request
+// with the context it is given, and the context of a handshake ends with
+// it: the stream gets one without its end. The handshake is bounded all
+// the same: one that runs out of time kills the link (serve), which ends
+// every request of it.
+func (l *httpLink) connectSSE(ctx context.Context) (mcp.Connection, error) {
+	ctx = context.WithoutCancel(ctx)
+	return (&mcp.SSEClientTransport{
+		Endpoint: l.url,
+		HTTPClient: &http.Client{
+			Transport: fitTransport{base: l, max: l.cfg.maxMessage},
+			CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		},
+		// gate's cap is on each line of the stream (sseBody), which
+		// reports a message over it; the SDK's, on a whole event, is
+		// left room for the event's other lines, so that gate's is met
+		// first.
+		MaxEventSize: l.cfg.maxMessage + maxAnswer,
+	}).Connect(ctx)
+}
+
+// errOtherOrigin is why a request to another origin than the url's is
+// refused.
+var errOtherOrigin = errors.New("gate sends a url server's messages only to the origin of its url")
+
+// sameOrigin refuses a request that does not go to the url's origin,
+// and fails the session for it.
+func (l *httpLink) sameOrigin(req *http.Request) error {
+	if got, want := originOf(req.URL), originOf(l.sse); got != want {
+		err := fmt.Errorf("it had gate send a request to %s, not %s: %w", got, want, errOtherOrigin)
+		l.g.fail(err)
+		return err
+	}
+	return nil
+}
+
+// checkEndpoint checks the data of the server's endpoint event: a URL,
+// resolved against the url as the SDK resolves it, on the url's origin.
+func (l *httpLink) checkEndpoint(data []byte, cut bool) error {
+	if cut {
+		return fmt.Errorf("its endpoint event is over %d bytes", maxAnswer)
+	}
+	ep, err := l.sse.Parse(string(data))
+	if err != nil {
+		return fmt.Errorf("its endpoint event names %s, which is not a URL", quote(string(data)))
+	}
+	if got, want := originOf(ep), originOf(l.sse); got != want {
+		return fmt.Errorf("its endpoint event names %s, on %s, not the origin of its url (%s): %w", quote(ep.String()), got, want, errOtherOrigin)
+	}
+	return nil
+}
+
+// redirected is the refusal of an answer that redirects: gate follows
+// none.
+func redirected(u, what string, resp *http.Response) string {
+	to := resp.Header.Get("Location")
+	if len(to) > 200 {
+		to = to[:200] + "…"
+	}
+	return fmt.Sprintf("%s answered %s with HTTP %s to %s: gate follows no redirect of an HTTP+SSE server", u, what, resp.Status, quote(to))
+}
