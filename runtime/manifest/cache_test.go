@@ -168,6 +168,7 @@ pass_env = ["HOME", "PATH"]
 prefix = ""
 call_timeout = "%ds"
 breaker = { failures = %d, cooldown = "%dms" }
+pin = %s
 
 [[servers.tools]]
 name = "create_issue"
@@ -185,7 +186,7 @@ name = "search"
 url = "https://search.example/mcp"
 prefix = "s_%d."
 tools = []
-`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), seed)
+`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), []string{"true", `"strict"`}[seed%2], seed)
 	if r.IntN(2) == 0 {
 		b.WriteString(`
 [[servers]]
@@ -1034,7 +1035,7 @@ url = "http://h/mcp"
 breaker = { failures = 3, cooldown = "10s" }
 `
 	const entry = "" +
-		"676174654d430007070000000000000000000000000000000000000000000000" +
+		"676174654d430008070000000000000000000000000000000000000000000000" +
 		"00000000000000009a010098012f6162732f676174652e746f6d6c73686f7274" +
 		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
 		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
@@ -1044,8 +1045,8 @@ breaker = { failures = 3, cooldown = "10s" }
 		"00000000010e0602090480e0ba84bf030002020200000001000b000002010000" +
 		"020d030102070103030d02030b0380ade204001410000010020500000001000b" +
 		"0000000000010100000000260200002202030000000107000000000000000000" +
-		"0700002e0200002a020202000000010000000c0405068090dfc04a000032022a" +
-		"391ac2"
+		"0700002e0200002a020202000000010000000c0405068090dfc04a0000320282" +
+		"802fcd"
 	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)

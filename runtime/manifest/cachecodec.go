@@ -49,7 +49,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x07"
+const cacheMagic = "gateMC\x00\x08"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -69,7 +69,8 @@ const (
 	upPrefix      = 1 << 0
 	upCallTimeout = 1 << 1
 	upBreaker     = 1 << 2
-	upAll         = 1<<3 - 1
+	upPin         = 1 << 3
+	upAll         = 1<<4 - 1
 
 	brFailures = 1 << 0
 	brWindow   = 1 << 1
@@ -85,6 +86,13 @@ const (
 	poRetry   = 1 << 2
 	poHold    = 1 << 3
 	poAll     = 1<<4 - 1
+)
+
+// pinBytes encodes an Upstream's Pin, when it is not PinOff, and
+// pinOfByte decodes it.
+var (
+	pinBytes  = map[Pin]byte{PinOn: 1, PinStrict: 2}
+	pinOfByte = []Pin{PinOff, PinOn, PinStrict}
 )
 
 var errBadEntry = errors.New("manifest cache: bad entry")
@@ -257,6 +265,9 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.Breaker != nil {
 		flags |= upBreaker
 	}
+	if u.Pin != PinOff {
+		flags |= upPin
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
@@ -266,6 +277,9 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	if u.Breaker != nil {
 		e.breaker(u.Breaker)
+	}
+	if u.Pin != PinOff {
+		e.byte(pinBytes[u.Pin])
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -722,6 +736,12 @@ func (d *cdec) upstream() *Upstream {
 	}
 	if flags&upBreaker != 0 {
 		u.Breaker = d.breaker()
+	}
+	if flags&upPin != 0 {
+		u.Pin = pinOfByte[d.byte(byte(len(pinOfByte)-1))]
+		if u.Pin == PinOff {
+			d.fail() // PinOff is written as no flag
+		}
 	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)
