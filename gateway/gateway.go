@@ -69,6 +69,9 @@ type Gateway struct {
 	// of which sends one list_changed.
 	changes uint64
 	skills  skillState
+
+	// pins is the lock file of the pinned servers' tools (pin.go).
+	pins *pinState
 }
 
 // offer is one tool the gateway offers, and where calls to it go.
@@ -89,6 +92,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	}
 	g.background, g.stopBackground = context.WithCancel(context.Background())
 	g.metrics = newMetrics(cfg.metrics)
+	g.pins = newPinState(cfg.metrics)
 	if cfg.log != nil {
 		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
 	}
@@ -131,6 +135,7 @@ func (g *Gateway) poke() {
 // and a second, whatever the upstreams do.
 func (g *Gateway) Run(ctx context.Context) error {
 	defer g.svc.Subscribe(func(runtime.Event) { g.poke() })()
+	go g.watchLock(ctx)
 	for {
 		g.syncUpstreams(ctx)
 		g.compute(ctx)
@@ -219,6 +224,7 @@ func (g *Gateway) compute(ctx context.Context) {
 	offered := map[string]*offer{}
 	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
+	g.pinBegin(m)
 	if m != nil {
 		for _, s := range m.Servers {
 			if s.Upstream == nil {
@@ -233,6 +239,7 @@ func (g *Gateway) compute(ctx context.Context) {
 			g.offerServer(s, u, status, offered, hidden, owner)
 		}
 	}
+	g.pinEnd(m)
 
 	g.mu.Lock()
 	var removed []string
@@ -355,6 +362,9 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		owner[name] = s.Name
 		why := serverDown
+		if pinned := g.pinHides(s, lt, name); why.reason == "" {
+			why = pinned
+		}
 		if why.reason == "" {
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
 				rn := manifest.UpstreamRuleName(s.Name, r.Rule())
