@@ -40,9 +40,16 @@ _gatectl_node() {
 		files=''
 		;;
 	gatectl_mcp)
-		subs=''
+		subs='lock'
 		flags='--list-changed-interval -m -v'
 		valued='-list-changed-interval --list-changed-interval -m --m'
+		args=''
+		files=''
+		;;
+	gatectl_mcp_lock)
+		subs=''
+		flags='--check -m --manifest -v'
+		valued='-m --m -manifest --manifest'
 		args=''
 		files=''
 		;;

@@ -69,12 +69,23 @@ _gatectl_node() {
 		files=''
 		;;
 	(gatectl_mcp)
-		subs=()
-		descs=()
+		subs=('lock')
+		descs=('lock:lock the MCP servers'\'' tool definitions, for pin in the manifest')
 		flags=('--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
 			'-v:also log every probe run that fails and every grace decision')
 		valued=('-list-changed-interval' '--list-changed-interval' '-m' '--m')
+		args=()
+		files=''
+		;;
+	(gatectl_mcp_lock)
+		subs=()
+		descs=()
+		flags=('--check:write nothing: print how the lock differs from what the servers offer, and exit 1 if it does'
+			'-m:the manifest'
+			'--manifest:the manifest (as -m)'
+			'-v:log what the gateway logs about the servers (their stderr, their state) to stderr')
+		valued=('-m' '--m' '-manifest' '--manifest')
 		args=()
 		files=''
 		;;
