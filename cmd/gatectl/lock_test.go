@@ -163,3 +163,35 @@ func TestMCPLockRefusesAMalformedLock(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "# hand-edited\na echo title=-\n", string(got))
 }
+
+// gatectl check connects to no MCP server: for each pinned one it says
+// what the lock file holds and points at gatectl mcp lock --check, and a
+// lock file that cannot be used (which hides the server's tools) makes it
+// exit 1.
+func TestCheckShowsPinnedServers(t *testing.T) {
+	manifest := mcpManifest(t, "[[servers]]\nname = \"web\"\nurl = \"http://127.0.0.1:9/mcp\"\npin = \"strict\"\n\n[[servers]]\nname = \"free\"\nurl = \"http://127.0.0.1:9/mcp\"\n")
+	lockFile := filepath.Join(filepath.Dir(manifest), "gate.lock")
+	sum := strings.Repeat("0", 64)
+	writeFile(t, lockFile, fmt.Sprintf("web echo title=- description=- input=%s output=- annotations=-\nweb shout title=- description=- input=%s output=- annotations=-\n", sum, sum))
+	dir := filepath.Dir(manifest)
+
+	code, out, _ := gatectl(t, "check", "-m", manifest)
+	assert.Equal(t, exitOK, code, out)
+	assert.Contains(t, strings.ReplaceAll(out, dir, "DIR"), "\npinned server web (pin = \"strict\"): 2 tool(s) in DIR/gate.lock; gatectl mcp lock --check web compares them with what it offers now\n")
+	assert.NotContains(t, out, "pinned server free")
+	code, out, _ = gatectl(t, "check", "-m", manifest, "--json")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, fmt.Sprintf(`"pins": [
+    {
+      "server": "web",
+      "pin": "strict",
+      "lock": %q,
+      "locked": 2
+    }
+  ]`, lockFile))
+
+	writeFile(t, lockFile, "web echo\n")
+	code, out, _ = gatectl(t, "check", "-m", manifest)
+	assert.Equal(t, exitUnavailable, code)
+	assert.Contains(t, strings.ReplaceAll(out, dir, "DIR"), "pinned server web: its tools are hidden: the lock file cannot be used: DIR/gate.lock:1: 2 fields:")
+}
