@@ -64,6 +64,10 @@ type pinVerdict struct {
 	parts string // "description, input schema"
 }
 
+// hides reports whether the verdict hides the tool (given a usable
+// lock file).
+func (v pinVerdict) hides() bool { return v.state == pinChanged || v.state == pinNotLocked }
+
 func newPinState(reg prometheus.Registerer) *pinState {
 	p := &pinState{sums: map[*mcp.Tool]toollock.Sums{}, verdicts: map[string]map[string]pinVerdict{}}
 	if reg != nil {
@@ -159,13 +163,15 @@ func (g *Gateway) pinHides(s manifest.Server, lt listedTool, name string) hidden
 		p.next[s.Name] = tools
 	}
 	tools[lt.name] = v
-	// An event says each change of verdict, and a first one that hides
-	// the tool; while the lock file cannot be used, one event said so.
-	old, seen := p.verdicts[s.Name][lt.name]
+	// An event says each change of verdict that hides the tool or shows
+	// it again, or changes the parts that differ (not a tool the lock
+	// comes to know, which stays offered); while the lock file cannot be
+	// used, one event said so.
+	old := p.verdicts[s.Name][lt.name]
 	if old.state == pinLockBroken {
-		seen = false
+		old = pinVerdict{}
 	}
-	if v.state != pinLockBroken && (seen && old != v || !seen && why.reason != "") {
+	if v.state != pinLockBroken && old != v && (old.hides() || v.hides()) {
 		ev := runtime.Event{Type: "drift", Name: name, State: v.state, Available: why.reason == "", Reason: why.reason, Code: why.code, At: time.Now()}
 		if why.reason == "" {
 			ev.Reason = fmt.Sprintf("server %s's tool %s matches the lock file", s.Name, lt.name)

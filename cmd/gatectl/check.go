@@ -222,7 +222,7 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 			}
 		}
 	}
-	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}, Pins: pinsOf(g.Manifest())}
+	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}, Pins: pinsOf(g.Manifest(), path)}
 	for _, st := range tools {
 		r.Tools = append(r.Tools, entryOf(st, probeOf[kindName{"tool", st.Name}], denied.of("tool", st.Name)))
 		r.Summary.Tools++

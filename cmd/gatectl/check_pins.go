@@ -25,8 +25,9 @@ type checkPin struct {
 }
 
 // pinsOf is the pinned servers of m, in manifest order, with what their
-// lock file holds of each.
-func pinsOf(m *manifest.Manifest) []checkPin {
+// lock file holds of each; path is the manifest's path as given, which
+// names the lock file.
+func pinsOf(m *manifest.Manifest, path string) []checkPin {
 	if m == nil {
 		return nil
 	}
@@ -38,15 +39,15 @@ func pinsOf(m *manifest.Manifest) []checkPin {
 		if s.Upstream == nil || s.Upstream.Pin == manifest.PinOff {
 			continue
 		}
-		path := toollock.PathFor(m.Path)
+		lock := toollock.PathFor(path)
 		if !read {
-			file, readErr = toollock.Read(path)
+			file, readErr = toollock.Read(lock)
 			if toollock.IsMissing(readErr) {
 				file, readErr = &toollock.File{}, nil
 			}
 			read = true
 		}
-		p := checkPin{Server: s.Name, Pin: string(s.Upstream.Pin), Lock: path}
+		p := checkPin{Server: s.Name, Pin: string(s.Upstream.Pin), Lock: lock}
 		if readErr != nil {
 			p.Error = readErr.Error()
 		} else {

@@ -86,7 +86,9 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	if !ok {
 		return exitUsage
 	}
-	lockFile := toollock.PathFor(m.Path)
+	// The manifest's path as given names the lock file in what is
+	// printed (gate.lock, not /home/me/project/gate.lock).
+	lockFile := toollock.PathFor(path)
 	old, err := toollock.Read(lockFile)
 	switch {
 	case toollock.IsMissing(err):
