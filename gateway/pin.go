@@ -55,6 +55,7 @@ type pinState struct {
 	// -> verdict), of the last computation that saw its tools listed.
 	verdicts, next map[string]map[string]pinVerdict
 	drifted        *prometheus.GaugeVec // nil: no metrics
+	gauged         map[string]bool      // servers drifted has a series of
 }
 
 // pinVerdict is what the lock says of one tool, and the parts that
@@ -69,7 +70,7 @@ type pinVerdict struct {
 func (v pinVerdict) hides() bool { return v.state == pinChanged || v.state == pinNotLocked }
 
 func newPinState(reg prometheus.Registerer) *pinState {
-	p := &pinState{sums: map[*mcp.Tool]toollock.Sums{}, verdicts: map[string]map[string]pinVerdict{}}
+	p := &pinState{sums: map[*mcp.Tool]toollock.Sums{}, verdicts: map[string]map[string]pinVerdict{}, gauged: map[string]bool{}}
 	if reg != nil {
 		p.drifted = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_mcp_tools_drifted",
@@ -97,21 +98,29 @@ func lockPath(m *manifest.Manifest) string {
 // file again when it is another file, or its metadata changed.
 func (g *Gateway) pinBegin(m *manifest.Manifest) {
 	p := g.pins
-	p.nextSums = map[*mcp.Tool]toollock.Sums{}
-	p.next = map[string]map[string]pinVerdict{}
 	path := lockPath(m)
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.nextSums, p.next = nil, nil
+	if path != "" {
+		p.nextSums = map[*mcp.Tool]toollock.Sums{}
+		p.next = map[string]map[string]pinVerdict{}
+	}
 	if path == "" {
-		p.path, p.info, p.read, p.file, p.err = "", nil, false, nil, nil
+		p.mu.Lock()
+		p.path, p.info, p.read = "", nil, false
+		p.mu.Unlock()
+		p.file, p.err = nil, nil
 		return
 	}
+	// Only Run changes path and info, so they are read here without the
+	// lock, which is never held across I/O.
 	info, _ := os.Stat(path)
 	if path == p.path && p.read && sameFile(p.info, info) {
 		return
 	}
-	wasErr := p.err
+	p.mu.Lock()
 	p.path, p.info, p.read = path, info, true
+	p.mu.Unlock()
+	wasErr := p.err
 	f, err := toollock.Read(path)
 	switch {
 	case err == nil:
@@ -239,9 +248,10 @@ func (g *Gateway) pinEnd(m *manifest.Manifest) {
 		}
 	}
 	if p.drifted != nil {
-		for server := range p.verdicts {
+		for server := range p.gauged {
 			if !pinned[server] {
 				p.drifted.DeleteLabelValues(server)
+				delete(p.gauged, server)
 			}
 		}
 		for server := range pinned {
@@ -252,6 +262,7 @@ func (g *Gateway) pinEnd(m *manifest.Manifest) {
 				}
 			}
 			p.drifted.WithLabelValues(server).Set(float64(n))
+			p.gauged[server] = true
 		}
 	}
 	p.sums, p.verdicts = p.nextSums, p.next

@@ -81,25 +81,6 @@ func (h *harness) lock(server string) {
 // tick is how often the Eventually of these tests look.
 const tick = 10 * time.Millisecond
 
-// gaugeValue is the value of the gauge name{label} in reg, -1 when it has
-// no such series.
-func gaugeValue(t *testing.T, reg *prometheus.Registry, name, label string) float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	require.NoError(t, err)
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.Metric {
-			if m.Label[0].GetValue() == label {
-				return m.GetGauge().GetValue()
-			}
-		}
-	}
-	return -1
-}
-
 // A pinned server's tool that changes is hidden, with a reason that names
 // the parts that changed, an event and the drift gauge, while the others
 // stay offered, at the cost of one list_changed; once locked again it is
@@ -128,7 +109,7 @@ func TestPinHidesAChangedTool(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "write", textOf(res))
 	assert.Equal(t, []string{"changed"}, drifts.states("n_search"))
-	assert.Equal(t, 1.0, gaugeValue(t, reg, "gate_mcp_tools_drifted", "notes"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_tools_drifted", "server", "notes"))
 
 	// Accepting the change: the lock file is written beside the manifest,
 	// and the gateway sees it within its look at the file.
@@ -137,7 +118,7 @@ func TestPinHidesAChangedTool(t *testing.T) {
 	n = c.WaitTools(t, "n_search", "n_write") + c.settle()
 	oneChange(t, h, before, n, "a lock that accepts the change")
 	assert.Equal(t, []string{"changed", "locked"}, drifts.states("n_search"))
-	assert.Equal(t, 0.0, gaugeValue(t, reg, "gate_mcp_tools_drifted", "notes"))
+	assert.Equal(t, 0.0, value(t, reg, "gate_mcp_tools_drifted", "server", "notes"))
 }
 
 // pin = "strict" hides a tool the lock does not know, until it is locked.
