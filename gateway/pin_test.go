@@ -213,3 +213,26 @@ func TestPinLockUnusableFailsClosed(t *testing.T) {
 		})
 	}
 }
+
+// The lock is read when a reload pins a server: a tool that changed since
+// it was locked, offered while the server was not pinned, is hidden at
+// the reload, and offered again when the reload unpins it.
+func TestPinTakesEffectOnReload(t *testing.T) {
+	up := newPinUpstream()
+	url, _ := httpUpstream(t, up.s)
+	entry := fmt.Sprintf("[[servers]]\nname = \"notes\"\nurl = %q\nprefix = \"n_\"\n", url)
+	h := start(t, entry, fastConfig())
+	c := h.client()
+	c.WaitTools(t, "n_search", "n_write")
+	h.lock("notes")
+	up.tool("write", "Write a note.", `{"type":"object","properties":{"text":{"type":"string"},"cc":{"type":"string"}}}`)
+	require.Eventually(t, func() bool { return h.gw.Upstreams()[0].Listings > 1 }, waitFor, tick)
+	c.settle()
+	assert.Equal(t, []string{"n_search", "n_write"}, c.Tools(t), "not pinned: the change is offered")
+
+	h.rewrite(entry + "pin = true\n")
+	c.WaitTools(t, "n_search")
+	assert.Contains(t, h.gw.Hidden()["n_write"], "server notes's tool write changed since it was locked: input schema;")
+	h.rewrite(entry)
+	c.WaitTools(t, "n_search", "n_write")
+}
