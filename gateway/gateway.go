@@ -85,6 +85,9 @@ type Gateway struct {
 	// (firstlook.go); firstWake, Run's alone, is when Run looks again.
 	whole     chan struct{}
 	firstWake time.Time
+
+	// pins is the lock file of the pinned servers' tools (pin.go).
+	pins *pinState
 }
 
 // offer is one tool the gateway offers, and where calls to it go.
@@ -106,6 +109,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	}
 	g.background, g.stopBackground = context.WithCancel(context.Background())
 	g.metrics = newMetrics(cfg.metrics)
+	g.pins = newPinState(cfg.metrics)
 	if cfg.log != nil {
 		g.logq = logq.New(cfg.log, strings.TrimSuffix(logPrefix, ": "))
 	}
@@ -157,6 +161,7 @@ func (g *Gateway) poke() {
 // and a second, whatever the upstreams do.
 func (g *Gateway) Run(ctx context.Context) error {
 	defer g.svc.Subscribe(func(runtime.Event) { g.poke() })()
+	go g.watchLock(ctx)
 	for {
 		g.syncUpstreams(ctx)
 		pending, until := g.firstPending(time.Now())
@@ -249,6 +254,7 @@ func (g *Gateway) compute(ctx context.Context) {
 	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
 	var served []servedServer
+	g.pinBegin(m)
 	if m != nil {
 		for _, s := range m.Servers {
 			if s.Upstream == nil {
@@ -264,6 +270,7 @@ func (g *Gateway) compute(ctx context.Context) {
 			served = append(served, servedServer{s: s, u: u, down: down})
 		}
 	}
+	g.pinEnd(m)
 
 	g.mu.Lock()
 	g.served = served
@@ -388,6 +395,9 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		owner[name] = s.Name
 		why := serverDown
+		if pinned := g.pinHides(s, lt, name); why.reason == "" {
+			why = pinned
+		}
 		if why.reason == "" {
 			if r := ruleFor(s.Upstream.Tools, lt.name); r != nil {
 				rn := manifest.UpstreamRuleName(s.Name, r.Rule())

@@ -44,6 +44,10 @@ const (
 	CodeBreakerOpen  Code = "breaker_open"
 	CodeNotOffered   Code = "not_offered"
 	CodeNoSuchTool   Code = "no_such_tool"
+	// The codes of a pinned MCP server's tools (pin in the manifest).
+	CodeDefinitionChanged Code = "definition_changed"
+	CodeNotLocked         Code = "not_locked"
+	CodeLockInvalid       Code = "lock_invalid"
 )
 
 // codeRow is one code: what it means, whether it is retryable, what to do,
@@ -98,6 +102,12 @@ var codeTable = []codeRow{
 		"Fix the tool's definition in the MCP server, or set a prefix on one of the servers whose tools share a name.", host.FailNone, nil},
 	{CodeNoSuchTool, false, "gate offers no tool of that name",
 		"Call a tool that tools/list returns.", host.FailNone, nil},
+	{CodeDefinitionChanged, false, "the pinned MCP server's tool changed (title, description, schemas or annotations) since its definition was locked",
+		"Review the tool's new definition; if you accept it, run gatectl mcp lock SERVER.", host.FailNone, nil},
+	{CodeNotLocked, false, "the MCP server is pinned strictly and the lock file has no entry for the tool",
+		"Review the tool; if you accept it, run gatectl mcp lock SERVER.", host.FailNone, nil},
+	{CodeLockInvalid, false, "the lock file of the pinned MCP server's tools cannot be read or is malformed, so none of its tools is offered",
+		"Fix the lock file at the line the reason names, or remove it and run gatectl mcp lock.", host.FailNone, nil},
 }
 
 // Codes returns every code, in the order the docs list them.

@@ -71,8 +71,8 @@ func (c ServiceConfig) WithRetireDelay(d time.Duration) ServiceConfig { c.retire
 // changed state, or a reload.
 type Event struct {
 	// Type is "tool", "server", "skill" or "reload", or a type a part
-	// built on the service publishes ("upstream" and "breaker", by the
-	// MCP gateway).
+	// built on the service publishes ("upstream", "breaker" and "drift",
+	// by the MCP gateway).
 	Type string `json:"type"`
 	// Name is the tool, server or skill; the manifest path for a reload.
 	Name string `json:"name"`

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,7 +146,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	} else {
 		report.print(stdout, outputWidth(stdout, os.Getenv))
 	}
-	if report.Summary.ToolsAvailable < report.Summary.Tools || report.Summary.ServersAvailable < report.Summary.Servers {
+	if report.Summary.ToolsAvailable < report.Summary.Tools || report.Summary.ServersAvailable < report.Summary.Servers || slices.ContainsFunc(report.Pins, func(p checkPin) bool { return p.Error != "" }) {
 		return exitUnavailable
 	}
 	return exitOK
@@ -170,7 +171,9 @@ type checkReport struct {
 	Manifest string       `json:"manifest"`
 	Tools    []checkEntry `json:"tools"`
 	Servers  []checkEntry `json:"servers"`
-	Summary  checkSummary `json:"summary"`
+	// Pins are the servers with pin in the manifest (check_pins.go).
+	Pins    []checkPin   `json:"pins,omitempty"`
+	Summary checkSummary `json:"summary"`
 }
 
 type checkEntry struct {
@@ -219,7 +222,7 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 			}
 		}
 	}
-	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}}
+	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}, Pins: pinsOf(g.Manifest(), path)}
 	for _, st := range tools {
 		r.Tools = append(r.Tools, entryOf(st, probeOf[kindName{"tool", st.Name}], denied.of("tool", st.Name)))
 		r.Summary.Tools++
@@ -301,6 +304,7 @@ func (r checkReport) print(w io.Writer, width int) {
 		fmt.Fprintln(w)
 	}
 	section("SERVER", r.Servers)
+	printPins(w, r.Pins)
 	s := r.Summary
 	summary := fmt.Sprintf("%d of %d tools available", s.ToolsAvailable, s.Tools)
 	if s.Servers > 0 {

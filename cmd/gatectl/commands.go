@@ -68,6 +68,14 @@ func commands() *cmd {
 				run:        mcpCmd,
 				daemon:     true,
 				helpGolden: "help_mcp.txt",
+				subs: []*cmd{{
+					name:       "lock",
+					summary:    "lock the MCP servers' tool definitions, for pin in the manifest",
+					usage:      []usageLine{{"[-m gate.toml] [--check] [SERVER...]", ""}},
+					flags:      flagsOf[lockFlags](),
+					run:        mcpLock,
+					helpGolden: "help_mcp_lock.txt",
+				}},
 			},
 			{
 				name:       "skills",

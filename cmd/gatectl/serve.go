@@ -25,7 +25,8 @@ import (
 
 const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
                      [--allow-remote --token-file FILE]
-                     [--list-changed-interval DURATION] [--startup-wait DURATION]
+                     [--list-changed-interval DURATION]
+                     [--startup-wait DURATION]
 
 Runs gate as a long-lived service for agents that are not written in Go:
 answers are re-probed in the background before they expire, so a request

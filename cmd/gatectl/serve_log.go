@@ -82,7 +82,7 @@ func formatEvent(cmd string, e runtime.Event) string {
 				cmd, name, how, indent(safetext.TerminalLines(e.Reason)))
 		}
 		return fmt.Sprintf("%s: reloaded %s %s\n", cmd, name, how)
-	case "tool", "server", "skill", "upstream", "breaker":
+	case "tool", "server", "skill", "upstream", "breaker", "drift":
 		if p := e.Pending; p != nil {
 			line := fmt.Sprintf("%s: %s %s still %s: %d of %d answers in a row %s", cmd, e.Type, name,
 				safetext.Terminal(e.State), p.Count, p.Of, safetext.Terminal(string(p.State)))

@@ -168,6 +168,7 @@ pass_env = ["HOME", "PATH"]
 prefix = ""
 call_timeout = "%ds"
 breaker = { failures = %d, cooldown = "%dms" }
+pin = %s
 
 [[servers.tools]]
 name = "create_issue"
@@ -186,7 +187,7 @@ url = "https://search.example/mcp"
 transport = "sse"
 prefix = "s_%d."
 tools = []
-`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), seed)
+`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), []string{"true", `"strict"`}[seed%2], seed)
 	if r.IntN(2) == 0 {
 		b.WriteString(`
 [[servers]]

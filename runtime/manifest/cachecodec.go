@@ -70,7 +70,8 @@ const (
 	upCallTimeout = 1 << 1
 	upBreaker     = 1 << 2
 	upTransport   = 1 << 3
-	upAll         = 1<<4 - 1
+	upPin         = 1 << 4
+	upAll         = 1<<5 - 1
 
 	brFailures = 1 << 0
 	brWindow   = 1 << 1
@@ -86,6 +87,13 @@ const (
 	poRetry   = 1 << 2
 	poHold    = 1 << 3
 	poAll     = 1<<4 - 1
+)
+
+// pinBytes encodes an Upstream's Pin, when it is not PinOff, and
+// pinOfByte decodes it.
+var (
+	pinBytes  = map[Pin]byte{PinOn: 1, PinStrict: 2}
+	pinOfByte = []Pin{PinOff, PinOn, PinStrict}
 )
 
 var errBadEntry = errors.New("manifest cache: bad entry")
@@ -261,6 +269,9 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.Transport != "" {
 		flags |= upTransport
 	}
+	if u.Pin != PinOff {
+		flags |= upPin
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
@@ -273,6 +284,9 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	if u.Transport != "" {
 		e.str(u.Transport)
+	}
+	if u.Pin != PinOff {
+		e.byte(pinBytes[u.Pin])
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -732,6 +746,12 @@ func (d *cdec) upstream() *Upstream {
 	}
 	if flags&upTransport != 0 {
 		u.Transport = d.str()
+	}
+	if flags&upPin != 0 {
+		u.Pin = pinOfByte[d.byte(byte(len(pinOfByte)-1))]
+		if u.Pin == PinOff {
+			d.fail() // PinOff is written as no flag
+		}
 	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)

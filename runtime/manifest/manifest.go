@@ -271,6 +271,9 @@ type Upstream struct {
 	// Breaker sets the circuit breaker of the server's forwarded calls;
 	// nil = not written (the gateway's defaults apply).
 	Breaker *Breaker `json:"breaker,omitempty"`
+	// Pin says whether the gateway checks the server's tools against the
+	// lock file beside the manifest (see Pin); PinOff when not written.
+	Pin Pin `json:"pin,omitempty"`
 	// Tools are rules for the server's tools, in file order; the first
 	// whose Name or Match fits a tool decides it. A tool no rule fits is
 	// offered whenever its server is. Their Rule()s are unique, and there

@@ -20,7 +20,7 @@ var (
 	// upstreamKeys are in the order the documentation gives them:
 	// command or url says where the server is, and the rest only mean
 	// something with one of them.
-	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "prefix", "call_timeout", "breaker", "tools"}
+	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "prefix", "call_timeout", "breaker", "pin", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
 
@@ -104,6 +104,9 @@ func (c *checker) upstream(path string, t map[string]any) *Upstream {
 	}
 	if v, ok := t["breaker"]; ok {
 		u.Breaker = c.breaker(path+".breaker", v)
+	}
+	if v, ok := t["pin"]; ok {
+		u.Pin = c.pin(path+".pin", v)
 	}
 	if v, ok := t["tools"]; ok {
 		u.Tools = c.upstreamTools(path+".tools", v)

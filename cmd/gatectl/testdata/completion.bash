@@ -34,15 +34,22 @@ _gatectl_node() {
 		;;
 	gatectl_serve)
 		subs=''
-		flags='--addr --allow-remote --list-changed-interval -m --token-file -v'
-		valued='-addr --addr -list-changed-interval --list-changed-interval -m --m -token-file --token-file'
+		flags='--addr --allow-remote --list-changed-interval -m --startup-wait --token-file -v'
+		valued='-addr --addr -list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait -token-file --token-file'
 		args=''
 		files=''
 		;;
 	gatectl_mcp)
+		subs='lock'
+		flags='--list-changed-interval -m --startup-wait -v'
+		valued='-list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait'
+		args=''
+		files=''
+		;;
+	gatectl_mcp_lock)
 		subs=''
-		flags='--list-changed-interval -m -v'
-		valued='-list-changed-interval --list-changed-interval -m --m'
+		flags='--check -m --manifest -v'
+		valued='-m --m -manifest --manifest'
 		args=''
 		files=''
 		;;

@@ -34,6 +34,8 @@ function __gatectl_node
                 set node gatectl_version
             case 'gatectl help'
                 set node gatectl_help
+            case 'gatectl_mcp lock'
+                set node gatectl_mcp_lock
             case 'gatectl_skills prompt'
                 set node gatectl_skills_prompt
             case 'gatectl_doctor skills'
@@ -91,11 +93,18 @@ complete -c gatectl -n '__gatectl_is gatectl_serve' -l addr -r -F -d 'where to l
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l allow-remote -d 'allow listening on an address other than loopback (needs a token)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l list-changed-interval -r -F -d 'notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -s m -r -F -d 'the manifest'
+complete -c gatectl -n '__gatectl_is gatectl_serve' -l startup-wait -r -F -d 'hold a client\'s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l token-file -r -F -d 'read the bearer token from FILE (else $GATE_TOKEN)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -s v -d 'also log every probe run that fails and every grace decision'
+complete -c gatectl -n '__gatectl_new gatectl_mcp' -a 'lock' -d 'lock the MCP servers\' tool definitions, for pin in the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -l list-changed-interval -r -F -d 'notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -s m -r -F -d 'the manifest'
+complete -c gatectl -n '__gatectl_is gatectl_mcp' -l startup-wait -r -F -d 'hold a client\'s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -s v -d 'also log every probe run that fails and every grace decision'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -l check -d 'write nothing: print how the lock differs from what the servers offer, and exit 1 if it does'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -s m -r -F -d 'the manifest'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -l manifest -r -F -d 'the manifest (as -m)'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -s v -d 'log what the gateway logs about the servers (their stderr, their state) to stderr'
 complete -c gatectl -n '__gatectl_new gatectl_skills' -a 'prompt' -d 'the <available_skills> block for the next model call'
 complete -c gatectl -n '__gatectl_is gatectl_skills' -l json -d 'print JSON (shapes: docs/CLI.md)'
 complete -c gatectl -n '__gatectl_is gatectl_skills' -s m -r -F -d 'the manifest'

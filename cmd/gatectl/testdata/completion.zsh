@@ -62,19 +62,32 @@ _gatectl_node() {
 			'--allow-remote:allow listening on an address other than loopback (needs a token)'
 			'--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
+			'--startup-wait:hold a client'\''s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 			'--token-file:read the bearer token from FILE (else $GATE_TOKEN)'
 			'-v:also log every probe run that fails and every grace decision')
-		valued=('-addr' '--addr' '-list-changed-interval' '--list-changed-interval' '-m' '--m' '-token-file' '--token-file')
+		valued=('-addr' '--addr' '-list-changed-interval' '--list-changed-interval' '-m' '--m' '-startup-wait' '--startup-wait' '-token-file' '--token-file')
 		args=()
 		files=''
 		;;
 	(gatectl_mcp)
-		subs=()
-		descs=()
+		subs=('lock')
+		descs=('lock:lock the MCP servers'\'' tool definitions, for pin in the manifest')
 		flags=('--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
+			'--startup-wait:hold a client'\''s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 			'-v:also log every probe run that fails and every grace decision')
-		valued=('-list-changed-interval' '--list-changed-interval' '-m' '--m')
+		valued=('-list-changed-interval' '--list-changed-interval' '-m' '--m' '-startup-wait' '--startup-wait')
+		args=()
+		files=''
+		;;
+	(gatectl_mcp_lock)
+		subs=()
+		descs=()
+		flags=('--check:write nothing: print how the lock differs from what the servers offer, and exit 1 if it does'
+			'-m:the manifest'
+			'--manifest:the manifest (as -m)'
+			'-v:log what the gateway logs about the servers (their stderr, their state) to stderr')
+		valued=('-m' '--m' '-manifest' '--manifest')
 		args=()
 		files=''
 		;;

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gate-dev/gate/gateway/toollock"
+	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/runtime/manifest"
+)
+
+// checkPin is a pinned server in `gatectl check`: what its lock file
+// holds of it. check connects to no MCP server (it runs probes, never a
+// server's command), so whether the tools still match is what
+// `gatectl mcp lock --check` tells, which each line points at.
+type checkPin struct {
+	Server string `json:"server"`
+	Pin    string `json:"pin"`  // true or strict
+	Lock   string `json:"lock"` // the lock file's path
+	// Locked is how many of the server's tools the lock file has.
+	Locked int `json:"locked"`
+	// Error is why the lock file cannot be used, which hides every tool
+	// of the server; "" when it can (a missing file is an empty lock).
+	Error string `json:"error,omitempty"`
+}
+
+// pinsOf is the pinned servers of m, in manifest order, with what their
+// lock file holds of each; path is the manifest's path as given, which
+// names the lock file.
+func pinsOf(m *manifest.Manifest, path string) []checkPin {
+	if m == nil {
+		return nil
+	}
+	var out []checkPin
+	var file *toollock.File
+	var readErr error
+	read := false
+	for _, s := range m.Servers {
+		if s.Upstream == nil || s.Upstream.Pin == manifest.PinOff {
+			continue
+		}
+		lock := toollock.PathFor(path)
+		if !read {
+			file, readErr = toollock.Read(lock)
+			if toollock.IsMissing(readErr) {
+				file, readErr = &toollock.File{}, nil
+			}
+			read = true
+		}
+		p := checkPin{Server: s.Name, Pin: string(s.Upstream.Pin), Lock: lock}
+		if readErr != nil {
+			p.Error = readErr.Error()
+		} else {
+			p.Locked = len(file.Server(s.Name))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// printPins writes a line per pinned server.
+func printPins(w io.Writer, pins []checkPin) {
+	if len(pins) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, p := range pins {
+		name, lock := safetext.Terminal(p.Server), safetext.Terminal(p.Lock)
+		if p.Error != "" {
+			fmt.Fprintf(w, "pinned server %s: its tools are hidden: the lock file cannot be used: %s\n", name, safetext.Terminal(p.Error))
+			continue
+		}
+		fmt.Fprintf(w, "pinned server %s (pin = %s): %d tool(s) in %s; gatectl mcp lock --check %s compares them with what it offers now\n",
+			name, pinValue(p.Pin), p.Locked, lock, name)
+	}
+}
+
+func pinValue(p string) string {
+	if p == string(manifest.PinStrict) {
+		return `"strict"`
+	}
+	return p
+}
