@@ -185,7 +185,9 @@ name = "search"
 url = "https://search.example/mcp"
 prefix = "s_%d."
 tools = []
-`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), seed)
+headers = { "X-Api-Key" = "${secret:SEARCH_KEY}", b = "seed %d" }
+oauth = { token_url = "https://as.example/token", client_id = "gate", client_secret = "${secret:CS}", scopes = ["mcp:tools"] }
+`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), seed, seed)
 	if r.IntN(2) == 0 {
 		b.WriteString(`
 [[servers]]
@@ -231,7 +233,7 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	require.NoError(t, err, "%+v", err)
 	seen := map[string]bool{}
 	fieldsSet(reflect.ValueOf(m), seen)
-	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, ProbeNet{}, Position{}} {
+	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, Header{}, OAuth{}, UpstreamTool{}, Probe{}, ProbeNet{}, Position{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {
 			key := rt.Name() + "." + rt.Field(i).Name
@@ -997,12 +999,13 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 }
 
 // The entry of a manifest with ABI v2's probe keys and a server's
-// breaker, byte for byte, and its JSON: the format is pinned, so that a
+// breaker, headers and oauth, byte for byte, and its JSON: the format is pinned, so that a
 // change to it is a decision.
 // Should this fail, the format changed: bump cacheFormat, cacheMagic and
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
 // destinations, in JSON an object; v5: a tool's toolset; v6: the
-// availability policy; v7: a server's breaker.)
+// availability policy; v7: a server's breaker; v8: an upstream's headers
+// and oauth.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
@@ -1032,21 +1035,24 @@ probe = { standard = "tcp:h:1", tls_ca = "/ca.pem" }
 name = "up"
 url = "http://h/mcp"
 breaker = { failures = 3, cooldown = "10s" }
+headers = { "X-K" = "${secret:K}" }
+oauth = { token_url = "https://a/t", client_id = "c", client_secret = "${secret:S}", scopes = ["x"] }
 `
 	const entry = "" +
-		"676174654d430007070000000000000000000000000000000000000000000000" +
-		"00000000000000009a010098012f6162732f676174652e746f6d6c73686f7274" +
+		"676174654d430008070000000000000000000000000000000000000000000000" +
+		"0000000000000000c00100a0012f6162732f676174652e746f6d6c73686f7274" +
 		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
 		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
 		"70733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f6162" +
 		"732f712e7761736d7374647463703a683a312f63612e70656d7570687474703a" +
-		"2f2f682f6d63700e000000000000000000000505000300010500000000000000" +
-		"00000000010e0602090480e0ba84bf030002020200000001000b000002010000" +
-		"020d030102070103030d02030b0380ade204001410000010020500000001000b" +
-		"0000000000010100000000260200002202030000000107000000000000000000" +
-		"0700002e0200002a020202000000010000000c0405068090dfc04a000032022a" +
-		"391ac2"
-	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
+		"2f2f682f6d6370582d4b247b7365637265743a4b7d68747470733a2f2f612f74" +
+		"63247b7365637265743a537d780e000000000000000000000505000300010500" +
+		"00000000000000000000010e0602090480e0ba84bf030002020200000001000b" +
+		"000002010000020d030102070103030d02030b0380ade2040014100000100205" +
+		"00000001000b0000000000010100000000260200002202030000000107000000" +
+		"0000000000000700002e0200002a020202000000010000000c02030b0c050680" +
+		"90dfc04a0b010b020100003202065ad38f"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","headers":[{"name":"X-K","value":"${secret:K}"}],"oauth":{"token_url":"https://a/t","client_id":"c","client_secret":"${secret:S}","scopes":["x"]},"breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
 	key := [sha256.Size]byte{7}

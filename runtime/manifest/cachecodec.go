@@ -43,13 +43,14 @@ import (
 	"hash/crc32"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gate-dev/gate/internal/grants"
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x07"
+const cacheMagic = "gateMC\x00\x08"
 
 // entry flag bits of Runtime's pointers, of Skills' booleans, of an
 // Upstream's pointers and of a Probe's budget and proxy.
@@ -69,7 +70,8 @@ const (
 	upPrefix      = 1 << 0
 	upCallTimeout = 1 << 1
 	upBreaker     = 1 << 2
-	upAll         = 1<<3 - 1
+	upOAuth       = 1 << 3
+	upAll         = 1<<4 - 1
 
 	brFailures = 1 << 0
 	brWindow   = 1 << 1
@@ -247,6 +249,11 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	e.list(u.PassEnv)
 	e.str(u.URL)
+	e.count(len(u.Headers), u.Headers == nil)
+	for _, h := range u.Headers {
+		e.str(h.Name)
+		e.str(h.Value)
+	}
 	var flags byte
 	if u.Prefix != nil {
 		flags |= upPrefix
@@ -257,6 +264,9 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.Breaker != nil {
 		flags |= upBreaker
 	}
+	if u.OAuth != nil {
+		flags |= upOAuth
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
@@ -266,6 +276,12 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	if u.Breaker != nil {
 		e.breaker(u.Breaker)
+	}
+	if o := u.OAuth; o != nil {
+		e.str(o.TokenURL)
+		e.str(o.ClientID)
+		e.str(o.ClientSecret)
+		e.list(o.Scopes)
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -712,6 +728,17 @@ func (d *cdec) upstream() *Upstream {
 	}
 	u.PassEnv = d.list(d.lim.MaxArrayLen)
 	u.URL = d.str()
+	if n, isNil := d.count(maxHeaders); !isNil && !d.bad {
+		u.Headers = make([]Header, n)
+		for i := range u.Headers {
+			h := &u.Headers[i]
+			h.Name, h.Value = d.str(), d.str()
+			if i > 0 && strings.ToLower(h.Name) <= strings.ToLower(u.Headers[i-1].Name) {
+				d.fail() // written sorted, each once, as the checks leave them
+				return nil
+			}
+		}
+	}
 	flags := d.byte(upAll)
 	if flags&upPrefix != 0 {
 		v := d.str()
@@ -722,6 +749,9 @@ func (d *cdec) upstream() *Upstream {
 	}
 	if flags&upBreaker != 0 {
 		u.Breaker = d.breaker()
+	}
+	if flags&upOAuth != 0 {
+		u.OAuth = &OAuth{TokenURL: d.str(), ClientID: d.str(), ClientSecret: d.str(), Scopes: d.list(maxScopes)}
 	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)
