@@ -42,7 +42,7 @@ type tokenSource struct {
 
 	// mu is held while a token is asked for: one request at a time, and
 	// those that wait get its token.
-	mu     sync.Mutex
+	mu      sync.Mutex
 	current string
 	expiry  time.Time
 }
