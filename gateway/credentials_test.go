@@ -157,7 +157,8 @@ func credentialServer() *mcp.Server {
 	}
 	s.AddTool(&mcp.Tool{Name: "leak", InputSchema: objectSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		data, _ := json.Marshal(map[string]string{"sent": sent(req)})
-		return nil, &jsonrpc.Error{Code: 4001, Message: "refused: you sent " + sent(req), Data: data}
+		pad := strings.Repeat("p", parse(req).Bytes)
+		return nil, &jsonrpc.Error{Code: 4001, Message: "refused: " + pad + "you sent " + sent(req), Data: data}
 	})
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: objectSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(sent(req)), nil
@@ -247,8 +248,14 @@ headers = { "X-Api-Key" = "${secret:GATE_TEST_API_KEY}" }
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, "refused: you sent ${secret:GATE_TEST_API_KEY}|", je.Message)
 	assert.JSONEq(t, `{"sent":"${secret:GATE_TEST_API_KEY}|"}`, string(je.Data))
+	// A message cut where the key is (gate passes on 4 KiB of one) is
+	// redacted whole before the cut: no beginning of the key is left.
+	_, cut := c.call(t, "w_leak", map[string]any{"bytes": 4096 - len("refused: you sent ") - 6})
+	require.ErrorAs(t, cut, &je)
+	assert.Contains(t, je.Message, "pppp")
+	assert.False(t, strings.Contains(je.Message, key[:6]), "a beginning of the key is left")
 	assert.Zero(t, up.refused.Load())
-	noSecrets(t, h, log, []string{key}, err.Error())
+	noSecrets(t, h, log, []string{key}, err.Error(), cut.Error())
 }
 
 func TestCredentialsOAuthUpstream(t *testing.T) {
