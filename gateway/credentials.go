@@ -105,17 +105,20 @@ func newCredentials(conn *manifest.Upstream, cfg *Config, g *guard, base http.Ro
 }
 
 // expandSecrets expands the ${secret:NAME} of a value the manifest gives
-// what (a header, a variable), registering each value with secrets. A
-// value with a control character is refused: in a header it would end
-// the field, in a variable it is not what was meant.
+// what ("header X-Api-Key", "env TOKEN"), registering each value with
+// secrets; its error names what and the secret, never a value.
 func expandSecrets(s string, secrets *redactor, what string) (string, error) {
-	return manifest.ExpandSecrets(s, func(name string) (string, bool) {
+	v, err := manifest.ExpandSecrets(s, func(name string) (string, bool) {
 		v, ok := lookupSecret(name)
 		if ok {
 			secrets.add(v, "${secret:"+name+"}")
 		}
 		return v, ok
 	})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
 }
 
 // checkControls refuses a header value with a control character, naming
@@ -288,9 +291,9 @@ func shortText(s string) string {
 func commandEnv(conn *manifest.Upstream, secrets *redactor) ([]string, error) {
 	env := []string{} // only what the manifest passes: non-nil, possibly empty
 	for _, e := range conn.Env {
-		v, err := expandSecrets(e.Value, secrets, "variable "+e.Name)
+		v, err := expandSecrets(e.Value, secrets, "env "+e.Name)
 		if err != nil {
-			return nil, fmt.Errorf("env %s: %w", e.Name, err)
+			return nil, err
 		}
 		env = append(env, e.Name+"="+v)
 	}

@@ -322,6 +322,7 @@ headers = { "X-Api-Key" = "${secret:GATE_TEST_WRONG_KEY}" }
 	attempts := up.requests.Load() - start
 	assert.LessOrEqual(t, attempts, int64(7), "attempts in 600ms")
 	assert.Equal(t, up.requests.Load(), up.refused.Load(), "every request was the initialize that was refused")
+	t.Logf("down: %s", why)
 	noSecrets(t, h, log, []string{wrong}, why)
 }
 
@@ -342,6 +343,7 @@ oauth = { token_url = %q, client_id = "gate", client_secret = "${secret:GATE_TES
 	assert.Contains(t, why, "credentials rejected: gate tries again only after its longest backoff")
 	assert.Contains(t, why, "with secret ${secret:GATE_TEST_WRONG_CLIENT_SECRET}", "the server's words, redacted")
 	assert.Zero(t, up.requests.Load(), "no request without a token")
+	t.Logf("down: %s", why)
 	noSecrets(t, h, log, []string{wrong}, why)
 }
 
@@ -377,6 +379,7 @@ oauth = { token_url = %q, client_id = "gate", client_secret = "${secret:GATE_TES
 	assert.Contains(t, whyToken, "it answered HTTP 302 Found with Location \""+targetURL+"/token\"; gate follows no redirects")
 	assert.Zero(t, target.requests.Load(), "the redirects' target was sent a request")
 	assert.Zero(t, unreached.requests.Load(), "an upstream was sent a request without a token")
+	t.Logf("down: %s\ndown: %s", why, whyToken)
 	noSecrets(t, h, log, []string{key, clientSecret}, why, whyToken)
 }
 
@@ -395,8 +398,8 @@ name = "local"
 command = [%q]
 env = { GATE_TEST_UPSTREAM = "env", UPSTREAM_TOKEN = "${secret:GATE_TEST_UNSET_SECRET}" }
 `, url+"/mcp", exe(t)), credConfig(openLog()))
-	waitDown(t, h, "web", "secret GATE_TEST_UNSET_SECRET is not set")
-	waitDown(t, h, "local", "env UPSTREAM_TOKEN: secret GATE_TEST_UNSET_SECRET is not set")
+	t.Logf("down: %s", waitDown(t, h, "web", "header X-Api-Key: secret GATE_TEST_UNSET_SECRET is not set"))
+	t.Logf("down: %s", waitDown(t, h, "local", "env UPSTREAM_TOKEN: secret GATE_TEST_UNSET_SECRET is not set"))
 	assert.Zero(t, up.requests.Load())
 }
 
