@@ -97,3 +97,53 @@ func TestRedactor(t *testing.T) {
 	}
 	assert.Equal(t, "token-a [oauth access token]", r.text("token-a token-e"), "the oldest token is forgotten")
 }
+
+// What a token endpoint answers, and what gate makes of it: the token,
+// or a reason that names the endpoint and never the body; a refusal of
+// the client is a rejection of the credentials, a server error is not.
+func TestTokenSourceAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		status   int
+		body     string
+		want     string
+		rejected bool
+	}{
+		{"bearer", 200, `{"access_token":"at-1","token_type":"Bearer","expires_in":"3600"}`, "", false},
+		{"no type", 200, `{"access_token":"at-2"}`, "", false},
+		{"dpop", 200, `{"access_token":"at-3","token_type":"DPoP"}`, `the token is of type "DPoP"; gate sends only Bearer tokens`, false},
+		{"space in token", 200, `{"access_token":"a b","token_type":"bearer"}`, "holds characters a header cannot carry", false},
+		{"invalid scope", 400, `{"error":"invalid_scope","error_description":"no such scope"}`, `HTTP 400 Bad Request: "invalid_scope" (no such scope); credentials rejected`, true},
+		{"forbidden", 403, `nope`, "HTTP 403 Forbidden; credentials rejected", true},
+		{"server error", 500, `{"error":"temporarily_unavailable"}`, `HTTP 500 Internal Server Error: "temporarily_unavailable"`, false},
+		{"huge", 200, `{"access_token":"` + strings.Repeat("a", maxTokenBody) + `"}`, "its answer is over 65536 bytes", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				id, secret, _ := r.BasicAuth()
+				assert.Equal(t, "id|s3cret", id+"|"+secret)
+				assert.Equal(t, "", r.PostFormValue("client_secret"), "the secret goes in the header only")
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			var secrets redactor
+			src := newTokenSource(&manifest.OAuth{TokenURL: srv.URL + "/t"}, "id", "s3cret", "http://up/mcp", ptr(NewConfig()), &secrets)
+			tok, err := src.token(t.Context(), "")
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.True(t, strings.HasPrefix(tok, "at-"))
+				assert.Equal(t, "[oauth access token]", secrets.text(tok))
+				again, err := src.token(t.Context(), "")
+				require.NoError(t, err)
+				assert.Equal(t, tok, again, "kept until it expires or is stale")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "oauth: token request to "+srv.URL+"/t")
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Equal(t, tc.rejected, errors.Is(err, errCredentialsRejected))
+		})
+	}
+}
