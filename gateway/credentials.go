@@ -59,6 +59,7 @@ type credentials struct {
 	origin  string // scheme://host:port, lower-case
 	headers [][2]string
 	oauth   *tokenSource // nil without oauth
+	secrets *redactor
 	// given says the manifest entry gives credentials (headers or oauth),
 	// for the reason of a 401.
 	given bool
@@ -75,7 +76,7 @@ func newCredentials(conn *manifest.Upstream, cfg *Config, g *guard, base http.Ro
 	if err != nil {
 		return nil, err
 	}
-	c := &credentials{base: base, g: g, url: conn.URL, origin: origin, given: len(conn.Headers) > 0 || conn.OAuth != nil}
+	c := &credentials{base: base, g: g, url: conn.URL, origin: origin, secrets: secrets, given: len(conn.Headers) > 0 || conn.OAuth != nil}
 	for _, h := range conn.Headers {
 		v, err := expandSecrets(h.Value, secrets, "header "+h.Name)
 		if err != nil {
@@ -239,7 +240,7 @@ func (c *credentials) rejected(req *http.Request, resp *http.Response) error {
 	discard(resp)
 	msg := fmt.Sprintf("credentials rejected (HTTP %d): %s answered %s with HTTP %s", resp.StatusCode, c.url, outgoingOf(req).desc, resp.Status)
 	if challenge != "" {
-		msg += " (WWW-Authenticate: " + shortText(challenge) + ")"
+		msg += " (WWW-Authenticate: " + c.secrets.short(challenge) + ")"
 	}
 	if !c.given {
 		msg += ", and its manifest entry gives it no headers or oauth"
@@ -262,7 +263,7 @@ func (c *credentials) redirected(resp *http.Response) error {
 	}
 	loc := resp.Header.Get("Location")
 	discard(resp)
-	return c.refuse(fmt.Errorf("%s answered HTTP %s with Location %s: gate follows no redirects of an upstream (its credentials go only to its url's origin); write the new address as its url", c.url, resp.Status, strconv.Quote(shortText(loc))))
+	return c.refuse(fmt.Errorf("%s answered HTTP %s with Location %s: gate follows no redirects of an upstream (its credentials go only to its url's origin); write the new address as its url", c.url, resp.Status, strconv.Quote(c.secrets.short(loc))))
 }
 
 // isRedirect reports whether status sends the client elsewhere.
@@ -277,9 +278,10 @@ func discard(resp *http.Response) {
 	_ = resp.Body.Close()
 }
 
-// shortText is a header value or an authorization server's words for a
-// reason: cleaned of controls and cut to 200 bytes.
-func shortText(s string) string {
+// short is a header value or an authorization server's words for a
+// reason: redacted whole, then cleaned of controls and cut to 200 bytes.
+func (r *redactor) short(s string) string {
+	s = r.text(s)
 	if len(s) > 200 {
 		s = s[:200] + "…"
 	}

@@ -147,3 +147,13 @@ func TestTokenSourceAnswers(t *testing.T) {
 		})
 	}
 }
+
+// A value cut by the 200 bytes a reason quotes of a header is redacted
+// whole first: no beginning of it is left.
+func TestRedactorShortRedactsBeforeTheCut(t *testing.T) {
+	var r redactor
+	r.add("0123456789abcdef", "${secret:K}")
+	got := r.short(strings.Repeat("x", 195) + "0123456789abcdef\x1b")
+	assert.Equal(t, strings.Repeat("x", 195)+"${sec…", got)
+	assert.NotContains(t, got, "01234")
+}

@@ -62,7 +62,7 @@ func newTokenSource(o *manifest.OAuth, clientID, clientSecret, resource string, 
 		},
 		client: &http.Client{
 			Transport:     cappedTransport{base: base, max: maxTokenBody},
-			CheckRedirect: refuseTokenRedirect,
+			CheckRedirect: refuseTokenRedirect(secrets),
 			Timeout:       cfg.connectTimeout,
 		},
 		tokenURL: o.TokenURL, timeout: cfg.connectTimeout, secrets: secrets,
@@ -86,7 +86,7 @@ func (s *tokenSource) token(ctx context.Context, stale string) (string, error) {
 	s.secrets.addToken(t.AccessToken)
 	switch {
 	case t.Type() != "Bearer":
-		return "", fmt.Errorf("oauth: token request to %s: the token is of type %s; gate sends only Bearer tokens", s.tokenURL, strconv.Quote(shortText(t.Type())))
+		return "", fmt.Errorf("oauth: token request to %s: the token is of type %s; gate sends only Bearer tokens", s.tokenURL, strconv.Quote(s.secrets.short(t.Type())))
 	case strings.ContainsFunc(t.AccessToken, func(r rune) bool { return r <= 0x20 || r >= 0x7f }):
 		return "", fmt.Errorf("oauth: token request to %s: the access token holds characters a header cannot carry", s.tokenURL)
 	}
@@ -105,9 +105,9 @@ func (s *tokenSource) failure(ctx context.Context, err error) error {
 	case errors.As(err, &re) && re.Response != nil:
 		msg := "HTTP " + re.Response.Status
 		if re.ErrorCode != "" {
-			msg += ": " + strconv.Quote(shortText(re.ErrorCode))
+			msg += ": " + strconv.Quote(s.secrets.short(re.ErrorCode))
 			if re.ErrorDescription != "" {
-				msg += " (" + shortText(re.ErrorDescription) + ")"
+				msg += " (" + s.secrets.short(re.ErrorDescription) + ")"
 			}
 		}
 		switch re.Response.StatusCode {
@@ -122,17 +122,19 @@ func (s *tokenSource) failure(ctx context.Context, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err // without the method and URL, said already
 	}
-	return errors.New(prefix + shortText(err.Error()))
+	return errors.New(prefix + s.secrets.short(err.Error()))
 }
 
 // refuseTokenRedirect follows no redirect of the token endpoint: the
 // client's secret goes to token_url only.
-func refuseTokenRedirect(req *http.Request, _ []*http.Request) error {
-	status := "a redirect"
-	if req.Response != nil {
-		status = "HTTP " + req.Response.Status
+func refuseTokenRedirect(secrets *redactor) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, _ []*http.Request) error {
+		status := "a redirect"
+		if req.Response != nil {
+			status = "HTTP " + req.Response.Status
+		}
+		return fmt.Errorf("it answered %s with Location %s; gate follows no redirects, so that the client secret goes only to token_url", status, strconv.Quote(secrets.short(req.URL.String())))
 	}
-	return fmt.Errorf("it answered %s with Location %s; gate follows no redirects, so that the client secret goes only to token_url", status, strconv.Quote(shortText(req.URL.String())))
 }
 
 // cappedTransport fails a response whose body is over max bytes.
