@@ -72,7 +72,7 @@ type credentials struct {
 // newCredentials reads the secrets of conn's headers and oauth, adding
 // each value to secrets before anything is sent.
 func newCredentials(conn *manifest.Upstream, cfg *Config, g *guard, base http.RoundTripper, secrets *redactor) (*credentials, error) {
-	origin, err := originOf(conn.URL)
+	origin, err := urlOrigin(conn.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -131,17 +131,17 @@ func checkControls(name, value string) error {
 	return nil
 }
 
-// originOf is the origin of an upstream's url: its scheme and host in
+// urlOrigin is the origin of an upstream's url: its scheme and host in
 // lower case and its port, the default one written out.
-func originOf(raw string) (string, error) {
+func urlOrigin(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", errors.New("bad url")
 	}
-	return origin(u), nil
+	return requestOrigin(u), nil
 }
 
-func origin(u *url.URL) string {
+func requestOrigin(u *url.URL) string {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	if port == "" {
@@ -156,7 +156,7 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := c.refused.Load(); err != nil {
 		return nil, *err
 	}
-	bound := origin(req.URL) == c.origin
+	bound := requestOrigin(req.URL) == c.origin
 	out, used, err := c.dress(req, bound, "")
 	if err != nil {
 		return nil, err

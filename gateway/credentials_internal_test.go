@@ -49,14 +49,14 @@ func TestCredentialsBoundToOrigin(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-func TestOrigin(t *testing.T) {
+func TestURLOrigin(t *testing.T) {
 	for in, want := range map[string]string{
 		"http://h/mcp":          "http://h:80",
 		"HTTPS://H.example/x":   "https://h.example:443",
 		"https://h:443/":        "https://h:443",
 		"http://[::1]:8080/mcp": "http://[::1]:8080",
 	} {
-		got, err := originOf(in)
+		got, err := urlOrigin(in)
 		require.NoError(t, err)
 		assert.Equal(t, want, got, in)
 	}
