@@ -70,6 +70,9 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, outcome, h, err := o.up.call(ctx, req, o)
+		// Once more after the message was cleaned and cut (call redacts
+		// the upstream's error whole first).
+		err = o.up.secrets.err(err)
 		g.metrics.call(o.up.name, o.tool.Name, outcome, time.Since(start))
 		g.noteHealth(o, h, err)
 		return res, err
@@ -127,6 +130,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		// answered: one that ends for gate's reasons has the SDK send one.
 		g.cancels.owe()
 		res, err = cs.CallTool(cctx, params)
+		err = u.secrets.err(err)
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
 			g.cancels.owed.Add(-1)

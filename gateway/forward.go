@@ -50,6 +50,7 @@ func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt
 		sent = true
 		gd.cancels.owe()
 		res, err = send(cctx, cs)
+		err = u.secrets.err(err) // as a tool call's: redact.go
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
 			gd.cancels.owed.Add(-1)

@@ -158,11 +158,10 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	if what.kind == outStream && timer != nil {
 		timer.Stop() // its headers came; the stream lasts as long as it may
 	}
-	switch {
-	case resp.StatusCode >= 400:
+	if resp.StatusCode >= 400 {
+		// A redirect never comes here: the credentials transport below
+		// refuses every one (credentials.go).
 		l.refuse(fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status))
-	case resp.StatusCode >= 300 && l.sse != nil:
-		l.refuse(redirected(l.url, what.desc, resp))
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {

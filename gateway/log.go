@@ -59,6 +59,10 @@ type lineWriter struct {
 	prefix  string
 	buf     []byte
 	dropped int
+	// secrets, when not nil, are taken out of each whole line before it is
+	// cut: the line is kept as far as a secret that starts within the cap
+	// reaches (redact.go).
+	secrets *redactor
 
 	mu   sync.Mutex
 	last string
@@ -73,6 +77,9 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 			chunk = p[:i]
 		}
 		room := maxLogLine - len(w.buf)
+		if w.secrets != nil {
+			room += max(w.secrets.longest()-1, 0)
+		}
 		if len(chunk) > room {
 			w.dropped += len(chunk) - room
 			chunk = chunk[:room]
@@ -96,6 +103,13 @@ func (w *lineWriter) flush() {
 
 func (w *lineWriter) line() {
 	line := string(bytes.TrimSuffix(w.buf, []byte("\r")))
+	if w.secrets != nil {
+		line = w.secrets.text(line)
+		if len(line) > maxLogLine {
+			w.dropped += len(line) - maxLogLine
+			line = line[:maxLogLine]
+		}
+	}
 	if w.dropped > 0 {
 		line += " [" + strconv.Itoa(w.dropped) + " more bytes dropped]"
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,24 +26,6 @@ import (
 // headers, whatever credentials go with it) goes nowhere else. An
 // endpoint event that names another origin ends the session, with that
 // reason.
-
-// origin is a URL's scheme, host and port, the port written out.
-type origin struct{ scheme, host, port string }
-
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o
-}
-
-func (o origin) String() string { return o.scheme + "://" + o.host + ":" + o.port }
 
 // useSSE makes l speak the HTTP+SSE transport to its url.
 func (l *httpLink) useSSE() error {
@@ -109,14 +90,4 @@ func (l *httpLink) checkEndpoint(data []byte, cut bool) error {
 		return fmt.Errorf("its endpoint event names %s, on %s, not the origin of its url (%s): %w", quote(ep.String()), got, want, errOtherOrigin)
 	}
 	return nil
-}
-
-// redirected is the refusal of an answer that redirects: gate follows
-// none.
-func redirected(u, what string, resp *http.Response) string {
-	to := resp.Header.Get("Location")
-	if len(to) > 200 {
-		to = to[:200] + "…"
-	}
-	return fmt.Sprintf("%s answered %s with HTTP %s to %s: gate follows no redirect of an HTTP+SSE server", u, what, resp.Status, quote(to))
 }

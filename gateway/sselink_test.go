@@ -134,7 +134,7 @@ func TestSSEEndpointOnAnotherOriginRefused(t *testing.T) {
 		{"another host", "http://localhost:" + port + "/message", false, "on http://localhost:" + port + ", not the origin"},
 		{"another scheme", "https://" + addr + "/message", false, "on https://127.0.0.1:" + port + ", not the origin"},
 		{"scheme-relative", "//" + addr + "/message", false, "not the origin of its url"},
-		{"a redirect", "http://" + addr + "/sse", true, "with HTTP 302 Found to \"http://" + addr + "/sse\": gate follows no redirect"},
+		{"a redirect", "http://" + addr + "/sse", true, "answered HTTP 302 Found with Location \"http://" + addr + "/sse\": gate follows no redirects"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := hostileSSE(t, tc.data, tc.redirect)

@@ -62,6 +62,9 @@ type upstream struct {
 	// first connection ended, ready or down (firstlook.go).
 	started time.Time
 	settled atomic.Bool
+	// secrets are the values of its credentials, taken out of every text
+	// about it that gate shows (redact.go).
+	secrets redactor
 
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
@@ -96,7 +99,7 @@ func connKey(u *manifest.Upstream) string {
 	for _, n := range u.PassEnv {
 		k += strconv.Quote(n) + "=" + strconv.Quote(os.Getenv(n))
 	}
-	return k
+	return k + "\x00" + credentialsKey(u)
 }
 
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
@@ -115,6 +118,7 @@ func (u *upstream) snapshot() (state, lastErr string, tools []listedTool, over b
 }
 
 func (u *upstream) setState(state, why string) {
+	why = u.secrets.text(why)
 	u.mu.Lock()
 	changed := u.state != state
 	u.state, u.lastErr = state, why
@@ -143,6 +147,9 @@ func (u *upstream) run(ctx context.Context) {
 		}
 		if time.Since(start) >= u.gw.cfg.backoffMax {
 			backoff = u.gw.cfg.backoffMin
+		}
+		if errors.Is(err, errCredentialsRejected) {
+			backoff = u.gw.cfg.backoffMax
 		}
 		u.setState(StateDown, fmt.Sprintf("%v (retrying in %v)", err, backoff.Round(time.Millisecond)))
 		t := time.NewTimer(backoff)
@@ -441,27 +448,29 @@ func (u *upstream) link(g *guard) (link, error) {
 				return nil, err
 			}
 		}
+		creds, err := newCredentials(&u.conn, &u.gw.cfg, g, l.base, &u.secrets)
+		if err != nil {
+			return nil, err
+		}
 		// Progress is counted as the upstream's bodies are read, below
-		// gate's bounds on them (countProgress).
-		l.next = &progressScanTransport{base: l.base, u: u}
+		// gate's bounds on them (countProgress); the credentials go on
+		// below that, to the url's origin only (credentials.go).
+		l.next = &progressScanTransport{base: creds, u: u}
 		return l, nil
 	}
 	if len(u.conn.Command) == 0 {
 		return nil, errors.New("no command or url")
 	}
+	env, err := commandEnv(&u.conn, &u.secrets)
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(u.conn.Command[0], u.conn.Command[1:]...)
-	// Only what the manifest passes: a non-nil, possibly empty, Env.
-	cmd.Env = []string{}
-	for _, e := range u.conn.Env {
-		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
-	}
-	for _, n := range u.conn.PassEnv {
-		if v, ok := os.LookupEnv(n); ok {
-			cmd.Env = append(cmd.Env, n+"="+v)
-		}
-	}
+	cmd.Env = env // only what the manifest passes: non-nil, possibly empty
 	// It runs in the manifest's directory, so that its relative
 	// arguments mean what they mean beside the manifest.
 	cmd.Dir = u.dir
-	return &stdioLink{g: g, cmd: cmd, argv0: u.conn.Command[0], log: u.gw.lineLog("upstream " + u.name + ": "), cfg: &u.gw.cfg}, nil
+	log := u.gw.lineLog("upstream " + u.name + ": ")
+	log.secrets = &u.secrets
+	return &stdioLink{g: g, cmd: cmd, argv0: u.conn.Command[0], log: log, cfg: &u.gw.cfg}, nil
 }

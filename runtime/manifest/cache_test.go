@@ -187,7 +187,9 @@ url = "https://search.example/mcp"
 transport = "sse"
 prefix = "s_%d."
 tools = []
-`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), []string{"true", `"strict"`}[seed%2], seed)
+headers = { "X-Api-Key" = "${secret:SEARCH_KEY}", b = "seed %d" }
+oauth = { token_url = "https://as.example/token", client_id = "gate", client_secret = "${secret:CS}", scopes = ["mcp:tools"] }
+`, seed, 1+r.IntN(60), r.IntN(10), 1+r.IntN(1000), []string{"true", `"strict"`}[seed%2], seed, seed)
 	if r.IntN(2) == 0 {
 		b.WriteString(`
 [[servers]]
@@ -233,7 +235,7 @@ func TestGenFullSetsEveryField(t *testing.T) {
 	require.NoError(t, err, "%+v", err)
 	seen := map[string]bool{}
 	fieldsSet(reflect.ValueOf(m), seen)
-	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, UpstreamTool{}, Probe{}, ProbeNet{}, Position{}} {
+	for _, typ := range []any{Manifest{}, Runtime{}, Skills{}, Tool{}, Server{}, Upstream{}, EnvVar{}, Header{}, OAuth{}, UpstreamTool{}, Probe{}, ProbeNet{}, Position{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {
 			key := rt.Name() + "." + rt.Field(i).Name
@@ -999,13 +1001,13 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 }
 
 // The entry of a manifest with ABI v2's probe keys and a server's
-// transport and breaker, byte for byte, and its JSON: the format is pinned, so that a
+// transport, breaker, headers and oauth, byte for byte, and its JSON: the format is pinned, so that a
 // change to it is a decision.
 // Should this fail, the format changed: bump cacheFormat, cacheMagic and
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
 // destinations, in JSON an object; v5: a tool's toolset; v6: the
-// availability policy; v7: a server's breaker; v8: a url server's
-// transport.)
+// availability policy; v7: a server's breaker; v8: an upstream's
+// transport, headers, oauth and pin.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
@@ -1036,21 +1038,24 @@ name = "up"
 url = "http://h/mcp"
 transport = "sse"
 breaker = { failures = 3, cooldown = "10s" }
+headers = { "X-K" = "${secret:K}" }
+oauth = { token_url = "https://a/t", client_id = "c", client_secret = "${secret:S}", scopes = ["x"] }
 `
 	const entry = "" +
 		"676174654d430008070000000000000000000000000000000000000000000000" +
-		"00000000000000009d010099012f6162732f676174652e746f6d6c73686f7274" +
+		"0000000000000000c30100a1012f6162732f676174652e746f6d6c73686f7274" +
 		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
 		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
 		"70733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f6162" +
 		"732f712e7761736d7374647463703a683a312f63612e70656d7570687474703a" +
-		"2f2f682f6d63707373650e000000000000000000000505000300010500000000" +
-		"00000000000000010e0602090480e0ba84bf030002020200000001000b000002" +
-		"010000020d030102070103030d02030b0380ade2040014100000100205000000" +
-		"01000b0000000000010100000000260200002202030000000107000000000000" +
-		"0000000700002e0200002a020202000000010000000c0c05068090dfc04a0300" +
-		"003202d84ff135"
-	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","transport":"sse","breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
+		"2f2f682f6d6370582d4b247b7365637265743a4b7d73736568747470733a2f2f" +
+		"612f7463247b7365637265743a537d780e000000000000000000000505000300" +
+		"01050000000000000000000000010e0602090480e0ba84bf0300020202000000" +
+		"01000b000002010000020d030102070103030d02030b0380ade2040014100000" +
+		"10020500000001000b0000000000010100000000260200002202030000000107" +
+		"0000000000000000000700002e0200002a020202000000010000000c02030b2c" +
+		"05068090dfc04a030b010b020100003202fef1eb35"
+	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","transport":"sse","headers":[{"name":"X-K","value":"${secret:K}"}],"oauth":{"token_url":"https://a/t","client_id":"c","client_secret":"${secret:S}","scopes":["x"]},"breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
 	key := [sha256.Size]byte{7}

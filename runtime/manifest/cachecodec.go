@@ -43,6 +43,7 @@ import (
 	"hash/crc32"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gate-dev/gate/internal/grants"
@@ -71,7 +72,8 @@ const (
 	upBreaker     = 1 << 2
 	upTransport   = 1 << 3
 	upPin         = 1 << 4
-	upAll         = 1<<5 - 1
+	upOAuth       = 1 << 5
+	upAll         = 1<<6 - 1
 
 	brFailures = 1 << 0
 	brWindow   = 1 << 1
@@ -256,6 +258,11 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	e.list(u.PassEnv)
 	e.str(u.URL)
+	e.count(len(u.Headers), u.Headers == nil)
+	for _, h := range u.Headers {
+		e.str(h.Name)
+		e.str(h.Value)
+	}
 	var flags byte
 	if u.Prefix != nil {
 		flags |= upPrefix
@@ -272,6 +279,9 @@ func (e *cenc) upstream(u *Upstream) {
 	if u.Pin != PinOff {
 		flags |= upPin
 	}
+	if u.OAuth != nil {
+		flags |= upOAuth
+	}
 	e.byte(flags)
 	if u.Prefix != nil {
 		e.str(*u.Prefix)
@@ -287,6 +297,12 @@ func (e *cenc) upstream(u *Upstream) {
 	}
 	if u.Pin != PinOff {
 		e.byte(pinBytes[u.Pin])
+	}
+	if o := u.OAuth; o != nil {
+		e.str(o.TokenURL)
+		e.str(o.ClientID)
+		e.str(o.ClientSecret)
+		e.list(o.Scopes)
 	}
 	e.count(len(u.Tools), u.Tools == nil)
 	for i := range u.Tools {
@@ -733,6 +749,17 @@ func (d *cdec) upstream() *Upstream {
 	}
 	u.PassEnv = d.list(d.lim.MaxArrayLen)
 	u.URL = d.str()
+	if n, isNil := d.count(maxHeaders); !isNil && !d.bad {
+		u.Headers = make([]Header, n)
+		for i := range u.Headers {
+			h := &u.Headers[i]
+			h.Name, h.Value = d.str(), d.str()
+			if i > 0 && strings.ToLower(h.Name) <= strings.ToLower(u.Headers[i-1].Name) {
+				d.fail() // written sorted, each once, as the checks leave them
+				return nil
+			}
+		}
+	}
 	flags := d.byte(upAll)
 	if flags&upPrefix != 0 {
 		v := d.str()
@@ -752,6 +779,9 @@ func (d *cdec) upstream() *Upstream {
 		if u.Pin == PinOff {
 			d.fail() // PinOff is written as no flag
 		}
+	}
+	if flags&upOAuth != 0 {
+		u.OAuth = &OAuth{TokenURL: d.str(), ClientID: d.str(), ClientSecret: d.str(), Scopes: d.list(maxScopes)}
 	}
 	if n, isNil := d.count(min(d.lim.MaxTools, d.lim.MaxArrayLen)); !isNil && !d.bad {
 		u.Tools = make([]UpstreamTool, n)

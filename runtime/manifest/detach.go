@@ -166,6 +166,15 @@ func upstreamStrings(whole string, ptrs []*string, u *Upstream) []*string {
 		ptrs = appendString(ptrs, &u.PassEnv[i])
 	}
 	ptrs = appendString(ptrs, &u.URL)
+	for i := range u.Headers {
+		ptrs = appendString(appendString(ptrs, &u.Headers[i].Name), &u.Headers[i].Value)
+	}
+	if o := u.OAuth; o != nil {
+		ptrs = appendString(appendString(appendString(ptrs, &o.TokenURL), &o.ClientID), &o.ClientSecret)
+		for i := range o.Scopes {
+			ptrs = appendString(ptrs, &o.Scopes[i])
+		}
+	}
 	if u.Prefix != nil {
 		ptrs = appendString(ptrs, u.Prefix)
 	}

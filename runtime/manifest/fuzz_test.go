@@ -40,6 +40,8 @@ func FuzzParse(f *testing.F) {
 		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
 		"[[servers]]\nname = \"s\"\nurl = \"http://h/mcp\"\nbreaker = { failures = 5, window = \"1m\", cooldown = \"9s\" }\n",
 		"[[servers]]\nname = \"s\"\ncommand = [\"x\"]\n[servers.breaker]\nfailures = -1\nwindow = 1\nx = 2\n",
+		"[[servers]]\nname = \"s\"\nurl = \"http://h/mcp\"\nheaders = { \"X-K\" = \"${secret:K}\", x-k = \"\\r\", Host = \"h\" }\noauth = { token_url = \"http://127.0.0.1/t\", client_id = \"c\", client_secret = \"${secret:S}\", scopes = [\"a\"] }\n",
+		"[[servers]]\nname = \"s\"\ncommand = [\"x\"]\nenv = { A = \"${secret:A\" }\nheaders = {}\noauth = { token_url = \"ftp://x\", scopes = [\"a b\"] }\n",
 		// ABI v2's grants and settings.
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", tls_ca = \"../ca.pem\", proxy = true, grants = { secrets = { K = [\"h:1\", \"https://h/\"] }, insecure = [\"h:1\"], http = [\"https://h/\"] } }\n",
 		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = [\"K\"] } }\n",

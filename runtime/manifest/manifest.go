@@ -241,7 +241,9 @@ type Upstream struct {
 	// Env is the environment Command runs with, sorted by name (so that
 	// it does not depend on the order of a TOML table), written as
 	// env = { NAME = "value" }; names are what probes.ValidEnvName
-	// accepts, values have no NUL byte. The command gets these and the
+	// accepts, values have no NUL byte; each ${secret:NAME} in a value is
+	// expanded from gate's environment when the command starts
+	// (SecretNames, ExpandSecrets). The command gets these and the
 	// PassEnv variables, nothing else of gate's environment, so that a
 	// server sees no secret it was not given. Only with Command.
 	Env []EnvVar `json:"env,omitempty"`
@@ -259,6 +261,16 @@ type Upstream struct {
 	// TransportSSE for the HTTP+SSE transport of 2024-11-05. Only with
 	// URL.
 	Transport string `json:"transport,omitempty"`
+	// Headers are sent with every request to URL's origin, and nowhere
+	// else, sorted by lower-case name (see Header); nil = not written.
+	// At most 32; not a header the transport sets itself (Host,
+	// Content-Type, Mcp-Session-Id, ...). Only with URL.
+	Headers []Header `json:"headers,omitempty"`
+	// OAuth, when not nil, has the gateway get an access token with the
+	// client-credentials grant and send it to URL's origin as the
+	// Authorization header (see OAuth). Only with URL, and not with an
+	// Authorization header.
+	OAuth *OAuth `json:"oauth,omitempty"`
 	// Prefix goes before each of the server's tool names, to keep names
 	// unique across servers; nil = not written, and the gateway's
 	// default applies (the server's name, with every character outside

@@ -36,6 +36,7 @@ var referenceTables = map[string][]keyList{
 	"`[[servers]]`":       {{"serverKeys", serverKeys}, {"upstreamKeys", upstreamKeys}},
 	"`[[servers.tools]]`": {{"ruleKeys", ruleKeys}},
 	"`[servers.breaker]`": {{"breakerKeys", breakerKeys}},
+	"`[servers.oauth]`":   {{"oauthKeys", oauthKeys}},
 	"`probe`":             {{"probeKeys", probeKeys}},
 	"`grants`":            {{"grantKeys", grantKeys}},
 	"Availability policy": {{"policyKeys", policyKeys}},

@@ -20,7 +20,7 @@ var (
 	// upstreamKeys are in the order the documentation gives them:
 	// command or url says where the server is, and the rest only mean
 	// something with one of them.
-	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "prefix", "call_timeout", "breaker", "pin", "tools"}
+	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "headers", "oauth", "prefix", "call_timeout", "breaker", "pin", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
 
@@ -83,6 +83,7 @@ func (c *checker) upstream(path string, t map[string]any) *Upstream {
 	if v, ok := t["pass_env"]; ok && hasCmd {
 		u.PassEnv = c.passEnv(path+".pass_env", v)
 	}
+	c.credentials(path, t, u, hasURL)
 	if v, ok := t["prefix"]; ok {
 		if s, ok := c.str(path+".prefix", v, `a prefix (a string) like "gh_", or "" for none`); ok {
 			if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
@@ -194,6 +195,11 @@ func (c *checker) env(path string, v any) []EnvVar {
 		case strings.IndexByte(s, 0) >= 0:
 			c.valueErr(p, "value with a NUL byte: an environment cannot hold one")
 			good = false
+		default:
+			if _, err := SecretNames(s); err != nil {
+				c.valueErr(p, "%v", err)
+				good = false
+			}
 		}
 		if good {
 			out = append(out, EnvVar{Name: k, Value: s})

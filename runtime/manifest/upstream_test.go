@@ -305,6 +305,8 @@ func TestUpstreamCacheRoundTrip(t *testing.T) {
 		{},
 		{Command: []string{}, Env: []EnvVar{}, PassEnv: []string{}, Tools: []UpstreamTool{}, Prefix: &empty, CallTimeout: &zero},
 		{Command: []string{""}, Env: []EnvVar{{"", ""}}, PassEnv: []string{""}, URL: "u", Tools: []UpstreamTool{{}, {Probe: &Probe{}}}},
+		{Headers: []Header{}, OAuth: &OAuth{}},
+		{Headers: []Header{{"a", "1"}, {"B", "${secret:X}"}}, OAuth: &OAuth{TokenURL: "t", ClientID: "i", ClientSecret: "s", Scopes: []string{"x", "y"}}},
 		{Env: []EnvVar{{"A", "1"}, {"B", ""}}, Tools: []UpstreamTool{{Name: "n", Match: "m", Probe: &Probe{Config: map[string]string{}}, Pos: Position{File: "other", Line: 3}}}},
 	} {
 		m := &Manifest{Servers: []Server{{Upstream: u}, {}}}
@@ -323,6 +325,10 @@ func TestUpstreamCacheRoundTrip(t *testing.T) {
 	}{
 		{"env out of order", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"B", ""}, {"A", ""}}}}}}, Limits{}},
 		{"env twice", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"A", ""}, {"A", ""}}}}}}, Limits{}},
+		{"headers out of order", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: []Header{{"b", ""}, {"A", ""}}}}}}, Limits{}},
+		{"header twice in two cases", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: []Header{{"a", ""}, {"A", ""}}}}}}, Limits{}},
+		{"too many headers", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: make([]Header, maxHeaders+1)}}}}, Limits{}},
+		{"too many scopes", &Manifest{Servers: []Server{{Upstream: &Upstream{OAuth: &OAuth{Scopes: make([]string, maxScopes+1)}}}}}, Limits{}},
 		{"too many arguments", &Manifest{Servers: []Server{{Upstream: &Upstream{Command: make([]string, maxCommandArgs+1)}}}}, Limits{}},
 		{"too many rules", &Manifest{Servers: []Server{{Upstream: &Upstream{Tools: make([]UpstreamTool, 3)}}}}, Limits{MaxTools: 2}},
 		{"too many env", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"A", ""}, {"B", ""}}}}}}, Limits{MaxKeysPerTable: 1}},
@@ -334,13 +340,13 @@ func TestUpstreamCacheRoundTrip(t *testing.T) {
 	ok := encodeEntry(&Manifest{Path: "/p", Servers: []Server{{Upstream: &Upstream{}}}}, key)
 	strs, params, st := ctestSplit(t, ok)
 	// ... server: name, description, probe, upstream flag 1, command,
-	// env, pass_env, url, flags, tools, position (3 bytes).
+	// env, pass_env, url, headers, flags, tools, position (3 bytes).
 	flags := len(st) - 3 - 2
 	require.Zero(t, st[flags])
 	_, err = decodeEntry(ctestSeal(key, ctestPayload(strs, params, st)), key, Limits{})
 	require.NoError(t, err)
 	bad := append([]byte{}, st...)
-	bad[flags] = 1 << 2
+	bad[flags] = 1 << 6
 	_, err = decodeEntry(ctestSeal(key, ctestPayload(strs, params, bad)), key, Limits{})
 	assert.Error(t, err)
 }
@@ -353,6 +359,7 @@ func TestDetachUpstream(t *testing.T) {
 		p := sub(9)
 		return &Manifest{Servers: []Server{{Upstream: &Upstream{
 			Command: []string{sub(0)}, Env: []EnvVar{{sub(1), sub(2)}}, PassEnv: []string{sub(3)}, URL: sub(4), Prefix: &p,
+			Headers: []Header{{sub(11), sub(12)}}, OAuth: &OAuth{TokenURL: sub(13), ClientID: sub(14), ClientSecret: sub(15), Scopes: []string{sub(16)}},
 			Tools: []UpstreamTool{{Name: sub(5), Match: sub(6), Probe: &Probe{Standard: sub(7), Config: map[string]string{sub(8): sub(10)}}}},
 		}}}}
 	}
