@@ -115,10 +115,13 @@ type inflow struct {
 // count what is never handled. A stdio upstream's others are dropped
 // before the SDK decodes them.
 var handledNotifications = map[string]bool{
-	"notifications/progress":           true,
-	"notifications/tools/list_changed": true,
-	methodCancelled:                    true,
-	methodLog:                          true,
+	"notifications/progress":               true,
+	"notifications/tools/list_changed":     true,
+	"notifications/resources/list_changed": true,
+	"notifications/prompts/list_changed":   true,
+	"notifications/resources/updated":      true,
+	methodCancelled:                        true,
+	methodLog:                              true,
 }
 
 // methodCancelled is MCP's cancellation notification.

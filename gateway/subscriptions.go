@@ -46,6 +46,11 @@ type subEntry struct {
 func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri, ss := req.Params.URI, req.Session
 	rt, _, hidden, found := g.routeURI(uri)
+	if !found || hidden != nil {
+		// An upstream making its first connection may be about to offer it.
+		g.awaitFirstLook(ctx)
+		rt, _, hidden, found = g.routeURI(uri)
+	}
 	switch {
 	case !found:
 		return mcp.ResourceNotFoundError(uri)

@@ -54,8 +54,25 @@ function steady(v) {
   return typeof v === 'string' ? v.replace(clock, 'TIME') : v;
 }
 
+// plain leaves out what two SDKs write differently for the same meaning:
+// a field at its default (the Go SDK's server writes a result's ttlMs 0
+// and cacheScope "public", which mean what their absence means; it leaves
+// out hasMore and required when false, which the TypeScript one writes).
+function plain(v) {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') {
+    const out = {};
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'ttlMs' && x === 0) || (k === 'cacheScope' && x === 'public') || ((k === 'hasMore' || k === 'required') && x === false)) continue;
+      out[k] = plain(x);
+    }
+    return out;
+  }
+  return v;
+}
+
 function emit(step, result, error) {
-  process.stdout.write(JSON.stringify(error === undefined ? { step, result: steady(result) } : { step, error }) + '\n');
+  process.stdout.write(JSON.stringify(error === undefined ? { step, result: plain(steady(result)) } : { step, error }) + '\n');
 }
 
 async function step(name, fn) {
@@ -101,7 +118,10 @@ client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => deliver(
 const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: 'inherit' });
 await client.connect(transport);
 
-async function all(list, key) {
+// all lists every page, sorted by by: gate lists each kind sorted (so
+// that a list equal to an earlier one is the same bytes, for a model
+// provider's prompt cache), a server in its own order.
+async function all(list, key, by) {
   const out = [];
   let cursor;
   do {
@@ -109,17 +129,17 @@ async function all(list, key) {
     out.push(...page[key]);
     cursor = page.nextCursor;
   } while (cursor);
-  return out;
+  return out.sort((a, b) => (a[by] < b[by] ? -1 : a[by] > b[by] ? 1 : 0));
 }
 
-const tools = await all((p) => client.listTools(p), 'tools');
-emit('tools', tools.map((t) => ({ name: t.name, title: t.title, description: t.description })).sort((a, b) => a.name.localeCompare(b.name)));
+const tools = await all((p) => client.listTools(p), 'tools', 'name');
+emit('tools', tools.map((t) => ({ name: t.name, title: t.title, description: t.description })));
 let resources = [];
-await step('resources', async () => (resources = await all((p) => client.listResources(p), 'resources')));
+await step('resources', async () => (resources = await all((p) => client.listResources(p), 'resources', 'uri')));
 let templates = [];
-await step('templates', async () => (templates = await all((p) => client.listResourceTemplates(p), 'resourceTemplates')));
+await step('templates', async () => (templates = await all((p) => client.listResourceTemplates(p), 'resourceTemplates', 'uriTemplate')));
 let prompts = [];
-await step('prompts', async () => (prompts = await all((p) => client.listPrompts(p), 'prompts')));
+await step('prompts', async () => (prompts = await all((p) => client.listPrompts(p), 'prompts', 'name')));
 
 for (const r of resources) {
   await step('read ' + r.uri, () => client.readResource({ uri: r.uri }));
