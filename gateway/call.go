@@ -197,6 +197,13 @@ func sdkTransportError(je *jsonrpc.Error) bool {
 // noteHealth gives a forwarded call's verdict to its upstream's breaker,
 // and publishes the change of state it makes, if any.
 func (g *Gateway) noteHealth(o *offer, h health, err error) {
+	g.recordHealth(o.up, o.breaker, h, err)
+}
+
+// recordHealth gives the verdict of a request forwarded to u (a call, a
+// read, a get, a completion) to its breaker, and publishes the change of
+// state it makes, if any.
+func (g *Gateway) recordHealth(u *upstream, p breakerPolicy, h health, err error) {
 	fault := ""
 	if err != nil {
 		fault = err.Error()
@@ -205,8 +212,8 @@ func (g *Gateway) noteHealth(o *offer, h health, err error) {
 			fault = je.Message
 		}
 	}
-	if change, ok := o.up.breaker.record(time.Now(), o.breaker, h, fault); ok {
-		g.breakerChanged(o.up, change)
+	if change, ok := u.breaker.record(time.Now(), p, h, fault); ok {
+		g.breakerChanged(u, change)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -103,15 +102,5 @@ func codeData(code runtime.Code) json.RawMessage {
 // noteRouteHealth gives a forwarded request's verdict to its upstream's
 // breaker, as noteHealth does a call's.
 func (g *Gateway) noteRouteHealth(rt featureRoute, h health, err error) {
-	fault := ""
-	if err != nil {
-		fault = err.Error()
-		var je *jsonrpc.Error
-		if errors.As(err, &je) {
-			fault = je.Message
-		}
-	}
-	if change, ok := rt.up.breaker.record(time.Now(), rt.policy, h, fault); ok {
-		g.breakerChanged(rt.up, change)
-	}
+	g.recordHealth(rt.up, rt.policy, h, err)
 }

@@ -110,14 +110,8 @@ func (g *Gateway) updateLogLevel() {
 	if !changed {
 		return
 	}
-	g.upsMu.Lock()
-	defer g.upsMu.Unlock()
-	for _, u := range g.ups {
-		select {
-		case u.levelKick <- struct{}{}:
-		default: // a change is pending already; it will read the newest level
-		}
-	}
+	// A change already pending reads the newest level.
+	g.kickUpstreams(func(u *upstream) chan struct{} { return u.levelKick })
 }
 
 // logLevel is the level asked of the upstreams now; "" while no open

@@ -211,14 +211,8 @@ func (g *Gateway) updateRoots() {
 	if !changed {
 		return
 	}
-	g.upsMu.Lock()
-	defer g.upsMu.Unlock()
-	for _, u := range g.ups {
-		select {
-		case u.rootsKick <- struct{}{}:
-		default: // a notification is pending already
-		}
-	}
+	// A notification already pending says this change too.
+	g.kickUpstreams(func(u *upstream) chan struct{} { return u.rootsKick })
 }
 
 // unionRoots is roots sorted by URI, then name, each URI once (the first
@@ -282,6 +276,20 @@ func (u *upstream) keepRoots(ctx context.Context, client *mcp.Client) {
 			return
 		case <-u.rootsKick:
 			client.AddRoots(rootsMarker)
+		}
+	}
+}
+
+// kickUpstreams sends on the channel kick picks of every upstream,
+// without blocking: each has a capacity of one, and a send already
+// waiting covers this one.
+func (g *Gateway) kickUpstreams(kick func(*upstream) chan struct{}) {
+	g.upsMu.Lock()
+	defer g.upsMu.Unlock()
+	for _, u := range g.ups {
+		select {
+		case kick(u) <- struct{}{}:
+		default:
 		}
 	}
 }

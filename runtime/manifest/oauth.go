@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -161,28 +162,12 @@ func (c *checker) scopes(path string, v any) []string {
 		c.valueErr(path, "%d scopes: want at most %d", len(list), maxScopes)
 		return nil
 	}
-	first := make(map[string]int, len(list))
-	for i, s := range list {
-		if s == "" {
-			continue // already reported
-		}
-		p := joinIndex(path, i)
+	return c.uniqueNames(path, list, good, "scope", func(s string) string {
 		if !validScope(s) {
-			c.valueErr(p, "bad scope %q: want at most %d printable ASCII characters, without space, \" or \\ (an OAuth scope token)", clip(s), maxScope)
-			good = false
-			continue
+			return fmt.Sprintf("bad scope %q: want at most %d printable ASCII characters, without space, \" or \\ (an OAuth scope token)", clip(s), maxScope)
 		}
-		if j, dup := first[s]; dup {
-			c.valueErr(p, "duplicate scope %q: already listed at %s", s, joinIndex(path, j))
-			good = false
-			continue
-		}
-		first[s] = i
-	}
-	if !good {
-		return nil
-	}
-	return list
+		return ""
+	})
 }
 
 // validScope reports whether s is a scope token (RFC 6749, section 3.3).

@@ -212,19 +212,32 @@ func (c *checker) env(path string, v any) []EnvVar {
 // from gate's own environment.
 func (c *checker) passEnv(path string, v any) []string {
 	list, good := c.stringList(path, v, "variable name", "variable names")
+	return c.uniqueNames(path, list, good, "variable", func(s string) string {
+		if !probes.ValidEnvName(s) {
+			return fmt.Sprintf("bad variable name %q: want a letter or _, then letters, digits or _", s)
+		}
+		return ""
+	})
+}
+
+// uniqueNames checks each string of list (what stringList took at path;
+// good is its verdict) with bad, which says what is wrong with one, and
+// reports a repeated one as a duplicate what at its second place. It
+// returns list, or nil when anything was wrong.
+func (c *checker) uniqueNames(path string, list []string, good bool, what string, bad func(string) string) []string {
 	first := make(map[string]int, len(list))
 	for i, s := range list {
 		if s == "" {
 			continue // already reported
 		}
 		p := joinIndex(path, i)
-		if !probes.ValidEnvName(s) {
-			c.valueErr(p, "bad variable name %q: want a letter or _, then letters, digits or _", s)
+		if why := bad(s); why != "" {
+			c.valueErr(p, "%s", why)
 			good = false
 			continue
 		}
 		if j, dup := first[s]; dup {
-			c.valueErr(p, "duplicate variable %q: already listed at %s", s, joinIndex(path, j))
+			c.valueErr(p, "duplicate %s %q: already listed at %s", what, s, joinIndex(path, j))
 			good = false
 			continue
 		}
