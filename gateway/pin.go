@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gate-dev/gate/gateway/toollock"
+	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/manifest"
 )

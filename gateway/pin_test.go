@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gate-dev/gate/gateway/toollock"
+	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
 )
 

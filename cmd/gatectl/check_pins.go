@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gate-dev/gate/gateway/toollock"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime/manifest"
 )
 

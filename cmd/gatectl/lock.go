@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/gateway"
-	"github.com/gate-dev/gate/gateway/toollock"
 	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/manifest"
 )
