@@ -180,7 +180,7 @@ func (p *process) ended() (how, lastLine string) {
 	st := p.cmd.ProcessState
 	how = "ended"
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		how = "was killed by " + ws.Signal().String()
+		how = fmt.Sprintf("was killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
 	} else if st.Exited() {
 		how = fmt.Sprintf("exited with status %d", st.ExitCode())
 	}
