@@ -28,6 +28,11 @@ type deadlineWriter struct {
 	expired atomic.Bool
 	missed  func()
 	once    sync.Once
+	// opened, when set, runs at the response's first flush: for a
+	// standalone stream, the SDK flushes its headers once the stream can
+	// take messages (it holds the stream until it does).
+	opened     func()
+	openedOnce sync.Once
 }
 
 func newDeadlineWriter(w http.ResponseWriter, timeout time.Duration, request bool, missed func()) *deadlineWriter {
@@ -66,7 +71,11 @@ func (w *deadlineWriter) FlushError() error {
 	if err := w.arm(); err != nil {
 		return err
 	}
-	return w.check(w.rc.Flush())
+	err := w.check(w.rc.Flush())
+	if w.opened != nil {
+		w.openedOnce.Do(w.opened)
+	}
+	return err
 }
 
 func (w *deadlineWriter) Flush() { _ = w.FlushError() }

@@ -49,6 +49,14 @@ func (g *Gateway) Handler() http.Handler {
 		})
 		if cs := g.clientByID(id); cs != nil {
 			defer cs.addWriter(dw)()
+			switch r.Method {
+			case http.MethodDelete:
+				// The SDK closes the session once no request of gate's
+				// to the client is in flight: end the roots ask now.
+				cs.roots.stop()
+			case http.MethodGet:
+				dw.opened = func() { g.askAgainOnStream(cs) }
+			}
 		}
 		if r.Method == http.MethodPost && !g.readBody(w, r) {
 			return

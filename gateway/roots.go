@@ -55,6 +55,46 @@ type clientRoots struct {
 	mu      sync.Mutex
 	running bool // a fetch is under way
 	again   bool // the client said they changed while it was
+	// cancel ends the ask under way; stopped says the session is
+	// closing, and asks no more. A request gate has out to a client
+	// holds the SDK's close of the session (it waits for every call in
+	// flight), so a client that closes its session while it is being
+	// asked is not kept waiting for the ask's timeout.
+	cancel  context.CancelFunc
+	stopped bool
+	// answered says the client has answered an ask. Over streamable
+	// HTTP an ask goes on the session's standalone stream, and the SDK
+	// fails one made before the client opened it; such a client is asked
+	// again when it does (askAgainOnStream).
+	answered bool
+}
+
+// stop ends the ask under way, if any, and any to come.
+func (r *clientRoots) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	if r.cancel != nil {
+		r.cancel()
+	}
+}
+
+// context is the context of one ask: the list timeout, ended by stop;
+// ok is false once the session is closing.
+func (r *clientRoots) context(parent context.Context, timeout time.Duration) (ctx context.Context, done func(), ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	r.cancel = cancel
+	return ctx, func() {
+		cancel()
+		r.mu.Lock()
+		r.cancel = nil
+		r.mu.Unlock()
+	}, true
 }
 
 // rootsState is the union of the client sessions' roots.
@@ -136,7 +176,7 @@ func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
 	go func() {
 		defer g.roots.end()
 		for {
-			g.setClientRoots(cs, g.askRoots(ss))
+			g.setClientRoots(cs, g.askRoots(cs))
 			r.mu.Lock()
 			if !r.again {
 				r.running = false
@@ -151,14 +191,21 @@ func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
 
 // askRoots is ss's roots, within the caps; none when it does not answer
 // within the list timeout or answers an error.
-func (g *Gateway) askRoots(ss *mcp.ServerSession) []*mcp.Root {
-	ctx, cancel := context.WithTimeout(g.background, g.cfg.listTimeout)
-	defer cancel()
+func (g *Gateway) askRoots(cs *clientSession) []*mcp.Root {
+	ss := cs.ss
+	ctx, done, ok := cs.roots.context(g.background, g.cfg.listTimeout)
+	if !ok {
+		return nil
+	}
+	defer done()
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
 		g.logf("MCP session %s: roots/list: %v (it contributes no roots)", shortID(ss.ID()), err)
 		return nil
 	}
+	cs.roots.mu.Lock()
+	cs.roots.answered = true
+	cs.roots.mu.Unlock()
 	var out []*mcp.Root
 	size := 0
 	for _, r := range res.Roots {
@@ -292,4 +339,25 @@ func (g *Gateway) kickUpstreams(kick func(*upstream) chan struct{}) {
 		default:
 		}
 	}
+}
+
+// askAgainOnStream asks cs for its roots once more if it has not answered
+// an ask yet: its standalone stream has just opened, and an ask made
+// before it had nowhere to go (the SDK holds it, unsent, until it times
+// out). The ask under way, if any, is ended, and the next one goes on
+// the new stream.
+func (g *Gateway) askAgainOnStream(cs *clientSession) {
+	r := &cs.roots
+	r.mu.Lock()
+	answered := r.answered
+	r.mu.Unlock()
+	if answered {
+		return
+	}
+	g.fetchRoots(cs.ss) // while one is under way: one more after it
+	r.mu.Lock()
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.mu.Unlock()
 }

@@ -3,8 +3,11 @@
 package gateway_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -129,4 +133,111 @@ func (l *lockedLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
+}
+
+// rawSession is a client of /mcp written by hand, to open its session's
+// standalone stream exactly when a test wants.
+type rawSession struct {
+	t   *testing.T
+	ctx context.Context
+	url string
+	sid string
+}
+
+// newRawSession initializes a session that declares roots, without
+// saying it is initialized yet.
+func newRawSession(t *testing.T, ctx context.Context, url string) *rawSession {
+	r := &rawSession{t: t, ctx: ctx, url: url}
+	resp := r.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	r.sid = resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, r.sid)
+	return r
+}
+
+func (r *rawSession) do(method, body string) *http.Response {
+	r.t.Helper()
+	req, err := http.NewRequestWithContext(r.ctx, method, r.url, strings.NewReader(body))
+	require.NoError(r.t, err)
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if r.sid != "" {
+		req.Header.Set("Mcp-Session-Id", r.sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(r.t, err)
+	return resp
+}
+
+func (r *rawSession) initialized() {
+	resp := r.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_ = resp.Body.Close()
+}
+
+// close ends the session, failing the test unless gate answers at once:
+// the test's context bounds the wait.
+func (r *rawSession) close() {
+	r.t.Helper()
+	resp := r.do(http.MethodDelete, "")
+	_ = resp.Body.Close()
+	assert.Less(r.t, resp.StatusCode, 300)
+}
+
+// awaitRootsAsk opens the standalone stream and reads it until gate's
+// roots/list comes, then goes away without answering.
+func (r *rawSession) awaitRootsAsk(before func()) {
+	r.t.Helper()
+	ctx, stop := context.WithCancel(r.ctx)
+	defer stop()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
+	require.NoError(r.t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", r.sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	stream, err := http.DefaultClient.Do(req)
+	require.NoError(r.t, err)
+	defer stream.Body.Close()
+	if before != nil {
+		before()
+	}
+	sc := bufio.NewScanner(stream.Body)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"roots/list"`) {
+	}
+	require.NoError(r.t, sc.Err(), "gate never asked the client for its roots on its stream")
+}
+
+// A client over /mcp that opens its standalone stream after it said it
+// is initialized (the TypeScript SDK's does) has gate's first ask for its
+// roots go nowhere: the SDK holds it until it times out (an hour here).
+// It is asked again on its stream, at once.
+func TestRootsAskedAgainWhenTheStreamOpens(t *testing.T) {
+	h := start(t, "", fastConfig().WithListTimeout(time.Hour))
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	r := newRawSession(t, ctx, h.url)
+	r.initialized()
+	r.awaitRootsAsk(nil)
+	r.close()
+}
+
+// A client that closes its session while gate is asking it for its roots
+// is not kept waiting for the ask's timeout: the SDK closes a session only
+// once no request of gate's to it is in flight, and gate ends the ask when
+// the client asks to close. The client here declares roots and never opens
+// the stream a request of gate's would come on, so the ask is in flight
+// until its timeout (an hour).
+func TestClosingWhileAskedForRoots(t *testing.T) {
+	h := start(t, "", fastConfig().WithListTimeout(time.Hour))
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	r := newRawSession(t, ctx, h.url)
+	// The stream is open before the client says it is initialized, so
+	// that the ask comes on it.
+	r.awaitRootsAsk(r.initialized)
+	r.close()
 }

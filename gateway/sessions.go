@@ -228,6 +228,7 @@ func (cs *clientSession) end(cause error, fail bool) bool {
 		return false
 	}
 	cs.ended = true
+	cs.roots.stop()
 	calls, writers := cs.calls, cs.writers
 	cs.calls, cs.writers = map[*inflightCall]struct{}{}, map[*deadlineWriter]struct{}{}
 	cs.mu.Unlock()
