@@ -4,6 +4,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -168,8 +169,25 @@ func (u *upstream) forwardLog(_ context.Context, req *mcp.LoggingMessageRequest)
 	if p == nil || levelRank(p.Level) < 0 {
 		return
 	}
-	out := &mcp.LoggingMessageParams{Level: p.Level, Logger: loggerName(u.name, p.Logger), Data: p.Data}
+	out := &mcp.LoggingMessageParams{Level: p.Level, Logger: loggerName(u.name, p.Logger), Data: logData(u.name, p.Data)}
 	for ss := range u.gw.server.Sessions() {
 		_ = ss.Log(context.Background(), out)
 	}
+}
+
+// maxLogData caps the data of a log message gate passes on, as JSON. A
+// session's queue holds up to Config.WithSessionQueue notifications, and
+// an upstream's message may be as large as its message cap (16 MiB):
+// without this, a queue of log messages could hold gigabytes. A log line
+// a person reads is far shorter.
+const maxLogData = 64 << 10
+
+// logData is the data of an upstream's log message as gate passes it on:
+// as it came, or, past maxLogData, a string that says so.
+func logData(server string, data any) any {
+	b, err := json.Marshal(data)
+	if err == nil && len(b) <= maxLogData {
+		return data
+	}
+	return fmt.Sprintf("gate: server %s sent a log message whose data has %d bytes, over the %d gate passes on", server, len(b), maxLogData)
 }

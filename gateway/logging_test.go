@@ -222,3 +222,21 @@ func TestLogFloodToAStalledSession(t *testing.T) {
 	assert.False(t, stalled.Gone(), "the stalled session was closed")
 	assert.Empty(t, honest.got(), "a session that asked for no level got log messages")
 }
+
+// A log message whose data is over the cap reaches the client as a note
+// that says how large it was, not whole: a session's queue of log
+// messages holds at most the cap times its length.
+func TestLogMessageDataIsCapped(t *testing.T) {
+	up := newLoggingUpstream()
+	url, _ := httpUpstream(t, up.s)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", url), fastConfig())
+	lc := h.logClient()
+	waitTools(t, lc.cs, "w_log")
+	lc.setLevel(t, "info")
+	lc.call(t, "w_log", "info", 64<<10)
+	lc.call(t, "w_log", "warning", 100)
+	require.Eventually(t, func() bool { return len(lc.got()) == 2 }, waitFor, time.Millisecond, "got %v", lc.got())
+	got := lc.got()
+	assert.Regexp(t, `^info web/db "gate: server web sent a log message whose data has \d+ bytes, over the 65536 gate passes on"$`, got[0])
+	assert.Contains(t, got[1], `"pad":"`+strings.Repeat("x", 100)+`"`)
+}
