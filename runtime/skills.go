@@ -234,12 +234,29 @@ func (s *Service) skillMarks(ctx context.Context, g *Gate) map[string]skillMark 
 	if m == nil {
 		return nil
 	}
-	offered := map[string]bool{}
-	for _, sk := range m.Offered() {
-		offered[sk.Name] = true
+	// The offers and the diagnostics are two reads, and a rescan may
+	// replace the catalog between them: a skill just added would then be
+	// in the diagnostics but not yet among the offers, and be published
+	// as not offered. The offers read again after the diagnostics tell
+	// such a swap, and the three reads are made again.
+	offeredNames := func() map[string]bool {
+		out := map[string]bool{}
+		for _, sk := range m.Offered() {
+			out[sk.Name] = true
+		}
+		return out
+	}
+	offered := offeredNames()
+	diags := m.Diagnostics()
+	for range 3 {
+		again := offeredNames()
+		if maps.Equal(offered, again) {
+			break
+		}
+		offered, diags = again, m.Diagnostics()
 	}
 	marks := map[string]skillMark{}
-	for _, r := range m.Diagnostics() {
+	for _, r := range diags {
 		mark := skillMark{state: string(r.State), offered: offered[r.SkillName]}
 		if sk, ok := m.Skill(r.SkillName); ok {
 			mark.path, mark.digest = sk.Path, sk.Digest()
