@@ -5,6 +5,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -200,7 +201,11 @@ func (g *Gateway) askRoots(cs *clientSession) []*mcp.Root {
 	defer done()
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
-		g.logf("MCP session %s: roots/list: %v (it contributes no roots)", shortID(ss.ID()), err)
+		// An ask gate ended itself (to ask again on a stream just
+		// opened, or as the session closes) is no news to log.
+		if !errors.Is(ctx.Err(), context.Canceled) {
+			g.logf("MCP session %s: roots/list: %v (it contributes no roots)", shortID(ss.ID()), err)
+		}
 		return nil
 	}
 	cs.roots.mu.Lock()
