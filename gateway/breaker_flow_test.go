@@ -19,27 +19,28 @@ import (
 	"github.com/gate-dev/gate/runtime"
 )
 
-// breakerLog records the breaker events of a service.
-type breakerLog struct {
+// eventLog records a service's events of one type ("breaker", "drift").
+type eventLog struct {
+	typ    string
 	mu     sync.Mutex
 	events []runtime.Event
 }
 
-func (l *breakerLog) add(e runtime.Event) {
-	if e.Type == "breaker" {
+func (l *eventLog) add(e runtime.Event) {
+	if e.Type == l.typ {
 		l.mu.Lock()
 		l.events = append(l.events, e)
 		l.mu.Unlock()
 	}
 }
 
-// states lists the states server's breaker went through, in order.
-func (l *breakerLog) states(server string) []string {
+// states lists the states of the events about name, in order.
+func (l *eventLog) states(name string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []string
 	for _, e := range l.events {
-		if e.Name == server {
+		if e.Name == name {
 			out = append(out, e.State)
 		}
 	}
@@ -48,7 +49,7 @@ func (l *breakerLog) states(server string) []string {
 
 // wait waits until server's breaker has gone through want, and returns
 // its last event.
-func (l *breakerLog) wait(t *testing.T, server string, want ...string) runtime.Event {
+func (l *eventLog) wait(t *testing.T, server string, want ...string) runtime.Event {
 	t.Helper()
 	require.Eventually(t, func() bool { return len(l.states(server)) >= len(want) }, waitFor, 5*time.Millisecond,
 		"breaker of %s: want %v", server, want)
@@ -58,8 +59,11 @@ func (l *breakerLog) wait(t *testing.T, server string, want ...string) runtime.E
 	return l.events[len(l.events)-1]
 }
 
-func watchBreakers(h *harness) *breakerLog {
-	l := &breakerLog{}
+func watchBreakers(h *harness) *eventLog { return h.watchEvents("breaker") }
+
+// watchEvents records the service's events of type typ from now on.
+func (h *harness) watchEvents(typ string) *eventLog {
+	l := &eventLog{typ: typ}
 	h.t.Cleanup(h.svc.Subscribe(l.add))
 	return l
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -37,32 +36,6 @@ func (u *pinUpstream) tool(name, description, schema string) {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(name), nil })
 }
 
-// driftLog records the gateway's drift events.
-type driftLog struct {
-	mu     sync.Mutex
-	events []runtime.Event
-}
-
-func (l *driftLog) add(e runtime.Event) {
-	if e.Type == "drift" {
-		l.mu.Lock()
-		l.events = append(l.events, e)
-		l.mu.Unlock()
-	}
-}
-
-func (l *driftLog) states(name string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, e := range l.events {
-		if e.Name == name {
-			out = append(out, e.State)
-		}
-	}
-	return out
-}
-
 // lock writes the lock file of the harness's manifest as gatectl mcp lock
 // does, from what the gateway offers of server now.
 func (h *harness) lock(server string) {
@@ -90,8 +63,7 @@ func TestPinHidesAChangedTool(t *testing.T) {
 	url, _ := httpUpstream(t, up.s)
 	reg := prometheus.NewRegistry()
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"notes\"\nurl = %q\nprefix = \"n_\"\npin = true\n", url), fastConfig().WithMetrics(reg))
-	drifts := &driftLog{}
-	t.Cleanup(h.svc.Subscribe(drifts.add))
+	drifts := h.watchEvents("drift")
 	c := h.client()
 	// No lock file yet: pin = true offers the tools the lock does not know.
 	c.WaitTools(t, "n_search", "n_write")
