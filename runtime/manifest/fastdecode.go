@@ -19,8 +19,8 @@ import (
 // recording those few positions, and declines whatever it is not certain
 // to decode exactly as go-toml does: a datetime, a key or table defined
 // twice, a table extended in a way TOML forbids or that go-toml's rules
-// might read differently, a syntax error, anything within a factor of two
-// of a limit. Parse then runs the checks on its map, and returns the
+// might read differently, a syntax error, anything over a limit or
+// within a factor of two of one it only estimates. Parse then runs the checks on its map, and returns the
 // result only when they find nothing wrong; on a decline or on any
 // problem it runs the full path from the start, so every message,
 // position and caret is the full path's, and the full path's pre-scans
@@ -227,9 +227,14 @@ type fastDecoder struct {
 	sec *fnode
 	dot dnode
 
-	// What the limits count, as the index counts it, and half of each
-	// limit (a tool or server count is exact: 10,000 is both the default
-	// cap and a real manifest).
+	// What the limits count, as the index counts it, and the limits.
+	// Values and path bytes are counted exactly as the index counts them
+	// (FuzzFastPathMatchesFullPath and TestFastPathAtLimits hold them
+	// equal), so they are capped at the limits themselves: a manifest of
+	// 50,000 tools is 850,000 values, and a decline at half of MaxValues
+	// sent it down the full path after the fast one. Keys per table,
+	// array lengths and key comparisons are estimated, so the fast path
+	// declines at half of those.
 	values, pathBytes  int
 	maxValues, maxKeys int
 	maxArray, maxPath  int
@@ -301,10 +306,10 @@ func newFastDecoder(src []byte, str string, lim Limits, pipe *toolPipe) *fastDec
 		src:        src,
 		str:        str,
 		names:      make(map[string]nameInfo, 64),
-		maxValues:  lim.MaxValues / 2,
+		maxValues:  lim.MaxValues,
 		maxKeys:    lim.MaxKeysPerTable / 2,
 		maxArray:   lim.MaxArrayLen / 2,
-		maxPath:    maxPathBytes(len(src)) / 2,
+		maxPath:    maxPathBytes(len(src)),
 		maxTools:   lim.MaxTools,
 		maxServers: lim.MaxServers,
 		maxWork:    lim.MaxKeyComparisons / 2,

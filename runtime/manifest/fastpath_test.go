@@ -202,3 +202,36 @@ func fastPathSeeds() []string {
 	}
 	return seeds
 }
+
+// TestFastPathAtLimits checks that the fast decoder counts values and
+// path bytes exactly as the position index does, and key comparisons no
+// fewer, on every manifest of testdata and both generators: it caps the
+// first two at the limits themselves, so a manifest at MaxValues takes
+// the fast path and one value more is the full path's error.
+func TestFastPathAtLimits(t *testing.T) {
+	srcs := [][]byte{genTools(300), genPlain(300)}
+	for _, dir := range []string{"valid", "invalid"} {
+		for _, file := range corpus(t, dir) {
+			src, err := os.ReadFile(file)
+			require.NoError(t, err)
+			srcs = append(srcs, src)
+		}
+	}
+	for _, src := range srcs {
+		st, _, ok := decodeWith(src, Limits{}, 1)
+		if !ok {
+			continue
+		}
+		ix, err := buildIndex(src, Limits{}.resolved())
+		require.NoError(t, err)
+		assert.Equal(t, [2]int{ix.values, ix.pathBytes}, [2]int{st.values, st.pathBytes}, "values, path bytes:\n%s", src)
+		assert.GreaterOrEqual(t, st.work, ix.cost.work, "key comparisons:\n%s", src)
+	}
+	src := genTools(300)
+	ix, err := buildIndex(src, Limits{}.resolved())
+	require.NoError(t, err)
+	assert.True(t, sameAsFullPath(t, src, Limits{MaxValues: ix.values}), "at MaxValues")
+	assert.False(t, sameAsFullPath(t, src, Limits{MaxValues: ix.values - 1}), "over MaxValues")
+	_, errs := ParseWithLimits("gate.toml", src, Limits{MaxValues: ix.values - 1})
+	require.ErrorContains(t, errs, "(manifest.Limits.MaxValues)")
+}
