@@ -39,11 +39,21 @@ type Limits struct {
 	// already useless to a model.
 	MaxArrayLen int
 	// MaxTools and MaxServers cap the [[tools]] and [[servers]] entries.
-	// Default 10,000 each: model APIs take at most a few hundred tools
-	// per request, and a gateway choosing among 10,000 has room to
-	// spare; a 10,000-tool manifest loads in under a second. MaxTools
-	// also caps one server's [[servers.tools]] rules (a rule is about at
-	// least one tool), as MaxArrayLen does any array.
+	// Default 500,000 each, the bound MaxValues already sets (a tool is
+	// at least two values, its entry and its name, so the default
+	// MaxValues admits 499,999): the tools a manifest may hold are bounded
+	// by its bytes and values, which bound memory, not by a count of
+	// their own. What a tool costs grows linearly
+	// (TestParseScalesLinearly): a tool of the quickstart's shape (a
+	// name, a description, a one-property parameters schema, an env
+	// probe; 170 bytes of TOML) allocates about 3.2 KB while it is parsed
+	// and the Manifest keeps about 250 B of it; with a two-property
+	// schema (360 bytes) 4.8 KB and 250 B. A Gate adds about 0.9 KB a
+	// probed tool while it idles (docs/BENCHMARKS.md). So 50,000 such
+	// tools parse with 160-240 MB allocated, mostly garbage, and keep
+	// about 60 MB with their Gate; a host that wants a tighter bound sets
+	// these. MaxTools also caps one server's [[servers.tools]] rules (a
+	// rule is about at least one tool), as MaxArrayLen does any array.
 	MaxTools   int
 	MaxServers int
 	// MaxDescription caps a tool's or server's description, in bytes.
@@ -67,8 +77,8 @@ const (
 	DefaultMaxValues         = 1_000_000
 	DefaultMaxKeysPerTable   = 10_000
 	DefaultMaxArrayLen       = 100_000
-	DefaultMaxTools          = 10_000
-	DefaultMaxServers        = 10_000
+	DefaultMaxTools          = DefaultMaxValues / 2
+	DefaultMaxServers        = DefaultMaxValues / 2
 	DefaultMaxDescription    = 64 << 10
 	DefaultMaxKeyComparisons = 250_000_000
 )

@@ -110,9 +110,16 @@ func TestLimitsRefuseBeforeDecoding(t *testing.T) {
 		},
 		{
 			name: "tools, at the default",
-			src:  dup + string(genTools(DefaultMaxTools+1)),
-			key:  "tools[10000]", line: 4 + 9*DefaultMaxTools, col: 1,
-			msg: "more than 10000 tools (manifest.Limits.MaxTools)",
+			src:  dup + strings.Repeat("[[tools]]\n", DefaultMaxTools+1),
+			key:  "tools[500000]", line: 4 + DefaultMaxTools, col: 1,
+			msg: "more than 500000 tools (manifest.Limits.MaxTools)",
+		},
+		{
+			name: "tools",
+			lim:  Limits{MaxTools: 1000},
+			src:  dup + string(genTools(1001)),
+			key:  "tools[1000]", line: 4 + 9*1000, col: 1,
+			msg: "more than 1000 tools (manifest.Limits.MaxTools)",
 		},
 		{
 			name: "inline tools",
@@ -158,14 +165,20 @@ func TestLimitsRefuseBeforeDecoding(t *testing.T) {
 }
 
 // TestLimitsAllowTheDefaults checks that a manifest at every default
-// limit loads: the limits refuse only what is over them.
+// limit loads: the limits refuse only what is over them. The default
+// tool cap is the bound MaxValues sets (a named tool is two values, and
+// "tools" itself one), so the most tools a manifest may hold at the
+// defaults are a manifest of their own.
 func TestLimitsAllowTheDefaults(t *testing.T) {
-	src := string(genTools(DefaultMaxTools)) +
+	m, err := Parse("gate.toml", []byte(repeat(DefaultMaxTools-1, func(i int) string { return fmt.Sprintf("[[tools]]\nname = \"t%d\"\n", i) })))
+	require.NoError(t, err, "%v", err)
+	assert.Len(t, m.Tools, DefaultMaxTools-1)
+	src := string(genTools(40_000)) +
 		"[[servers]]\nname = \"s\"\ndescription = \"" + strings.Repeat("d", DefaultMaxDescription) + "\"\n" +
 		"[skills]\npaths = [" + strings.Repeat("\"p\",", DefaultMaxArrayLen) + "]\n"
-	m, err := Parse("gate.toml", []byte(src))
+	m, err = Parse("gate.toml", []byte(src))
 	require.NoError(t, err, "%v", err)
-	assert.Len(t, m.Tools, DefaultMaxTools)
+	assert.Len(t, m.Tools, 40_000)
 	assert.Len(t, m.Skills.Paths, DefaultMaxArrayLen)
 	assert.Len(t, m.Servers[0].Description, DefaultMaxDescription)
 }

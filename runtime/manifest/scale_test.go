@@ -9,7 +9,7 @@ import (
 
 // scaleLimits lets a 50,000-tool genTools manifest (18 MB) through:
 // MaxBytes is the only default it exceeds.
-var scaleLimits = Limits{MaxBytes: 32 << 20, MaxTools: 50_000}
+var scaleLimits = Limits{MaxBytes: 32 << 20}
 
 // parseCost is what one Parse of src allocates, in bytes and objects,
 // the median of three runs (the counters are the whole process's).
