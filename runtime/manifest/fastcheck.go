@@ -178,13 +178,7 @@ func (w *checker) tool(i int, el any) (Tool, bool) {
 		return Tool{}, false
 	}
 	w.entryTail(&e)
-	tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
-	if v, ok := e.t["parameters"]; ok {
-		tool.Parameters = w.parameters(e.path+".parameters", v)
-	}
-	if v, ok := e.t["toolset"]; ok {
-		tool.Toolset = w.toolset(e.path+".toolset", v)
-	}
+	tool := w.toolOf(&e)
 	return tool, len(w.errs) == 0 && !w.fastMiss
 }
 

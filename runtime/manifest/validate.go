@@ -246,18 +246,22 @@ var (
 
 func (c *checker) tools(v any) []Tool {
 	var out []Tool
-	c.entries(toolKind, v, func(e *checkedEntry) {
-		path, t := e.path, e.t
-		tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
-		if v, ok := t["parameters"]; ok {
-			tool.Parameters = c.parameters(path+".parameters", v)
-		}
-		if v, ok := t["toolset"]; ok {
-			tool.Toolset = c.toolset(path+".toolset", v)
-		}
-		out = append(out, tool)
-	})
+	c.entries(toolKind, v, func(e *checkedEntry) { out = append(out, c.toolOf(e)) })
 	return out
+}
+
+// toolOf is the Tool of a checked [[tools]] entry, with the keys only a
+// tool has read and checked: the one place a tool's keys are read, on
+// both paths (fastcheck.go's batches call it too).
+func (c *checker) toolOf(e *checkedEntry) Tool {
+	tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
+	if v, ok := e.t["parameters"]; ok {
+		tool.Parameters = c.parameters(e.path+".parameters", v)
+	}
+	if v, ok := e.t["toolset"]; ok {
+		tool.Toolset = c.toolset(e.path+".toolset", v)
+	}
+	return tool
 }
 
 func (c *checker) servers(v any) []Server {
