@@ -79,8 +79,16 @@ func Parse(path string, src []byte) (*Manifest, error) {
 }
 
 // ParseWithLimits is Parse within lim (zero fields: the defaults).
+//
+// A parse has one outcome and two ways to it (see docs/RATIONALE.md,
+// "How is runtime/manifest laid out"): the fast path (fastParseOpts)
+// decodes, checks and returns a Manifest when nothing is wrong, recording
+// only the positions a Manifest keeps; on anything to report, or a
+// document it is not sure to decode as go-toml does, the full path
+// (fullParse) starts again with every position at hand and finds every
+// problem. Both run the same checks.
 func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
-	m, errs, _ := parseWith(path, src, lim)
+	m, errs, _, _ := parseOpts(path, src, lim, fastPathEnabled, fastOpts{})
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -91,26 +99,6 @@ func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
 // does not allow it, but a user cannot see it.
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
-// parse is Parse, also returning the paths the position index did not
-// know, for tests.
-func parse(path string, src []byte) (*Manifest, Errors, []string) {
-	return parseWith(path, src, Limits{})
-}
-
-// parseWith is ParseWithLimits, also returning the paths the position
-// index did not know.
-func parseWith(path string, src []byte, lim Limits) (*Manifest, Errors, []string) {
-	m, errs, misses, _ := parseMode(path, src, lim, fastPathEnabled)
-	return m, errs, misses
-}
-
-// parseMode is parseWith, trying the fast path first when tryFast is set
-// (see fastdecode.go), and saying whether its result is the fast path's,
-// for tests.
-func parseMode(path string, src []byte, lim Limits, tryFast bool) (_ *Manifest, _ Errors, _ []string, fast bool) {
-	return parseOpts(path, src, lim, tryFast, fastOpts{})
-}
-
 // fastOpts tune the fast path's parallelism, for tests: workers
 // goroutines check the tools (0: GOMAXPROCS), and a document of at least
 // chunkMin bytes (0: defaultChunkMin; negative: none) is decoded in as
@@ -119,7 +107,9 @@ type fastOpts struct {
 	workers, chunkMin int
 }
 
-// parseOpts is parseMode with the fast path tuned by o.
+// parseOpts is ParseWithLimits, trying the fast path first when tryFast
+// is set, tuned by o, and also returning, for tests, the paths the
+// position index did not know and whether the result is the fast path's.
 func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_ *Manifest, _ Errors, _ []string, fast bool) {
 	lim = lim.resolved()
 	if int64(len(src)) > lim.MaxBytes {
@@ -153,18 +143,27 @@ func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_
 		fresh.lim, fresh.dir = c.lim, c.dir
 		c = fresh
 	}
+	m, errs := c.fullParse()
+	if m != nil {
+		m.Path = abs
+	}
+	return m, errs, c.misses, false
+}
+
+// fullParse is the full path: the pre-scans and the position index, then
+// go-toml's decoder, then the checks, every problem in file order.
+func (c *checker) fullParse() (*Manifest, Errors) {
 	doc, err := c.decode()
 	if err != nil {
-		return nil, Errors{err}, nil, false
+		return nil, Errors{err}
 	}
 	m := c.document(doc)
 	c.slowMetaSchemas()
-	m.Path = abs
 	sort.SliceStable(c.errs, func(i, j int) bool {
 		a, b := c.errs[i].Pos, c.errs[j].Pos
 		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 	})
-	return m, c.errs, c.misses, false
+	return m, c.errs
 }
 
 // fastParseOpts is the fast path, tuned by o: fastDecode, then the
