@@ -27,6 +27,9 @@ type checker struct {
 	// sends the parse down the full path.
 	fast     *fastPositions
 	fastMiss bool
+	// lazy, on the fast path, says the position index may still be built
+	// for a position fast lacks (see lazyIndex).
+	lazy bool
 	// fastStr is the source as the fast path's strings share it (see
 	// fastDecoder.str), for tests: the Manifest must keep none of it.
 	fastStr string
@@ -125,11 +128,36 @@ func (c *checker) entry(path string) entry {
 		if e, ok := c.fast.lookup(path); ok {
 			return e
 		}
+		if c.ix == nil && c.lazyIndex() {
+			if e, ok := c.ix.lookup(path); ok {
+				return e
+			}
+		}
 		c.fastMiss = true
 		return entry{}
 	}
 	c.misses = append(c.misses, path)
 	return entry{}
+}
+
+// lazyIndex builds the position index on the fast path, once, when a
+// check asks for a position the fast decoder does not record and a valid
+// Manifest keeps (an upstream server's tool rules and their probes), so
+// that those positions are the full path's own. It reports whether the
+// index is there: one the index's pass refuses (a limit it counts
+// exactly and the fast decoder only estimates) leaves the document to the
+// full path, which reports why.
+func (c *checker) lazyIndex() bool {
+	if !c.lazy {
+		return false
+	}
+	c.lazy = false
+	ix, err := buildIndex(c.src, c.lim)
+	if err != nil || ix.over != nil || ix.deep.len > 0 {
+		return false
+	}
+	c.ix = ix
+	return true
 }
 
 // keySpan is where path's key is written.

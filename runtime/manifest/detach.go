@@ -150,8 +150,7 @@ func detachRest(whole string, m *Manifest) {
 }
 
 // upstreamStrings appends the strings of u, detaching its rules' probe
-// configs. (The fast path leaves servers with upstreams to the full path
-// today; this keeps a Manifest free of the source if it ever does not.)
+// configs.
 func upstreamStrings(whole string, ptrs []*string, u *Upstream) []*string {
 	if u == nil {
 		return ptrs
@@ -165,7 +164,7 @@ func upstreamStrings(whole string, ptrs []*string, u *Upstream) []*string {
 	for i := range u.PassEnv {
 		ptrs = appendString(ptrs, &u.PassEnv[i])
 	}
-	ptrs = appendString(ptrs, &u.URL)
+	ptrs = appendString(appendString(ptrs, &u.URL), &u.Transport)
 	for i := range u.Headers {
 		ptrs = appendString(appendString(ptrs, &u.Headers[i].Name), &u.Headers[i].Value)
 	}

@@ -319,13 +319,6 @@ func (p *toolPipe) finish(arr []any, pos []elemPos) (tools []Tool, slow []slowSc
 // (see above). Any problem sets c.fastMiss, sending the parse down the
 // full path, if it adds no error.
 func (c *checker) fastDocument(doc map[string]any, p *toolPipe) *Manifest {
-	if !onlyPlainServers(doc["servers"]) {
-		// Servers with upstreams are rare (and manifests are cached): the
-		// fast path records none of the positions their keys need, so
-		// the full path checks them.
-		c.fastMiss = true
-		return nil
-	}
 	m := &Manifest{}
 	c.unknownKeys("", doc, topKeys)
 	if v, ok := doc["runtime"]; ok {
@@ -356,24 +349,6 @@ func (c *checker) fastDocument(doc map[string]any, p *toolPipe) *Manifest {
 	}
 	detachRest(p.str, m)
 	return m
-}
-
-// onlyPlainServers reports whether v, the document's servers, has no
-// element with a key other than name, description and probe: no
-// upstream, nor a typo that the full path would report anyway.
-func onlyPlainServers(v any) bool {
-	arr, _ := v.([]any)
-	for _, el := range arr {
-		t, _ := el.(map[string]any)
-		for k := range t {
-			switch k {
-			case "name", "description", "probe":
-			default:
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // maxProbeBudget is the largest probe budget of tools (0 if none has one).

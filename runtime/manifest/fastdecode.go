@@ -25,9 +25,9 @@ import (
 // problem it runs the full path from the start, so every message,
 // position and caret is the full path's, and the full path's pre-scans
 // still refuse hostile documents before go-toml's decoder sees them.
-// Servers with upstream keys (command, url and the keys that go with
-// them) are left to the full path too (see fastDocument): they are rare,
-// and their positions are not among the few recorded here.
+// A position a valid Manifest keeps that is not among the few recorded
+// here (an upstream server's tool rules and their probes) makes the
+// checks build the position index then, once (checker.lazyIndex).
 // FuzzFastPathMatchesFullPath checks that the two paths agree on any
 // input; TestFastPathTaken that clean manifests take the fast one.
 //

@@ -84,33 +84,16 @@ func TestFastPathTaken(t *testing.T) {
 }
 
 // TestFastPathCorpus checks every manifest of testdata both ways, and
-// that every valid one takes the fast path but those with servers of more
-// keys than a name, a description and a probe (upstreams, policies),
-// which it leaves to the full path.
+// that every valid one takes the fast path.
 func TestFastPathCorpus(t *testing.T) {
 	for _, dir := range []string{"valid", "invalid"} {
 		for _, file := range corpus(t, dir) {
 			src, err := os.ReadFile(file)
 			require.NoError(t, err)
 			fast := sameAsFullPath(t, src, Limits{})
-			m, _ := Parse("gate.toml", src)
-			assert.Equal(t, dir == "valid" && !hasRichServer(m), fast, file)
+			assert.Equal(t, dir == "valid", fast, file)
 		}
 	}
-}
-
-// hasRichServer reports whether a server of m has an upstream or a
-// policy.
-func hasRichServer(m *Manifest) bool {
-	if m == nil {
-		return false
-	}
-	for _, s := range m.Servers {
-		if s.Upstream != nil || s.Policy != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // fuzzLimits turns a fuzzed byte into limits: 0 is the defaults, anything
@@ -234,4 +217,24 @@ func TestFastPathAtLimits(t *testing.T) {
 	assert.False(t, sameAsFullPath(t, src, Limits{MaxValues: ix.values - 1}), "over MaxValues")
 	_, errs := ParseWithLimits("gate.toml", src, Limits{MaxValues: ix.values - 1})
 	require.ErrorContains(t, errs, "(manifest.Limits.MaxValues)")
+}
+
+// TestFastPathIndexOnlyWhenAsked checks that the fast path builds the
+// position index only when a check asks for a position it does not
+// record: never for tools alone, once for a server's tool rules.
+func TestFastPathIndexOnlyWhenAsked(t *testing.T) {
+	for _, tc := range []struct {
+		src   []byte
+		index bool
+	}{
+		{genTools(300), false},
+		{[]byte("[[servers]]\nname = \"s\"\nprobe = \"env:S\"\n"), false},
+		{[]byte(upstreamSrc), true},
+	} {
+		c := newChecker("gate.toml", tc.src)
+		c.lim = Limits{}.resolved()
+		m := c.fastParseOpts(fastOpts{})
+		require.NotNil(t, m, "%s", tc.src)
+		assert.Equal(t, tc.index, c.ix != nil, "%s", tc.src)
+	}
 }

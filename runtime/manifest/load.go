@@ -184,7 +184,7 @@ func (c *checker) fastParseOpts(o fastOpts) *Manifest {
 	if !ok {
 		return nil
 	}
-	c.fast = pos
+	c.fast, c.lazy = pos, true
 	m := c.fastDocument(doc, pipe)
 	if m == nil {
 		return nil
