@@ -83,8 +83,8 @@ func (r *reportTB) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args.
 // fails with exactly that report; and that a decline records nothing.
 func TestBugsAreFailures(t *testing.T) {
 	require.NoError(t, bugReport(), "a bug recorded before this test")
-	src := genTools(6)
 	for _, tc := range []struct {
+		src          []byte // genTools(6) if nil
 		point, where string
 		opts         fastOpts
 		tryFast      bool
@@ -98,9 +98,14 @@ func TestBugsAreFailures(t *testing.T) {
 		{point: "chunk", where: "chunk decoder", opts: fastOpts{workers: 2, chunkMin: 1}, tryFast: true, fast: true},
 		{point: "check", where: "toolPipe.check", opts: fastOpts{workers: 2, chunkMin: -1}, tryFast: true},
 		{point: "check", where: "toolPipe.check", opts: fastOpts{workers: 1, chunkMin: -1}, tryFast: true},
+		{src: []byte(upstreamSrc), point: "lazyIndex", where: "lazyIndex", opts: fastOpts{workers: 1, chunkMin: -1}, tryFast: true},
 		{point: "full", where: "decode", tryFast: false, errMsg: "cannot parse TOML: internal error: runtime error: index out of range [0] with length 0"},
 	} {
 		t.Run(tc.point+"/"+tc.where, func(t *testing.T) {
+			src := tc.src
+			if src == nil {
+				src = genTools(6)
+			}
 			want, wantErrs, _, _ := parseMode("gate.toml", src, Limits{}, false)
 			require.Empty(t, wantErrs)
 			before := bugCount()
@@ -151,6 +156,7 @@ func TestBugsAreFailures(t *testing.T) {
 	// Declines are decisions, not bugs: documents that decline in one
 	// decoder, in a chunk and in the merge record nothing.
 	before := bugCount()
+	src := genTools(6)
 	for _, doc := range []string{
 		"[[tools]]\nname = \"a\"\nparameters = { type = \"object\", default = 1979-05-27 }\n",
 		string(src) + "[[tools]]\nname = \"b\"\nname = \"b\"\n",

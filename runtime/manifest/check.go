@@ -152,8 +152,17 @@ func (c *checker) lazyIndex() bool {
 		return false
 	}
 	c.lazy = false
-	ix, err := buildIndex(c.src, c.lim)
-	if err != nil || ix.over != nil || ix.deep.len > 0 {
+	var ix *index
+	var err error
+	// A panic in the index is a bug (recorded: see bugs.go), and the full
+	// path decides, as it does for one in the fast decoder.
+	ok := try("lazyIndex", func() {
+		if fault != nil {
+			fault("lazyIndex")
+		}
+		ix, err = buildIndex(c.src, c.lim)
+	})
+	if !ok || err != nil || ix.over != nil || ix.deep.len > 0 {
 		return false
 	}
 	c.ix = ix
