@@ -37,6 +37,9 @@ var initLine = regexp.MustCompile(`^init (\S+) @\S+ ms, \S+ ms clock, (\d+) byte
 // the largest when over: a dependency that computes at init what only
 // some command uses costs every command.
 func TestInitWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds gatectl")
+	}
 	bin := filepath.Join(t.TempDir(), "gatectl")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "go build:\n%s", out)
