@@ -98,10 +98,10 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if cfg.TLSRootCAs != nil || cfg.Proxy || e.cfg.dialContext != nil {
 		pnet = &host.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
 	}
-	if cfg.TLSRootCAs == nil && m.talks() {
+	if cfg.TLSRootCAs == nil && m.speaksTLS(cfg) {
 		// Loaded now, in the background, rather than inside the budget
 		// of the probe's first TLS handshake.
-		host.WarmSystemRoots()
+		warmSystemRoots()
 	}
 	p := &Probe{
 		name:   name,
@@ -174,20 +174,6 @@ func (p *Probe) resetCall(c *host.Call, deadline time.Time) {
 		EngineStop: e.stop,
 		Net:        p.netOf(),
 	}
-}
-
-// talks reports whether the module imports gate.connect or gate.http, the
-// ABI v2 calls that may speak TLS.
-func (m *Module) talks() bool {
-	if m.info == nil {
-		return false
-	}
-	for _, it := range m.info.Imports {
-		if it.Module == host.ModuleName && (it.Name == "connect" || it.Name == "http") {
-			return true
-		}
-	}
-	return false
 }
 
 // Name returns the probe's name.

@@ -14,44 +14,94 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testsvc"
 )
 
-// BenchmarkProcess times gatectl as a user runs it: a whole process that
-// answers "is HOME set?" with the standard env probe and a warm
-// compilation cache, against the same question asked by /bin/sh (how exec
-// checks run) and against /bin/true, the floor of starting any process
-// here.
+// BenchmarkProcess times gatectl as a user runs it, a whole process per
+// command, against the floor of starting a Go program: a hello-world built
+// here (the anchor). One round runs every command once, in turn, so that
+// the machine's load falls on all of them alike; each figure is the median
+// of the rounds, and each ratio is against the anchor's median of the same
+// run. The commands: gatectl --version (nothing but the start),
+// gatectl probe run env:HOME (the standard env probe, warm compilation
+// cache; and with --fresh), and gatectl probe run redis: against a real
+// redis-server beside redis-cli ping, the CLI a user would ask instead.
+// /bin/true and /bin/sh -c 'test -n "$HOME"' are there for scale.
+//
+//	go test -run '^$' -bench Process -benchtime 200x ./cmd/gatectl
+//
+// GATECTL_BASELINE=/path/to/an/older/gatectl adds --version, env:HOME and
+// redis: run by that binary to the same rounds, for before-and-after
+// figures from one run.
 func BenchmarkProcess(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "gatectl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build gatectl: %v\n%s", err, out)
-	}
-	cache := b.TempDir()
-	env := append(os.Environ(), "GATE_CACHE_DIR="+cache)
-	runs := []struct {
+	gatectl := buildGatectl(b)
+	hello := buildHelloWorld(b)
+	redis := "redis:" + testsvc.Redis(b, "")
+	redisHost, redisPort := splitHostPort(b, strings.TrimPrefix(redis, "redis:"))
+	env := append(os.Environ(), "GATE_CACHE_DIR="+b.TempDir())
+	type named struct {
 		name string
-		argv []string
-	}{
-		{"true", []string{"/bin/true"}},
-		{"sh-test-n", []string{"/bin/sh", "-c", `test -n "$HOME"`}},
-		{"gatectl-probe-run-env", []string{bin, "probe", "run", "env:HOME"}},
-		{"gatectl-probe-run-env-fresh", []string{bin, "probe", "run", "--fresh", "env:HOME"}},
+		cmd  *timedCommand
 	}
-	for _, r := range runs {
-		b.Run(r.name, func(b *testing.B) {
-			run := func() {
-				cmd := exec.Command(r.argv[0], r.argv[1:]...)
-				cmd.Env = env
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v: %v\n%s", r.argv, err, out)
-				}
-			}
-			run() // warm the compilation cache and the page cache
-			for b.Loop() {
-				run()
-			}
-		})
+	run := func(argv ...string) *timedCommand { return &timedCommand{argv: argv, env: env, wallOnly: true} }
+	all := []named{
+		{"hello", run(hello)},
+		{"true", run("/bin/true")},
+		{"sh-test-n", run("/bin/sh", "-c", `test -n "$HOME"`)},
+		{"version", run(gatectl, "--version")},
+		{"probe-env", run(gatectl, "probe", "run", "env:HOME")},
+		{"probe-env-fresh", run(gatectl, "probe", "run", "--fresh", "env:HOME")},
+		{"probe-redis", run(gatectl, "probe", "run", redis)},
+		{"redis-cli", run("redis-cli", "-h", redisHost, "-p", redisPort, "ping")},
 	}
+	if old := os.Getenv("GATECTL_BASELINE"); old != "" {
+		for _, c := range []named{
+			{"baseline-version", run(old, "--version")},
+			{"baseline-probe-env", run(old, "probe", "run", "env:HOME")},
+			{"baseline-probe-redis", run(old, "probe", "run", redis)},
+		} {
+			c.cmd.mayFail = true
+			all = append(all, c)
+		}
+	}
+	for _, c := range all {
+		c.cmd.run(b) // fill the caches: compiled probes, the page cache
+		c.cmd.reset()
+		c.cmd.failures = 0
+	}
+	for b.Loop() {
+		for _, c := range all {
+			c.cmd.run(b)
+		}
+	}
+	medians := map[string]float64{}
+	for _, c := range all {
+		c.cmd.report(b, c.name)
+		if c.cmd.mayFail {
+			b.ReportMetric(float64(c.cmd.failures), c.name+"-failures")
+		}
+		medians[c.name] = c.cmd.median()
+		if c.name != "hello" {
+			b.ReportMetric(medians[c.name]/medians["hello"], c.name+"-x-hello")
+		}
+	}
+	b.ReportMetric(medians["probe-redis"]/medians["redis-cli"], "probe-redis-x-redis-cli")
+	if _, ok := medians["baseline-version"]; ok {
+		b.ReportMetric(medians["baseline-probe-redis"]/medians["redis-cli"], "baseline-probe-redis-x-redis-cli")
+	}
+}
+
+// buildHelloWorld builds a Go program that prints a line, with the Go
+// that builds gatectl, and returns a copy of the binary (see
+// buildGatectl): the floor of starting any Go program here.
+func buildHelloWorld(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	require.NoError(b, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644))
+	require.NoError(b, os.WriteFile(filepath.Join(dir, "main.go"),
+		[]byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n"), 0o644))
+	return buildCopy(b, dir, ".")
 }
 
 // BenchmarkCheckVsPython runs `gatectl check` of N env-probed tools, half
@@ -150,14 +200,24 @@ func BenchmarkQuickstartCheck(b *testing.B) {
 // slower than a copy of it, every time, on this machine.
 func buildGatectl(b *testing.B) string {
 	b.Helper()
-	dir := b.TempDir()
-	built := filepath.Join(dir, "gatectl.built")
-	if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build gatectl: %v\n%s", err, out)
+	return buildCopy(b, ".", ".")
+}
+
+// buildCopy builds the package pkg of the module in dir and returns a copy
+// of the binary.
+func buildCopy(b *testing.B, dir, pkg string) string {
+	b.Helper()
+	out := b.TempDir()
+	built := filepath.Join(out, "built")
+	build := exec.Command("go", "build", "-o", built, pkg)
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build %s in %s: %v\n%s", pkg, dir, err, out)
 	}
 	data, err := os.ReadFile(built)
 	require.NoError(b, err)
-	bin := filepath.Join(dir, "gatectl")
+	bin := filepath.Join(out, "bin")
 	require.NoError(b, os.WriteFile(bin, data, 0o755))
 	return bin
 }
@@ -203,8 +263,17 @@ type timedCommand struct {
 	// freshCache runs each time with GATE_CACHE_DIR set to a new, empty
 	// directory.
 	freshCache bool
-	walls      []time.Duration
-	rss        []int64 // bytes
+	// wallOnly runs the command itself, without GNU time in front of it:
+	// for commands of a few milliseconds, whose figures the extra
+	// process would blur.
+	wallOnly bool
+	// mayFail counts a run that exits otherwise than exitCode in failures,
+	// leaving its time out, rather than ending the benchmark: for an older
+	// binary, whose failures under load are part of what is compared.
+	mayFail  bool
+	failures int
+	walls    []time.Duration
+	rss      []int64 // bytes
 }
 
 // gnuTime is GNU time, which reports a command's peak resident set size.
@@ -218,7 +287,7 @@ func (c *timedCommand) run(b *testing.B) {
 	b.Helper()
 	argv := c.argv
 	var rssFile string
-	if _, err := os.Stat(gnuTime); err == nil {
+	if _, err := os.Stat(gnuTime); err == nil && !c.wallOnly {
 		rssFile = filepath.Join(b.TempDir(), "rss")
 		argv = append([]string{gnuTime, "-f", "%M", "-o", rssFile}, argv...)
 	}
@@ -233,7 +302,10 @@ func (c *timedCommand) run(b *testing.B) {
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	if code := cmd.ProcessState.ExitCode(); code != c.exitCode {
+	if code := cmd.ProcessState.ExitCode(); code != c.exitCode && c.mayFail {
+		c.failures++
+		return
+	} else if code != c.exitCode {
 		b.Fatalf("%v: exit %d (%v), want %d\n%s", c.argv, code, err, c.exitCode, stderr.Bytes())
 	}
 	c.walls = append(c.walls, wall)

@@ -31,7 +31,7 @@ func TestCommandTable(t *testing.T) {
 			assert.NotEmpty(t, c.usage, "gatectl %s has no line in the usage", key)
 		}
 		// The usage's words, wherever it wrapped them.
-		flat := " " + strings.Join(strings.Fields(usage), " ") + " "
+		flat := " " + strings.Join(strings.Fields(usage()), " ") + " "
 		for _, u := range c.usage {
 			line := strings.Join(append(append([]string{"gatectl"}, c.path()...), strings.Fields(u.args)...), " ")
 			assert.Contains(t, flat, " "+line+" ", "the usage lacks %s", line)
@@ -55,12 +55,12 @@ func TestUsageListsEveryProbeKind(t *testing.T) {
 	for _, k := range kinds {
 		require.NotEmpty(t, k.Form(), k)
 		require.NotEmpty(t, k.Summary(), k)
-		at := strings.Index(usage, "\n  "+k.Form()+" ")
+		at := strings.Index(usage(), "\n  "+k.Form()+" ")
 		if !assert.Greater(t, at, last, "the usage lists %s, after the kinds before it", k.Form()) {
 			continue
 		}
 		// Its summary, wrapped onto the lines indented under it.
-		lines := strings.Split(usage[at+1:], "\n")
+		lines := strings.Split(usage()[at+1:], "\n")
 		entry := strings.TrimPrefix(lines[0], "  "+k.Form())
 		for _, l := range lines[1:] {
 			if !strings.HasPrefix(l, strings.Repeat(" ", kindNoteColumn)) {

@@ -139,7 +139,7 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "help*.txt"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	texts := map[string]string{"usage": usage, "probe usage": probeUsage()}
+	texts := map[string]string{"usage": usage(), "probe usage": probeUsage()}
 	for _, f := range files {
 		texts[f] = readGolden(t, filepath.Base(f))
 	}

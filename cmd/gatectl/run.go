@@ -173,7 +173,7 @@ func flagsOf[F any, P interface {
 // flag it does not know.
 func noCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return exitOK
 	}
 	return cli.unknown("gatectl", args[0], stderr)
@@ -183,7 +183,7 @@ func noCommand(args []string, stdout, stderr io.Writer) int {
 // "gatectl COMMAND [SUBCOMMAND] -h" prints.
 func help(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || isHelp(args[0]) { // "gatectl help help" too
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return exitOK
 	}
 	if !slices.ContainsFunc(cli.subs, func(c *cmd) bool { return c.name == args[0] }) {

@@ -115,7 +115,8 @@ var warmRoots sync.Once
 // process. crypto/x509 loads them on first use, which takes 10-100 ms (and
 // seconds under the race detector): inside a probe's first TLS handshake
 // that would spend its budget. The engine calls it when it makes a probe
-// that may talk TLS.
+// that will speak TLS, and only then: a process that runs plaintext
+// probes has no use for the roots.
 func WarmSystemRoots() {
 	warmRoots.Do(func() {
 		go x509.SystemCertPool()
