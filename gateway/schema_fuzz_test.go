@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -32,7 +31,7 @@ func FuzzCheckTool(f *testing.F) {
 		if json.Unmarshal(schema, &v) != nil {
 			return
 		}
-		lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: desc, InputSchema: v}, &compileSlot{})
+		lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: desc, InputSchema: v}, &compileSlot{}, nil)
 		if lt.tool == nil {
 			if lt.invalid == "" {
 				t.Fatal("hidden without a reason")
@@ -40,14 +39,14 @@ func FuzzCheckTool(f *testing.F) {
 			return
 		}
 		var def any
-		if err := json.Unmarshal(lt.def, &def); err != nil {
+		if err := json.Unmarshal([]byte(lt.def), &def); err != nil {
 			t.Fatalf("the definition is not JSON: %v", err)
 		}
 		if where := refusedIn(def); where != "" {
 			t.Fatalf("the definition offered holds %s: %s", where, lt.def)
 		}
-		again := checkTool(context.Background(), lt.tool, &compileSlot{})
-		if again.invalid != "" || !bytes.Equal(again.def, lt.def) {
+		again := checkTool(context.Background(), lt.tool, &compileSlot{}, nil)
+		if again.invalid != "" || again.def != lt.def {
 			t.Fatalf("checked again: %q, %s; first %s", again.invalid, again.def, lt.def)
 		}
 	})
