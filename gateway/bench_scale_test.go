@@ -24,7 +24,10 @@ import (
 // streamable HTTP. Each measure has its anchor in the same run:
 //
 //	go test -c -o /tmp/gw.test ./gateway && cd gateway
-//	for i in $(seq 5); do /tmp/gw.test -test.run '^$' -test.bench GatewayAtScale -test.benchtime 2s -test.benchmem; done | tee /tmp/scale.txt
+//	for i in $(seq 5); do
+//	  /tmp/gw.test -test.run '^$' -test.bench 'GatewayAtScale/(heap|list|call)' -test.benchtime 2s -test.benchmem >> /tmp/scale.txt
+//	  /tmp/gw.test -test.run '^$' -test.bench 'GatewayAtScale/flip' -test.benchtime 20x -test.benchmem >> /tmp/scale-flip.txt
+//	done
 //	benchstat -col /via /tmp/scale.txt
 
 const (
