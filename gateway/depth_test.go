@@ -93,10 +93,10 @@ func TestFittedToolListDecodes(t *testing.T) {
 	var res mcp.ListToolsResult
 	require.NoError(t, json.Unmarshal(m.(*jsonrpc.Response).Result, &res))
 	require.Len(t, res.Tools, 2)
-	lt := checkTool(t.Context(), res.Tools[0], &compileSlot{})
+	lt := checkTool(t.Context(), res.Tools[0], &compileSlot{}, nil)
 	assert.Equal(t, "deep", lt.name)
 	assert.Contains(t, lt.invalid, "its definition nests 1502 deep")
-	assert.Empty(t, checkTool(t.Context(), res.Tools[1], &compileSlot{}).invalid)
+	assert.Empty(t, checkTool(t.Context(), res.Tools[1], &compileSlot{}, nil).invalid)
 }
 
 // fitLines finds messages as the SDK's decoder does, whatever the reads

@@ -19,3 +19,14 @@ func (g *Gateway) StandaloneStreams() int {
 	}
 	return n
 }
+
+// OfferOf is the offer of a tool offered now (nil when it is not), as an
+// identity: the same value from two looks is the same offer, not a copy.
+func (g *Gateway) OfferOf(name string) any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if o := g.offered[name]; o != nil {
+		return o
+	}
+	return nil
+}

@@ -93,7 +93,8 @@ type Gateway struct {
 // offer is one tool the gateway offers, and where calls to it go.
 type offer struct {
 	up       *upstream
-	upstream string // the tool's name at the upstream
+	upstream string    // the tool's name at the upstream
+	from     *mcp.Tool // the checked tool of the upstream's listing this was made of
 	tool     *mcp.Tool
 	def      string // what the client sees, to tell a change
 	timeout  time.Duration
@@ -254,6 +255,9 @@ func (g *Gateway) compute(ctx context.Context) {
 	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
 	var served []servedServer
+	g.mu.Lock()
+	prev := g.offered // never changed, only replaced (below)
+	g.mu.Unlock()
 	g.pinBegin(m)
 	if m != nil {
 		for _, s := range m.Servers {
@@ -266,7 +270,7 @@ func (g *Gateway) compute(ctx context.Context) {
 			if u == nil {
 				continue
 			}
-			down := g.offerServer(s, u, status, offered, hidden, owner)
+			down := g.offerServer(s, u, status, prev, offered, hidden, owner)
 			served = append(served, servedServer{s: s, u: u, down: down})
 		}
 	}
@@ -282,7 +286,7 @@ func (g *Gateway) compute(ctx context.Context) {
 		}
 	}
 	for name, o := range offered {
-		if old, ok := g.offered[name]; !ok || old.def != o.def || old.up != o.up || old.timeout != o.timeout {
+		if old, ok := g.offered[name]; !ok || old != o && (old.def != o.def || old.up != o.up || old.timeout != o.timeout) {
 			added = append(added, o)
 		}
 	}
@@ -342,8 +346,11 @@ func sortedTools(offered map[string]*offer) []*mcp.Tool {
 }
 
 // offerServer decides each known tool of one upstream, and returns why the
-// server is hidden whole, if it is.
-func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) hiddenTool {
+// server is hidden whole, if it is. A tool offered before (in prev) from
+// the same check of the same upstream's listing, on the same terms, keeps
+// its offer: a computation allocates for the tools that changed, not for
+// every tool of every upstream.
+func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, prev, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) hiddenTool {
 	state, lastErr, tools, _ := u.snapshot()
 	prefix := prefixOf(s.Name, s.Upstream)
 	timeout := g.cfg.callTimeout
@@ -410,9 +417,13 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			hide(name, why.code, why.reason)
 			continue
 		}
+		if o := prev[name]; o != nil && o.from == lt.tool && o.up == u && o.upstream == lt.name && o.timeout == timeout && o.breaker == policy {
+			offered[name] = o
+			continue
+		}
 		t := *lt.tool
 		t.Name = name
-		offered[name] = &offer{up: u, upstream: lt.name, tool: &t, def: string(lt.def), timeout: timeout, breaker: policy}
+		offered[name] = &offer{up: u, upstream: lt.name, from: lt.tool, tool: &t, def: lt.def, timeout: timeout, breaker: policy}
 	}
 	return serverDown
 }

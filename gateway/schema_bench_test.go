@@ -42,7 +42,7 @@ func worstSchemas() map[string]string {
 func BenchmarkSchemaWorstCase(b *testing.B) {
 	for name, raw := range worstSchemas() {
 		b.Run(name, func(b *testing.B) {
-			lt := checkTool(context.Background(), &mcp.Tool{Name: "t", InputSchema: json.RawMessage(raw)}, &compileSlot{})
+			lt := checkTool(context.Background(), &mcp.Tool{Name: "t", InputSchema: json.RawMessage(raw)}, &compileSlot{}, nil)
 			if lt.invalid != "" {
 				b.Fatalf("not within the bounds: %s", lt.invalid)
 			}
@@ -85,7 +85,7 @@ func BenchmarkSchemaRefused(b *testing.B) {
 			tool := &mcp.Tool{Name: "t", InputSchema: schema}
 			b.ReportAllocs()
 			for b.Loop() {
-				if lt := checkTool(context.Background(), tool, &compileSlot{}); lt.invalid == "" {
+				if lt := checkTool(context.Background(), tool, &compileSlot{}, nil); lt.invalid == "" {
 					b.Fatal("offered")
 				}
 			}

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -32,7 +31,7 @@ func FuzzCheckTool(f *testing.F) {
 		if json.Unmarshal(schema, &v) != nil {
 			return
 		}
-		lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: desc, InputSchema: v}, &compileSlot{})
+		lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: desc, InputSchema: v}, &compileSlot{}, nil)
 		if lt.tool == nil {
 			if lt.invalid == "" {
 				t.Fatal("hidden without a reason")
@@ -40,14 +39,14 @@ func FuzzCheckTool(f *testing.F) {
 			return
 		}
 		var def any
-		if err := json.Unmarshal(lt.def, &def); err != nil {
+		if err := json.Unmarshal([]byte(lt.def), &def); err != nil {
 			t.Fatalf("the definition is not JSON: %v", err)
 		}
 		if where := refusedIn(def); where != "" {
 			t.Fatalf("the definition offered holds %s: %s", where, lt.def)
 		}
-		again := checkTool(context.Background(), lt.tool, &compileSlot{})
-		if again.invalid != "" || !bytes.Equal(again.def, lt.def) {
+		again := checkTool(context.Background(), lt.tool, &compileSlot{}, nil)
+		if again.invalid != "" || again.def != lt.def {
 			t.Fatalf("checked again: %q, %s; first %s", again.invalid, again.def, lt.def)
 		}
 	})
@@ -77,4 +76,30 @@ func refusedIn(v any) string {
 		}
 	}
 	return ""
+}
+
+// FuzzCheckToolAgainstPrev: a tool checked against the last listing's
+// check of a tool of its name (prev, which a relisting uses to skip the
+// check of a tool listed again unchanged) is checked exactly as it is
+// without one: the same definition offered, or the same reason to hide it.
+func FuzzCheckToolAgainstPrev(f *testing.F) {
+	schema := `{"type":"object","properties":{"q":{"type":"string"}}}`
+	f.Add("Search.", []byte(schema), "Search.", []byte(schema))
+	f.Add("Search.", []byte(schema), "Search!", []byte(schema))
+	f.Add("", []byte(schema), "", []byte(`{"type":"object","properties":{"q":{"type":"integer"}}}`))
+	f.Add("d", []byte(schema), "d\u200b", []byte(`{"type":"string"}`))
+	f.Fuzz(func(t *testing.T, desc1 string, schema1 []byte, desc2 string, schema2 []byte) {
+		var v1, v2 any
+		if json.Unmarshal(schema1, &v1) != nil || json.Unmarshal(schema2, &v2) != nil {
+			return
+		}
+		ctx := context.Background()
+		first := checkTool(ctx, &mcp.Tool{Name: "t", Description: desc1, InputSchema: v1}, &compileSlot{}, nil)
+		second := &mcp.Tool{Name: "t", Description: desc2, InputSchema: v2}
+		got := checkTool(ctx, second, &compileSlot{}, map[string]listedTool{"t": first})
+		want := checkTool(ctx, second, &compileSlot{}, nil)
+		if got.invalid != want.invalid || got.def != want.def || (got.tool == nil) != (want.tool == nil) {
+			t.Fatalf("checked against the last check: %q, %s; alone: %q, %s", got.invalid, got.def, want.invalid, want.def)
+		}
+	})
 }

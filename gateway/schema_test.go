@@ -73,7 +73,7 @@ func TestSchemaBoundsComeBeforeTheCompile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			compiles := countCompiles(t)
-			lt := checkTool(context.Background(), toolWith(tt.schema), &compileSlot{})
+			lt := checkTool(context.Background(), toolWith(tt.schema), &compileSlot{}, nil)
 			assert.Nil(t, lt.tool)
 			assert.Contains(t, lt.invalid, tt.want)
 			assert.Zero(t, compiles.Load(), "the compiler ran")
@@ -81,7 +81,7 @@ func TestSchemaBoundsComeBeforeTheCompile(t *testing.T) {
 	}
 	// At the bounds, the tool is offered.
 	for _, schema := range []string{nested(maxSchemaDepth - 3), `{"type":"object","properties":` + props(maxSchemaObjects-2) + `}`, patterns(maxSchemaPatterns)} {
-		lt := checkTool(context.Background(), toolWith(schema), &compileSlot{})
+		lt := checkTool(context.Background(), toolWith(schema), &compileSlot{}, nil)
 		require.Empty(t, lt.invalid)
 		require.NotNil(t, lt.tool)
 	}
@@ -109,23 +109,23 @@ func TestCompileIsBoundedInTime(t *testing.T) {
 	// remembered).
 	run := time.Now().UnixNano()
 	schema := func(n int) string { return fmt.Sprintf(`{"type":"object","properties":{"held%d_%d":{}}}`, run, n) }
-	lt := checkTool(context.Background(), toolWith(schema(1)), slot)
+	lt := checkTool(context.Background(), toolWith(schema(1)), slot, nil)
 	require.Contains(t, lt.invalid, "its inputSchema did not compile within 50ms")
 	<-started
 	// The first compile still holds the slot: the next one is not started.
-	lt = checkTool(context.Background(), toolWith(schema(2)), slot)
+	lt = checkTool(context.Background(), toolWith(schema(2)), slot, nil)
 	assert.Contains(t, lt.invalid, "the server's previous schema was still compiling after 50ms")
 	// A listing that ends (a shutdown) does not wait either.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	lt = checkTool(ctx, toolWith(schema(3)), slot)
+	lt = checkTool(ctx, toolWith(schema(3)), slot, nil)
 	assert.Contains(t, lt.invalid, "was not compiled: context canceled")
 	assert.Len(t, started, 0, "a second compile ran beside the first")
 
 	close(release)
 	compileTimeout = saved
 	require.Eventually(t, func() bool {
-		lt = checkTool(context.Background(), toolWith(schema(1)), slot)
+		lt = checkTool(context.Background(), toolWith(schema(1)), slot, nil)
 		return lt.invalid == ""
 	}, 10*time.Second, 10*time.Millisecond)
 	// Schema 1 compiled in the background and was remembered: checking it
@@ -159,7 +159,7 @@ func TestSchemaTextIsCleaned(t *testing.T) {
 		"$defs":    map[string]any{"d": map[string]any{"x-hint": "hint\u200d"}},
 		"required": []any{"description"},
 	}
-	lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: "d\U000E0041", Title: "x\u2028y", InputSchema: in, OutputSchema: map[string]any{"type": "object", "description": "out\u200b"}}, &compileSlot{})
+	lt := checkTool(context.Background(), &mcp.Tool{Name: "t", Description: "d\U000E0041", Title: "x\u2028y", InputSchema: in, OutputSchema: map[string]any{"type": "object", "description": "out\u200b"}}, &compileSlot{}, nil)
 	require.Empty(t, lt.invalid)
 	assert.Equal(t, "d", lt.tool.Description)
 	assert.Equal(t, "x\uFFFDy", lt.tool.Title)
@@ -192,7 +192,7 @@ func TestSchemaTextIsCleaned(t *testing.T) {
 		{"slash in a name", `{"type":"object","properties":{"a/b~":{"enum":["\u200b"]}}}`, `at /properties/a~1b~0/enum/0`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			lt := checkTool(context.Background(), toolWith(tt.schema), &compileSlot{})
+			lt := checkTool(context.Background(), toolWith(tt.schema), &compileSlot{}, nil)
 			assert.Nil(t, lt.tool)
 			assert.Contains(t, lt.invalid, tt.want)
 		})

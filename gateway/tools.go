@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -23,7 +24,11 @@ type listedTool struct {
 	name    string    // as the upstream names it
 	tool    *mcp.Tool // cleaned, not yet prefixed; nil when invalid
 	invalid string    // why the tool can never be offered; "" when valid
-	def     []byte    // tool as JSON, to tell a changed definition
+	def     string    // tool as JSON, to tell a changed definition
+	// listed is the SHA-256 of the tool as the upstream listed it: a
+	// relisting that lists it again byte for byte keeps this check of it
+	// (checkTool's prev).
+	listed [sha256.Size]byte
 }
 
 // size is what gate keeps of the tool, in bytes: its definition, and the
@@ -41,7 +46,15 @@ func (lt listedTool) size() int { return len(lt.name) + len(lt.invalid) + len(lt
 // person reviewing what the model is told. A compile waits at most
 // compileTimeout, and not past ctx (the listing's bound, or a shutdown);
 // slot is the upstream's.
-func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot) listedTool {
+//
+// prev is the upstream's last listing, by name, or nil: a valid tool of
+// it whose definition the upstream lists again unchanged is returned as it
+// is, without cleaning and compiling it again, so that a relisting costs
+// the tools that changed, and an unchanged tool keeps its identity (what
+// the offered set and the pins tell an unchanged tool by). An invalid one
+// is checked again: its compile may have run out of time on a busy
+// machine.
+func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot, prev map[string]listedTool) listedTool {
 	if t == nil {
 		return listedTool{invalid: "the upstream listed a null tool"}
 	}
@@ -54,9 +67,14 @@ func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot) listedTool {
 		lt.invalid = err.Error()
 		return lt
 	}
-	if err := checkToolSize(json.Marshal(t)); err != nil {
+	raw, err := json.Marshal(t)
+	if err := checkToolSize(raw, err); err != nil {
 		lt.invalid = err.Error()
 		return lt
+	}
+	lt.listed = sha256.Sum256(raw)
+	if p, ok := prev[t.Name]; ok && p.tool != nil && p.listed == lt.listed {
+		return p
 	}
 	c := *t
 	c.Title = safetext.Clean(c.Title, false)
@@ -87,7 +105,7 @@ func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot) listedTool {
 		lt.invalid = err.Error()
 		return lt
 	}
-	lt.tool, lt.def = &c, def
+	lt.tool, lt.def = &c, string(def)
 	return lt
 }
 

@@ -397,6 +397,13 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 	defer cancel()
 	var tools []listedTool
 	over, cursor, size := false, "", 0
+	_, _, last, _ := u.snapshot()
+	prev := make(map[string]listedTool, len(last))
+	for _, lt := range last {
+		if lt.tool != nil {
+			prev[lt.name] = lt
+		}
+	}
 	for page := 0; ; page++ {
 		if page == maxPages {
 			return fmt.Errorf("tools/list: more than %d pages", maxPages)
@@ -416,7 +423,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 				over = true
 				break
 			}
-			lt := checkTool(ctx, t, &u.schemas)
+			lt := checkTool(ctx, t, &u.schemas, prev)
 			if size += lt.size(); size > u.gw.cfg.maxListing {
 				over = true
 				break
