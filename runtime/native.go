@@ -34,6 +34,9 @@ type Prober interface {
 // start another copy, so a hung check costs one goroutine, not one per
 // caller. Runs that answer in time may overlap (one NativeProbe registered
 // under two names runs for both), so fn must be safe for concurrent use.
+// A Registry calls fn on one of its probe workers rather than on a
+// goroutine of its own: a function that has not returned 200 µs after it
+// started has its worker's other probes taken up by another worker.
 type NativeProbe struct {
 	fn     func(ctx context.Context) (available bool, reason string, err error)
 	budget time.Duration
