@@ -89,11 +89,11 @@ func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 50,000-tool manifest")
 	}
-	gc := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
+	savedGC := debug.SetGCPercent(100)
+	savedLimit := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
-		debug.SetGCPercent(gc)
-		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(savedGC)
+		debug.SetMemoryLimit(savedLimit)
 		oneShot.Store(false)
 	})
 	saved := manifestLimits
@@ -115,7 +115,7 @@ func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 		goruntime.ReadMemStats(&after)
 		return debug.SetMemoryLimit(-1), after.NumGC - before.NumGC
 	}
-	limit, _ = check(1_000)
+	limit, _ := check(1_000)
 	assert.Equal(t, int64(oneShotMemoryLimit), limit, "1,000 tools")
 	limit, collections := check(50_000)
 	assert.Greater(t, limit, int64(oneShotMemoryLimit), "50,000 tools")
