@@ -79,7 +79,7 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 	// Until the goroutine starts the function, the run ends at the late
 	// limit.
 	r.mu.Lock()
-	r.timer = time.AfterFunc(lateLimit*n.budget, r.tick)
+	r.timer = time.AfterFunc(lateLimit*n.budget, r.tickOwn)
 	r.mu.Unlock()
 	r.watchParent()
 	go r.call()
@@ -114,8 +114,10 @@ func stillRunning() Result {
 // still running when the run ended is a straggler until it returns.
 //
 // One timer does all the waiting: the late limit until the function
-// starts, then handOnAfter (on a worker), then the budget. A worker's
-// runs share its timer.
+// starts, then the budget. A worker's runs have none of their own: the
+// worker's timer ticks every handOnAfter or so while it works, and a run
+// it finds has run that long hands on and has the timer set for its
+// budget's end.
 type nativeRun struct {
 	n      *NativeProbe
 	parent context.Context
@@ -133,7 +135,7 @@ type nativeRun struct {
 	// set before it starts, then fixed.
 	began     time.Time
 	deadline  time.Time
-	timer     *time.Timer
+	timer     *time.Timer // the run's own: nil on a worker
 	started   bool
 	finished  bool
 	answered  bool
@@ -161,19 +163,20 @@ func (r *nativeRun) call() {
 		r.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	now := r.start // a worker's run starts as it is asked for
+	if r.worker == nil {
+		now = time.Now()
+	}
 	r.started, r.began = true, now
 	r.deadline = now.Add(r.n.budget)
 	if limit := r.start.Add(lateLimit * r.n.budget); limit.Before(r.deadline) {
 		r.deadline = limit
 	}
-	wait := r.deadline.Sub(now)
 	if r.worker != nil {
-		wait = min(wait, handOnAfter)
-		r.timer = r.worker.timer
-		r.worker.run.Store(r)
+		r.worker.begin(r)
+	} else {
+		r.timer.Reset(r.deadline.Sub(now))
 	}
-	r.timer.Reset(wait)
 	r.mu.Unlock()
 
 	var a nativeAnswer
@@ -188,15 +191,26 @@ func (r *nativeRun) call() {
 	r.finish(a)
 }
 
-// tick is the timer's: the function has run handOnAfter (a worker hands
-// on, and the timer is set for the rest of the budget), or the run's time
-// is up. A tick that comes early (a worker's, meant for the run before)
-// sets the timer again for what is left.
-func (r *nativeRun) tick() {
+// tickOwn is the timer of a run that is not a worker's.
+func (r *nativeRun) tickOwn() {
+	if again := r.tick(); again > 0 {
+		r.mu.Lock()
+		r.timer.Reset(again)
+		r.mu.Unlock()
+	}
+}
+
+// tick is a timer's: the function has run handOnAfter (a worker hands
+// on), or the run's time is up. It returns how long until the run wants
+// the next tick; 0 once it has been answered. A tick that comes early
+// (a worker's tick comes every handOnAfter or so, whenever its run began)
+// does nothing but say so.
+func (r *nativeRun) tick() (again time.Duration) {
 	r.mu.Lock()
 	if r.answered {
+		r.parkWorker()
 		r.mu.Unlock()
-		return
+		return 0
 	}
 	now := time.Now()
 	due := r.start.Add(lateLimit * r.n.budget) // until the function starts
@@ -211,19 +225,15 @@ func (r *nativeRun) tick() {
 			}
 		}
 	}
-	if now.Before(due) {
-		r.timer.Reset(due.Sub(now))
-		r.mu.Unlock()
-		if handOn {
-			r.worker.handOn()
-		}
-		return
-	}
 	r.mu.Unlock()
 	if handOn {
 		r.worker.handOn()
 	}
+	if now.Before(due) {
+		return due.Sub(now)
+	}
 	r.end(context.DeadlineExceeded)
+	return 0
 }
 
 // end answers the run as ended by err, unless it was answered.
@@ -238,6 +248,7 @@ func (r *nativeRun) end(err error) {
 	if r.started && !r.finished {
 		r.straggled = true
 		r.n.stragglers.Add(1)
+		r.parkWorker()
 	}
 	r.stop()
 	r.mu.Unlock()
@@ -275,7 +286,17 @@ func (r *nativeRun) finish(a nativeAnswer) {
 	}
 }
 
-// stop stops the timer and the parent's watch; r.mu is held.
+// parkWorker stops a worker's timer from ticking on while its function,
+// answered as overrun, has yet to return (perhaps never): the worker's
+// next run sets it going again. r.mu is held, so that the function's
+// return (finish) comes before or after, never in between.
+func (r *nativeRun) parkWorker() {
+	if r.worker != nil && !r.finished {
+		r.worker.parked.Store(true)
+	}
+}
+
+// stop stops the run's own timer and the parent's watch; r.mu is held.
 func (r *nativeRun) stop() {
 	if r.timer != nil {
 		r.timer.Stop()

@@ -127,7 +127,7 @@ func (w *probeWorkers) work() {
 	var native *nativeWorker
 	defer func() {
 		if native != nil {
-			native.timer.Stop()
+			native.exit()
 		}
 	}()
 	for {
@@ -149,28 +149,57 @@ func (w *probeWorkers) work() {
 }
 
 // nativeWorker is a worker's state for the NativeProbes it runs: one
-// timer for all their runs, which acts for the run under way (see
-// nativeRun).
+// timer for all their runs, which ticks every handOnAfter or so while the
+// worker works and acts for the run under way (see nativeRun.tick), so
+// that a run sets no timer of its own.
 type nativeWorker struct {
-	w     *probeWorkers
-	timer *time.Timer
-	run   atomic.Pointer[nativeRun]
+	w      *probeWorkers
+	timer  *time.Timer
+	run    atomic.Pointer[nativeRun]
+	parked atomic.Bool // the timer is stopped while an overrun goes on
+	exited atomic.Bool
 }
 
 func newNativeWorker(w *probeWorkers) *nativeWorker {
 	nw := &nativeWorker{w: w}
 	nw.timer = time.AfterFunc(time.Hour, nw.tick)
-	nw.timer.Stop()
+	nw.timer.Reset(handOnAfter) // once nw.timer is set for tick to read
 	return nw
 }
 
-// tick is the timer's. A tick meant for a run that has just ended may
-// reach the next one (a timer's function cannot be recalled once it has
-// started): that run sets the timer again for what it has left.
+// tick is the timer's: it ticks the run under way, and sets itself again
+// for when that run wants it, or handOnAfter from now.
 func (nw *nativeWorker) tick() {
-	if r := nw.run.Load(); r != nil {
-		r.tick()
+	if nw.exited.Load() {
+		return
 	}
+	again := time.Duration(0)
+	if r := nw.run.Load(); r != nil {
+		again = r.tick()
+	}
+	if nw.exited.Load() || again <= 0 && nw.parked.Load() {
+		return
+	}
+	if again <= 0 {
+		again = handOnAfter
+	}
+	nw.timer.Reset(again)
+}
+
+// begin makes r the run under way, and sets a parked timer going again.
+func (nw *nativeWorker) begin(r *nativeRun) {
+	nw.run.Store(r)
+	if nw.parked.Load() {
+		nw.parked.Store(false)
+		nw.timer.Reset(handOnAfter)
+	}
+}
+
+// exit stops the timer once the worker has no more jobs. A tick already
+// under way may set it again, once, and then finds the worker gone.
+func (nw *nativeWorker) exit() {
+	nw.exited.Store(true)
+	nw.timer.Stop()
 }
 
 func (nw *nativeWorker) settle(j probeJob, res Result) {
