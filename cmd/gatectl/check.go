@@ -57,8 +57,7 @@ func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stder
 	}
 	cfg := runtime.NewGateConfig().
 		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir()), stderr)).
-		WithRegistry(registry).
-		WithManifestLimits(manifestLimits)
+		WithRegistry(registry)
 	if adjust != nil {
 		cfg = adjust(cfg)
 	}
@@ -84,11 +83,6 @@ func reportManifestError(stderr io.Writer, cmd, path string, err error) {
 		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.TerminalLines(err.Error()))
 	}
 }
-
-// manifestLimits are the caps gatectl holds a manifest to: the manifest
-// package's defaults (the zero Limits), except in a binary built with the
-// gatectl_bench tag (bench_limits.go) for measuring manifests above them.
-var manifestLimits manifest.Limits
 
 // quietLogger drops log lines: the commands print what they found.
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

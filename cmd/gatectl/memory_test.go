@@ -96,9 +96,6 @@ func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 		debug.SetMemoryLimit(savedLimit)
 		oneShot.Store(false)
 	})
-	saved := manifestLimits
-	manifestLimits.MaxTools = 100_000
-	t.Cleanup(func() { manifestLimits = saved })
 	t.Setenv("GATE_CACHE_DIR", t.TempDir())
 
 	check := func(n int) (limit int64, collections uint32) {
