@@ -229,6 +229,9 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 				}
 				f, slab = &slab[0], slab[1:]
 				e.flight = f
+				if jobs == nil {
+					jobs = make([]probeJob, 0, len(entries)-i)
+				}
 				jobs = append(jobs, probeJob{e, f})
 			case f.done == nil:
 				f.done = make(chan struct{})
@@ -291,7 +294,12 @@ func (r *Registry) observeRead(probed int) {
 //     last success is not refreshed, so the window cannot be stretched;
 //   - error otherwise: hidden and cached for the TTL, with a warning.
 func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time) {
-	res := e.tool.Probe.Run(ctx)
+	r.settle(ctx, e, f, now, e.tool.Probe.Run(ctx))
+}
+
+// settle applies res, the answer of a run of e's probe that started at
+// now, as probe describes, and ends the flight f.
+func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Time, res Result) {
 	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason, Code: res.Code}
 	st.Late = res.Late
 	var log func()

@@ -213,10 +213,11 @@ type ErrorInfo struct {
 
 // NewErrorInfo describes err; nil for nil.
 func NewErrorInfo(err error) *ErrorInfo {
+	if err == nil {
+		return nil // before perr, which escapes: a check asks for every tool
+	}
 	var perr *ProbeError
 	switch {
-	case err == nil:
-		return nil
 	case errors.As(err, &perr):
 		return &ErrorInfo{Kind: perr.Kind.String(), Phase: perr.Phase, During: perr.During, Message: perr.Error(), Detail: perr.Detail()}
 	}

@@ -34,6 +34,9 @@ type Prober interface {
 // start another copy, so a hung check costs one goroutine, not one per
 // caller. Runs that answer in time may overlap (one NativeProbe registered
 // under two names runs for both), so fn must be safe for concurrent use.
+// A Registry calls fn on one of its probe workers rather than on a
+// goroutine of its own: a function that has not returned 200 µs after it
+// started has its worker's other probes taken up by another worker.
 type NativeProbe struct {
 	fn     func(ctx context.Context) (available bool, reason string, err error)
 	budget time.Duration
@@ -63,74 +66,294 @@ type nativeAnswer struct {
 	err    error
 }
 
-// nativeRun is the hand-over between a run and the goroutine calling fn:
-// whichever of "fn returned" and "the run gave up" comes second settles
-// the straggler count.
-type nativeRun struct {
-	mu        sync.Mutex
-	finished  bool
-	abandoned bool
-}
-
-// Run calls the function under the budget.
+// Run calls the function under the budget, on a goroutine of its own, so
+// that Run answers at the budget whatever the function does. A Registry
+// runs a NativeProbe on its probe workers instead (see runHere), without
+// a goroutine a run.
 func (n *NativeProbe) Run(ctx context.Context) Result {
 	if n.stragglers.Load() > 0 {
-		return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error(), Code: CodeOverrun}
+		return stillRunning()
 	}
-	start := time.Now()
-	parent := ctx
-	ctx, cancel := context.WithTimeout(ctx, lateLimit*n.budget)
-	defer cancel()
-	run := &nativeRun{}
-	done := make(chan nativeAnswer, 1)
-	// budget ends the function's own budget, counted from when its
-	// goroutine first runs.
-	budget := make(chan context.Context, 1)
-	go func() {
-		fctx, cancel := context.WithTimeout(ctx, n.budget)
-		defer cancel()
-		budget <- fctx
-		var a nativeAnswer
+	done := make(chan Result, 1)
+	r := &nativeRun{n: n, parent: ctx, start: time.Now(), answer: func(res Result) { done <- res }}
+	// Until the goroutine starts the function, the run ends at the late
+	// limit.
+	r.mu.Lock()
+	r.timer = time.AfterFunc(lateLimit*n.budget, r.tickOwn)
+	r.mu.Unlock()
+	r.watchParent()
+	go r.call()
+	return <-done
+}
+
+// runHere runs job's NativeProbe, n, on the calling goroutine, one of a
+// registry's probe workers: its answer settles the job, either the
+// function's or, at the budget, the overrun's, from the worker's timer
+// while the function goes on; and if the function has not returned
+// handOnAfter after it started, another worker takes up the rest of the
+// jobs meanwhile.
+func (n *NativeProbe) runHere(ctx context.Context, w *nativeWorker, job probeJob) {
+	if n.stragglers.Load() > 0 {
+		w.settle(job, stillRunning())
+		return
+	}
+	r := &nativeRun{n: n, parent: ctx, start: time.Now(), worker: w, job: job}
+	r.watchParent()
+	r.call()
+}
+
+func stillRunning() Result {
+	return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error(), Code: CodeOverrun}
+}
+
+// nativeRun is one run of a NativeProbe, and the context its function is
+// given. The run ends at the function's budget, counted from when the
+// function starts; at the late limit if it has not started by then; or
+// when the caller's context ends: whichever comes first. The first of
+// "the function returned" and "the run ended" answers the run; a function
+// still running when the run ended is a straggler until it returns.
+//
+// One timer does all the waiting: the late limit until the function
+// starts, then the budget. A worker's runs have none of their own: the
+// worker's timer ticks every handOnAfter or so while it works, and a run
+// it finds has run that long hands on and has the timer set for its
+// budget's end.
+type nativeRun struct {
+	n      *NativeProbe
+	parent context.Context
+	start  time.Time // when the run was asked for
+	// answer takes the answer of a run that is not a worker's; a worker's
+	// settles its job.
+	answer func(Result)
+	worker *nativeWorker
+	job    probeJob
+	// stopWatch stops watching a parent that can end (context.AfterFunc).
+	stopWatch func() bool
+
+	mu sync.Mutex
+	// began is when the function started, and deadline its budget's end:
+	// set before it starts, then fixed.
+	began     time.Time
+	deadline  time.Time
+	timer     *time.Timer // the run's own: nil on a worker
+	started   bool
+	finished  bool
+	answered  bool
+	handedOn  bool
+	err       error         // why the function's context ended; nil until it has
+	done      chan struct{} // made by the first Done
+	straggled bool          // counted in n.stragglers
+}
+
+// watchParent ends the run when the caller's context does.
+func (r *nativeRun) watchParent() {
+	if r.parent.Done() == nil {
+		return
+	}
+	stop := context.AfterFunc(r.parent, func() { r.end(r.parent.Err()) })
+	r.mu.Lock()
+	r.stopWatch = stop
+	r.mu.Unlock()
+}
+
+// call calls the function, unless the run ended before it could start.
+func (r *nativeRun) call() {
+	r.mu.Lock()
+	if r.answered {
+		r.mu.Unlock()
+		return
+	}
+	now := r.start // a worker's run starts as it is asked for
+	if r.worker == nil {
+		now = time.Now()
+	}
+	r.started, r.began = true, now
+	r.deadline = now.Add(r.n.budget)
+	if limit := r.start.Add(lateLimit * r.n.budget); limit.Before(r.deadline) {
+		r.deadline = limit
+	}
+	if r.worker != nil {
+		r.worker.begin(r)
+	} else {
+		r.timer.Reset(r.deadline.Sub(now))
+	}
+	r.mu.Unlock()
+
+	var a nativeAnswer
+	func() {
 		defer func() {
-			if r := recover(); r != nil {
-				a = nativeAnswer{err: panicError{r}}
+			if v := recover(); v != nil {
+				a = nativeAnswer{err: panicError{v}}
 			}
-			run.mu.Lock()
-			run.finished = true
-			if run.abandoned {
-				n.stragglers.Add(-1)
-			}
-			run.mu.Unlock()
-			done <- a
 		}()
-		a.ok, a.reason, a.err = n.fn(fctx)
+		a.ok, a.reason, a.err = r.n.fn(r)
 	}()
-	var over <-chan struct{} = ctx.Done()
-	select {
-	case fctx := <-budget:
-		over = fctx.Done()
-	case <-ctx.Done():
-	}
-	select {
-	case a := <-done:
-		return a.result(time.Since(start), n.budget)
-	case <-over:
-		run.mu.Lock()
-		if run.finished {
-			// fn returned just as the budget ended: its answer counts.
-			run.mu.Unlock()
-			return (<-done).result(time.Since(start), n.budget)
-		}
-		run.abandoned = true
-		n.stragglers.Add(1)
-		run.mu.Unlock()
-		err := parent.Err()
-		if err == nil {
-			err = context.DeadlineExceeded
-		}
-		return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(start), Code: codeOfError(err)}
+	r.finish(a)
+}
+
+// tickOwn is the timer of a run that is not a worker's.
+func (r *nativeRun) tickOwn() {
+	if again := r.tick(); again > 0 {
+		r.mu.Lock()
+		r.timer.Reset(again)
+		r.mu.Unlock()
 	}
 }
+
+// tick is a timer's: the function has run handOnAfter (a worker hands
+// on), or the run's time is up. It returns how long until the run wants
+// the next tick; 0 once it has been answered. A tick that comes early
+// (a worker's tick comes every handOnAfter or so, whenever its run began)
+// does nothing but say so.
+func (r *nativeRun) tick() (again time.Duration) {
+	r.mu.Lock()
+	if r.answered {
+		r.parkWorker()
+		r.mu.Unlock()
+		return 0
+	}
+	now := time.Now()
+	due := r.start.Add(lateLimit * r.n.budget) // until the function starts
+	handOn := false
+	if r.started {
+		due = r.deadline
+		if r.worker != nil && !r.handedOn {
+			if at := r.began.Add(handOnAfter); now.Before(at) {
+				due = at
+			} else {
+				r.handedOn, handOn = true, true
+			}
+		}
+	}
+	r.mu.Unlock()
+	if handOn {
+		r.worker.handOn()
+	}
+	if now.Before(due) {
+		return due.Sub(now)
+	}
+	r.end(context.DeadlineExceeded)
+	return 0
+}
+
+// end answers the run as ended by err, unless it was answered.
+func (r *nativeRun) end(err error) {
+	r.mu.Lock()
+	if r.answered {
+		r.mu.Unlock()
+		return
+	}
+	r.answered = true
+	r.endContext(err)
+	if r.started && !r.finished {
+		r.straggled = true
+		r.n.stragglers.Add(1)
+		r.parkWorker()
+	}
+	r.stop()
+	r.mu.Unlock()
+	if pe := r.parent.Err(); pe != nil {
+		err = pe
+	}
+	r.deliver(Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(r.start), Code: codeOfError(err)})
+}
+
+// deliver hands the run's answer to whoever asked for it.
+func (r *nativeRun) deliver(res Result) {
+	if r.worker != nil {
+		r.worker.settle(r.job, res)
+		return
+	}
+	r.answer(res)
+}
+
+// finish takes the function's answer: the run's, unless it ended first.
+func (r *nativeRun) finish(a nativeAnswer) {
+	r.mu.Lock()
+	r.finished = true
+	answered := r.answered
+	r.answered = true
+	if r.straggled {
+		r.n.stragglers.Add(-1)
+	}
+	// The function's context ends with its run, as a deferred cancel
+	// would end it.
+	r.endContext(context.Canceled)
+	r.stop()
+	r.mu.Unlock()
+	if !answered {
+		r.deliver(a.result(time.Since(r.start), r.n.budget))
+	}
+}
+
+// parkWorker stops a worker's timer from ticking on while its function,
+// answered as overrun, has yet to return (perhaps never): the worker's
+// next run sets it going again. r.mu is held, so that the function's
+// return (finish) comes before or after, never in between.
+func (r *nativeRun) parkWorker() {
+	if r.worker != nil && !r.finished {
+		r.worker.parked.Store(true)
+	}
+}
+
+// stop stops the run's own timer and the parent's watch; r.mu is held.
+func (r *nativeRun) stop() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.stopWatch != nil {
+		r.stopWatch()
+	}
+}
+
+// endContext ends the function's context with err; r.mu is held.
+func (r *nativeRun) endContext(err error) {
+	if r.err != nil {
+		return
+	}
+	r.err = err
+	if r.done == nil {
+		r.done = closedDone
+	} else {
+		close(r.done)
+	}
+}
+
+// closedDone is the Done of a run that ended before anyone asked.
+var closedDone = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// Deadline, Done, Err and Value make a run the function's context: its
+// deadline is the budget's, its values the caller's.
+func (r *nativeRun) Deadline() (time.Time, bool) {
+	r.mu.Lock()
+	d := r.deadline
+	r.mu.Unlock()
+	if pd, ok := r.parent.Deadline(); ok && pd.Before(d) {
+		return pd, true
+	}
+	return d, true
+}
+
+func (r *nativeRun) Done() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done == nil {
+		r.done = make(chan struct{})
+	}
+	return r.done
+}
+
+func (r *nativeRun) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func (r *nativeRun) Value(key any) any { return r.parent.Value(key) }
 
 // result is the run's Result; an answer after the budget on the wall
 // clock is late (the function itself had its whole budget).

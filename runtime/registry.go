@@ -127,6 +127,9 @@ type Registry struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	order   []*entry
+	// spare are entries reserved for the tools a Gate is about to
+	// register, allocated together (see reserve).
+	spare []entry
 
 	version atomic.Uint64 // bumped whenever what ListAvailable returns may change
 	snap    atomic.Pointer[snapshot]
@@ -283,7 +286,13 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 			}
 		}
 	default:
-		e := &entry{tool: t}
+		var e *entry
+		if len(r.spare) > 0 {
+			e, r.spare = &r.spare[0], r.spare[1:]
+			e.tool = t
+		} else {
+			e = &entry{tool: t}
+		}
 		r.entries[t.Name] = e
 		r.order = append(r.order, e)
 	}
@@ -314,6 +323,9 @@ func (r *Registry) reserve(n int) {
 		r.entries = make(map[string]*entry, n)
 	}
 	r.order = slices.Grow(r.order, n)
+	// One allocation for n entries rather than n: a tenth of a 50,000-tool
+	// check's allocations were entries.
+	r.spare = make([]entry, n)
 }
 
 // Unregister removes the tool and its cached state; false if it was not

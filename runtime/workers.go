@@ -19,39 +19,49 @@ type probeJob struct {
 // once all are: a reader waiting for a thousand flights one by one woke a
 // thousand times.
 //
-// WebAssembly probes run on a small set of goroutines, one per CPU, that
-// take the jobs in order: a goroutine a tool cost a goroutine's start and
-// its stack's growth into wazero per probe, over a third of a cold
-// listing. A probe that waits (a dial, a lookup, a sleep) for longer than
-// handOnAfter has a worker started in its place (host.Call.OnWait),
-// so a read over many stale tools still costs about one budget when all
-// of them wait on the network. Any other Prober (a NativeProbe,
-// a host app's own) may block in ways the registry cannot see, and gets a
-// goroutine of its own, as before.
+// WebAssembly probes and NativeProbes run on a small set of goroutines,
+// one per CPU, that take the jobs in order: a goroutine a tool cost a
+// goroutine's start and its stack's growth into wazero per probe, over a
+// third of a cold listing, and a NativeProbe's own goroutine, context and
+// channels a run were most of a native listing. A probe that waits (a
+// dial, a lookup, a sleep) for longer than handOnAfter has a worker
+// started in its place (host.Call.OnWait; for a NativeProbe, its run's
+// timer, as it cannot tell waiting from working), so a read over many
+// stale tools still costs about one budget when all of them wait on the
+// network; a NativeProbe that overruns is answered at its budget by its
+// run's timer while its worker waits for the function. Any other Prober
+// (a host app's own) may block in ways the registry cannot see, and gets
+// a goroutine of its own.
 func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
 	if len(jobs) == 0 {
 		return nil
 	}
 	b := &batch{done: make(chan struct{})}
 	b.left.Store(int64(len(jobs)))
-	var wasm []probeJob
+	var onWorkers []probeJob // and native
 	for _, j := range jobs {
-		if _, ok := j.e.tool.Probe.(*Probe); ok {
-			wasm = append(wasm, j)
-		} else {
+		switch j.e.tool.Probe.(type) {
+		case *Probe, *NativeProbe:
+			onWorkers = append(onWorkers, j)
+		default:
 			go func() {
 				r.probe(ctx, j.e, j.f, now)
 				b.finish()
 			}()
 		}
 	}
-	if len(wasm) > 0 {
-		w := &probeWorkers{r: r, jobs: wasm, now: now, batch: b}
+	if len(onWorkers) > 0 {
+		w := &probeWorkers{r: r, jobs: onWorkers, now: now, batch: b}
 		// A registry's probes are a Gate's, of one engine: its slots say
 		// whether another worker could run.
-		w.cpu = wasm[0].e.tool.Probe.(*Probe).engine().cpu
+		for _, j := range onWorkers {
+			if p, ok := j.e.tool.Probe.(*Probe); ok {
+				w.cpu = p.engine().cpu
+				break
+			}
+		}
 		w.ctx = withWaitHook(ctx, w.waiting)
-		for range min(len(wasm), goruntime.GOMAXPROCS(0)) {
+		for range min(len(onWorkers), goruntime.GOMAXPROCS(0)) {
 			w.spawn()
 		}
 	}
@@ -114,16 +124,92 @@ func (w *probeWorkers) spawn() {
 }
 
 func (w *probeWorkers) work() {
+	var native *nativeWorker
+	defer func() {
+		if native != nil {
+			native.exit()
+		}
+	}()
 	for {
 		i := int(w.next.Add(1)) - 1
 		if i >= len(w.jobs) {
 			return
 		}
 		j := w.jobs[i]
+		if n, ok := j.e.tool.Probe.(*NativeProbe); ok {
+			if native == nil {
+				native = newNativeWorker(w)
+			}
+			n.runHere(w.ctx, native, j)
+			continue
+		}
 		w.r.probe(w.ctx, j.e, j.f, w.now)
 		w.batch.finish()
 	}
 }
+
+// nativeWorker is a worker's state for the NativeProbes it runs: one
+// timer for all their runs, which ticks every handOnAfter or so while the
+// worker works and acts for the run under way (see nativeRun.tick), so
+// that a run sets no timer of its own.
+type nativeWorker struct {
+	w      *probeWorkers
+	timer  *time.Timer
+	run    atomic.Pointer[nativeRun]
+	parked atomic.Bool // the timer is stopped while an overrun goes on
+	exited atomic.Bool
+}
+
+func newNativeWorker(w *probeWorkers) *nativeWorker {
+	nw := &nativeWorker{w: w}
+	nw.timer = time.AfterFunc(time.Hour, nw.tick)
+	nw.timer.Reset(handOnAfter) // once nw.timer is set for tick to read
+	return nw
+}
+
+// tick is the timer's: it ticks the run under way, and sets itself again
+// for when that run wants it, or handOnAfter from now.
+func (nw *nativeWorker) tick() {
+	if nw.exited.Load() {
+		return
+	}
+	again := time.Duration(0)
+	if r := nw.run.Load(); r != nil {
+		again = r.tick()
+	}
+	if nw.exited.Load() || again <= 0 && nw.parked.Load() {
+		return
+	}
+	if again <= 0 {
+		again = handOnAfter
+	}
+	nw.timer.Reset(again)
+}
+
+// begin makes r the run under way, and sets a parked timer going again.
+func (nw *nativeWorker) begin(r *nativeRun) {
+	nw.run.Store(r)
+	if nw.parked.Load() {
+		nw.parked.Store(false)
+		nw.timer.Reset(handOnAfter)
+	}
+}
+
+// exit stops the timer once the worker has no more jobs. A tick already
+// under way may set it again, once, and then finds the worker gone.
+func (nw *nativeWorker) exit() {
+	nw.exited.Store(true)
+	nw.timer.Stop()
+}
+
+func (nw *nativeWorker) settle(j probeJob, res Result) {
+	nw.w.r.settle(nw.w.ctx, j.e, j.f, nw.w.now, res)
+	nw.w.batch.finish()
+}
+
+// handOn has another worker take up the jobs while this one's native
+// probe runs on.
+func (nw *nativeWorker) handOn() { nw.w.spawn() }
 
 type waitHookKey struct{}
 

@@ -61,6 +61,7 @@ func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stder
 	if adjust != nil {
 		cfg = adjust(cfg)
 	}
+	fitMemoryToManifest(path)
 	g, err := runtime.Open(ctx, path, cfg)
 	if err != nil {
 		reportManifestError(stderr, cmd, path, err)
@@ -208,11 +209,10 @@ type checkSummary struct {
 }
 
 func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status, denied *denialRecorder) checkReport {
-	probeOf := map[kindName]string{}
-	if m := g.Manifest(); m != nil {
-		for _, t := range m.Tools {
-			probeOf[kindName{"tool", t.Name}] = t.Probe.Label()
-		}
+	m := g.Manifest()
+	var probeOf map[kindName]string
+	if m != nil {
+		probeOf = make(map[kindName]string, len(m.Servers))
 		for _, s := range m.Servers {
 			probeOf[kindName{"server", s.Name}] = s.Probe.Label()
 			if s.Upstream != nil {
@@ -222,9 +222,10 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 			}
 		}
 	}
-	r := checkReport{Manifest: path, Tools: []checkEntry{}, Servers: []checkEntry{}, Pins: pinsOf(g.Manifest(), path)}
-	for _, st := range tools {
-		r.Tools = append(r.Tools, entryOf(st, probeOf[kindName{"tool", st.Name}], denied.of("tool", st.Name)))
+	r := checkReport{Manifest: path, Tools: make([]checkEntry, 0, len(tools)), Servers: make([]checkEntry, 0, len(servers)), Pins: pinsOf(m, path)}
+	toolProbes := toolProbeLabels(m, tools)
+	for i, st := range tools {
+		r.Tools = append(r.Tools, entryOf(st, toolProbes(i), denied.of("tool", st.Name)))
 		r.Summary.Tools++
 		if st.Available() {
 			r.Summary.ToolsAvailable++
@@ -238,6 +239,33 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 		}
 	}
 	return r
+}
+
+// toolProbeLabels returns the probe label of tools[i]: the manifest's
+// tool at i when the statuses are the manifest's tools in order (a check
+// of them all), else the one of that name, looked up in a map made once
+// it is needed.
+func toolProbeLabels(m *manifest.Manifest, tools []runtime.Status) func(i int) string {
+	var byName map[string]*manifest.Tool
+	return func(i int) string {
+		if m == nil {
+			return ""
+		}
+		name := tools[i].Name
+		if i < len(m.Tools) && m.Tools[i].Name == name {
+			return m.Tools[i].Probe.Label()
+		}
+		if byName == nil {
+			byName = make(map[string]*manifest.Tool, len(m.Tools))
+			for j := range m.Tools {
+				byName[m.Tools[j].Name] = &m.Tools[j]
+			}
+		}
+		if t, ok := byName[name]; ok {
+			return t.Probe.Label()
+		}
+		return ""
+	}
 }
 
 func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
@@ -276,7 +304,7 @@ func (r checkReport) print(w io.Writer, width int) {
 		if len(entries) == 0 {
 			return
 		}
-		var t table
+		t := table{rows: make([][]string, 0, 1+len(entries))}
 		t.add(title, "STATE", "LATENCY", "PROBE", "REASON")
 		for _, e := range entries {
 			state := e.State

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"io"
 	"math"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
 	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestOneShotMemory: one-shot commands collect less often but under a
@@ -17,6 +22,7 @@ func TestOneShotMemory(t *testing.T) {
 	t.Cleanup(func() {
 		debug.SetGCPercent(gc)
 		debug.SetMemoryLimit(limit)
+		oneShot.Store(false)
 	})
 	env := func(set map[string]string) func(string) string {
 		return func(k string) string { return set[k] }
@@ -58,6 +64,7 @@ func TestOneShotMemoryByTable(t *testing.T) {
 	t.Cleanup(func() {
 		debug.SetGCPercent(gc)
 		debug.SetMemoryLimit(limit)
+		oneShot.Store(false)
 	})
 	var daemons []string
 	for _, c := range cli.subs {
@@ -71,4 +78,44 @@ func TestOneShotMemoryByTable(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"serve", "mcp"}, daemons)
+}
+
+// TestOneShotMemoryFitsTheManifest: a one-shot check of a manifest whose
+// live heap is above oneShotMemoryLimit (50,000 env-probed tools, about
+// 75 MB) collects a few times, not continuously below its live heap (25
+// times under the fixed limit); a check of 1,000 tools keeps the fixed
+// limit.
+func TestOneShotMemoryFitsTheManifest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 50,000-tool manifest")
+	}
+	savedGC := debug.SetGCPercent(100)
+	savedLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(savedGC)
+		debug.SetMemoryLimit(savedLimit)
+		oneShot.Store(false)
+	})
+	t.Setenv("GATE_CACHE_DIR", t.TempDir())
+
+	check := func(n int) (limit int64, collections uint32) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "gate.toml")
+		require.NoError(t, os.WriteFile(path, envManifest(n), 0o644))
+		require.True(t, oneShotMemory([]string{"check"}, func(string) string { return "" }))
+		require.Equal(t, exitUnavailable, run([]string{"check", "-m", path}, io.Discard, io.Discard)) // a cold run fills the cache
+		require.True(t, oneShotMemory([]string{"check"}, func(string) string { return "" }))
+		goruntime.GC()
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		require.Equal(t, exitUnavailable, run([]string{"check", "-m", path}, io.Discard, io.Discard))
+		goruntime.ReadMemStats(&after)
+		return debug.SetMemoryLimit(-1), after.NumGC - before.NumGC
+	}
+	limit, _ := check(1_000)
+	assert.Equal(t, int64(oneShotMemoryLimit), limit, "1,000 tools")
+	limit, collections := check(50_000)
+	assert.Greater(t, limit, int64(oneShotMemoryLimit), "50,000 tools")
+	assert.LessOrEqual(t, collections, uint32(6), "collections of a warm check of 50,000 tools")
+	t.Logf("50,000 tools: a memory limit of %d MiB, %d collections", limit>>20, collections)
 }

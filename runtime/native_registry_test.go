@@ -1,0 +1,140 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNativeProbeOverrunInRegistry: a registry runs NativeProbes on its
+// workers, and one that ignores its context is still answered as overrun
+// at its budget, while the other tools of the same listing get their own
+// answers; until it returns, the next listing answers "still running"
+// without calling it again.
+func TestNativeProbeOverrunInRegistry(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	stuck := NewNativeProbe(10*time.Millisecond, func(context.Context) (bool, string, error) {
+		calls.Add(1)
+		<-release // ignores its context
+		return true, "", nil
+	})
+	r := NewRegistry(NewRegistryConfig().WithTTL(time.Nanosecond))
+	require.NoError(t, r.Register(Tool{Name: "stuck", Probe: stuck}, false))
+	for i := range 100 {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
+			return i%2 == 0, "odd", nil
+		})}, false))
+	}
+	ctx := context.Background()
+	sts, err := r.Status(ctx)
+	require.NoError(t, err)
+	require.Len(t, sts, 101)
+	assert.Equal(t, StateError, sts[0].State)
+	assert.Equal(t, CodeOverrun, sts[0].Code)
+	assert.ErrorIs(t, sts[0].Err, context.DeadlineExceeded)
+	for i, st := range sts[1:] {
+		assert.Equal(t, i%2 == 0, st.Available(), "%s: %s", st.Name, st.Reason)
+	}
+	sts, err = r.Status(ctx, "stuck")
+	require.NoError(t, err)
+	assert.ErrorIs(t, sts[0].Err, ErrStillRunning)
+	assert.Equal(t, int32(1), calls.Load(), "no second copy while the first is stuck")
+	close(release)
+	require.Eventually(t, func() bool {
+		sts, _ := r.Status(ctx, "stuck")
+		return sts[0].Available()
+	}, 5*time.Second, time.Millisecond)
+}
+
+// TestNativeProbesWaitTogether: native probes that wait (a lookup, a
+// dial) run at the same time, not one after another on the registry's
+// few workers: each of these waits until all of them are running, and
+// would overrun if they ran in turn.
+func TestNativeProbesWaitTogether(t *testing.T) {
+	const n = 20
+	var running atomic.Int32
+	all := make(chan struct{})
+	r := NewRegistry(NewRegistryConfig())
+	for i := range n {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(0, func(ctx context.Context) (bool, string, error) {
+			if running.Add(1) == n {
+				close(all)
+			}
+			select {
+			case <-all:
+				return true, "", nil
+			case <-ctx.Done():
+				return false, "", ctx.Err()
+			}
+		})}, false))
+	}
+	sts, err := r.Status(context.Background())
+	require.NoError(t, err)
+	for _, st := range sts {
+		assert.True(t, st.Available(), "%s: %s", st.Name, st.Reason)
+	}
+}
+
+// TestNativeProbeContext: the function's context carries the caller's
+// values, has the budget's deadline, and ends when the caller's does.
+func TestNativeProbeContext(t *testing.T) {
+	type key struct{}
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
+	var deadline time.Time
+	started := make(chan struct{})
+	p := NewNativeProbe(50*time.Millisecond, func(ctx context.Context) (bool, string, error) {
+		assert.Equal(t, "v", ctx.Value(key{}))
+		deadline, _ = ctx.Deadline()
+		close(started)
+		<-ctx.Done()
+		return false, "", ctx.Err()
+	})
+	go func() {
+		<-started
+		cancel()
+	}()
+	before := time.Now()
+	res := p.Run(parent)
+	assert.Equal(t, Failed, res.Outcome)
+	assert.ErrorIs(t, res.Err, context.Canceled)
+	assert.Equal(t, CodeCanceled, res.Code)
+	assert.WithinDuration(t, before.Add(50*time.Millisecond), deadline, 50*time.Millisecond)
+}
+
+// TestNativeColdListAllocs: a cold listing of native tools allocates
+// about one object a tool for its run (the run, which is also the
+// function's context), not a goroutine, a context with a timer and two
+// channels (19 objects a tool).
+func TestNativeColdListAllocs(t *testing.T) {
+	const n = 1000
+	tools := make([]Tool, n)
+	for i := range tools {
+		tools[i] = Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
+			return i%2 == 0, "odd", nil
+		})}
+	}
+	regs := make([]*Registry, 0, 20)
+	for range cap(regs) {
+		r := NewRegistry(NewRegistryConfig())
+		for _, tl := range tools {
+			require.NoError(t, r.Register(tl, false))
+		}
+		regs = append(regs, r)
+	}
+	ctx := context.Background()
+	next := 0
+	allocs := testing.AllocsPerRun(len(regs)-1, func() {
+		if got := len(regs[next].ListAvailable(ctx)); got != n/2 {
+			t.Fatalf("%d available", got)
+		}
+		next++
+	})
+	t.Logf("%.2f allocations a tool", allocs/n)
+	assert.Less(t, allocs/n, 1.5)
+}
