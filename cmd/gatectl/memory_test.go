@@ -17,13 +17,7 @@ import (
 // memory limit; serve and mcp, which run until stopped, and any process
 // whose user set GOGC or GOMEMLIMIT, keep what they have.
 func TestOneShotMemory(t *testing.T) {
-	gc := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		debug.SetGCPercent(gc)
-		debug.SetMemoryLimit(limit)
-		oneShot.Store(false)
-	})
+	resetCollector(t)
 	env := func(set map[string]string) func(string) string {
 		return func(k string) string { return set[k] }
 	}
@@ -59,13 +53,7 @@ func TestOneShotMemory(t *testing.T) {
 // settings unless its entry says it runs until stopped, and the commands
 // that do are serve and mcp.
 func TestOneShotMemoryByTable(t *testing.T) {
-	gc := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		debug.SetGCPercent(gc)
-		debug.SetMemoryLimit(limit)
-		oneShot.Store(false)
-	})
+	resetCollector(t)
 	var daemons []string
 	for _, c := range cli.subs {
 		for _, word := range append([]string{c.name}, c.aliases...) {
@@ -89,13 +77,7 @@ func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 50,000-tool manifest")
 	}
-	savedGC := debug.SetGCPercent(100)
-	savedLimit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		debug.SetGCPercent(savedGC)
-		debug.SetMemoryLimit(savedLimit)
-		oneShot.Store(false)
-	})
+	resetCollector(t)
 	t.Setenv("GATE_CACHE_DIR", t.TempDir())
 
 	check := func(n int) (limit int64, collections uint32) {
@@ -118,4 +100,16 @@ func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 	assert.Greater(t, limit, int64(oneShotMemoryLimit), "50,000 tools")
 	assert.LessOrEqual(t, collections, uint32(6), "collections of a warm check of 50,000 tools")
 	t.Logf("50,000 tools: a memory limit of %d MiB, %d collections", limit>>20, collections)
+}
+
+// resetCollector puts Go's default collector settings in place for a test
+// of the one-shot settings, and restores the ones it found after it.
+func resetCollector(t *testing.T) {
+	gc := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(gc)
+		debug.SetMemoryLimit(limit)
+		oneShot.Store(false)
+	})
 }
