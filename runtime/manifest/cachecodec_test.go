@@ -39,10 +39,8 @@ func TestCacheCodecEveryField(t *testing.T) {
 		require.False(t, reflect.ValueOf(m).IsZero(), name)
 		t.Run(name, func(t *testing.T) { roundTrip(t, &m) })
 	}
-	// Manifest 5, Runtime 8, Policy 4, Skills 5, Position 3 (in each of
-	// 6 places), Tool 7, Probe 10, ProbeNet 5 (in 3 places), Server 6,
-	// Upstream 12, EnvVar 2, Header 2, OAuth 4, Breaker 3, UpstreamTool 4:
-	// counted so that a walk that stops short fails.
+	// 136 fields when this was written (a Probe's 18, with its Net and
+	// Pos, in three places): a walk that stops short fails here.
 	require.Greater(t, fields, 100)
 }
 
