@@ -240,7 +240,6 @@ func TestGenFullSetsEveryField(t *testing.T) {
 		for i := range rt.NumField() {
 			key := rt.Name() + "." + rt.Field(i).Name
 			assert.True(t, seen[key], "%s is never set by genFull", key)
-			assert.True(t, rt.Field(i).IsExported(), "%s: an unexported field must be carried by cachecodec.go", key)
 		}
 	}
 	// Nil and empty both occur where they differ.
@@ -828,17 +827,19 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 	}
 	sStrs, sParams, sSt := ctestSplit(t, encodeEntry(small, key))
 	require.Contains(t, string(sStrs), "axby")
-	// A manifest with only a Path: its length, the runtime's flags,
-	// python, concurrency and policy, the skills' paths (nil),
-	// enforcement, flags and position (file, line, col); then the tools
-	// and servers (nil).
-	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	// A manifest with only a Path: its length; the runtime's pointers
+	// (ttl, grace, budget, memory, cache_dir), python, concurrency and
+	// policy; the skills' paths (nil), enforcement, allowed_tools_required,
+	// follow_outside_links and position (the same file, line, col); then
+	// the tools and servers (nil).
+	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	tm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0, 0))), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Path: "/p"}, tm)
 	// Two positions in one file: the second says "the same file". (The
-	// server: name, description, probe, policy, upstream, position.)
-	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}
+	// skills' position names it; the server: name, description, probe,
+	// policy, upstream, position.)
+	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}
 	pm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("f"), nil, posSt)), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Skills: Skills{Pos: Position{File: "f"}}, Servers: []Server{{Pos: Position{File: "f"}}}}, pm)
@@ -847,7 +848,7 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		payload []byte
 		lim     Limits
 	}{
-		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:19]), 1, 1, 0, 0))},
+		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:24]), 1, 1, 0, 0))},
 		{name: "another key", payload: ctestPayload(strs, params, st)}, // sealed below with another key
 		{name: "tighter limits", payload: ctestPayload(strs, params, st), lim: Limits{MaxTools: 9}},
 		{name: "a shorter description limit", payload: ctestPayload(strs, params, st), lim: Limits{MaxDescription: 10}},
@@ -859,9 +860,11 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		{name: "a string cut short", payload: ctestPayload(strs[:len(strs)-1], params, st)},
 		{name: "config keys out of order", payload: ctestPayload(bytes.Replace(sStrs, []byte("axby"), []byte("bxay"), 1), sParams, sSt)},
 		{name: "config keys twice", payload: ctestPayload(bytes.Replace(sStrs, []byte("axby"), []byte("axay"), 1), sParams, sSt)},
-		{name: "a flag bit that means nothing", payload: ctestPayload(sStrs, sParams, ctestFlip(t, sSt, 1+0, 0x40))},
+		{name: "a pointer's byte neither 0 nor 1", payload: ctestPayload(sStrs, sParams, ctestFlip(t, sSt, 1+0, 0x40))},
 		{name: "a length past everything", payload: append(binary.AppendUvarint(nil, 1<<62), 0, 0)},
-		{name: "a boolean without its pointer", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 7, skAllowed), 0, 0))},
+		{name: "a boolean neither 0 nor 1", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 12, 2), 0, 0))},
+		{name: "a pointer's byte 2", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 11, 2), 0, 0))},
+		{name: "a zero policy", payload: ctestPayload([]byte("/p"), nil, append(append(ctestSet(tiny[:9], 8, 1), 0, 0, 0, 0), append(bytes.Clone(tiny[9:]), 0, 0)...))},
 		{name: "a huge count", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0xff, 0xff, 0xff, 0xff, 0x0f, 0))},
 		{name: "a count past the bytes left", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 4, 0))},
 	} {
@@ -887,11 +890,11 @@ func ctestSet(b []byte, i int, v byte) []byte {
 }
 
 // ctestFlip returns st with mask xored into byte i, failing if that byte
-// is not Runtime's flags (the byte after the Path's length).
+// is not 0 (Runtime's TTL pointer, the byte after the Path's length).
 func ctestFlip(t *testing.T, st []byte, i int, mask byte) []byte {
 	t.Helper()
 	b := bytes.Clone(st)
-	require.Zero(t, b[i], "runtime flags of the small manifest")
+	require.Zero(t, b[i], "the TTL pointer of the small manifest")
 	b[i] ^= mask
 	return b
 }
@@ -1007,7 +1010,7 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
 // destinations, in JSON an object; v5: a tool's toolset; v6: the
 // availability policy; v7: a server's breaker; v8: an upstream's
-// transport, headers, oauth and pin.)
+// transport, headers, oauth and pin; v9: the codec built from the types.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
@@ -1042,19 +1045,20 @@ headers = { "X-K" = "${secret:K}" }
 oauth = { token_url = "https://a/t", client_id = "c", client_secret = "${secret:S}", scopes = ["x"] }
 `
 	const entry = "" +
-		"676174654d430008070000000000000000000000000000000000000000000000" +
-		"0000000000000000c30100a1012f6162732f676174652e746f6d6c73686f7274" +
+		"676174654d430009070000000000000000000000000000000000000000000000" +
+		"0000000000000000c30100b2012f6162732f676174652e746f6d6c73686f7274" +
 		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
 		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
 		"70733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f6162" +
 		"732f712e7761736d7374647463703a683a312f63612e70656d7570687474703a" +
-		"2f2f682f6d6370582d4b247b7365637265743a4b7d73736568747470733a2f2f" +
-		"612f7463247b7365637265743a537d780e000000000000000000000505000300" +
-		"01050000000000000000000000010e0602090480e0ba84bf0300020202000000" +
-		"01000b000002010000020d030102070103030d02030b0380ade2040014100000" +
-		"10020500000001000b0000000000010100000000260200002202030000000107" +
-		"0000000000000000000700002e0200002a020202000000010000000c02030b2c" +
-		"05068090dfc04a030b010b020100003202fef1eb35"
+		"2f2f682f6d6370737365582d4b247b7365637265743a4b7d68747470733a2f2f" +
+		"612f7463247b7365637265743a537d780e000000000000000000000000000000" +
+		"050500030001050000000000000000010e0602010400000180e0ba84bf030002" +
+		"020200000001000b00000201000001020d030102070103030d02030b010180ad" +
+		"e204001410000010020500000001000b00000000000101010000000000260200" +
+		"00220203000000010700000000000001000000070000002e0200002a02020200" +
+		"0000010000000c0302030b010b010b0201000001010600018090dfc04a000000" +
+		"3202529ac5a2"
 	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","transport":"sse","headers":[{"name":"X-K","value":"${secret:K}"}],"oauth":{"token_url":"https://a/t","client_id":"c","client_secret":"${secret:S}","scopes":["x"]},"breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)
