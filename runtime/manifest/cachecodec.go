@@ -52,6 +52,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -67,7 +68,7 @@ func encodeEntry(m *Manifest, key [sha256.Size]byte) []byte {
 		params: make([]byte, 0, 16<<10),
 		st:     make([]byte, 0, 16<<10),
 	}
-	manifestCodec.enc(e, unsafe.Pointer(m))
+	manifestCodec().enc(e, unsafe.Pointer(m))
 	n := len(cacheMagic) + len(key) + 3*binary.MaxVarintLen64 + len(e.strs) + len(e.params) + len(e.st) + cacheSumSize
 	b := make([]byte, 0, n)
 	b = append(b, cacheMagic...)
@@ -112,6 +113,7 @@ func decodeEntryKey(b []byte, lim Limits) (_ *Manifest, key [sha256.Size]byte, _
 		return nil, key, errBadEntry
 	}
 	copy(key[:], b[len(cacheMagic):head])
+	codec := manifestCodec() // counts cachePools
 	d := &cdec{st: body[head:], lim: lim.resolved(), pools: make([]cpool, cachePools)}
 	var lens [3]int
 	for i := range lens {
@@ -127,7 +129,7 @@ func decodeEntryKey(b []byte, lim Limits) (_ *Manifest, key [sha256.Size]byte, _
 	}
 	d.st, d.i = rest[lens[0]+lens[1]:], 0
 	m := new(Manifest)
-	manifestCodec.dec(d, unsafe.Pointer(m))
+	codec.dec(d, unsafe.Pointer(m))
 	if d.bad || d.i != len(d.st) || d.si != len(d.s) || d.pi != len(d.p) {
 		return nil, key, errBadEntry
 	}
@@ -298,18 +300,22 @@ type ccodec struct {
 	dec func(d *cdec, p unsafe.Pointer)
 }
 
-// manifestCodec is the codec of a Manifest, and cachePools the number of
-// pointer types in it.
-var (
-	cachePools    int
-	manifestCodec = codecOf(reflect.TypeFor[Manifest](), "Manifest", map[reflect.Type]bool{})
-)
+// cachePools is the number of pointer types in a Manifest, counted as
+// its codec is built.
+var cachePools int
+
+// manifestCodec returns the codec of a Manifest, built on first use
+// rather than in the package's init, which every gatectl command would
+// pay for, --version included.
+var manifestCodec = sync.OnceValue(func() ccodec {
+	return codecOf(reflect.TypeFor[Manifest](), "Manifest", map[reflect.Type]bool{})
+})
 
 // codecOf builds the codec of type t, found at name (Type.Field) in a
 // Manifest; building marks the types being built, so that a recursive
 // type is refused rather than built forever. A kind no rule covers
-// panics, when the package is initialised: a programming error that
-// every test reports.
+// panics, when the codec is first used: a programming error that every
+// test of the cache reports.
 func codecOf(t reflect.Type, name string, building map[reflect.Type]bool) ccodec {
 	if c, ok := cacheFieldCodecs[name]; ok {
 		return c
