@@ -69,9 +69,7 @@ func buildDocExample(t testing.TB, root, doc, lang, file string) []byte {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
 		require.NoError(t, os.Symlink(filepath.Join(root, "probes", "asc"), filepath.Join(dir, "probes", "asc")))
 	case "go":
-		gomod := "module dbprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+		writeChildModule(t, dir, "dbprobe", root)
 	}
 	cmd := exec.Command("sh", "-c", build)
 	cmd.Dir = dir
@@ -154,9 +152,7 @@ func TestABIDocProtocolExamples(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "check", ex.test), []byte(test.text), 0o644))
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, "probes"), 0o755))
 			require.NoError(t, os.Symlink(filepath.Join(root, "probes", "include"), filepath.Join(dir, "probes", "include")))
-			gomod := "module docprobe\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+			writeChildModule(t, dir, "docprobe", root)
 			// Nothing is fetched: the module's requirements are gate's.
 			env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
 

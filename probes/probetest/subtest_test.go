@@ -48,9 +48,7 @@ func TestCasesAreSubtests(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "check"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "check", "env_test.go"), []byte(childTest), 0o644))
-	gomod := "module subtests\n\ngo 1.26\n\nrequire github.com/gate-dev/gate v0.0.0\n\nreplace github.com/gate-dev/gate => " + root + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), must(os.ReadFile(filepath.Join(root, "go.sum"))), 0o644))
+	writeChildModule(t, dir, "subtests", root)
 	// goTest runs the child's tests and returns, per test and subtest,
 	// how it ended and what it printed.
 	goTest := func(run string) (map[string]string, map[string]string, error) {
