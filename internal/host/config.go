@@ -33,6 +33,29 @@ func NewConfig(m map[string]string) Config {
 	return Config{kv: kv}
 }
 
+// ConfigFromPairs makes a Config of kv, key, value, key, value, ..., and
+// keeps kv itself when it is sorted by key with no key twice (as
+// probes.ParseShorthandPairs gives it): the caller hands it over. Any other
+// kv is copied as NewConfig would copy its map, a later value of a key
+// winning.
+func ConfigFromPairs(kv []string) Config {
+	if len(kv) == 0 {
+		return Config{}
+	}
+	sorted := len(kv)%2 == 0
+	for i := 2; sorted && i < len(kv); i += 2 {
+		sorted = kv[i-2] < kv[i]
+	}
+	if sorted {
+		return Config{kv: kv}
+	}
+	m := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return NewConfig(m)
+}
+
 // Lookup returns the value of key and whether it is set.
 func (c Config) Lookup(key string) (string, bool) {
 	n := len(c.kv) / 2
