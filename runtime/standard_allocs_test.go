@@ -71,3 +71,26 @@ func FuzzShorthandGrants(f *testing.F) {
 		require.Equal(t, want, shorthandGrants(sh, extra))
 	})
 }
+
+// A reused env probe's run that answers costs a fixed few allocations: the
+// run's context (which carries its Call), the name the probe asks for as
+// a string, and whatever its answer holds. An allocation in the common case
+// of judging the answer (classify) fails this.
+func TestStandardProbeRunAllocations(t *testing.T) {
+	t.Setenv("GATE_TEST_ALLOCS", "x")
+	e := newEngine(t, NewEngineConfig())
+	ctx := context.Background()
+	p, err := e.StandardProbe(ctx, "tool", "env:GATE_TEST_ALLOCS", ProbeConfig{})
+	require.NoError(t, err)
+	require.Equal(t, Available, p.Run(ctx).Outcome) // its instance, kept
+	allocs := testing.AllocsPerRun(100, func() {
+		if res := p.Run(ctx); res.Outcome != Available {
+			t.Fatal(res.Reason)
+		}
+	})
+	t.Logf("a reused env:NAME probe's run: %.1f allocations", allocs)
+	assert.LessOrEqual(t, allocs, float64(maxStandardRunAllocs), "allocations a run")
+}
+
+// maxStandardRunAllocs is what a reused env:NAME probe's run allocates.
+const maxStandardRunAllocs = 2
