@@ -104,7 +104,7 @@ func (e *Engine) newProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if cfg.TLSRootCAs != nil || cfg.Proxy || e.cfg.dialContext != nil {
 		pnet = &host.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
 	}
-	if cfg.TLSRootCAs == nil && m.speaksTLS(cfg) {
+	if cfg.TLSRootCAs == nil && m.speaksTLS(cfg.Grants, config) {
 		// Loaded now, in the background, rather than inside the budget
 		// of the probe's first TLS handshake.
 		warmSystemRoots()

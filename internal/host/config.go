@@ -1,6 +1,9 @@
 package host
 
-import "sort"
+import (
+	"iter"
+	"sort"
+)
 
 // Config is a probe's config, as gate.config reads it: a few keys and
 // values from the manifest. It is stored as one sorted slice rather than a
@@ -64,6 +67,17 @@ func (c Config) Lookup(key string) (string, bool) {
 		return c.kv[2*i+1], true
 	}
 	return "", false
+}
+
+// Values yields the config's values, in the order of their keys.
+func (c Config) Values() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 1; i < len(c.kv); i += 2 {
+			if !yield(c.kv[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Len is the number of keys.

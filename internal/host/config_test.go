@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -66,10 +67,16 @@ func FuzzConfigFromPairs(f *testing.F) {
 		want := NewConfig(m)
 		require.Equal(t, want.Map(), got.Map())
 		require.Equal(t, want.Len(), got.Len())
-		for k, v := range m {
+		var wantValues, values []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			gv, ok := got.Lookup(k)
 			require.True(t, ok, k)
-			require.Equal(t, v, gv)
+			require.Equal(t, m[k], gv)
+			wantValues = append(wantValues, m[k])
 		}
+		for v := range got.Values() {
+			values = append(values, v)
+		}
+		require.Equal(t, wantValues, values)
 	})
 }
