@@ -2,6 +2,7 @@ package probes
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"path"
@@ -76,8 +77,41 @@ type Shorthand struct {
 // what it allows. Unknown options are an error that lists the kind's
 // options, and so is an option given twice, but for header=.
 func ParseShorthand(s string) (Shorthand, error) {
-	fail := func(format string, args ...any) (Shorthand, error) {
-		return Shorthand{}, fmt.Errorf("probe shorthand %q: %s", s, fmt.Sprintf(format, args...))
+	sh, pairs, err := parseShorthand(s)
+	if err != nil || sh.Config != nil {
+		return sh, err
+	}
+	sh.Config = map[string]string{pairs[0]: pairs[1]}
+	return sh, nil
+}
+
+// ParseShorthandPairs is ParseShorthand for a caller that keeps a probe's
+// config as a sorted list rather than a map (the runtime, for every tool a
+// manifest names): sh.Config is nil, and pairs holds the config's keys and
+// values, key, value, key, value, ..., sorted by key. For the env, tcp and
+// import kinds, whose config is one key, it makes no map at all (a map per
+// tool was most of what making 10,000 probes allocated).
+func ParseShorthandPairs(s string) (sh Shorthand, pairs []string, err error) {
+	sh, pairs, err = parseShorthand(s)
+	if err != nil || sh.Config == nil {
+		return sh, pairs, err
+	}
+	keys := slices.Sorted(maps.Keys(sh.Config))
+	pairs = make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		pairs = append(pairs, k, sh.Config[k])
+	}
+	sh.Config = nil
+	return sh, pairs, nil
+}
+
+// parseShorthand is ParseShorthand's parse. An ABI v2 kind's config comes
+// back in sh.Config, as its options' defaults read it while it is made;
+// any other kind's one key and value come back in pairs, with sh.Config
+// nil, for each caller to keep as it does.
+func parseShorthand(s string) (Shorthand, []string, error) {
+	fail := func(format string, args ...any) (Shorthand, []string, error) {
+		return Shorthand{}, nil, fmt.Errorf("probe shorthand %q: %s", s, fmt.Sprintf(format, args...))
 	}
 	kindStr, value, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok || kindStr == "" {
@@ -105,7 +139,7 @@ func ParseShorthand(s string) (Shorthand, error) {
 		if err := parseV2(k, &sh, target, rest); err != nil {
 			return fail("%v", err)
 		}
-		return sh, nil
+		return sh, nil, nil
 	}
 	value = strings.TrimSpace(value)
 	if value == "" {
@@ -130,8 +164,7 @@ func ParseShorthand(s string) (Shorthand, error) {
 			return fail("%v", err)
 		}
 	}
-	sh.Config = map[string]string{k.key: value}
-	return sh, nil
+	return sh, []string{k.key, value}, nil
 }
 
 // String returns the shorthand in the canonical form ParseShorthand

@@ -69,6 +69,12 @@ func (p *Probe) engine() *Engine { return p.pool.engine }
 // scheme through a pattern), the Python import path is computed now, so
 // that it is not computed inside a run.
 func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg ProbeConfig) (*Probe, error) {
+	return e.newProbe(ctx, name, m, cfg, host.NewConfig(cfg.Config))
+}
+
+// newProbe is NewProbe with the probe's config already made (config; the
+// map in cfg.Config is not read).
+func (e *Engine) newProbe(ctx context.Context, name string, m *Module, cfg ProbeConfig, config host.Config) (*Probe, error) {
 	if m == nil {
 		return nil, fmt.Errorf("probe %q: nil module", name)
 	}
@@ -98,22 +104,27 @@ func (e *Engine) NewProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if cfg.TLSRootCAs != nil || cfg.Proxy || e.cfg.dialContext != nil {
 		pnet = &host.Net{RootCAs: cfg.TLSRootCAs, Proxy: cfg.Proxy, DialContext: e.cfg.dialContext}
 	}
-	if cfg.TLSRootCAs == nil && m.speaksTLS(cfg) {
+	if cfg.TLSRootCAs == nil && m.speaksTLS(cfg.Grants, config) {
 		// Loaded now, in the background, rather than inside the budget
 		// of the probe's first TLS handshake.
 		warmSystemRoots()
 	}
-	p := &Probe{
+	// The probe and its lifetime, which lives as long, are one allocation.
+	made := &struct {
+		probe Probe
+		life  lifetime
+	}{probe: Probe{
 		name:   name,
 		module: m,
 		policy: policy,
-		config: host.NewConfig(cfg.Config),
+		config: config,
 		env:    cfg.Grants.Env,
 		dial:   cfg.Grants.Dial,
 		imp:    cfg.Grants.Import,
 		budget: budget,
-		life:   newLifetime(),
-	}
+	}}
+	p := &made.probe
+	p.life = &made.life
 	if g := cfg.Grants; pnet != nil || len(g.HTTP)+len(g.Secrets)+len(g.Insecure) > 0 {
 		p.ext = &probeExt{http: g.HTTP, secrets: g.Secrets, insecure: g.Insecure, net: pnet}
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"strings"
 
+	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/host"
 )
 
@@ -23,25 +24,25 @@ var warmSystemRoots = host.WarmSystemRoots
 // it should not pay, even on another core. A probe that reaches TLS another
 // way (an address built in its code) loads them at its first handshake,
 // inside its budget.
-func (m *Module) speaksTLS(cfg ProbeConfig) bool {
+func (m *Module) speaksTLS(grants hostfuncs.Grants, config host.Config) bool {
 	connect, http := m.imports("connect"), m.imports("http")
 	switch {
 	case m.imports("tls"):
 		return true
 	case !connect && !http:
 		return false
-	case len(cfg.Grants.Insecure) > 0:
+	case len(grants.Insecure) > 0:
 		return true
 	}
 	if connect {
-		for _, v := range cfg.Config {
+		for v := range config.Values() {
 			if hasPrefixFold(v, "tls:") {
 				return true
 			}
 		}
 	}
 	if http {
-		for _, g := range cfg.Grants.HTTP {
+		for _, g := range grants.HTTP {
 			if hasPrefixFold(g, "https:") {
 				return true
 			}

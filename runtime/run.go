@@ -225,7 +225,12 @@ func (p *Probe) classify(call *host.Call, x execution) (Outcome, *ProbeError) {
 	}
 	perr := &ProbeError{Probe: p.name, Phase: x.phase, Budget: p.budget, Err: x.err}
 	if intr == nil {
-		errors.As(x.err, &intr)
+		// Its own variable: intr's address would put intr on the heap for
+		// every run, the common case's too.
+		var wrapped *host.Interrupt
+		if errors.As(x.err, &wrapped) {
+			intr = wrapped
+		}
 	}
 	var exit *sys.ExitError
 	var memErr *host.MemoryError

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/host"
 	"github.com/gate-dev/gate/probes"
 )
 
@@ -17,7 +18,7 @@ import (
 // standard modules are embedded in the binary, a little over 1 KB each,
 // and compiled once per engine.
 func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, cfg ProbeConfig) (*Probe, error) {
-	sh, err := probes.ParseShorthand(shorthand)
+	sh, pairs, err := probes.ParseShorthandPairs(shorthand)
 	if err != nil {
 		return nil, err
 	}
@@ -28,9 +29,37 @@ func (e *Engine) StandardProbe(ctx context.Context, name, shorthand string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	cfg.Grants = hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}.Merge(cfg.Grants)
-	cfg.Config = sh.Config
-	return e.NewProbe(ctx, name, m, cfg)
+	cfg.Grants = shorthandGrants(sh, cfg.Grants)
+	return e.newProbe(ctx, name, m, cfg, host.ConfigFromPairs(pairs))
+}
+
+// shorthandGrants is what sh grants merged with extra (hostfuncs.Grants.Merge:
+// each list sorted, without repeats). A shorthand whose lists are already so
+// and extra, which grants nothing, are the merge as they are: no copy of
+// them for each of 10,000 "env:NAME" tools.
+func shorthandGrants(sh probes.Shorthand, extra hostfuncs.Grants) hostfuncs.Grants {
+	g := hostfuncs.Grants{Env: sh.Env, Dial: sh.Dial, Import: sh.Import, HTTP: sh.HTTP, Secrets: sh.Secrets}
+	if extra.IsZero() && len(g.Secrets) == 0 && merged(g.Env) && merged(g.Dial) && merged(g.Import) && merged(g.HTTP) {
+		return g
+	}
+	return g.Merge(extra)
+}
+
+// merged reports whether list is as Merge leaves one: nil when empty, else
+// sorted, without repeats and with no room to append into.
+func merged(list []string) bool {
+	if list == nil {
+		return true
+	}
+	if len(list) == 0 || cap(list) != len(list) {
+		return false
+	}
+	for i := 1; i < len(list); i++ {
+		if list[i-1] >= list[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // standardModule compiles the standard module of kind once per engine:

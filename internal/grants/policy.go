@@ -46,9 +46,23 @@ type policyV2 struct {
 // Compile checks g and returns its Policy. An error names the kind, the
 // entry and what is wrong with it.
 func (g Spec) Compile() (*Policy, error) {
-	p := &Policy{}
-	if len(g.Env) > 0 {
-		p.env = &envMatcher{}
+	var p *Policy
+	if len(g.Env) == 1 {
+		// One variable, the most common grant of all ("env:NAME"): the
+		// Policy, its matcher and the matcher's one name are one allocation.
+		one := &struct {
+			policy Policy
+			env    envMatcher
+			names  [1]string
+		}{}
+		p = &one.policy
+		p.env = &one.env
+		p.env.exact = one.names[:0:1]
+	} else {
+		p = &Policy{}
+		if len(g.Env) > 0 {
+			p.env = &envMatcher{}
+		}
 	}
 	if len(g.Dial) > 0 {
 		p.dial = &dialMatcher{}

@@ -1,6 +1,9 @@
 package host
 
-import "sort"
+import (
+	"iter"
+	"sort"
+)
 
 // Config is a probe's config, as gate.config reads it: a few keys and
 // values from the manifest. It is stored as one sorted slice rather than a
@@ -33,6 +36,29 @@ func NewConfig(m map[string]string) Config {
 	return Config{kv: kv}
 }
 
+// ConfigFromPairs makes a Config of kv, key, value, key, value, ..., and
+// keeps kv itself when it is sorted by key with no key twice (as
+// probes.ParseShorthandPairs gives it): the caller hands it over. Any other
+// kv is copied as NewConfig would copy its map, a later value of a key
+// winning.
+func ConfigFromPairs(kv []string) Config {
+	if len(kv) == 0 {
+		return Config{}
+	}
+	sorted := len(kv)%2 == 0
+	for i := 2; sorted && i < len(kv); i += 2 {
+		sorted = kv[i-2] < kv[i]
+	}
+	if sorted {
+		return Config{kv: kv}
+	}
+	m := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return NewConfig(m)
+}
+
 // Lookup returns the value of key and whether it is set.
 func (c Config) Lookup(key string) (string, bool) {
 	n := len(c.kv) / 2
@@ -41,6 +67,17 @@ func (c Config) Lookup(key string) (string, bool) {
 		return c.kv[2*i+1], true
 	}
 	return "", false
+}
+
+// Values yields the config's values, in the order of their keys.
+func (c Config) Values() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 1; i < len(c.kv); i += 2 {
+			if !yield(c.kv[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Len is the number of keys.

@@ -2,9 +2,13 @@ package host
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestConfig(t *testing.T) {
@@ -38,4 +42,41 @@ func TestConfig(t *testing.T) {
 	v, ok := NewConfig(map[string]string{"empty": ""}).Lookup("empty")
 	assert.True(t, ok, "an empty value is set")
 	assert.Equal(t, "", v)
+}
+
+// FuzzConfigFromPairs: a Config made of a list of keys and values is the
+// one NewConfig makes of the same pairs as a map, whether the list came
+// sorted (and is kept) or not (and is copied).
+func FuzzConfigFromPairs(f *testing.F) {
+	f.Add("a\x00b\x00c\x00d")
+	f.Add("url\x00http://h/\x00status\x00200")
+	f.Add("b\x001\x00a\x002")
+	f.Add("a\x001\x00a\x002")
+	f.Add("odd")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, joined string) {
+		var kv []string
+		if joined != "" {
+			kv = strings.Split(joined, "\x00")
+		}
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		got := ConfigFromPairs(slices.Clone(kv))
+		want := NewConfig(m)
+		require.Equal(t, want.Map(), got.Map())
+		require.Equal(t, want.Len(), got.Len())
+		var wantValues, values []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			gv, ok := got.Lookup(k)
+			require.True(t, ok, k)
+			require.Equal(t, m[k], gv)
+			wantValues = append(wantValues, m[k])
+		}
+		for v := range got.Values() {
+			values = append(values, v)
+		}
+		require.Equal(t, wantValues, values)
+	})
 }
