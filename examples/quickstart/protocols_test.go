@@ -95,10 +95,28 @@ func TestQuickstartAsksItsServices(t *testing.T) {
 		return st[0]
 	}
 
+	// upStatus is status for a service that is up: a service on this
+	// machine that a loaded machine kept from answering within the budget
+	// is asked again (a timeout is the one answer that can be the
+	// machine's, not the probe's); any other answer stands.
+	upStatus := func(g *runtime.Gate, name string) runtime.Status {
+		st := status(g, name)
+		for range 4 {
+			if st.Code != runtime.CodeTimeout {
+				break
+			}
+			t.Logf("%s: %s; asking again", name, st.Reason)
+			again, err := g.Tools().Refresh(ctx, name)
+			require.NoError(t, err)
+			st = again[0]
+		}
+		return st
+	}
+
 	t.Run("up", func(t *testing.T) {
 		g := openWith(t, up, map[string]string{"SERP_API_KEY": goodKey})
 		for _, name := range []string{"search_web", "query_local_db", "cache_data", "docker_command"} {
-			st := status(g, name)
+			st := upStatus(g, name)
 			assert.Equal(t, runtime.StateAvailable, st.State, "%s: %s", name, st.Reason)
 		}
 	})
