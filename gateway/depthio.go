@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"sync"
 )
 
 // Each reader drops what it holds past this once a frame is passed on, so
@@ -92,17 +91,8 @@ type fitter struct {
 }
 
 func newFitter(r io.Reader, end func([]byte, bool) bool, fit func([]byte) []byte, max int) *fitter {
-	br := fitBuffers.Get().(*bufio.Reader)
-	br.Reset(r)
-	return &fitter{r: br, end: end, fit: fit, max: max}
+	return &fitter{r: bufio.NewReaderSize(r, keepFitBuffer), end: end, fit: fit, max: max}
 }
-
-// fitBuffers are the fitters' read buffers. Each HTTP response of an
-// upstream (every forwarded call's answer) is read through a fitter; one
-// takes a buffer here and gives it back once its stream has ended,
-// rather than allocating keepFitBuffer bytes a response. A stream closed
-// before its end leaves its buffer to the collector.
-var fitBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, keepFitBuffer) }}
 
 func (f *fitter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 {
@@ -144,11 +134,6 @@ func (f *fitter) next() {
 		// What is left of a frame cut off is passed on as it came.
 		f.out = append(f.out, f.frame...)
 		f.frame, f.err = nil, err
-		// Nothing read from the buffer is held now (chunk is copied
-		// above), and the stream is over: the buffer can serve another.
-		f.r.Reset(nil)
-		fitBuffers.Put(f.r)
-		f.r = nil
 	}
 }
 
