@@ -252,12 +252,24 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	}, 30*time.Second, 100*time.Millisecond, "the busy session's calls end")
 	// A reload makes serve collect its garbage a second after it
 	// (returnMemoryAfterReloads); the upstreams are the same.
+	// On a loaded machine that collection may come late, or before the
+	// last of the attacks' garbage is let go: the heap is read again, after
+	// another reload's collection, for up to 20 s before it counts as kept.
+	// Memory something still holds stays whatever collects.
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
-	time.Sleep(3 * time.Second)
-	end := s.quietest(t)
+	heapBound := 2*start["go_memstats_heap_inuse_bytes"] + 16<<20
+	var end map[string]float64
+	for wait := time.Now().Add(20 * time.Second); ; {
+		time.Sleep(2 * time.Second)
+		if end = s.quietest(t); end["go_memstats_heap_inuse_bytes"] < heapBound || time.Now().After(wait) {
+			break
+		}
+		t.Logf("heap in use %.0f, over %.0f: reload, and read again", end["go_memstats_heap_inuse_bytes"], heapBound)
+		require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	}
 	t.Logf("heap in use at the start %.0f, after the attacks %.0f; goroutines %.0f -> %.0f",
 		start["go_memstats_heap_inuse_bytes"], end["go_memstats_heap_inuse_bytes"], start["go_goroutines"], end["go_goroutines"])
-	assert.Less(t, end["go_memstats_heap_inuse_bytes"], 2*start["go_memstats_heap_inuse_bytes"]+16<<20, "memory back near its start")
+	assert.Less(t, end["go_memstats_heap_inuse_bytes"], heapBound, "memory back near its start")
 	assert.LessOrEqual(t, end["go_goroutines"], start["go_goroutines"]+10, "goroutines back near their start")
 
 	// SIGTERM during a reload that restarts an upstream, with calls in
