@@ -100,8 +100,16 @@ func TestAnswersUnderLoad(t *testing.T) {
 				require.Equal(t, Failed, a.res.Outcome, "run %d: %s", i, a.res.Reason)
 				require.ErrorIs(t, a.res.Err, context.DeadlineExceeded, "run %d", i)
 				require.False(t, a.res.Late, "run %d: an overrun is not a late answer", i)
-				require.LessOrEqual(t, a.cpu, spinBudget+spinSlack,
-					"run %d: the spinning guest used %v of CPU, more than its budget allows (after %v; %v)", i, a.cpu, a.res.Elapsed, a.used)
+				// CPU past the bound that the kernel spent on the thread
+				// (page faults served slowly on a loaded machine: 12 ms
+				// for 104 faults, once in CI) is the machine's; a guest
+				// that spun on past its deadline shows as user time.
+				if over := a.cpu - (spinBudget + spinSlack); over > 0 && a.used.System >= over {
+					t.Logf("run %d: %v of CPU, the %v past the bound the kernel's (%v)", i, a.cpu, over, a.used)
+				} else {
+					require.LessOrEqual(t, a.cpu, spinBudget+spinSlack,
+						"run %d: the spinning guest used %v of CPU, more than its budget allows (after %v; %v)", i, a.cpu, a.res.Elapsed, a.used)
+				}
 				assertAnsweredInTime(t, a.res.Elapsed, lateLimit*spinBudget, a.machine, "run %d: %v", i, a.used)
 			}
 		})
