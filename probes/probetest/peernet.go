@@ -35,6 +35,10 @@ type peerNet struct {
 	conns    map[net.Conn]struct{}
 	failures []string
 	wg       sync.WaitGroup
+	// dialed counts the probe's connections to a listener, accepted those
+	// the peers have taken: one dialed but not yet accepted when the run
+	// ends still gets its script (settle waits for it).
+	dialed, accepted int
 }
 
 // livePeer is a Peer behind a listener.
@@ -208,7 +212,13 @@ func (n *peerNet) dial(ctx context.Context, network, addr string) (net.Conn, err
 			Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 	}
 	var d net.Dialer
-	return d.DialContext(ctx, "tcp", lp.ln.Addr().String())
+	c, err := d.DialContext(ctx, "tcp", lp.ln.Addr().String())
+	if err == nil {
+		n.mu.Lock()
+		n.dialed++
+		n.mu.Unlock()
+	}
+	return c, err
 }
 
 type fakeAddr struct{ network, addr string }
@@ -299,6 +309,9 @@ func (n *peerNet) redact(s string) string {
 func (n *peerNet) track(c net.Conn, open bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if open {
+		n.accepted++
+	}
 	if open && n.closed {
 		c.Close() // accepted as the case ended
 	} else if open {
@@ -321,13 +334,15 @@ func (n *peerNet) fail(msg string) {
 
 // settle waits for the peers to finish what the run left them: the host
 // closes every handle when a run ends, so each connection's script meets
-// the end of the stream and returns. A connection still open after grace
+// the end of the stream and returns; a connection the probe made that no
+// peer has accepted yet is waited for too, or its script would never
+// run. A connection still open after grace
 // (the host leaked it, or a handler hangs) is closed.
 func (n *peerNet) settle(grace time.Duration) {
 	deadline := time.Now().Add(grace)
 	for {
 		n.mu.Lock()
-		open := len(n.conns)
+		open := len(n.conns) + max(n.dialed-n.accepted, 0)
 		n.mu.Unlock()
 		if open == 0 || time.Now().After(deadline) {
 			break
