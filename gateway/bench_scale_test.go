@@ -182,17 +182,11 @@ func BenchmarkGatewayAtScale(b *testing.B) {
 		{"via=gateway-10000", via, scaleUpstreams * scaleTools},
 	} {
 		b.Run("list/"+v.name, func(b *testing.B) {
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				t0 := time.Now()
-				got := listEvery(b, v.cs)
-				lat = append(lat, time.Since(t0))
-				if len(got) != v.n {
+			lat := timeEach(b, func() {
+				if got := listEvery(b, v.cs); len(got) != v.n {
 					b.Fatalf("listed %d tools; want %d", len(got), v.n)
 				}
-			}
-			b.StopTimer()
+			})
 			reportPercentiles(b, lat, time.Millisecond, "ms")
 		})
 	}
@@ -214,15 +208,8 @@ func BenchmarkGatewayAtScale(b *testing.B) {
 				}
 			}
 			call()
-			lat := make([]time.Duration, 0, b.N)
 			cpu0 := processCPU()
-			b.ResetTimer()
-			for range b.N {
-				t0 := time.Now()
-				call()
-				lat = append(lat, time.Since(t0))
-			}
-			b.StopTimer()
+			lat := timeEach(b, call)
 			reportPercentiles(b, lat, time.Microsecond, "µs")
 			if cpu := processCPU() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")

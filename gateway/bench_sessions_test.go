@@ -59,14 +59,7 @@ func BenchmarkCallWithProgress(b *testing.B) {
 				}
 			}
 			call()
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				t0 := time.Now()
-				call()
-				lat = append(lat, time.Since(t0))
-			}
-			b.StopTimer()
+			lat := timeEach(b, call)
 			reportPercentiles(b, lat, time.Microsecond, "µs")
 		})
 	}

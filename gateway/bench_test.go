@@ -227,6 +227,20 @@ probe = "tcp:%s"
 	}
 }
 
+// timeEach runs op b.N times on the benchmark's clock and returns how long
+// each took.
+func timeEach(b *testing.B, op func()) []time.Duration {
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		op()
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	return lat
+}
+
 // reportPercentiles reports the median and the 99th percentile of lat,
 // in unit (named name).
 func reportPercentiles(b *testing.B, lat []time.Duration, unit time.Duration, name string) {
