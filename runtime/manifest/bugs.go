@@ -6,8 +6,9 @@ import (
 )
 
 // A recover in this package sees one of two things. A panic with
-// declined{} is the fast path giving up on a document (see decline): a
-// decision, made on purpose, that sends the document to the full path.
+// declined{} or a *tomlError is the fast path giving up on a document (see
+// decline, refuse): a decision, made on purpose, that sends the document
+// to the full path.
 // Anything else (an index out of range, a nil map, an invariant of
 // go-toml's or of the JSON Schema library's) is a bug. A config file must
 // never take a gateway down, so the recover still falls back, to the full
@@ -56,10 +57,13 @@ func recordBug(where string, r any) {
 }
 
 // fastRecovered classifies r, a panic the fast path recovered in where: a
-// decline needs nothing more, anything else is a bug and is recorded.
+// decline or a document go-toml refuses (whose message the full path
+// gives) needs nothing more, anything else is a bug and is recorded.
 // Either way the caller gives up and the full path decides.
 func fastRecovered(where string, r any) {
-	if _, ok := r.(declined); !ok {
+	switch r.(type) {
+	case declined, *tomlError:
+	default:
 		recordBug(where, r)
 	}
 }

@@ -100,6 +100,7 @@ func TestBugsAreFailures(t *testing.T) {
 		{point: "check", where: "toolPipe.check", opts: fastOpts{workers: 1, chunkMin: -1}, tryFast: true},
 		{src: []byte(upstreamSrc), point: "lazyIndex", where: "lazyIndex", opts: fastOpts{workers: 1, chunkMin: -1}, tryFast: true},
 		{point: "full", where: "decode", tryFast: false, errMsg: "cannot parse TOML: internal error: runtime error: index out of range [0] with length 0"},
+		{point: "exact", where: "decode", tryFast: false, errMsg: "cannot parse TOML: internal error: runtime error: index out of range [0] with length 0"},
 	} {
 		t.Run(tc.point+"/"+tc.where, func(t *testing.T) {
 			src := tc.src

@@ -148,7 +148,7 @@ func cacheMeta(path string, lim Limits) (meta []byte, ok bool) {
 	field(abs)
 	r := lim.resolved()
 	for _, v := range []int64{r.MaxBytes, int64(r.MaxValues), int64(r.MaxKeysPerTable), int64(r.MaxArrayLen),
-		int64(r.MaxTools), int64(r.MaxServers), int64(r.MaxDescription), r.MaxKeyComparisons} {
+		int64(r.MaxTools), int64(r.MaxServers), int64(r.MaxDescription)} {
 		meta = binary.AppendVarint(meta, v)
 	}
 	field(exe)

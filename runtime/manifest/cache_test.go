@@ -918,7 +918,7 @@ func TestCacheKey(t *testing.T) {
 		{name: "a byte appended", src: append(bytes.Clone(src), ' ')},
 		{name: "the path", meta: func(t *testing.T) []byte { m, _ := cacheMeta("./gate.toml", Limits{}); return m }},
 		{name: "the directory", meta: func(t *testing.T) []byte { t.Chdir(t.TempDir()); m, _ := cacheMeta("gate.toml", Limits{}); return m }},
-		{name: "a limit", meta: func(t *testing.T) []byte { m, _ := cacheMeta("gate.toml", Limits{MaxKeyComparisons: 5}); return m }},
+		{name: "a limit", meta: func(t *testing.T) []byte { m, _ := cacheMeta("gate.toml", Limits{MaxArrayLen: 5}); return m }},
 		{name: "the program", meta: func(t *testing.T) []byte {
 			ctestExe(t, "gate-test-build-2")
 			m, _ := cacheMeta("gate.toml", Limits{})

@@ -83,13 +83,13 @@ func (d *fastDecoder) chunkDecoder(last bool) *fastDecoder {
 	c := &fastDecoder{
 		src: d.src, str: d.str, names: make(map[string]nameInfo, 64),
 		maxValues: d.maxValues, maxKeys: d.maxKeys, maxArray: d.maxArray, maxPath: d.maxPath,
-		maxTools: d.maxTools, maxServers: d.maxServers, maxWork: d.maxWork,
+		maxTools: d.maxTools, maxServers: d.maxServers, maxDepth: d.maxDepth,
 		chunk: true, last: last, stopAt: -1,
 	}
 	c.root = &fnode{m: map[string]any{}, tag: tagRoot, explicit: true}
 	n := c.intern([]byte("tools"))
 	tools := c.newNode()
-	*tools = fnode{m: map[string]any{}, parent: c.root, pathLen: keyPathLen(0, n), aot: true}
+	*tools = fnode{m: map[string]any{}, pathLen: keyPathLen(0, n), kind: kindArray}
 	c.root.addKid(n.s, tools)
 	return c
 }
@@ -138,15 +138,11 @@ func (d *fastDecoder) runChunked(n int) bool {
 			defer wg.Done()
 			ok[k] = try("chunk decoder", func() {
 				c.runRange(lo, hi)
-				c.endSection()
 				c.checkChunk(d.pipe)
 			})
 		}()
 	}
-	ok0 := try("first chunk", func() {
-		d.runRange(0, splits[0])
-		d.endSection()
-	})
+	ok0 := try("first chunk", func() { d.runRange(0, splits[0]) })
 	wg.Wait()
 	if !ok0 {
 		return false
@@ -182,22 +178,16 @@ func (c *fastDecoder) checkChunk(p *toolPipe) {
 //
 // What the limits count is added up as d counts it: values and path
 // bytes as the chunks counted them, the path bytes with each element's
-// index as d numbers it (a chunk numbers its elements from 0); the key
-// comparisons from what d's tracker holds when each chunk starts, S, and
-// after each [[tools]] forgets the previous element, base: a chunk's
-// first two additions (the [[tools]] key, then forgetting) are S each,
-// its others base more than it counted.
+// index as d numbers it (a chunk numbers its elements from 0).
 func (d *fastDecoder) merge(chunks []*fastDecoder) {
 	tools := d.root.kid("tools")
-	if tools == nil || !tools.aot || !tools.rooted || len(tools.arr) == 0 {
+	if tools == nil || tools.kind != kindArray || !tools.rooted || len(tools.arr) == 0 {
 		decline()
 	}
 	p := d.pipe
 	if n0 := len(tools.arr); n0 > p.next {
 		p.submit(p.next, tools.arr[p.next:n0:n0], d.pos.tools[p.next:n0:n0])
 	}
-	s := int64(d.nlive)
-	base := int64(d.nlive - tools.live)
 	n := len(tools.arr)
 	for _, c := range chunks {
 		n += len(c.root.kid("tools").arr)
@@ -216,24 +206,20 @@ func (d *fastDecoder) merge(chunks []*fastDecoder) {
 		}
 		d.values += c.values
 		d.pathBytes += c.pathBytes
-		d.work += c.work + 2*s + (c.events-2)*base
 		tools.arr = append(tools.arr, ct.arr...)
 		d.pos.tools = append(d.pos.tools, c.pos.tools...)
 		p.batches = append(p.batches, c.batches...)
 		p.next = g0 + c.checked
-		s = base + int64(c.nlive)
-		tools.live, tools.last = ct.live, ct.last
+		tools.last = ct.last
 		// The latest element is numbered as d numbers it, in d's array,
 		// and its paths and those of the tables in it are as long as d
 		// has them: a header in what follows may yet add to it.
 		tools.last.idx = len(tools.arr) - 1
-		tools.last.parent = tools
 		shiftPaths(tools.last, decimalLen(len(tools.arr)-1)-decimalLen(len(ct.arr)-1))
-		if d.values > d.maxValues || d.pathBytes > d.maxPath || d.work > d.maxWork || len(tools.arr) > d.maxTools {
+		if d.values > d.maxValues || d.pathBytes > d.maxPath || len(tools.arr) > d.maxTools {
 			decline()
 		}
 	}
-	d.nlive = int(s)
 	if last := chunks[len(chunks)-1]; last.stopAt >= 0 {
 		d.runRange(last.stopAt, len(d.src))
 	}
@@ -246,17 +232,13 @@ func shiftPaths(n *fnode, delta int) {
 		return
 	}
 	n.pathLen += delta
-	kids := n.kids
-	if n.kidMap != nil {
-		kids = kids[:0:0]
-		for _, k := range n.kidMap {
-			kids = append(kids, k)
-		}
+	for _, k := range n.kids {
+		shiftPaths(k.node, delta)
 	}
-	for _, k := range kids {
+	for _, k := range n.kidMap {
 		shiftPaths(k, delta)
 	}
-	if n.aot && n.last != nil {
+	if n.kind == kindArray && n.last != nil {
 		shiftPaths(n.last, delta)
 	}
 }

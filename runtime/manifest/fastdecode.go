@@ -9,42 +9,46 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// The fast path. Parse's full path reads a document three times: a byte
-// scan and the position index (one pass over go-toml's unstable parser,
-// with every limit counted), then go-toml's decoder, which parses it all
-// again to build the map the checks walk. A valid manifest needs none of
-// the index's positions but a tool's, a probe's and [skills]'s, and the
-// decoder's map is built by one pass over the same parser. So fastDecode
-// makes that one pass, building exactly the map toml.Unmarshal builds and
-// recording those few positions, and declines whatever it is not certain
-// to decode exactly as go-toml does: a datetime, a key or table defined
-// twice, a table extended in a way TOML forbids or that go-toml's rules
-// might read differently, a syntax error, anything over a limit or
-// within a factor of two of one it only estimates. Parse then runs the checks on its map, and returns the
-// result only when they find nothing wrong; on a decline or on any
-// problem it runs the full path from the start, so every message,
-// position and caret is the full path's, and the full path's pre-scans
-// still refuse hostile documents before go-toml's decoder sees them.
-// A position a valid Manifest keeps that is not among the few recorded
-// here (an upstream server's tool rules and their probes) makes the
-// checks build the position index then, once (checker.lazyIndex).
-// FuzzFastPathMatchesFullPath checks that the two paths agree on any
+// The manifest's decoder: one pass over go-toml's unstable parser that
+// builds exactly the map toml.Unmarshal builds, and refuses exactly what
+// toml.Unmarshal refuses (a key or table defined twice, a table reopened
+// or extended in a way TOML forbids) with go-toml's message at go-toml's
+// position, following its key tracker's rules (header, keyValue); the
+// values it does not read itself (datetimes, infinities, NaN, numbers out
+// of range) it has go-toml's decoder read (tomlerror.go). FuzzDecodeExact
+// and TestDecodeExactMatchesGoTOML hold it to toml.Unmarshal.
+//
+// Parse runs it twice at most. First as the fast path (fastDecode): the
+// limits counted as it goes (declining at the first doubt, see below),
+// only the positions a valid Manifest keeps recorded (a tool's, a
+// probe's, [skills]'s), and the checks run on its map. That is the whole
+// parse of a valid manifest. On anything to report, Parse reads the
+// document again to report it: the byte scan and the position index
+// (positions.go: every limit exactly, the syntax error, every position),
+// then this decoder with no limits of its own (decodeExact), then the
+// same checks with every position at hand, so every message, position
+// and caret comes from one serial pass in file order. A position a valid
+// Manifest keeps that is not among the few recorded here (an upstream
+// server's tool rules and their probes) makes the checks build the
+// position index then, once (checker.lazyIndex).
+// FuzzFastPathMatchesFullPath checks that the two passes agree on any
 // input; TestFastPathTaken that clean manifests take the fast one.
 //
 // With more than one core, the fast path also uses them all: a large
 // document is decoded in chunks at once (fastchunk.go), and its tools are
 // checked while the rest decodes (fastcheck.go). Its strings share one
 // copy of the source (fastString; detach.go gives the Manifest's own
-// homes) and are boxed a slab at a time (box.go).
+// homes), and its tables' nodes come a slab at a time (newNode).
 
-// fastPathEnabled switches the fast path; off, Parse is the full path
-// alone.
+// fastPathEnabled switches the fast path; off, Parse is the reporting
+// pass alone (the full path).
 const fastPathEnabled = true
 
 // declined is what fastDecode panics with to give up: deep in a value,
 // unwinding is simpler than threading an error through every call, and
-// declining is the rare case. It is the only panic the fast path means:
-// its recovers record any other as a bug (see bugs.go).
+// declining is the rare case. It and a *tomlError (a document go-toml
+// refuses) are the only panics the decoder means: its recovers record
+// any other as a bug (see bugs.go).
 type declined struct{}
 
 // fastTag says which tables fastDecode records positions in.
@@ -118,42 +122,65 @@ func (f *fastPositions) lookup(path string) (entry, bool) {
 	return entry{}, false
 }
 
-// fnode is a table a header made (or the document, or an element of an
-// array of tables), or an array of tables. Only these can be reopened by
-// a later header; fastDecode finds them here, not in the maps, so that it
-// knows how each was made.
+// fnode is a table the decoder may be asked to reopen or extend: one a
+// header made or went through, one dotted keys made (in a section, or in
+// an inline table while it is read), an array of tables, an element of
+// one, or the document. Its kind, as go-toml's key tracker records it,
+// decides which later headers and dotted keys may reach into it; keys that
+// hold anything else (a value, an inline table, an array) are only in m.
 type fnode struct {
-	m      map[string]any
-	parent *fnode
-	// kids are the header-made children, listed while few, then also in
-	// kidMap.
-	kidNames []string
-	kids     []*fnode
-	kidMap   map[string]*fnode
+	m map[string]any
+	// kids are the tables under it, listed while few, then in kidMap.
+	kids   []namedKid
+	kidMap map[string]*fnode
 	// For an array of tables: its elements and the latest.
-	arr  []any
-	last *fnode
-	// live counts go-toml's tracker entries under an array of tables
-	// (see fastDecoder.nlive).
-	live    int
+	arr     []any
+	last    *fnode
 	pathLen int
 	// name is its key, for a top-level array of tables (rooted says it
 	// is in rootArrays).
-	name          string
-	rooted        bool
-	depth         int
-	idx           int
-	tag           fastTag
-	aot, explicit bool
+	name     string
+	rooted   bool
+	depth    int
+	idx      int
+	tag      fastTag
+	kind     tableKind
+	explicit bool // a table its own [header] made
+}
+
+// tableKind is how a table came to be, which decides how TOML lets it be
+// reopened or extended; the names are go-toml's, which its messages use.
+type tableKind uint8
+
+const (
+	kindTable  tableKind = iota // made by a [header], or on the way to one
+	kindDotted                  // made by a dotted key: only dotted keys extend it
+	kindArray                   // an array of tables, made by [[header]]
+)
+
+func (k tableKind) String() string {
+	switch k {
+	case kindDotted:
+		return "kv-table"
+	case kindArray:
+		return "array-table"
+	}
+	return "table"
+}
+
+// namedKid is a table under an fnode, and its key.
+type namedKid struct {
+	name string
+	node *fnode
 }
 
 func (n *fnode) kid(name string) *fnode {
 	if n.kidMap != nil {
 		return n.kidMap[name]
 	}
-	for i, k := range n.kidNames {
-		if k == name {
-			return n.kids[i]
+	for _, k := range n.kids {
+		if k.name == name {
+			return k.node
 		}
 	}
 	return nil
@@ -164,32 +191,23 @@ func (n *fnode) addKid(name string, k *fnode) {
 		n.kidMap[name] = k
 		return
 	}
-	n.kidNames = append(n.kidNames, name)
-	n.kids = append(n.kids, k)
+	n.kids = append(n.kids, namedKid{name, k})
 	if len(n.kids) > maxListed {
 		n.kidMap = make(map[string]*fnode, 2*len(n.kids))
-		for i, name := range n.kidNames {
-			n.kidMap[name] = n.kids[i]
+		for _, k := range n.kids {
+			n.kidMap[k.name] = k.node
 		}
+		n.kids = nil
 	}
 }
 
-// dnode is a table dotted keys made in the current section or inline
-// table, the only place TOML lets further dotted keys extend it.
-type dnode struct {
-	m       map[string]any
-	names   []string
-	kids    []*dnode
-	pathLen int
-}
-
-func (n *dnode) kid(name string) *dnode {
-	for i, k := range n.names {
-		if k == name {
-			return n.kids[i]
-		}
-	}
-	return nil
+// holds reports whether name is a key in n's map; for a name that is not
+// one of n's tables (kid), that is a value: a scalar, an inline table or
+// an array. (A top-level array of tables is a kid before it is in the map:
+// see setRootArrays.)
+func (n *fnode) holds(name string) bool {
+	_, ok := n.m[name]
+	return ok
 }
 
 // nameInfo is an interned key and the length it adds to a path.
@@ -223,9 +241,14 @@ type fastDecoder struct {
 	pos        fastPositions
 	// pipe, if set, is handed each run of complete [[tools]] elements.
 	pipe *toolPipe
-	// sec is the table key/values go into; dot its dotted-key tables.
+	// sec is the table key/values go into.
 	sec *fnode
-	dot dnode
+	// expr is the expression being decoded, whose key go-toml's messages
+	// point at; valErr is the first value in it go-toml would refuse,
+	// reported when the expression ends unless its keys are refused
+	// first (go-toml checks an expression's keys before its values).
+	expr   *unstable.Node
+	valErr *tomlError
 
 	// What the limits count, as the index counts it, and the limits.
 	// Values and path bytes are counted exactly as the index counts them
@@ -233,22 +256,15 @@ type fastDecoder struct {
 	// equal), so they are capped at the limits themselves: a manifest of
 	// 50,000 tools is 850,000 values, and a decline at half of MaxValues
 	// sent it down the full path after the fast one. Keys per table,
-	// array lengths and key comparisons are estimated, so the fast path
-	// declines at half of those.
+	// array lengths and depth are estimated, so the fast path declines at
+	// half of those. An exact decoder (decodeExact) has no limits: the
+	// index has counted them all.
 	values, pathBytes  int
 	maxValues, maxKeys int
 	maxArray, maxPath  int
 	maxTools           int
 	maxServers         int
-	// nlive bounds the entries of go-toml's duplicate-key tracker that
-	// are live, and work the entries its scans visit (see keyCost): each
-	// lookup visits at most nlive, as does each [[x]] that clears x.
-	// created counts the entries made in the current section, added to
-	// the live counts of the arrays of tables around it when it ends.
-	nlive, created int
-	work, maxWork  int64
-	// events counts the additions to work (see fastchunk.go).
-	events int64
+	maxDepth           int
 
 	// The state of a chunk decoder (see fastchunk.go): chunk is set for
 	// one, last for the last chunk; stopAt is where it stopped, at a
@@ -257,14 +273,18 @@ type fastDecoder struct {
 	// checked how many of them.
 	chunk, last bool
 	stopAt      int
-	elemVals    []int
-	batches     []*toolBatch
-	checked     int
+	// exact is set for decodeExact's decoder.
+	exact    bool
+	elemVals []int
+	batches  []*toolBatch
+	checked  int
 }
 
 // fastDecode decodes src as toml.Unmarshal would into a map[string]any,
-// with the positions a valid Manifest holds, or declines (ok false). lim
-// must be resolved.
+// with the positions a valid Manifest holds, or declines (ok false): a
+// document over a limit, or near one it estimates, one that is not TOML,
+// and one go-toml refuses, all of which the reporting pass then reports.
+// lim must be resolved.
 //
 // pipe, if not nil, is handed runs of [[tools]] elements as soon as they
 // are complete, to be checked while the rest decodes (see fastcheck.go);
@@ -299,8 +319,35 @@ func fastDecode(src []byte, lim Limits, pipe *toolPipe) (doc map[string]any, pos
 	return d.root.m, &d.pos, true
 }
 
-// newFastDecoder is a decoder of src (str is src as a string) within
-// lim, handing complete tools to pipe if not nil.
+// decodeExact decodes src as toml.Unmarshal would into a map[string]any,
+// or returns the error toml.Unmarshal would: a key or table defined
+// twice, a table reopened in a way TOML forbids, a number or date out of
+// range. It is the fast decoder without its limits, for a document the
+// position index has read whole (so its syntax is good and it is within
+// every limit); its strings are its own.
+func decodeExact(src []byte) (doc map[string]any, terr *tomlError) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*tomlError)
+			if !ok {
+				// A decline (the index has checked all the decoder
+				// declines) or a bug: the caller's to record.
+				panic(r)
+			}
+			doc, terr = nil, e
+		}
+	}()
+	d := newFastDecoder(src, "", Limits{}.resolved(), nil)
+	d.exact = true
+	d.maxValues, d.maxKeys, d.maxArray, d.maxPath = math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt
+	d.maxTools, d.maxServers, d.maxDepth = math.MaxInt-1, math.MaxInt-1, math.MaxInt
+	d.run()
+	d.setRootArrays()
+	return d.root.m, nil
+}
+
+// newFastDecoder is a decoder of src (str is src as a string) within lim, handing complete tools to pipe if
+// not nil.
 func newFastDecoder(src []byte, str string, lim Limits, pipe *toolPipe) *fastDecoder {
 	d := &fastDecoder{
 		src:        src,
@@ -312,8 +359,7 @@ func newFastDecoder(src []byte, str string, lim Limits, pipe *toolPipe) *fastDec
 		maxPath:    maxPathBytes(len(src)),
 		maxTools:   lim.MaxTools,
 		maxServers: lim.MaxServers,
-		maxWork:    lim.MaxKeyComparisons / 2,
-		nlive:      1, // the tracker's root
+		maxDepth:   maxDepth / 2,
 		pipe:       pipe,
 		stopAt:     -1,
 	}
@@ -374,8 +420,11 @@ func (d *fastDecoder) firstSpan(n *unstable.Node, def span) span {
 
 // fastString is b, a string value's bytes from the parser, as a string:
 // a substring of d.str when b is a part of the source (a string without
-// escapes), else a copy.
+// escapes), else (or for an exact decoder) a copy.
 func (d *fastDecoder) fastString(b []byte) string {
+	if d.exact {
+		return string(b)
+	}
 	off := cap(d.src) - cap(b)
 	if len(b) > 0 && off >= 0 && off+len(b) <= len(d.src) && &d.src[off] == &b[0] {
 		return d.str[off : off+len(b)]
@@ -410,9 +459,12 @@ func (d *fastDecoder) run() { d.runRange(0, len(d.src)) }
 // runRange decodes src[from:to], which starts where an expression may.
 func (d *fastDecoder) runRange(from, to int) {
 	if fault != nil {
-		if d.chunk {
+		switch {
+		case d.chunk:
 			fault("chunk")
-		} else {
+		case d.exact:
+			fault("exact")
+		default:
 			fault("decode")
 		}
 	}
@@ -424,49 +476,30 @@ func (d *fastDecoder) runRange(from, to int) {
 		}
 	}
 	d.p.Reset(d.src[from:to])
-	d.section(d.root)
+	d.sec = d.root
 	for first := true; d.p.NextExpression(); first = false {
 		e := d.p.Expression()
+		d.expr = e
 		switch e.Kind {
 		case unstable.KeyValue:
 			if d.chunk && first {
 				decline()
 			}
-			d.keyValue(&d.dot, d.sec.depth, d.sec.tag, d.sec.idx, e)
+			d.keyValue(d.sec, d.sec.depth, d.sec.tag, d.sec.idx, e)
 		case unstable.Table, unstable.ArrayTable:
 			if d.chunk && d.chunkStops(e, first) {
 				return
 			}
-			d.endSection()
-			d.section(d.header(e, e.Kind == unstable.ArrayTable))
+			d.sec = d.header(e, e.Kind == unstable.ArrayTable)
 		default:
 			decline()
 		}
-		if d.work > d.maxWork {
-			decline()
+		if d.valErr != nil {
+			panic(d.valErr)
 		}
 	}
 	if d.p.Error() != nil {
 		decline()
-	}
-}
-
-// section starts the key/values of t.
-func (d *fastDecoder) section(t *fnode) {
-	d.sec = t
-	d.dot = dnode{m: t.m, names: d.dot.names[:0], kids: d.dot.kids[:0], pathLen: t.pathLen}
-}
-
-// endSection adds the tracker entries made in the section to the arrays
-// of tables it is in, so that a [[x]] that clears them knows how many.
-func (d *fastDecoder) endSection() {
-	if d.created > 0 {
-		for a := d.sec; a != nil; a = a.parent {
-			if a.aot {
-				a.live += d.created
-			}
-		}
-		d.created = 0
 	}
 }
 
@@ -498,7 +531,7 @@ func keyPathLen(parent int, n nameInfo) int {
 }
 
 func (d *fastDecoder) deep(depth int) {
-	if depth > maxDepth/2 {
+	if depth > d.maxDepth {
 		decline()
 	}
 }
@@ -524,8 +557,10 @@ func (d *fastDecoder) note(tag fastTag, idx int, name string, e entry) {
 }
 
 // keyValue decodes "a.b.c = v" into the table t, depth segments deep,
-// tagged tag (idx for an element).
-func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *unstable.Node) {
+// tagged tag (idx for an element), refusing a key as go-toml's tracker
+// does: a key defined twice, or a dotted key through anything but a table
+// dotted keys made.
+func (d *fastDecoder) keyValue(t *fnode, depth int, tag fastTag, idx int, kv *unstable.Node) {
 	v := kv.Value()
 	if !v.Valid() {
 		decline()
@@ -535,19 +570,16 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 	first := true
 	for it.Next() {
 		part := it.Node()
-		d.work += int64(d.nlive)
-		d.events++
 		depth++
 		d.deep(depth)
 		n := d.intern(part.Data)
+		next := cur.kid(n.s)
 		if it.IsLast() {
-			if _, dup := cur.m[n.s]; dup {
-				decline()
+			if next != nil || cur.holds(n.s) {
+				d.refuse("key %s is already defined", n.s)
 			}
 			pl := keyPathLen(cur.pathLen, n)
 			d.count(pl)
-			d.nlive++
-			d.created++
 			ks := d.rng(part.Raw)
 			var val any
 			if first && tag == tagRoot && v.Kind == unstable.Array && (n.s == "tools" || n.s == "servers") {
@@ -572,15 +604,11 @@ func (d *fastDecoder) keyValue(t *dnode, depth int, tag fastTag, idx int, kv *un
 			}
 			return
 		}
-		next := cur.kid(n.s)
-		if next == nil {
-			// A key that is taken here is not a table dotted keys made
-			// here: TOML forbids extending it with dotted keys.
-			m, pl := d.addTable(cur.m, cur.pathLen, n)
-			d.created++
-			next = &dnode{m: m, pathLen: pl}
-			cur.names = append(cur.names, n.s)
-			cur.kids = append(cur.kids, next)
+		switch {
+		case next == nil && cur.holds(n.s), next != nil && next.kind != kindDotted:
+			d.refuse("key %s is already defined", n.s)
+		case next == nil:
+			next = d.newTable(cur, n, kindDotted, false)
 			if first && tag != tagNone {
 				d.note(tag, idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
 			}
@@ -597,9 +625,13 @@ func (d *fastDecoder) value(v *unstable.Node, depth, pathLen int) any {
 	case unstable.String:
 		return any(d.fastString(v.Data))
 	case unstable.Integer:
-		return fastInteger(v.Data)
+		if i, ok := fastInteger(v.Data); ok {
+			return i
+		}
 	case unstable.Float:
-		return fastFloat(v.Data)
+		if f, ok := fastFloat(v.Data); ok {
+			return f
+		}
 	case unstable.Bool:
 		return v.Data[0] == 't'
 	case unstable.Array:
@@ -607,9 +639,9 @@ func (d *fastDecoder) value(v *unstable.Node, depth, pathLen int) any {
 	case unstable.InlineTable:
 		return d.inline(v, depth, pathLen, tagNone, 0)
 	}
-	// Datetimes: go-toml's types, which no valid manifest holds anyway.
-	decline()
-	return nil
+	// A datetime, an infinity, NaN, a number out of range: go-toml's
+	// value or its error, which no valid manifest holds anyway.
+	return d.goTOMLValue(v)
 }
 
 // inline decodes an inline table, tagged tag (idx for an element).
@@ -618,7 +650,7 @@ func (d *fastDecoder) inline(v *unstable.Node, depth, pathLen int, tag fastTag, 
 	for it := v.Children(); it.Next(); {
 		n++
 	}
-	t := dnode{m: make(map[string]any, n), pathLen: pathLen}
+	t := fnode{m: make(map[string]any, n), pathLen: pathLen}
 	for it := v.Children(); it.Next(); {
 		kv := it.Node()
 		switch kv.Kind {
@@ -658,10 +690,6 @@ func (d *fastDecoder) array(v *unstable.Node, depth, pathLen int, elemTag fastTa
 		i := len(out)
 		pl := pathLen + 2 + decimalLen(i)
 		d.count(pl)
-		if el.Kind == unstable.InlineTable || el.Kind == unstable.Array {
-			d.nlive++ // the tracker's anonymous entry
-			d.created++
-		}
 		if elemTag == tagNone {
 			out = append(out, d.value(el, depth, pl))
 			continue
@@ -682,8 +710,11 @@ func (d *fastDecoder) array(v *unstable.Node, depth, pathLen int, elemTag fastTa
 }
 
 // header decodes a [x.y] or [[x.y]] header and returns the table it
-// opens, declining anything TOML or go-toml might refuse or read
-// differently: only tables headers made are reopened or gone through.
+// opens, refusing one as go-toml's tracker does: a table defined twice,
+// or one that is already a value, a table dotted keys made, or an array
+// of tables where a table is wanted (or the other way round). A header
+// goes through any table to reach its own, into the latest element of an
+// array of tables.
 func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 	it := e.Key()
 	if !it.Next() {
@@ -695,18 +726,26 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 	for {
 		part := it.Node()
 		last := it.IsLast()
-		d.work += int64(d.nlive)
-		d.events++
 		depth++
 		d.deep(depth)
 		n := d.intern(part.Data)
 		kid := cur.kid(n.s)
+		if kid == nil && cur.holds(n.s) {
+			switch {
+			case !last:
+				d.refuse("key %s already exists as a value", n.s)
+			case array:
+				d.refuse("key %s already exists as a value, but should be an array table", n.s)
+			default:
+				d.refuse("key %s should be a table, not a value", n.s)
+			}
+		}
 		if !last {
 			if kid == nil {
-				kid = d.newTable(cur, n, false)
+				kid = d.newTable(cur, n, kindTable, false)
 				d.note(cur.tag, cur.idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
 			}
-			if kid.aot {
+			if kid.kind == kindArray {
 				// Into the latest element, as TOML says.
 				depth++
 				d.deep(depth)
@@ -720,9 +759,13 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 		if !array {
 			switch {
 			case kid == nil:
-				kid = d.newTable(cur, n, true)
-			case kid.aot || kid.explicit:
-				decline()
+				kid = d.newTable(cur, n, kindTable, true)
+			case kid.kind == kindDotted:
+				d.refuse("table %s already exists as defined by a dotted key", n.s)
+			case kid.kind == kindArray:
+				d.refuse("table %s already exists as an array of tables", n.s)
+			case kid.explicit:
+				d.refuse("table %s already exists", n.s)
 			default:
 				kid.explicit = true
 			}
@@ -730,27 +773,15 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 			kid.depth = depth
 			return kid
 		}
-		if kid == nil {
-			kid = d.newTable(cur, n, false)
-			kid.aot = true
+		switch {
+		case kid == nil:
+			kid = d.newTable(cur, n, kindArray, false)
 			if cur == d.root && n.s == "tools" {
 				kid.arr = make([]any, 0, d.toolsHint)
 			}
 			d.note(cur.tag, cur.idx, n.s, entry{key: d.rng(part.Raw), implicit: true})
-		} else if !kid.aot {
-			decline()
-		} else {
-			// go-toml forgets the keys of the previous element, visiting
-			// every live entry.
-			d.work += int64(d.nlive)
-			d.events++
-			d.nlive -= kid.live
-			for a := kid.parent; a != nil; a = a.parent {
-				if a.aot {
-					a.live -= kid.live
-				}
-			}
-			kid.live = 0
+		case kid.kind != kindArray:
+			d.refuse("key %s already exists as a "+kid.kind.String()+", but should be an array table", n.s)
 		}
 		depth++
 		d.deep(depth)
@@ -775,7 +806,7 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 			d.pipe.submit(lo, kid.arr[lo:i:i], d.pos.tools[lo:i:i])
 		}
 		elem := d.newNode()
-		*elem = fnode{m: make(map[string]any, 4), parent: kid, explicit: true, pathLen: kid.pathLen + 2 + decimalLen(i), depth: depth, tag: tag, idx: i}
+		*elem = fnode{m: make(map[string]any, 4), explicit: true, pathLen: kid.pathLen + 2 + decimalLen(i), depth: depth, tag: tag, idx: i}
 		if d.chunk && tag == tagTools {
 			d.elemVals = append(d.elemVals, d.values)
 		}
@@ -803,44 +834,28 @@ func (d *fastDecoder) header(e *unstable.Node, array bool) *fnode {
 	}
 }
 
-// addTable puts a new, empty table under n.s in parent, declining if the
-// key is taken or the table would pass the keys-per-table limit, and
-// counts it as the limits and go-toml's key tracker do; it returns the
-// table and its path's length.
-func (d *fastDecoder) addTable(parent map[string]any, parentLen int, n nameInfo) (map[string]any, int) {
-	if _, exists := parent[n.s]; exists {
-		decline()
-	}
+// newTable puts a new, empty table of kind under n.s in cur, declining if
+// cur would pass the keys-per-table limit, and counts it as the limits
+// do.
+func (d *fastDecoder) newTable(cur *fnode, n nameInfo, kind tableKind, explicit bool) *fnode {
+	// An array of tables' value is set when its first element is, or
+	// for a top-level one at the end (setRootArrays).
 	m := map[string]any{}
-	parent[n.s] = m
-	if len(parent) > d.maxKeys {
+	cur.m[n.s] = m
+	if len(cur.m) > d.maxKeys {
 		decline()
 	}
-	pl := keyPathLen(parentLen, n)
+	pl := keyPathLen(cur.pathLen, n)
 	d.count(pl)
-	d.nlive++
-	return m, pl
-}
-
-// newTable makes the table (or array of tables) name in cur for a header.
-func (d *fastDecoder) newTable(cur *fnode, n nameInfo, explicit bool) *fnode {
-	// A key that is taken is a value, an inline table or array, or a
-	// table dotted keys made: not for a header to reopen.
-	m, pl := d.addTable(cur.m, cur.pathLen, n)
-	for a := cur; a != nil; a = a.parent {
-		if a.aot {
-			a.live++
-		}
-	}
 	kid := d.newNode()
-	*kid = fnode{m: m, parent: cur, pathLen: pl, explicit: explicit}
+	*kid = fnode{m: m, pathLen: pl, kind: kind, explicit: explicit}
 	cur.addKid(n.s, kid)
 	return kid
 }
 
 // fastInteger is go-toml's parseInteger (the parser has checked the
-// digits and underscores), declining where it errs.
-func fastInteger(b []byte) int64 {
+// digits and underscores), not ok where it errs.
+func fastInteger(b []byte) (int64, bool) {
 	if len(b) > 2 && b[0] == '0' {
 		var shift uint
 		switch b[1] {
@@ -851,7 +866,7 @@ func fastInteger(b []byte) int64 {
 		case 'b':
 			shift = 1
 		default:
-			decline()
+			return 0, false
 		}
 		var v uint64
 		for _, c := range b[2:] {
@@ -866,14 +881,14 @@ func fastInteger(b []byte) int64 {
 			case 'A' <= c && c <= 'F':
 				digit = c - 'A' + 10
 			default:
-				decline()
+				return 0, false
 			}
 			if v > math.MaxInt64>>shift {
-				decline()
+				return 0, false
 			}
 			v = v<<shift | uint64(digit)
 		}
-		return int64(v)
+		return int64(v), true
 	}
 	i, neg := 0, false
 	switch b[0] {
@@ -894,23 +909,24 @@ func fastInteger(b []byte) int64 {
 			continue
 		}
 		if c < '0' || c > '9' || v > limit/10 {
-			decline()
+			return 0, false
 		}
 		if v = v*10 + uint64(c-'0'); v > limit {
-			decline()
+			return 0, false
 		}
 	}
 	if neg {
-		return -int64(v)
+		return -int64(v), true
 	}
-	return int64(v)
+	return int64(v), true
 }
 
-// fastFloat is go-toml's parseFloat for finite floats; infinities and
-// NaN, which no valid manifest holds (JSON has none), are declined.
-func fastFloat(b []byte) float64 {
+// fastFloat is go-toml's parseFloat for finite floats, not ok for
+// infinities and NaN (which no valid manifest holds: JSON has none) and
+// where it errs.
+func fastFloat(b []byte) (float64, bool) {
 	if bytes.IndexByte(b, 'i') >= 0 || bytes.IndexByte(b, 'n') >= 0 {
-		decline()
+		return 0, false
 	}
 	s := string(b)
 	if strings.IndexByte(s, '_') >= 0 {
@@ -918,7 +934,7 @@ func fastFloat(b []byte) float64 {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		decline()
+		return 0, false
 	}
-	return f
+	return f, true
 }

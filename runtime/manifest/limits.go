@@ -29,9 +29,8 @@ type Limits struct {
 	MaxValues int
 	// MaxKeysPerTable caps the keys one table holds directly (its dotted
 	// keys' first parts, its sub-tables, an inline table's keys). Default
-	// 10,000. go-toml checks each new key against the keys before it by
-	// a linear search, so a table's cost grows with the square of its
-	// keys: 100,000 keys took 16 s.
+	// 10,000: no manifest table needs more, and a generated file gone
+	// wrong is refused at the first key over, with its position.
 	MaxKeysPerTable int
 	// MaxArrayLen caps the elements of one array (an inline array, or an
 	// array of tables other than [[tools]] and [[servers]], which
@@ -61,39 +60,39 @@ type Limits struct {
 	// request that offers the tool, and one this long is a file pasted by
 	// mistake (model APIs refuse or truncate far shorter ones).
 	MaxDescription int
-	// MaxKeyComparisons caps the key comparisons go-toml's duplicate-key
-	// check would make, estimated beforehand in linear time. Default
-	// 250,000,000, a fraction of a second and a thousand times what a
-	// 10,000-tool manifest needs; it stops the shapes that the other caps
-	// let through (many large tables side by side, or many [[...]]
-	// headers after a large table, each of which rescans what is before
-	// it).
+	// MaxKeyComparisons is no longer checked. It capped the comparisons
+	// go-toml's duplicate-key check would make, which grow with the square
+	// of a table's keys; the manifest's own decoder finds a key with a map
+	// lookup, so its work is linear in the document, which the other caps
+	// bound.
+	//
+	// Deprecated: not checked; setting it changes nothing.
 	MaxKeyComparisons int64
 }
 
 // The defaults of DefaultLimits.
 const (
-	DefaultMaxBytes          = 16 << 20
-	DefaultMaxValues         = 1_000_000
-	DefaultMaxKeysPerTable   = 10_000
-	DefaultMaxArrayLen       = 100_000
-	DefaultMaxTools          = DefaultMaxValues / 2
-	DefaultMaxServers        = DefaultMaxValues / 2
-	DefaultMaxDescription    = 64 << 10
+	DefaultMaxBytes        = 16 << 20
+	DefaultMaxValues       = 1_000_000
+	DefaultMaxKeysPerTable = 10_000
+	DefaultMaxArrayLen     = 100_000
+	DefaultMaxTools        = DefaultMaxValues / 2
+	DefaultMaxServers      = DefaultMaxValues / 2
+	DefaultMaxDescription  = 64 << 10
+	// Deprecated: Limits.MaxKeyComparisons is not checked.
 	DefaultMaxKeyComparisons = 250_000_000
 )
 
 // DefaultLimits returns the limits Load and Parse apply.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxBytes:          DefaultMaxBytes,
-		MaxValues:         DefaultMaxValues,
-		MaxKeysPerTable:   DefaultMaxKeysPerTable,
-		MaxArrayLen:       DefaultMaxArrayLen,
-		MaxTools:          DefaultMaxTools,
-		MaxServers:        DefaultMaxServers,
-		MaxDescription:    DefaultMaxDescription,
-		MaxKeyComparisons: DefaultMaxKeyComparisons,
+		MaxBytes:        DefaultMaxBytes,
+		MaxValues:       DefaultMaxValues,
+		MaxKeysPerTable: DefaultMaxKeysPerTable,
+		MaxArrayLen:     DefaultMaxArrayLen,
+		MaxTools:        DefaultMaxTools,
+		MaxServers:      DefaultMaxServers,
+		MaxDescription:  DefaultMaxDescription,
 	}
 }
 
@@ -122,13 +121,12 @@ func (l Limits) resolved() Limits {
 		return v
 	}
 	return Limits{
-		MaxBytes:          pick64(l.MaxBytes, d.MaxBytes),
-		MaxValues:         pick(l.MaxValues, d.MaxValues),
-		MaxKeysPerTable:   pick(l.MaxKeysPerTable, d.MaxKeysPerTable),
-		MaxArrayLen:       pick(l.MaxArrayLen, d.MaxArrayLen),
-		MaxTools:          pick(l.MaxTools, d.MaxTools),
-		MaxServers:        pick(l.MaxServers, d.MaxServers),
-		MaxDescription:    pick(l.MaxDescription, d.MaxDescription),
-		MaxKeyComparisons: pick64(l.MaxKeyComparisons, d.MaxKeyComparisons),
+		MaxBytes:        pick64(l.MaxBytes, d.MaxBytes),
+		MaxValues:       pick(l.MaxValues, d.MaxValues),
+		MaxKeysPerTable: pick(l.MaxKeysPerTable, d.MaxKeysPerTable),
+		MaxArrayLen:     pick(l.MaxArrayLen, d.MaxArrayLen),
+		MaxTools:        pick(l.MaxTools, d.MaxTools),
+		MaxServers:      pick(l.MaxServers, d.MaxServers),
+		MaxDescription:  pick(l.MaxDescription, d.MaxDescription),
 	}
 }

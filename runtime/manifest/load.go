@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/gate-dev/gate/internal/safefile"
@@ -80,13 +78,12 @@ func Parse(path string, src []byte) (*Manifest, error) {
 
 // ParseWithLimits is Parse within lim (zero fields: the defaults).
 //
-// A parse has one outcome and two ways to it (see docs/RATIONALE.md,
+// A parse is one decoder and one set of checks (see docs/RATIONALE.md,
 // "How is runtime/manifest laid out"): the fast path (fastParseOpts)
 // decodes, checks and returns a Manifest when nothing is wrong, recording
-// only the positions a Manifest keeps; on anything to report, or a
-// document it is not sure to decode as go-toml does, the full path
-// (fullParse) starts again with every position at hand and finds every
-// problem. Both run the same checks.
+// only the positions a Manifest keeps; on anything to report, the full
+// path (fullParse) reads the document again with every position at hand
+// and reports every problem in file order.
 func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
 	m, errs, _, _ := parseOpts(path, src, lim, fastPathEnabled, fastOpts{})
 	if len(errs) > 0 {
@@ -151,7 +148,8 @@ func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_
 }
 
 // fullParse is the full path: the pre-scans and the position index, then
-// go-toml's decoder, then the checks, every problem in file order.
+// the decoder without limits of its own, then the checks, every problem
+// in file order.
 func (c *checker) fullParse() (*Manifest, Errors) {
 	doc, err := c.decode()
 	if err != nil {
@@ -197,13 +195,13 @@ func (c *checker) fastParseOpts(o fastOpts) *Manifest {
 }
 
 // decode parses the TOML, returning its one syntax or structure error if
-// it has one. The unstable parser runs first, both to build the position
-// index and because its errors carry the exact bytes at fault; go-toml's
-// decoder then adds what only it checks (a key defined twice, a table
-// redefined) and builds the values.
+// it has one. The position index comes first: it counts every limit and
+// meets the syntax error, if any, with the exact bytes at fault. The
+// decoder then refuses what TOML's structure forbids (a key defined
+// twice, a table redefined) and builds the values.
 func (c *checker) decode() (doc map[string]any, e *Error) {
 	defer func() {
-		// go-toml and the index are fuzzed, but a panic in either must
+		// The decoder and the index are fuzzed, but a panic in either must
 		// not take a gateway down over a config file: it is the file's one
 		// error. Nothing here panics on purpose, so it is also a bug, and
 		// recorded as one (see bugs.go): every test fails on it, with its
@@ -233,19 +231,9 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 		return nil, c.errAt(o.at, o.key, o.where, o.msg)
 	}
 	c.ix = ix
-	if err := toml.Unmarshal(c.src, &doc); err != nil {
-		var de *toml.DecodeError
-		if !errors.As(err, &de) {
-			return nil, c.errAt(span{}, "", "", "TOML: "+err.Error())
-		}
-		line, col := de.Position()
-		at := c.offsetOf(line, col)
-		// The error is about a key (defined twice, say); underline all of
-		// it when it is where the error points.
-		if k := de.Key(); len(k) > 0 && bytes.HasPrefix(c.src[at.off:], []byte(k[len(k)-1])) {
-			at.len = len(k[len(k)-1])
-		}
-		return nil, c.errAt(at, "", "", "TOML: "+strings.TrimPrefix(de.Error(), "toml: "))
+	doc, terr := decodeExact(c.src)
+	if terr != nil {
+		return nil, c.tomlErr(terr)
 	}
 	if doc == nil {
 		doc = map[string]any{}

@@ -60,7 +60,6 @@ type index struct {
 	values    int // paths recorded
 	pathBytes int // their total length
 	maxPath   int // the cap on pathBytes
-	cost      *keyCost
 	over      *limitErr
 }
 
@@ -142,12 +141,11 @@ type limitErr struct {
 const maxDepth = 100
 
 // buildIndex parses src and records every path. It returns the parser's
-// error for a document that is not TOML (go-toml's decoder reports the
-// same error, with the same position, so callers may use either).
+// error for a document that is not TOML (the decoder, on the same parser,
+// meets the same error at the same place).
 //
 // It also counts what lim caps, in the same linear pass, and stops at the
-// first thing over a limit (ix.over), before go-toml's decoder, whose
-// cost would grow faster than the document, ever sees it.
+// first thing over a limit (ix.over), before the decoder builds anything.
 func buildIndex(src []byte, lim Limits) (*index, error) {
 	lim = lim.resolved()
 	names := newInterner()
@@ -156,8 +154,7 @@ func buildIndex(src []byte, lim Limits) (*index, error) {
 	guess := min(len(src)/20, lim.MaxValues) + 16
 	ix := &index{
 		src: src, nodes: make([]node, 1, guess), kids: map[uint64]int32{}, names: names,
-		lim: lim, cost: newKeyCostNames(names, guess),
-		maxPath: maxPathBytes(len(src)),
+		lim: lim, maxPath: maxPathBytes(len(src)),
 	}
 	ix.nodes[0].parent = noNode
 	var p unstable.Parser
@@ -176,18 +173,6 @@ func buildIndex(src []byte, lim Limits) (*index, error) {
 			table = ix.header(expr, false)
 		case unstable.ArrayTable:
 			table = ix.header(expr, true)
-		}
-		if ix.over == nil {
-			ix.cost.expression(expr)
-			if ix.cost.work > lim.MaxKeyComparisons {
-				at := span{}
-				if parts := keyParts(expr); len(parts) > 0 {
-					at = rangeSpan(parts[0].Raw)
-				}
-				ix.exceed(at, "", "", fmt.Sprintf("too many keys to check for duplicates quickly: go-toml would compare keys more than %d times "+
-					"(large tables side by side, or many [[...]] entries after a large table, each of which rescans it) (manifest.Limits.MaxKeyComparisons)",
-					lim.MaxKeyComparisons))
-			}
 		}
 	}
 	if ix.over != nil {
