@@ -48,9 +48,12 @@ func (d *fastDecoder) refuse(format, name string) {
 // is noted as the expression's error (see fastDecoder.valErr) and nil
 // stands for it meanwhile.
 func (d *fastDecoder) goTOMLValue(v *unstable.Node) any {
+	// The newline puts an error just past the value (a datetime cut
+	// short) where it is in the manifest: on the next byte, not at the
+	// end of the document, which go-toml reports a byte earlier.
 	const prefix = "v = "
-	doc := make([]byte, 0, len(prefix)+len(v.Data))
-	doc = append(append(doc, prefix...), v.Data...)
+	doc := make([]byte, 0, len(prefix)+len(v.Data)+1)
+	doc = append(append(append(doc, prefix...), v.Data...), '\n')
 	var m map[string]any
 	err := toml.Unmarshal(doc, &m)
 	if err == nil {
