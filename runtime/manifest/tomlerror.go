@@ -48,12 +48,17 @@ func (d *fastDecoder) refuse(format, name string) {
 // is noted as the expression's error (see fastDecoder.valErr) and nil
 // stands for it meanwhile.
 func (d *fastDecoder) goTOMLValue(v *unstable.Node) any {
-	// The newline puts an error just past the value (a datetime cut
-	// short) where it is in the manifest: on the next byte, not at the
-	// end of the document, which go-toml reports a byte earlier.
+	// go-toml puts an error just past the value (a datetime cut short)
+	// on the next byte, or, at the end of the document, on the value's
+	// last: a newline after the value when the manifest goes on puts it
+	// where go-toml puts it in the manifest.
 	const prefix = "v = "
+	at := d.offsetIn(v.Data)
 	doc := make([]byte, 0, len(prefix)+len(v.Data)+1)
-	doc = append(append(append(doc, prefix...), v.Data...), '\n')
+	doc = append(append(doc, prefix...), v.Data...)
+	if at+len(v.Data) < len(d.src) {
+		doc = append(doc, '\n')
+	}
 	var m map[string]any
 	err := toml.Unmarshal(doc, &m)
 	if err == nil {
@@ -65,8 +70,7 @@ func (d *fastDecoder) goTOMLValue(v *unstable.Node) any {
 	}
 	if d.valErr == nil {
 		_, col := de.Position()
-		at := d.offsetIn(v.Data) + max(col-1-len(prefix), 0)
-		d.valErr = &tomlError{off: at, msg: strings.TrimPrefix(de.Error(), "toml: ")}
+		d.valErr = &tomlError{off: at + max(col-1-len(prefix), 0), msg: strings.TrimPrefix(de.Error(), "toml: ")}
 	}
 	return nil
 }
