@@ -346,8 +346,8 @@ func decodeExact(src []byte) (doc map[string]any, terr *tomlError) {
 	return d.root.m, nil
 }
 
-// newFastDecoder is a decoder of src (str is src as a string) within lim, handing complete tools to pipe if
-// not nil.
+// newFastDecoder is a decoder of src (str is src as a string) within
+// lim, handing complete tools to pipe if not nil.
 func newFastDecoder(src []byte, str string, lim Limits, pipe *toolPipe) *fastDecoder {
 	d := &fastDecoder{
 		src:        src,
