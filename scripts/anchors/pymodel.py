@@ -14,6 +14,17 @@ tools.
     python3 pymodel.py N            # the whole job, as a process
     python3 pymodel.py N --cold-ns  # nanoseconds a tool of a cold listing
                                     # (an empty cache each time), in process
+    python3 pymodel.py --manifest gate.toml
+                                    # the whole job with the tools read from
+                                    # a gate manifest of env-probed tools
+                                    # (tomllib), as gate does with an empty
+                                    # cache dir
+
+The first form has its tools in code, as PraisonAI's are, so it parses
+nothing: it is the anchor for a check that has its manifest parsed already
+(a warm cache dir). The --manifest form reads and decodes the same file
+gate does, with the standard library's TOML decoder: the anchor for a
+check with an empty cache dir.
 """
 import os
 import sys
@@ -81,7 +92,30 @@ def registry(n):
     return reg
 
 
+def manifest_registry(path):
+    # Imported here, so that the form with its tools in code pays nothing
+    # for it.
+    import tomllib
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
+    reg = Registry()
+    for t in doc.get("tools", []):
+        probe = t["probe"]
+        if not probe.startswith("env:"):
+            raise SystemExit(f"{path}: tool {t['name']}: not an env probe: {probe}")
+        reg.register(t["name"], {
+            "name": t["name"],
+            "description": t.get("description", ""),
+            "parameters": t.get("parameters", {}),
+            "check_availability": env_check(probe[len("env:"):]),
+        })
+    return reg
+
+
 def main():
+    if sys.argv[1] == "--manifest":
+        print("\n".join(t["name"] for t in manifest_registry(sys.argv[2]).list_available_tools()))
+        return
     n = int(sys.argv[1])
     if sys.argv[2:] == ["--cold-ns"]:
         reg = registry(n)
