@@ -456,12 +456,25 @@ prefix = "s_"
 }
 
 // bearerTransport adds a bearer token to every request.
-type bearerTransport struct{ token string }
+// bearerTransport sends the token with every request, over connections
+// of its own, as a client in a process of its own would: a client that
+// shared http.DefaultTransport with the tests' hostile clients would take
+// connections they dialed and never used from the pool, which a server
+// under a connection flood closes to make room (they never showed the
+// token), and fail a POST that no HTTP client retries.
+type bearerTransport struct {
+	token string
+	base  *http.Transport
+}
+
+func newBearerTransport(token string) bearerTransport {
+	return bearerTransport{token: token, base: http.DefaultTransport.(*http.Transport).Clone()}
+}
 
 func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
+	return b.base.RoundTrip(r)
 }
 
 // postMCP posts an initialize request to url with the given Host header
@@ -533,7 +546,7 @@ func TestServeMCPEndpointAndSIGTERM(t *testing.T) {
 
 			transport := &mcp.StreamableClientTransport{Endpoint: endpoint}
 			if token != "" {
-				transport.HTTPClient = &http.Client{Transport: bearerTransport{token}}
+				transport.HTTPClient = &http.Client{Transport: newBearerTransport(token)}
 			}
 			cl, c := newGoClient()
 			ctx, cancel := context.WithTimeout(context.Background(), mcpWait)

@@ -71,7 +71,7 @@ func connectAny(t *testing.T, endpoint, token string, noStream bool) *goClient {
 	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
 	defer cancel()
 	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearerTransport{token}},
+		Endpoint: endpoint, HTTPClient: &http.Client{Transport: newBearerTransport(token)},
 		DisableStandaloneSSE: noStream, MaxRetries: -1,
 	}, nil)
 	require.NoError(t, err)
