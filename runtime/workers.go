@@ -51,7 +51,10 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 		}
 	}
 	if len(onWorkers) > 0 {
+		workers := min(len(onWorkers), goruntime.GOMAXPROCS(0))
 		w := &probeWorkers{r: r, jobs: onWorkers, now: now, batch: b}
+		w.claimLen = min(max(len(onWorkers)/(4*workers), 1), maxClaimLen)
+		w.claims = make([]claim, (len(onWorkers)+w.claimLen-1)/w.claimLen)
 		// A registry's probes are a Gate's, of one engine: its slots say
 		// whether another worker could run.
 		for _, j := range onWorkers {
@@ -61,7 +64,7 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 			}
 		}
 		w.ctx = withWaitHook(ctx, w.waiting)
-		for range min(len(onWorkers), goruntime.GOMAXPROCS(0)) {
+		for range workers {
 			w.spawn()
 		}
 	}
@@ -82,14 +85,34 @@ func (b *batch) finish() {
 
 // probeWorkers is one startProbes' set of workers.
 type probeWorkers struct {
-	r     *Registry
-	ctx   context.Context
-	jobs  []probeJob
-	next  atomic.Int64
-	now   time.Time
-	batch *batch
-	cpu   cpuSlots
+	r    *Registry
+	ctx  context.Context
+	jobs []probeJob
+	// The jobs are taken in claims of claimLen jobs in a row: a worker
+	// takes a claim, then the claim's jobs one by one. Workers that took
+	// turns at neighbouring jobs wrote to neighbouring entries and flights,
+	// which share cache lines, and to one counter, so that each answer of a
+	// cold listing moved cache lines between the CPUs: two workers used
+	// twice the CPU of one for the same listing. A worker that finds no
+	// claim left to take takes the jobs left in the others' (one whose
+	// probe runs on, or waits), so none is left behind a slow probe.
+	claims    []claim
+	claimLen  int
+	nextClaim atomic.Int64
+	now       time.Time
+	batch     *batch
+	cpu       cpuSlots
 }
+
+// claim is a run of claimLen jobs, claim k's starting at k*claimLen.
+type claim struct {
+	taken atomic.Int64 // how many of its jobs have been taken (or more)
+	_     [56]byte     // a cache line of its own, as its neighbours are other workers'
+}
+
+// maxClaimLen bounds a claim: 32 jobs in a row are a few KB of entries and
+// flights, past which longer claims save nothing.
+const maxClaimLen = 32
 
 // handOnAfter is how long a probe may wait (a dial, a lookup) before its
 // worker's place goes to a new worker. A loopback dial takes 30-100 µs:
@@ -118,9 +141,62 @@ func (w *probeWorkers) handOn() {
 
 // spawn starts a worker, unless every job has been taken.
 func (w *probeWorkers) spawn() {
-	if int(w.next.Load()) < len(w.jobs) {
+	if w.untaken() {
 		go w.work()
 	}
+}
+
+// untaken reports whether a job is left for a new worker to take.
+func (w *probeWorkers) untaken() bool {
+	if int(w.nextClaim.Load()) < len(w.claims) {
+		return true
+	}
+	for k := range w.claims {
+		if w.left(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// left reports whether claim k has jobs not yet taken.
+func (w *probeWorkers) left(k int) bool {
+	return int(w.claims[k].taken.Load()) < min(w.claimLen, len(w.jobs)-k*w.claimLen)
+}
+
+// take returns the index of the next job for a worker whose claim is
+// *own (-1: none yet), which it updates; ok is false once every job has
+// been taken. *help is the first claim, among those other workers took,
+// that may have jobs left: a claim found empty stays empty, so a worker
+// looks through them once.
+func (w *probeWorkers) take(own, help *int) (i int, ok bool) {
+	for *own >= 0 || int(w.nextClaim.Load()) < len(w.claims) {
+		if *own >= 0 {
+			if i, ok := w.takeFrom(*own); ok {
+				return i, true
+			}
+		}
+		if *own = int(w.nextClaim.Add(1)) - 1; *own >= len(w.claims) {
+			*own = -1
+		}
+	}
+	for ; *help < len(w.claims); *help++ {
+		if i, ok := w.takeFrom(*help); ok {
+			*own = *help
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// takeFrom takes the next job of claim k, if it has one left.
+func (w *probeWorkers) takeFrom(k int) (i int, ok bool) {
+	if !w.left(k) {
+		return 0, false
+	}
+	n := int(w.claims[k].taken.Add(1)) - 1
+	i = k*w.claimLen + n
+	return i, n < w.claimLen && i < len(w.jobs)
 }
 
 func (w *probeWorkers) work() {
@@ -130,9 +206,10 @@ func (w *probeWorkers) work() {
 			native.exit()
 		}
 	}()
+	own, help := -1, 0
 	for {
-		i := int(w.next.Add(1)) - 1
-		if i >= len(w.jobs) {
+		i, ok := w.take(&own, &help)
+		if !ok {
 			return
 		}
 		j := w.jobs[i]
