@@ -107,6 +107,51 @@ func TestNativeProbeContext(t *testing.T) {
 	assert.WithinDuration(t, before.Add(50*time.Millisecond), deadline, 50*time.Millisecond)
 }
 
+// TestNativeContextOutlivesItsRun: a worker makes its runs one after
+// another in one bookkeeping record, but each function gets a context of
+// its own, which a function may keep: once its run is over it stays
+// ended, whatever runs the worker makes next, and its deadline stays its
+// own run's.
+func TestNativeContextOutlivesItsRun(t *testing.T) {
+	const n = 50
+	kept := make([]context.Context, n)
+	deadlines := make([]time.Time, n)
+	r := NewRegistry(NewRegistryConfig())
+	for i := range n {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(time.Duration(i+1)*time.Millisecond, func(ctx context.Context) (bool, string, error) {
+			require.NoError(t, ctx.Err(), "a run's context is live while it runs")
+			kept[i] = ctx
+			deadlines[i], _ = ctx.Deadline()
+			if i%2 == 0 {
+				ctx.Done() // made while the run is under way; the others' after
+			}
+			return true, "", nil
+		})}, false))
+	}
+	before := time.Now()
+	require.Len(t, r.ListAvailable(context.Background()), n)
+	after := time.Now()
+	for i, ctx := range kept {
+		assert.ErrorIs(t, ctx.Err(), context.Canceled, "t%d", i)
+		select {
+		case <-ctx.Done():
+		default:
+			t.Errorf("t%d: the context of a run that is over is not done", i)
+		}
+		d, ok := ctx.Deadline()
+		assert.True(t, ok)
+		assert.Equal(t, deadlines[i], d, "t%d", i)
+		// Its own budget's, from when it started: after the listing began,
+		// and no later than its budget after the listing's end.
+		budget := time.Duration(i+1) * time.Millisecond
+		assert.False(t, d.Before(before.Add(budget)), "t%d: deadline %v before the budget", i, d.Sub(before))
+		assert.False(t, d.After(after.Add(budget)), "t%d: deadline %v past the budget", i, d.Sub(before))
+		for j := range i {
+			assert.NotSame(t, kept[j], ctx, "t%d and t%d share a context", j, i)
+		}
+	}
+}
+
 // TestNativeColdListAllocs: a cold listing of native tools allocates
 // about one object a tool for its run (the run, which is also the
 // function's context), not a goroutine, a context with a timer and two

@@ -217,7 +217,7 @@ func (w *probeWorkers) work() {
 			if native == nil {
 				native = newNativeWorker(w)
 			}
-			n.runHere(w.ctx, native, j)
+			n.runHere(native, j)
 			continue
 		}
 		w.r.probe(w.ctx, j.e, j.f, w.now)
@@ -225,24 +225,39 @@ func (w *probeWorkers) work() {
 	}
 }
 
-// nativeWorker is a worker's state for the NativeProbes it runs: one
-// timer for all their runs, which ticks every handOnAfter or so while the
-// worker works and acts for the run under way (see nativeRun.tick), so
-// that a run sets no timer of its own.
+// nativeWorker is a worker's state for the NativeProbes it runs: its run
+// (one at a time), and one timer for all its runs, which ticks every
+// handOnAfter or so while the worker works and acts for the run under way
+// (see nativeRun.tick), so that a run sets no timer of its own.
 type nativeWorker struct {
 	w      *probeWorkers
+	run    nativeRun
 	timer  *time.Timer
-	run    atomic.Pointer[nativeRun]
 	parked atomic.Bool // the timer is stopped while an overrun goes on
 	exited atomic.Bool
+	// base is when the worker started: a run's start is read as base plus
+	// the monotonic clock's time since, one clock read where time.Now
+	// makes two.
+	base time.Time
 }
 
 func newNativeWorker(w *probeWorkers) *nativeWorker {
-	nw := &nativeWorker{w: w}
+	nw := &nativeWorker{w: w, base: time.Now()}
+	r := &nw.run
+	r.parent, r.worker = w.ctx, nw
+	r.answered, r.finished = true, true // no run under way
+	if w.ctx.Done() != nil {
+		// The caller's context ends whichever run is under way then; a run
+		// asked for after it ended answers at once (runHere).
+		r.stopWatch = context.AfterFunc(w.ctx, func() { r.end(w.ctx.Err()) })
+	}
 	nw.timer = time.AfterFunc(time.Hour, nw.tick)
 	nw.timer.Reset(handOnAfter) // once nw.timer is set for tick to read
 	return nw
 }
+
+// clock is the time now.
+func (nw *nativeWorker) clock() time.Time { return nw.base.Add(time.Since(nw.base)) }
 
 // tick is the timer's: it ticks the run under way, and sets itself again
 // for when that run wants it, or handOnAfter from now.
@@ -250,10 +265,7 @@ func (nw *nativeWorker) tick() {
 	if nw.exited.Load() {
 		return
 	}
-	again := time.Duration(0)
-	if r := nw.run.Load(); r != nil {
-		again = r.tick()
-	}
+	again := nw.run.tick()
 	if nw.exited.Load() || again <= 0 && nw.parked.Load() {
 		return
 	}
@@ -263,20 +275,23 @@ func (nw *nativeWorker) tick() {
 	nw.timer.Reset(again)
 }
 
-// begin makes r the run under way, and sets a parked timer going again.
-func (nw *nativeWorker) begin(r *nativeRun) {
-	nw.run.Store(r)
+// begin sets a parked timer going again, for the run under way.
+func (nw *nativeWorker) begin() {
 	if nw.parked.Load() {
 		nw.parked.Store(false)
 		nw.timer.Reset(handOnAfter)
 	}
 }
 
-// exit stops the timer once the worker has no more jobs. A tick already
-// under way may set it again, once, and then finds the worker gone.
+// exit stops the timer and the watch once the worker has no more jobs. A
+// tick already under way may set the timer again, once, and then finds
+// the worker gone.
 func (nw *nativeWorker) exit() {
 	nw.exited.Store(true)
 	nw.timer.Stop()
+	if nw.run.stopWatch != nil {
+		nw.run.stopWatch()
+	}
 }
 
 func (nw *nativeWorker) settle(j probeJob, res Result) {
