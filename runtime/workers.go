@@ -14,10 +14,10 @@ type probeJob struct {
 	f *flight
 }
 
-// startProbes runs the jobs' probes in the background; their flights say
-// when each is done, and the returned channel (nil without jobs) is closed
-// once all are: a reader waiting for a thousand flights one by one woke a
-// thousand times.
+// startProbes runs the jobs' probes in the background, and keeps jobs,
+// whose order it changes; their flights say when each is done, and the
+// returned channel (nil without jobs) is closed once all are: a reader
+// waiting for a thousand flights one by one woke a thousand times.
 //
 // WebAssembly probes and NativeProbes run on a small set of goroutines,
 // one per CPU, that take the jobs in order: a goroutine a tool cost a
@@ -38,7 +38,7 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 	}
 	b := &batch{done: make(chan struct{})}
 	b.left.Store(int64(len(jobs)))
-	var onWorkers []probeJob // and native
+	onWorkers := jobs[:0] // WebAssembly and native, in jobs' front
 	for _, j := range jobs {
 		switch j.e.tool.Probe.(type) {
 		case *Probe, *NativeProbe:
