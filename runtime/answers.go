@@ -7,8 +7,8 @@ import "time"
 type answers interface {
 	// size is how many entries the read selected, before any answer.
 	size(n int)
-	// take is the answer for entry i, e: from the cache with the
-	// registry's lock held, in order, then the probed ones, in order.
+	// take is the answer for entry i, e, with the registry's lock held:
+	// the cached ones in order, then the probed ones, in order.
 	take(i int, e *entry, st Status)
 }
 

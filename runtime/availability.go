@@ -252,9 +252,18 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			case <-ctx.Done():
 			}
 		}
-		if f.finished.Load() {
-			out.take(i, entries[i], f.status)
-		} else {
+	}
+	if probed == 0 {
+		return entries, 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, f := range flights {
+		switch {
+		case f == nil:
+		case f.finished.Load():
+			out.take(i, entries[i], entries[i].current())
+		default:
 			out.take(i, entries[i], Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
 				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error(), Code: CodeCanceled})
 		}
@@ -365,7 +374,6 @@ func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Tim
 			e.listed = listed
 		}
 	}
-	f.status = st
 	waiters := f.done
 	r.mu.Unlock()
 	// Log before waking the waiters, outside the lock (a handler may be

@@ -227,10 +227,13 @@ func (a answer) status(name string) Status {
 // flight is one probe run that any number of callers wait for. The read
 // that starts it waits for its whole batch (see startProbes); done is made
 // (under Registry.mu) only by a read that waits for a flight it did not
-// start, and closed when the flight finishes.
+// start, and closed when the flight finishes. Its answer is its entry's
+// from then on: what settle made of it (e.current()), or a later run's if
+// another has settled since, which a reader reads under Registry.mu. A
+// flight kept a Status of its own, 136 bytes a tool that a cold listing
+// allocated and copied twice.
 type flight struct {
-	status   Status
-	finished atomic.Bool // status is set, and subscribers have heard
+	finished atomic.Bool // the entry has the answer, and subscribers have heard
 	done     chan struct{}
 }
 
