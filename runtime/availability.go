@@ -362,7 +362,7 @@ func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Tim
 	e.answered = true
 	e.flight = nil
 	var change *Change
-	if r.entries[name] == e {
+	if !e.gone {
 		r.version.Add(1)
 		switch {
 		case pending != nil:

@@ -81,6 +81,30 @@ func TestNativeProbesWaitTogether(t *testing.T) {
 	}
 }
 
+// TestNativeAmongOtherProbers: a read whose tools mix native probes (run
+// on the workers) with a host app's own Probers (a goroutine each), in
+// any order, answers each tool with its own probe's answer.
+func TestNativeAmongOtherProbers(t *testing.T) {
+	const n = 60
+	r := NewRegistry(NewRegistryConfig())
+	for i := range n {
+		var p Prober = script(ok)
+		switch i % 5 {
+		case 1:
+			p = script(no)
+		case 2, 3:
+			p = NewNativeProbe(0, func(context.Context) (bool, string, error) { return i%2 == 0, "odd", nil })
+		}
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: p}, false))
+	}
+	sts, err := r.Status(context.Background())
+	require.NoError(t, err)
+	for i, st := range sts {
+		want := i%5 == 0 || i%5 == 4 || (i%5 == 2 || i%5 == 3) && i%2 == 0
+		assert.Equal(t, want, st.Available(), "%s: %s", st.Name, st.Reason)
+	}
+}
+
 // TestNativeProbeContext: the function's context carries the caller's
 // values, has the budget's deadline, and ends when the caller's does.
 func TestNativeProbeContext(t *testing.T) {

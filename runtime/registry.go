@@ -146,6 +146,7 @@ type entry struct {
 
 	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
 	answered    bool // last is set
+	gone        bool // unregistered, replaced or cleared: its answers change nothing listed
 	hasCache    bool // last is the cached answer, from last.checkedAt
 	hasSuccess  bool
 	lastSuccess time.Time
@@ -209,10 +210,11 @@ var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
 
 func answerOf(st Status) answer {
 	a := answer{late: st.Late, reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
-	for i, s := range answerStates {
-		if s == st.State {
-			a.state = uint8(i)
-		}
+	switch st.State { // the index of st.State in answerStates
+	case StateUnavailable:
+		a.state = 1
+	case StateError:
+		a.state = 2
 	}
 	return a
 }
@@ -282,6 +284,7 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 		old.tool = t
 	case exists:
 		e := &entry{tool: t}
+		old.gone = true
 		r.entries[t.Name] = e
 		for i, o := range r.order {
 			if o == old {
@@ -341,6 +344,7 @@ func (r *Registry) Unregister(name string) bool {
 		return false
 	}
 	delete(r.entries, name)
+	e.gone = true
 	for i, o := range r.order {
 		if o == e {
 			r.order = append(r.order[:i:i], r.order[i+1:]...)
@@ -355,6 +359,9 @@ func (r *Registry) Unregister(name string) bool {
 func (r *Registry) Clear() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, e := range r.order {
+		e.gone = true
+	}
 	r.entries = map[string]*entry{}
 	r.order = nil
 	r.version.Add(1)

@@ -39,10 +39,13 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 	b := &batch{done: make(chan struct{})}
 	b.left.Store(int64(len(jobs)))
 	onWorkers := jobs[:0] // WebAssembly and native, in jobs' front
-	for _, j := range jobs {
+	for i, j := range jobs {
 		switch j.e.tool.Probe.(type) {
 		case *Probe, *NativeProbe:
-			onWorkers = append(onWorkers, j)
+			if len(onWorkers) < i { // a job before went to a goroutine
+				jobs[len(onWorkers)] = j
+			}
+			onWorkers = jobs[:len(onWorkers)+1]
 		default:
 			go func() {
 				r.probe(ctx, j.e, j.f, now)
