@@ -55,9 +55,8 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 	}
 	if len(onWorkers) > 0 {
 		workers := min(len(onWorkers), goruntime.GOMAXPROCS(0))
-		w := &probeWorkers{r: r, jobs: onWorkers, now: now, batch: b}
-		w.claimLen = min(max(len(onWorkers)/(4*workers), 1), maxClaimLen)
-		w.claims = make([]claim, (len(onWorkers)+w.claimLen-1)/w.claimLen)
+		w := newProbeWorkers(onWorkers, workers)
+		w.r, w.now, w.batch = r, now, b
 		// A registry's probes are a Gate's, of one engine: its slots say
 		// whether another worker could run.
 		for _, j := range onWorkers {
@@ -105,6 +104,16 @@ type probeWorkers struct {
 	now       time.Time
 	batch     *batch
 	cpu       cpuSlots
+}
+
+// newProbeWorkers sets out jobs in claims for a number of workers: four
+// claims each at least, so that one that ends first has others' to help
+// with.
+func newProbeWorkers(jobs []probeJob, workers int) *probeWorkers {
+	w := &probeWorkers{jobs: jobs}
+	w.claimLen = min(max(len(jobs)/(4*workers), 1), maxClaimLen)
+	w.claims = make([]claim, (len(jobs)+w.claimLen-1)/w.claimLen)
+	return w
 }
 
 // claim is a run of claimLen jobs, claim k's starting at k*claimLen.
