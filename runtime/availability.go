@@ -167,11 +167,11 @@ func nameHash(s string) uint32 {
 	return h
 }
 
-// resolve answers for the selected entries, the entries it returns, each
-// to out (see answers): tools without a probe are available, fresh cached
-// answers are reused, and every other tool is probed, each by one flight
-// that all callers share, all flights at once (see startProbes). Probes
-// run outside the lock.
+// resolve answers for the selected entries, which it returns, and hands
+// each answer to out (see answers): tools without a probe are available,
+// fresh cached answers are reused, and every other tool is probed, each
+// by one flight that all callers share, all flights at once (see
+// startProbes). Probes run outside the lock.
 func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool, out answers) ([]*entry, int) {
 	r.mu.Lock()
 	var entries []*entry

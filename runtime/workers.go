@@ -20,18 +20,18 @@ type probeJob struct {
 // waiting for a thousand flights one by one woke a thousand times.
 //
 // WebAssembly probes and NativeProbes run on a small set of goroutines,
-// one per CPU, that take the jobs in order: a goroutine a tool cost a
-// goroutine's start and its stack's growth into wazero per probe, over a
-// third of a cold listing, and a NativeProbe's own goroutine, context and
-// channels a run were most of a native listing. A probe that waits (a
-// dial, a lookup, a sleep) for longer than handOnAfter has a worker
-// started in its place (host.Call.OnWait; for a NativeProbe, its run's
-// timer, as it cannot tell waiting from working), so a read over many
-// stale tools still costs about one budget when all of them wait on the
-// network; a NativeProbe that overruns is answered at its budget by its
-// run's timer while its worker waits for the function. Any other Prober
-// (a host app's own) may block in ways the registry cannot see, and gets
-// a goroutine of its own.
+// one per CPU, that take the jobs in claims (see probeWorkers): a
+// goroutine a tool cost a goroutine's start and its stack's growth into
+// wazero per probe, over a third of a cold listing, and a NativeProbe's
+// own goroutine, context and channels a run were most of a native listing.
+// A probe that waits (a dial, a lookup, a sleep) for longer than
+// handOnAfter has a worker started in its place (host.Call.OnWait; for a
+// NativeProbe, its worker's timer, as it cannot tell waiting from working),
+// so a read over many stale tools still costs about one budget when all of
+// them wait on the network; a NativeProbe that overruns is answered at its
+// budget by its worker's timer while the worker waits for the function. Any
+// other Prober (a host app's own) may block in ways the registry cannot
+// see, and gets a goroutine of its own.
 func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
 	if len(jobs) == 0 {
 		return nil
