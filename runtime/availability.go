@@ -67,33 +67,17 @@ func (r *Registry) ListAvailable(ctx context.Context) []Tool {
 		return s.tools
 	}
 	version := r.version.Load()
-	entries, statuses, probed := r.resolve(ctx, now, nil, false)
+	l := &listing{r: r, validUntil: now.Add(100 * 365 * 24 * time.Hour)} // nothing cached: valid until a change
+	entries, probed := r.resolve(ctx, now, nil, false, l)
 	r.observeRead(probed)
-	tools := make([]Tool, 0, len(entries))
-	validUntil := now.Add(100 * 365 * 24 * time.Hour) // nothing cached: valid until a change
-	reusable := ctx.Err() == nil
+	tools := make([]Tool, 0, l.count)
 	for i, e := range entries {
-		st := statuses[i]
-		if st.Available() {
+		if l.listed[i] {
 			tools = append(tools, e.tool)
 		}
-		switch {
-		case !st.HasProbe, r.cfg.background:
-			// In the background the refresher bumps the version with every
-			// answer, so the list is good until then.
-		case st.Graced:
-			// Nothing was cached: the next read probes again, as
-			// PraisonAI's registry does, so a recovery shows at once.
-			reusable = false
-		default:
-			if until := r.staleAt(st.CheckedAt, st.Available(), st.Pending, r.policyOf(e)); until.Before(validUntil) {
-				validUntil = until
-			}
-		}
 	}
-	tools = tools[:len(tools):len(tools)]
-	if reusable {
-		r.snap.Store(&snapshot{version: version, validUntil: validUntil, tools: tools})
+	if l.reusable && ctx.Err() == nil {
+		r.snap.Store(&snapshot{version: version, validUntil: l.validUntil, tools: tools})
 	}
 	return tools
 }
@@ -122,7 +106,8 @@ func (r *Registry) status(ctx context.Context, names []string, force bool) ([]St
 		}
 		r.mu.Unlock()
 	}
-	_, statuses, probed := r.resolve(ctx, r.cfg.clock.Now(), names, force)
+	var statuses statusList
+	_, probed := r.resolve(ctx, r.cfg.clock.Now(), names, force, &statuses)
 	r.observeRead(probed)
 	return statuses, nil
 }
@@ -145,7 +130,7 @@ func (r *Registry) RefreshDue(ctx context.Context) int {
 	}
 	r.mu.Unlock()
 	if len(due) > 0 {
-		r.resolve(ctx, now, due, true)
+		r.resolve(ctx, now, due, true, discard{})
 	}
 	return len(due)
 }
@@ -182,11 +167,12 @@ func nameHash(s string) uint32 {
 	return h
 }
 
-// resolve answers for the selected entries: tools without a probe are
-// available, fresh cached answers are reused, and every other tool is
-// probed, each by one flight that all callers share, all flights at once
-// (see startProbes). Probes run outside the lock.
-func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool) ([]*entry, []Status, int) {
+// resolve answers for the selected entries, which it returns, and hands
+// each answer to out (see answers): tools without a probe are available,
+// fresh cached answers are reused, and every other tool is probed, each
+// by one flight that all callers share, all flights at once (see
+// startProbes). Probes run outside the lock.
+func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool, out answers) ([]*entry, int) {
 	r.mu.Lock()
 	var entries []*entry
 	if names == nil {
@@ -198,32 +184,31 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			}
 		}
 	}
-	statuses := make([]Status, len(entries))
+	out.size(len(entries))
 	flights := make([]*flight, len(entries))
-	waits := make([]chan struct{}, len(entries)) // for flights another read started
+	var waits []chan struct{} // for flights another read started, if any
 	var jobs []probeJob
 	var slab []flight // this read's flights, allocated together
 	for i, e := range entries {
 		switch {
 		case e.tool.Probe == nil:
-			statuses[i] = Status{Name: e.tool.Name, State: StateAvailable}
+			out.take(i, e, Status{Name: e.tool.Name, State: StateAvailable})
 		case !force && r.cfg.background && e.answered:
 			st := e.current()
 			st.Cached = true
-			statuses[i] = st
+			out.take(i, e, st)
 		case !force && e.pending() == nil && e.hasCache && now.Before(r.staleAt(e.last.checkedAt, e.last.available(), nil, r.policyOf(e))):
 			st := e.last.status(e.tool.Name)
 			st.Cached = true
-			statuses[i] = st
+			out.take(i, e, st)
 		case !force && e.pending() != nil && now.Before(r.staleAt(e.flips.pending.At, e.listed == 1, e.flips.pending, r.policyOf(e))):
 			// A flip under way: the answer served is the one before it.
 			st := e.current()
 			st.Cached = true
-			statuses[i] = st
+			out.take(i, e, st)
 		default:
 			f := e.flight
-			switch {
-			case f == nil:
+			if f == nil {
 				if len(slab) == 0 {
 					slab = make([]flight, len(entries)-i)
 				}
@@ -233,10 +218,13 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 					jobs = make([]probeJob, 0, len(entries)-i)
 				}
 				jobs = append(jobs, probeJob{e, f})
-			case f.done == nil:
-				f.done = make(chan struct{})
-				waits[i] = f.done
-			default:
+			} else {
+				if f.done == nil {
+					f.done = make(chan struct{})
+				}
+				if waits == nil {
+					waits = make([]chan struct{}, len(entries))
+				}
 				waits[i] = f.done
 			}
 			flights[i] = f
@@ -258,20 +246,29 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 			continue
 		}
 		probed++
-		if !f.finished.Load() && waits[i] != nil {
+		if !f.finished.Load() && waits != nil && waits[i] != nil {
 			select {
 			case <-waits[i]:
 			case <-ctx.Done():
 			}
 		}
-		if f.finished.Load() {
-			statuses[i] = f.status
-		} else {
-			statuses[i] = Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
-				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error(), Code: CodeCanceled}
+	}
+	if probed == 0 {
+		return entries, 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, f := range flights {
+		switch {
+		case f == nil:
+		case f.finished.Load():
+			out.take(i, entries[i], entries[i].current())
+		default:
+			out.take(i, entries[i], Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
+				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error(), Code: CodeCanceled})
 		}
 	}
-	return entries, statuses, probed
+	return entries, probed
 }
 
 // observeRead tells the observer about a read that had to wait for probed
@@ -365,7 +362,7 @@ func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Tim
 	e.answered = true
 	e.flight = nil
 	var change *Change
-	if r.entries[name] == e {
+	if !e.gone {
 		r.version.Add(1)
 		switch {
 		case pending != nil:
@@ -377,7 +374,6 @@ func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Tim
 			e.listed = listed
 		}
 	}
-	f.status = st
 	waiters := f.done
 	r.mu.Unlock()
 	// Log before waking the waiters, outside the lock (a handler may be

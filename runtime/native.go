@@ -82,55 +82,79 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 	r.timer = time.AfterFunc(lateLimit*n.budget, r.tickOwn)
 	r.mu.Unlock()
 	r.watchParent()
-	go r.call()
+	go r.callOwn()
 	return <-done
 }
 
 // runHere runs job's NativeProbe, n, on the calling goroutine, one of a
-// registry's probe workers: its answer settles the job, either the
-// function's or, at the budget, the overrun's, from the worker's timer
-// while the function goes on; and if the function has not returned
-// handOnAfter after it started, another worker takes up the rest of the
-// jobs meanwhile.
-func (n *NativeProbe) runHere(ctx context.Context, w *nativeWorker, job probeJob) {
+// registry's probe workers, in the worker's run: its answer settles the
+// job, either the function's or, at the budget, the overrun's, from the
+// worker's timer while the function goes on; and if the function has not
+// returned handOnAfter after it started, another worker takes up the rest
+// of the jobs meanwhile.
+func (n *NativeProbe) runHere(nw *nativeWorker, job probeJob) {
 	if n.stragglers.Load() > 0 {
-		w.settle(job, stillRunning())
+		nw.settle(job, stillRunning())
 		return
 	}
-	r := &nativeRun{n: n, parent: ctx, start: time.Now(), worker: w, job: job}
-	r.watchParent()
-	r.call()
+	start := nw.clock()
+	if err := nw.run.parent.Err(); err != nil {
+		nw.settle(job, endedResult(err, time.Since(start)))
+		return
+	}
+	// A worker's run starts as it is asked for: the budget counts from
+	// now.
+	c := &nativeCtx{parent: nw.run.parent, deadline: start.Add(n.budget)}
+	r := &nw.run
+	r.mu.Lock()
+	r.n, r.job, r.ctx = n, job, c
+	r.start, r.began, r.deadline = start, start, c.deadline
+	r.started, r.finished, r.answered, r.handedOn, r.straggled = true, false, false, false, false
+	r.mu.Unlock()
+	nw.begin()
+	r.invoke()
 }
 
 func stillRunning() Result {
 	return Result{Outcome: Failed, Err: ErrStillRunning, Reason: ErrStillRunning.Error(), Code: CodeOverrun}
 }
 
-// nativeRun is one run of a NativeProbe, and the context its function is
-// given. The run ends at the function's budget, counted from when the
-// function starts; at the late limit if it has not started by then; or
-// when the caller's context ends: whichever comes first. The first of
-// "the function returned" and "the run ended" answers the run; a function
-// still running when the run ended is a straggler until it returns.
+// endedResult is the answer of a run that ended, by err, before its
+// function returned.
+func endedResult(err error, elapsed time.Duration) Result {
+	return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: elapsed, Code: codeOfError(err)}
+}
+
+// nativeRun is the bookkeeping of a run of a NativeProbe. The run ends at
+// the function's budget, counted from when the function starts; at the
+// late limit if it has not started by then; or when the caller's context
+// ends: whichever comes first. The first of "the function returned" and
+// "the run ended" answers the run; a function still running when the run
+// ended is a straggler until it returns.
 //
 // One timer does all the waiting: the late limit until the function
 // starts, then the budget. A worker's runs have none of their own: the
-// worker's timer ticks every handOnAfter or so while it works, and a run
-// it finds has run that long hands on and has the timer set for its
-// budget's end.
+// worker's timer ticks every handOnAfter or so while it works and acts
+// for the run under way, which hands on once it has run that long and
+// has the timer set for its budget's end. A worker keeps one nativeRun
+// for all the runs it makes, one after another (it waits for each
+// function to return before it starts the next): what a run must keep
+// past its end, the function's context, is a nativeCtx of its own.
 type nativeRun struct {
-	n      *NativeProbe
-	parent context.Context
-	start  time.Time // when the run was asked for
+	parent context.Context // the caller's: a worker's, for all its runs
 	// answer takes the answer of a run that is not a worker's; a worker's
 	// settles its job.
 	answer func(Result)
 	worker *nativeWorker
-	job    probeJob
-	// stopWatch stops watching a parent that can end (context.AfterFunc).
+	// stopWatch stops watching a parent that can end (context.AfterFunc);
+	// a worker watches its parent for all its runs.
 	stopWatch func() bool
 
-	mu sync.Mutex
+	mu    sync.Mutex
+	n     *NativeProbe
+	job   probeJob
+	ctx   *nativeCtx // the function's, once it has started
+	start time.Time  // when the run was asked for
 	// began is when the function started, and deadline its budget's end:
 	// set before it starts, then fixed.
 	began     time.Time
@@ -140,9 +164,7 @@ type nativeRun struct {
 	finished  bool
 	answered  bool
 	handedOn  bool
-	err       error         // why the function's context ended; nil until it has
-	done      chan struct{} // made by the first Done
-	straggled bool          // counted in n.stragglers
+	straggled bool // counted in n.stragglers
 }
 
 // watchParent ends the run when the caller's context does.
@@ -156,29 +178,30 @@ func (r *nativeRun) watchParent() {
 	r.mu.Unlock()
 }
 
-// call calls the function, unless the run ended before it could start.
-func (r *nativeRun) call() {
+// callOwn calls the function of a run that is not a worker's, unless the
+// run ended before it could start.
+func (r *nativeRun) callOwn() {
 	r.mu.Lock()
 	if r.answered {
 		r.mu.Unlock()
 		return
 	}
-	now := r.start // a worker's run starts as it is asked for
-	if r.worker == nil {
-		now = time.Now()
-	}
+	now := time.Now()
 	r.started, r.began = true, now
 	r.deadline = now.Add(r.n.budget)
 	if limit := r.start.Add(lateLimit * r.n.budget); limit.Before(r.deadline) {
 		r.deadline = limit
 	}
-	if r.worker != nil {
-		r.worker.begin(r)
-	} else {
-		r.timer.Reset(r.deadline.Sub(now))
-	}
+	r.ctx = &nativeCtx{parent: r.parent, deadline: r.deadline}
+	r.timer.Reset(r.deadline.Sub(now))
 	r.mu.Unlock()
+	r.invoke()
+}
 
+// invoke calls the function of a run that has started, and takes its
+// answer. Only the goroutine that calls the function reads r.n and r.ctx
+// without r.mu: they change only between its runs.
+func (r *nativeRun) invoke() {
 	var a nativeAnswer
 	func() {
 		defer func() {
@@ -186,7 +209,7 @@ func (r *nativeRun) call() {
 				a = nativeAnswer{err: panicError{v}}
 			}
 		}()
-		a.ok, a.reason, a.err = r.n.fn(r)
+		a.ok, a.reason, a.err = r.n.fn(r.ctx)
 	}()
 	r.finish(a)
 }
@@ -202,9 +225,9 @@ func (r *nativeRun) tickOwn() {
 
 // tick is a timer's: the function has run handOnAfter (a worker hands
 // on), or the run's time is up. It returns how long until the run wants
-// the next tick; 0 once it has been answered. A tick that comes early
-// (a worker's tick comes every handOnAfter or so, whenever its run began)
-// does nothing but say so.
+// the next tick; 0 once it has been answered (a worker's run between two
+// runs has been). A tick that comes early (a worker's tick comes every
+// handOnAfter or so, whenever its run began) does nothing but say so.
 func (r *nativeRun) tick() (again time.Duration) {
 	r.mu.Lock()
 	if r.answered {
@@ -244,24 +267,29 @@ func (r *nativeRun) end(err error) {
 		return
 	}
 	r.answered = true
-	r.endContext(err)
+	if r.ctx != nil {
+		r.ctx.end(err)
+	}
 	if r.started && !r.finished {
 		r.straggled = true
 		r.n.stragglers.Add(1)
 		r.parkWorker()
 	}
 	r.stop()
+	// The job and start are read under r.mu: once the function returns, a
+	// worker's run may be the next one's.
+	job, start := r.job, r.start
 	r.mu.Unlock()
 	if pe := r.parent.Err(); pe != nil {
 		err = pe
 	}
-	r.deliver(Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: time.Since(r.start), Code: codeOfError(err)})
+	r.deliver(job, endedResult(err, time.Since(start)))
 }
 
 // deliver hands the run's answer to whoever asked for it.
-func (r *nativeRun) deliver(res Result) {
+func (r *nativeRun) deliver(job probeJob, res Result) {
 	if r.worker != nil {
-		r.worker.settle(r.job, res)
+		r.worker.settle(job, res)
 		return
 	}
 	r.answer(res)
@@ -278,11 +306,12 @@ func (r *nativeRun) finish(a nativeAnswer) {
 	}
 	// The function's context ends with its run, as a deferred cancel
 	// would end it.
-	r.endContext(context.Canceled)
+	r.ctx.end(context.Canceled)
 	r.stop()
+	job, start, budget := r.job, r.start, r.n.budget
 	r.mu.Unlock()
 	if !answered {
-		r.deliver(a.result(time.Since(r.start), r.n.budget))
+		r.deliver(job, a.result(time.Since(start), budget))
 	}
 }
 
@@ -296,26 +325,44 @@ func (r *nativeRun) parkWorker() {
 	}
 }
 
-// stop stops the run's own timer and the parent's watch; r.mu is held.
+// stop stops the run's own timer and the parent's watch, if it has them;
+// r.mu is held.
 func (r *nativeRun) stop() {
-	if r.timer != nil {
-		r.timer.Stop()
+	if r.worker != nil {
+		return // the worker's timer and watch outlive the run
 	}
+	r.timer.Stop()
 	if r.stopWatch != nil {
 		r.stopWatch()
 	}
 }
 
-// endContext ends the function's context with err; r.mu is held.
-func (r *nativeRun) endContext(err error) {
-	if r.err != nil {
+// nativeCtx is the context a run's function is given: its deadline is
+// the budget's, its values the caller's, and it ends with the run. It is
+// made for each run, as the function may keep it past its return (a
+// goroutine it started may still wait on Done), and must then still say
+// that its run has ended.
+type nativeCtx struct {
+	parent   context.Context
+	deadline time.Time // fixed before the function is given the context
+
+	mu   sync.Mutex
+	err  error         // why the context ended; nil until it has
+	done chan struct{} // made by the first Done
+}
+
+// end ends the context with err, unless it has ended.
+func (c *nativeCtx) end(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
 		return
 	}
-	r.err = err
-	if r.done == nil {
-		r.done = closedDone
+	c.err = err
+	if c.done == nil {
+		c.done = closedDone
 	} else {
-		close(r.done)
+		close(c.done)
 	}
 }
 
@@ -326,34 +373,30 @@ var closedDone = func() chan struct{} {
 	return c
 }()
 
-// Deadline, Done, Err and Value make a run the function's context: its
-// deadline is the budget's, its values the caller's.
-func (r *nativeRun) Deadline() (time.Time, bool) {
-	r.mu.Lock()
-	d := r.deadline
-	r.mu.Unlock()
-	if pd, ok := r.parent.Deadline(); ok && pd.Before(d) {
+// Deadline, Done, Err and Value make a nativeCtx a context.Context.
+func (c *nativeCtx) Deadline() (time.Time, bool) {
+	if pd, ok := c.parent.Deadline(); ok && pd.Before(c.deadline) {
 		return pd, true
 	}
-	return d, true
+	return c.deadline, true
 }
 
-func (r *nativeRun) Done() <-chan struct{} {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.done == nil {
-		r.done = make(chan struct{})
+func (c *nativeCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
 	}
-	return r.done
+	return c.done
 }
 
-func (r *nativeRun) Err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
+func (c *nativeCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }
 
-func (r *nativeRun) Value(key any) any { return r.parent.Value(key) }
+func (c *nativeCtx) Value(key any) any { return c.parent.Value(key) }
 
 // result is the run's Result; an answer after the budget on the wall
 // clock is late (the function itself had its whole budget).

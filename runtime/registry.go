@@ -146,6 +146,7 @@ type entry struct {
 
 	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
 	answered    bool // last is set
+	gone        bool // unregistered, replaced or cleared: its answers change nothing listed
 	hasCache    bool // last is the cached answer, from last.checkedAt
 	hasSuccess  bool
 	lastSuccess time.Time
@@ -209,10 +210,11 @@ var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
 
 func answerOf(st Status) answer {
 	a := answer{late: st.Late, reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
-	for i, s := range answerStates {
-		if s == st.State {
-			a.state = uint8(i)
-		}
+	switch st.State { // the index of st.State in answerStates
+	case StateUnavailable:
+		a.state = 1
+	case StateError:
+		a.state = 2
 	}
 	return a
 }
@@ -227,10 +229,13 @@ func (a answer) status(name string) Status {
 // flight is one probe run that any number of callers wait for. The read
 // that starts it waits for its whole batch (see startProbes); done is made
 // (under Registry.mu) only by a read that waits for a flight it did not
-// start, and closed when the flight finishes.
+// start, and closed when the flight finishes. Its answer is its entry's
+// from then on: what settle made of it (e.current()), or a later run's if
+// another has settled since, which a reader reads under Registry.mu. A
+// flight that kept a Status of its own was a cold listing's largest
+// allocation, 152 bytes a tool, and a copy under the lock.
 type flight struct {
-	status   Status
-	finished atomic.Bool // status is set, and subscribers have heard
+	finished atomic.Bool // the entry has the answer, and subscribers have heard
 	done     chan struct{}
 }
 
@@ -279,6 +284,7 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 		old.tool = t
 	case exists:
 		e := &entry{tool: t}
+		old.gone = true
 		r.entries[t.Name] = e
 		for i, o := range r.order {
 			if o == old {
@@ -338,6 +344,7 @@ func (r *Registry) Unregister(name string) bool {
 		return false
 	}
 	delete(r.entries, name)
+	e.gone = true
 	for i, o := range r.order {
 		if o == e {
 			r.order = append(r.order[:i:i], r.order[i+1:]...)
@@ -352,6 +359,9 @@ func (r *Registry) Unregister(name string) bool {
 func (r *Registry) Clear() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, e := range r.order {
+		e.gone = true
+	}
 	r.entries = map[string]*entry{}
 	r.order = nil
 	r.version.Add(1)

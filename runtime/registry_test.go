@@ -581,3 +581,56 @@ func rebuilt(t *testing.T, h *harness) *Registry {
 	}
 	return r
 }
+
+// TestAnswerKeepsWhatItIsGiven: the record an entry keeps of an answer
+// gives back the Status it was made of.
+func TestAnswerKeepsWhatItIsGiven(t *testing.T) {
+	at := time.Now()
+	for _, state := range answerStates {
+		st := Status{Name: "t", State: state, Reason: "why", Err: errors.New("e"), Latency: time.Millisecond,
+			HasProbe: true, CheckedAt: at, Late: true, Code: CodeProbeRaised}
+		assert.Equal(t, st, answerOf(st).status("t"))
+	}
+}
+
+// TestAnswerAfterRemovalChangesNothing: a probe that answers after its
+// tool was unregistered, replaced or cleared flips nothing anyone hears
+// of: the tool it answers for is no longer listed.
+func TestAnswerAfterRemovalChangesNothing(t *testing.T) {
+	for _, remove := range []struct {
+		name string
+		do   func(*Registry) error
+	}{
+		{"unregister", func(r *Registry) error { r.Unregister("t"); return nil }},
+		{"replace", func(r *Registry) error { return r.Register(Tool{Name: "t"}, true) }},
+		{"clear", func(r *Registry) error { r.Clear(); return nil }},
+	} {
+		t.Run(remove.name, func(t *testing.T) {
+			ctx := context.Background()
+			var runs atomic.Int32
+			running, release := make(chan struct{}), make(chan struct{})
+			r := NewRegistry(NewRegistryConfig().WithTTL(0))
+			require.NoError(t, r.Register(Tool{Name: "t", Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
+				if runs.Add(1) == 1 {
+					return true, "", nil
+				}
+				close(running)
+				<-release
+				return false, "gone", nil
+			})}, false))
+			require.Len(t, r.ListAvailable(ctx), 1)
+			var heard atomic.Int32
+			r.Subscribe(func(Change) { heard.Add(1) })
+			listed := make(chan struct{})
+			go func() {
+				defer close(listed)
+				r.ListAvailable(ctx)
+			}()
+			<-running
+			require.NoError(t, remove.do(r))
+			close(release)
+			<-listed
+			assert.Zero(t, heard.Load(), "a change heard of a tool that is gone")
+		})
+	}
+}

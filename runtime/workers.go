@@ -14,35 +14,38 @@ type probeJob struct {
 	f *flight
 }
 
-// startProbes runs the jobs' probes in the background; their flights say
-// when each is done, and the returned channel (nil without jobs) is closed
-// once all are: a reader waiting for a thousand flights one by one woke a
-// thousand times.
+// startProbes runs the jobs' probes in the background, and keeps jobs,
+// whose order it changes; their flights say when each is done, and the
+// returned channel (nil without jobs) is closed once all are: a reader
+// waiting for a thousand flights one by one woke a thousand times.
 //
 // WebAssembly probes and NativeProbes run on a small set of goroutines,
-// one per CPU, that take the jobs in order: a goroutine a tool cost a
-// goroutine's start and its stack's growth into wazero per probe, over a
-// third of a cold listing, and a NativeProbe's own goroutine, context and
-// channels a run were most of a native listing. A probe that waits (a
-// dial, a lookup, a sleep) for longer than handOnAfter has a worker
-// started in its place (host.Call.OnWait; for a NativeProbe, its run's
-// timer, as it cannot tell waiting from working), so a read over many
-// stale tools still costs about one budget when all of them wait on the
-// network; a NativeProbe that overruns is answered at its budget by its
-// run's timer while its worker waits for the function. Any other Prober
-// (a host app's own) may block in ways the registry cannot see, and gets
-// a goroutine of its own.
+// one per CPU, that take the jobs in claims (see probeWorkers): a
+// goroutine a tool cost a goroutine's start and its stack's growth into
+// wazero per probe, over a third of a cold listing, and a NativeProbe's
+// own goroutine, context and channels a run were most of a native listing.
+// A probe that waits (a dial, a lookup, a sleep) for longer than
+// handOnAfter has a worker started in its place (host.Call.OnWait; for a
+// NativeProbe, its worker's timer, as it cannot tell waiting from working),
+// so a read over many stale tools still costs about one budget when all of
+// them wait on the network; a NativeProbe that overruns is answered at its
+// budget by its worker's timer while the worker waits for the function. Any
+// other Prober (a host app's own) may block in ways the registry cannot
+// see, and gets a goroutine of its own.
 func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
 	if len(jobs) == 0 {
 		return nil
 	}
 	b := &batch{done: make(chan struct{})}
 	b.left.Store(int64(len(jobs)))
-	var onWorkers []probeJob // and native
-	for _, j := range jobs {
+	onWorkers := jobs[:0] // WebAssembly and native, in jobs' front
+	for i, j := range jobs {
 		switch j.e.tool.Probe.(type) {
 		case *Probe, *NativeProbe:
-			onWorkers = append(onWorkers, j)
+			if len(onWorkers) < i { // a job before went to a goroutine
+				jobs[len(onWorkers)] = j
+			}
+			onWorkers = jobs[:len(onWorkers)+1]
 		default:
 			go func() {
 				r.probe(ctx, j.e, j.f, now)
@@ -51,7 +54,9 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 		}
 	}
 	if len(onWorkers) > 0 {
-		w := &probeWorkers{r: r, jobs: onWorkers, now: now, batch: b}
+		workers := min(len(onWorkers), goruntime.GOMAXPROCS(0))
+		w := newProbeWorkers(onWorkers, workers)
+		w.r, w.now, w.batch = r, now, b
 		// A registry's probes are a Gate's, of one engine: its slots say
 		// whether another worker could run.
 		for _, j := range onWorkers {
@@ -61,7 +66,7 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 			}
 		}
 		w.ctx = withWaitHook(ctx, w.waiting)
-		for range min(len(onWorkers), goruntime.GOMAXPROCS(0)) {
+		for range workers {
 			w.spawn()
 		}
 	}
@@ -82,14 +87,44 @@ func (b *batch) finish() {
 
 // probeWorkers is one startProbes' set of workers.
 type probeWorkers struct {
-	r     *Registry
-	ctx   context.Context
-	jobs  []probeJob
-	next  atomic.Int64
-	now   time.Time
-	batch *batch
-	cpu   cpuSlots
+	r    *Registry
+	ctx  context.Context
+	jobs []probeJob
+	// The jobs are taken in claims of claimLen jobs in a row: a worker
+	// takes a claim, then the claim's jobs one by one. Workers that took
+	// turns at neighbouring jobs wrote to neighbouring entries and flights,
+	// which share cache lines, and to one counter, so that each answer of a
+	// cold listing moved cache lines between the CPUs: two workers used
+	// twice the CPU of one for the same listing. A worker that finds no
+	// claim left to take takes the jobs left in the others' (one whose
+	// probe runs on, or waits), so none is left behind a slow probe.
+	claims    []claim
+	claimLen  int
+	nextClaim atomic.Int64
+	now       time.Time
+	batch     *batch
+	cpu       cpuSlots
 }
+
+// newProbeWorkers sets out jobs in claims for a number of workers: four
+// claims each at least, so that one that ends first has others' to help
+// with.
+func newProbeWorkers(jobs []probeJob, workers int) *probeWorkers {
+	w := &probeWorkers{jobs: jobs}
+	w.claimLen = min(max(len(jobs)/(4*workers), 1), maxClaimLen)
+	w.claims = make([]claim, (len(jobs)+w.claimLen-1)/w.claimLen)
+	return w
+}
+
+// claim is a run of claimLen jobs, claim k's starting at k*claimLen.
+type claim struct {
+	taken atomic.Int64 // how many of its jobs have been taken (or more)
+	_     [56]byte     // a cache line of its own, as its neighbours are other workers'
+}
+
+// maxClaimLen bounds a claim: 32 jobs in a row are a few KB of entries and
+// flights, past which longer claims save nothing.
+const maxClaimLen = 32
 
 // handOnAfter is how long a probe may wait (a dial, a lookup) before its
 // worker's place goes to a new worker. A loopback dial takes 30-100 µs:
@@ -118,9 +153,62 @@ func (w *probeWorkers) handOn() {
 
 // spawn starts a worker, unless every job has been taken.
 func (w *probeWorkers) spawn() {
-	if int(w.next.Load()) < len(w.jobs) {
+	if w.untaken() {
 		go w.work()
 	}
+}
+
+// untaken reports whether a job is left for a new worker to take.
+func (w *probeWorkers) untaken() bool {
+	if int(w.nextClaim.Load()) < len(w.claims) {
+		return true
+	}
+	for k := range w.claims {
+		if w.left(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// left reports whether claim k has jobs not yet taken.
+func (w *probeWorkers) left(k int) bool {
+	return int(w.claims[k].taken.Load()) < min(w.claimLen, len(w.jobs)-k*w.claimLen)
+}
+
+// take returns the index of the next job for a worker whose claim is
+// *own (-1: none yet), which it updates; ok is false once every job has
+// been taken. *help is the first claim, among those other workers took,
+// that may have jobs left: a claim found empty stays empty, so a worker
+// looks through them once.
+func (w *probeWorkers) take(own, help *int) (i int, ok bool) {
+	for *own >= 0 || int(w.nextClaim.Load()) < len(w.claims) {
+		if *own >= 0 {
+			if i, ok := w.takeFrom(*own); ok {
+				return i, true
+			}
+		}
+		if *own = int(w.nextClaim.Add(1)) - 1; *own >= len(w.claims) {
+			*own = -1
+		}
+	}
+	for ; *help < len(w.claims); *help++ {
+		if i, ok := w.takeFrom(*help); ok {
+			*own = *help
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// takeFrom takes the next job of claim k, if it has one left.
+func (w *probeWorkers) takeFrom(k int) (i int, ok bool) {
+	if !w.left(k) {
+		return 0, false
+	}
+	n := int(w.claims[k].taken.Add(1)) - 1
+	i = k*w.claimLen + n
+	return i, n < w.claimLen && i < len(w.jobs)
 }
 
 func (w *probeWorkers) work() {
@@ -130,9 +218,10 @@ func (w *probeWorkers) work() {
 			native.exit()
 		}
 	}()
+	own, help := -1, 0
 	for {
-		i := int(w.next.Add(1)) - 1
-		if i >= len(w.jobs) {
+		i, ok := w.take(&own, &help)
+		if !ok {
 			return
 		}
 		j := w.jobs[i]
@@ -140,7 +229,7 @@ func (w *probeWorkers) work() {
 			if native == nil {
 				native = newNativeWorker(w)
 			}
-			n.runHere(w.ctx, native, j)
+			n.runHere(native, j)
 			continue
 		}
 		w.r.probe(w.ctx, j.e, j.f, w.now)
@@ -148,24 +237,39 @@ func (w *probeWorkers) work() {
 	}
 }
 
-// nativeWorker is a worker's state for the NativeProbes it runs: one
-// timer for all their runs, which ticks every handOnAfter or so while the
-// worker works and acts for the run under way (see nativeRun.tick), so
-// that a run sets no timer of its own.
+// nativeWorker is a worker's state for the NativeProbes it runs: its run
+// (one at a time), and one timer for all its runs, which ticks every
+// handOnAfter or so while the worker works and acts for the run under way
+// (see nativeRun.tick), so that a run sets no timer of its own.
 type nativeWorker struct {
 	w      *probeWorkers
+	run    nativeRun
 	timer  *time.Timer
-	run    atomic.Pointer[nativeRun]
 	parked atomic.Bool // the timer is stopped while an overrun goes on
 	exited atomic.Bool
+	// base is when the worker started: a run's start is read as base plus
+	// the monotonic clock's time since, one clock read where time.Now
+	// makes two.
+	base time.Time
 }
 
 func newNativeWorker(w *probeWorkers) *nativeWorker {
-	nw := &nativeWorker{w: w}
+	nw := &nativeWorker{w: w, base: time.Now()}
+	r := &nw.run
+	r.parent, r.worker = w.ctx, nw
+	r.answered, r.finished = true, true // no run under way
+	if w.ctx.Done() != nil {
+		// The caller's context ends whichever run is under way then; a run
+		// asked for after it ended answers at once (runHere).
+		r.stopWatch = context.AfterFunc(w.ctx, func() { r.end(w.ctx.Err()) })
+	}
 	nw.timer = time.AfterFunc(time.Hour, nw.tick)
 	nw.timer.Reset(handOnAfter) // once nw.timer is set for tick to read
 	return nw
 }
+
+// clock is the time now.
+func (nw *nativeWorker) clock() time.Time { return nw.base.Add(time.Since(nw.base)) }
 
 // tick is the timer's: it ticks the run under way, and sets itself again
 // for when that run wants it, or handOnAfter from now.
@@ -173,10 +277,7 @@ func (nw *nativeWorker) tick() {
 	if nw.exited.Load() {
 		return
 	}
-	again := time.Duration(0)
-	if r := nw.run.Load(); r != nil {
-		again = r.tick()
-	}
+	again := nw.run.tick()
 	if nw.exited.Load() || again <= 0 && nw.parked.Load() {
 		return
 	}
@@ -186,20 +287,23 @@ func (nw *nativeWorker) tick() {
 	nw.timer.Reset(again)
 }
 
-// begin makes r the run under way, and sets a parked timer going again.
-func (nw *nativeWorker) begin(r *nativeRun) {
-	nw.run.Store(r)
+// begin sets a parked timer going again, for the run under way.
+func (nw *nativeWorker) begin() {
 	if nw.parked.Load() {
 		nw.parked.Store(false)
 		nw.timer.Reset(handOnAfter)
 	}
 }
 
-// exit stops the timer once the worker has no more jobs. A tick already
-// under way may set it again, once, and then finds the worker gone.
+// exit stops the timer and the watch once the worker has no more jobs. A
+// tick already under way may set the timer again, once, and then finds
+// the worker gone.
 func (nw *nativeWorker) exit() {
 	nw.exited.Store(true)
 	nw.timer.Stop()
+	if nw.run.stopWatch != nil {
+		nw.run.stopWatch()
+	}
 }
 
 func (nw *nativeWorker) settle(j probeJob, res Result) {
