@@ -90,9 +90,17 @@ type featureClient struct {
 	updated           chan string
 }
 
+// featureClient connects a client and waits for its standalone stream:
+// what a session hears outside a call's answer (a list_changed, an update
+// of a resource it subscribed to) goes there, and is lost while it is not
+// open. The SDK opens it after the session starts, on its own time; a
+// loaded machine let a test subscribe and make an update before it had.
 func (h *harness) featureClient() *featureClient {
 	h.t.Helper()
-	return connectFeatureClient(h.t, &mcp.StreamableClientTransport{Endpoint: h.url})
+	before := h.gw.StandaloneStreams()
+	fc := connectFeatureClient(h.t, &mcp.StreamableClientTransport{Endpoint: h.url})
+	require.Eventually(h.t, func() bool { return h.gw.StandaloneStreams() > before }, waitFor, 5*time.Millisecond, "the client's standalone stream")
+	return fc
 }
 
 func connectFeatureClient(t *testing.T, tr mcp.Transport) *featureClient {
