@@ -94,14 +94,6 @@ func (c *checker) lineOf(off int) (Position, int) {
 	return Position{File: c.file, Line: line + 1, Col: off - c.starts[line] + 1}, line
 }
 
-// offsetOf converts a go-toml line and column to a one-byte span.
-func (c *checker) offsetOf(line, col int) span {
-	if line < 1 || line > len(c.starts) || col < 1 {
-		return span{}
-	}
-	return span{min(c.starts[line-1]+col-1, len(c.src)), 1}
-}
-
 // errAt makes an Error at s. key is the path of what is wrong; where is
 // what Error() names before msg.
 func (c *checker) errAt(s span, key, where, msg string) *Error {

@@ -235,9 +235,6 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 	if terr != nil {
 		return nil, c.tomlErr(terr)
 	}
-	if doc == nil {
-		doc = map[string]any{}
-	}
 	return doc, nil
 }
 
