@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,13 +18,7 @@ import (
 // gate.
 func TestPythonAnchorDoesTheCheck(t *testing.T) {
 	const n = 40
-	dir := t.TempDir()
-	manifest := filepath.Join(dir, "gate.toml")
-	require.NoError(t, os.WriteFile(manifest, envManifest(n), 0o644))
-	env := append(os.Environ(), "GATE_CACHE_DIR="+filepath.Join(dir, "cache"))
-	for i := 0; i < n; i += 3 {
-		env = append(env, fmt.Sprintf("GATE_BENCH_%d=x", i))
-	}
+	manifest, env := envCheck(t, n, 3)
 
 	cmd := exec.Command(buildGatectlBinary(t), "check", "--json", "-m", manifest)
 	cmd.Env = env

@@ -131,13 +131,7 @@ func BenchmarkCheckVsPython(b *testing.B) {
 	var perTool1k float64 // the warm check's milliseconds a tool at 1,000 tools
 	for _, n := range []int{1_000, 10_000, 50_000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			dir := b.TempDir()
-			manifest := filepath.Join(dir, "gate.toml")
-			require.NoError(b, os.WriteFile(manifest, envManifest(n), 0o644))
-			env := append(os.Environ(), "GATE_CACHE_DIR="+filepath.Join(dir, "cache"))
-			for i := 0; i < n; i += 2 {
-				env = append(env, fmt.Sprintf("GATE_BENCH_%d=x", i))
-			}
+			manifest, env := envCheck(b, n, 2)
 			gate := &timedCommand{argv: []string{gatectl, "check", "-m", manifest}, env: env, exitCode: 1}
 			// The same with an empty cache dir each time: a fresh machine,
 			// a CI job without a cache (nothing compiled, nothing parsed).
@@ -262,6 +256,21 @@ func realPythons(b *testing.B) []string {
 		}
 	}
 	return pythons
+}
+
+// envCheck writes envManifest(n) in a new directory and returns its path
+// and an environment that sets every one tool's variable in every, with a
+// cache dir of its own beside the manifest.
+func envCheck(tb testing.TB, n, every int) (manifest string, env []string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	manifest = filepath.Join(dir, "gate.toml")
+	require.NoError(tb, os.WriteFile(manifest, envManifest(n), 0o644))
+	env = append(os.Environ(), "GATE_CACHE_DIR="+filepath.Join(dir, "cache"))
+	for i := 0; i < n; i += every {
+		env = append(env, fmt.Sprintf("GATE_BENCH_%d=x", i))
+	}
+	return manifest, env
 }
 
 // envManifest is N tools shaped like the quickstart's: a description, a
