@@ -186,7 +186,7 @@ func TestChunkSeeds(t *testing.T) {
 		"tools after a table":                chunked,
 		"name reused":                        chunked,
 		"key twice":                          declines,
-		"datetime":                           chunked,
+		"datetime":                           declines,
 		"tools as a table":                   declines,
 		"not TOML":                           declines,
 		"one tool":                           gaveUp,

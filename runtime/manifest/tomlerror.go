@@ -47,7 +47,16 @@ func (d *fastDecoder) refuse(format, name string) {
 // decoder, as the one value of a document of its own. A value it refuses
 // is noted as the expression's error (see fastDecoder.valErr) and nil
 // stands for it meanwhile.
+//
+// No valid manifest holds such a value (the checks refuse a datetime
+// anywhere, and JSON has no infinity or NaN), and reading one through
+// go-toml's decoder costs ten times what go-toml's own pass would, so
+// the fast path declines it at once: only the full path, which reports
+// it, reads it.
 func (d *fastDecoder) goTOMLValue(v *unstable.Node) any {
+	if !d.exact {
+		decline()
+	}
 	// go-toml puts an error just past the value (a datetime cut short)
 	// on the next byte, or, at the end of the document, on the value's
 	// last: a newline after the value when the manifest goes on puts it
