@@ -40,6 +40,7 @@ const (
 	CodeProbeRaised  Code = "probe_raised"
 	CodeProbeError   Code = "probe_error"
 	CodeCanceled     Code = "canceled"
+	CodeHostBusy     Code = "host_busy"
 	CodeUpstreamDown Code = "upstream_down"
 	CodeBreakerOpen  Code = "breaker_open"
 	CodeNotOffered   Code = "not_offered"
@@ -94,6 +95,8 @@ var codeTable = []codeRow{
 		"Fix the probe: the error's detail says where it failed.", host.FailNone, []ErrorKind{KindTrap, KindABI}},
 	{CodeCanceled, true, "the run stopped before it answered: the caller gave up, gate was closing, or the host had no socket to spare",
 		"Ask again.", host.FailNone, []ErrorKind{KindCanceled}},
+	{CodeHostBusy, true, "the host had no CPU or run slot free for the probe in time: it says nothing about the tool",
+		"Ask again; if it recurs, give gate more CPU, or lower runtime.max_runs.", host.FailNone, []ErrorKind{KindBusy}},
 	{CodeUpstreamDown, true, "the MCP server behind the tool is not connected (connecting, down or stopped)",
 		"Check the server's command or URL and gate's log; gate reconnects by itself.", host.FailNone, nil},
 	{CodeBreakerOpen, true, "the MCP server's recent calls failed in a row, so its tools are hidden until its probe says available",

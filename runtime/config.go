@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/host"
 	"github.com/gate-dev/gate/internal/limits"
 )
 
@@ -56,6 +57,7 @@ type EngineConfig struct {
 	memoryLimit uint64
 	cacheDir    string
 	concurrency int
+	maxRuns     int
 	python      string
 	interpreter bool
 	warmup      bool
@@ -143,6 +145,39 @@ func (c EngineConfig) WithConcurrency(n int) EngineConfig {
 	return c
 }
 
+// WithMaxRuns caps how many runs are in flight at once, executing or
+// waiting on the network; a run waits for a place before its budget
+// starts. 0, the default, is 16 for each execution slot
+// (WithConcurrency), and never more than the sockets probes may hold
+// (host.SocketBound) give each run its eight streams.
+//
+// Every run that comes back from a wait needs a CPU to answer, and runs
+// that come back together queue for the CPUs. Without a cap, a check of
+// 10,000 tcp tools on one CPU had them all in flight at once, the queue
+// outgrew their budgets, and most of them answered "timeout" or "overrun"
+// against a service that accepted every connection. With one, the queue
+// is bounded, so no answer depends on how many other tools are being
+// probed; the price is that runs waiting on a service that never answers
+// take turns, the cap of them each budget.
+func (c EngineConfig) WithMaxRuns(n int) EngineConfig {
+	c.maxRuns = n
+	return c
+}
+
+// runsPerCPU is how many runs may be in flight for each execution slot
+// when WithMaxRuns is not set: at 64, a check of 10,000 tcp tools on one
+// loaded CPU gave a few wrong answers; 16 leaves twice the room of 32,
+// the most that gave none.
+const runsPerCPU = 16
+
+// runs is the cap on runs in flight (see WithMaxRuns).
+func (c EngineConfig) runs() int {
+	if c.maxRuns > 0 {
+		return c.maxRuns
+	}
+	return max(min(runsPerCPU*c.concurrency, host.SocketBound()/host.MaxOpenHandles), 1)
+}
+
 // WithPython sets the Python whose import path answers "py:" specs; it
 // runs once, when a probe granted "py:" is first created.
 func (c EngineConfig) WithPython(path string) EngineConfig {
@@ -226,6 +261,9 @@ func (c EngineConfig) validate() error {
 	}
 	if c.concurrency < 1 {
 		errs = append(errs, fmt.Errorf("concurrency %d: want at least 1", c.concurrency))
+	}
+	if c.maxRuns < 0 {
+		errs = append(errs, fmt.Errorf("max runs %d: want 0 (the default) or more", c.maxRuns))
 	}
 	errs = append(errs, c.validateLimits()...)
 	for scheme, r := range c.resolvers {

@@ -24,10 +24,12 @@ import (
 // is first compiled;
 // it is safe for concurrent use. Close it when done.
 type Engine struct {
-	cfg       EngineConfig
-	rt        wazero.Runtime
-	cache     wazero.CompilationCache
-	cpu       cpuSlots
+	cfg   EngineConfig
+	rt    wazero.Runtime
+	cache wazero.CompilationCache
+	cpu   cpuSlots
+	// runs are the places of the runs in flight (EngineConfig.WithMaxRuns).
+	runs      cpuSlots
 	resolvers *hostfuncs.Resolvers
 	pages     uint32
 
@@ -71,6 +73,7 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 	e := &Engine{
 		cfg:     cfg,
 		cpu:     make(cpuSlots, cfg.concurrency),
+		runs:    make(cpuSlots, cfg.runs()),
 		pages:   cfg.memoryPages(),
 		modules: map[[sha256.Size]byte]*moduleEntry{},
 		pools:   map[poolKey]*instancePool{},

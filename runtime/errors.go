@@ -34,6 +34,11 @@ const (
 	// KindStatus: the probe answered something other than 0 (available)
 	// or 1 (unavailable).
 	KindStatus
+	// KindBusy: the host could not give the run what it needed in time (a
+	// CPU after a wait, within the run's late limit, or a place among the
+	// runs in flight before the caller's deadline): an answer about the
+	// host, not the probe or its peer. errors.Is(err, ErrHostBusy) holds.
+	KindBusy
 )
 
 func (k ErrorKind) String() string {
@@ -48,6 +53,8 @@ func (k ErrorKind) String() string {
 		return "abi"
 	case KindStatus:
 		return "status"
+	case KindBusy:
+		return "busy"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", uint8(k))
 }
@@ -93,6 +100,8 @@ func (e *ProbeError) Error() string {
 			fmt.Fprintf(&b, " during %s", e.During)
 		}
 		fmt.Fprintf(&b, ": %v", e.Err)
+	case KindBusy:
+		fmt.Fprintf(&b, "was not run in time in %s: the host had no CPU or run slot free", e.Phase)
 	case KindStatus:
 		switch {
 		case e.Reason != "" && e.Status == 2:

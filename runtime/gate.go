@@ -261,6 +261,9 @@ func applyRuntime(cfg GateConfig, rt manifest.Runtime) GateConfig {
 	if rt.Concurrency > 0 {
 		cfg.engine = cfg.engine.WithConcurrency(rt.Concurrency)
 	}
+	if rt.MaxRuns > 0 {
+		cfg.engine = cfg.engine.WithMaxRuns(rt.MaxRuns)
+	}
 	if rt.Policy != nil {
 		cfg.registry = cfg.registry.WithPolicy(*policyOf(rt.Policy))
 	}

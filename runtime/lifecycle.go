@@ -14,6 +14,10 @@ import (
 // host.ErrStopped, so errors.Is matches whichever layer noticed.
 var ErrClosed = host.ErrStopped
 
+// ErrHostBusy is the cause of a run that failed because the host could not
+// give it a CPU, or a place among the runs in flight, in time (KindBusy).
+var ErrHostBusy = host.ErrHostBusy
+
 // lifetime tracks the operations that use something a Close frees (the
 // wazero runtime of an engine, the instances of a pool), so that Close can
 // stop them and wait for them first. Freeing a linear memory while a guest

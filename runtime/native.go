@@ -34,9 +34,9 @@ type Prober interface {
 // start another copy, so a hung check costs one goroutine, not one per
 // caller. Runs that answer in time may overlap (one NativeProbe registered
 // under two names runs for both), so fn must be safe for concurrent use.
-// A Registry calls fn on one of its probe workers rather than on a
-// goroutine of its own: a function that has not returned 200 µs after it
-// started has its worker's other probes taken up by another worker.
+// A Registry calls fn on the goroutine of the run's place among its
+// NativeProbe runs in flight, which a function that overruns holds until
+// it returns.
 type NativeProbe struct {
 	fn     func(ctx context.Context) (available bool, reason string, err error)
 	budget time.Duration
@@ -67,52 +67,31 @@ type nativeAnswer struct {
 }
 
 // Run calls the function under the budget, on a goroutine of its own, so
-// that Run answers at the budget whatever the function does. A Registry
-// runs a NativeProbe on its probe workers instead (see runHere), without
-// a goroutine a run.
+// that Run answers at the budget whatever the function does.
 func (n *NativeProbe) Run(ctx context.Context) Result {
 	if n.stragglers.Load() > 0 {
 		return stillRunning()
 	}
 	done := make(chan Result, 1)
-	r := &nativeRun{n: n, parent: ctx, start: time.Now(), answer: func(res Result) { done <- res }}
-	// Until the goroutine starts the function, the run ends at the late
-	// limit.
-	r.mu.Lock()
-	r.timer = time.AfterFunc(lateLimit*n.budget, r.tickOwn)
-	r.mu.Unlock()
-	r.watchParent()
-	go r.callOwn()
+	r := newNativeRun(ctx, func(_ probeJob, res Result) { done <- res })
+	defer r.close()
+	r.begin(n, probeJob{})
+	go r.call()
 	return <-done
 }
 
-// runHere runs job's NativeProbe, n, on the calling goroutine, one of a
-// registry's probe workers, in the worker's run: its answer settles the
-// job, either the function's or, at the budget, the overrun's, from the
-// worker's timer while the function goes on; and if the function has not
-// returned handOnAfter after it started, another worker takes up the rest
-// of the jobs meanwhile.
-func (n *NativeProbe) runHere(nw *nativeWorker, job probeJob) {
+// runHere runs job's function, n's, on the calling goroutine, one of a
+// registry's, in r, that goroutine's run (see newNativeRun), and returns
+// once the function has returned; the answer settles job, once: the
+// function's, or at the budget, from r's timer, the overrun's while the
+// function goes on.
+func (n *NativeProbe) runHere(r *nativeRun, job probeJob) {
 	if n.stragglers.Load() > 0 {
-		nw.settle(job, stillRunning())
+		r.answer(job, stillRunning())
 		return
 	}
-	start := nw.clock()
-	if err := nw.run.parent.Err(); err != nil {
-		nw.settle(job, endedResult(err, time.Since(start)))
-		return
-	}
-	// A worker's run starts as it is asked for: the budget counts from
-	// now.
-	c := &nativeCtx{parent: nw.run.parent, deadline: start.Add(n.budget)}
-	r := &nw.run
-	r.mu.Lock()
-	r.n, r.job, r.ctx = n, job, c
-	r.start, r.began, r.deadline = start, start, c.deadline
-	r.started, r.finished, r.answered, r.handedOn, r.straggled = true, false, false, false, false
-	r.mu.Unlock()
-	nw.begin()
-	r.invoke()
+	r.begin(n, job)
+	r.call()
 }
 
 func stillRunning() Result {
@@ -125,83 +104,104 @@ func endedResult(err error, elapsed time.Duration) Result {
 	return Result{Outcome: Failed, Err: err, Reason: "native probe: " + err.Error(), Elapsed: elapsed, Code: codeOfError(err)}
 }
 
-// nativeRun is the bookkeeping of a run of a NativeProbe. The run ends at
-// the function's budget, counted from when the function starts; at the
-// late limit if it has not started by then; or when the caller's context
-// ends: whichever comes first. The first of "the function returned" and
-// "the run ended" answers the run; a function still running when the run
-// ended is a straggler until it returns.
-//
-// One timer does all the waiting: the late limit until the function
-// starts, then the budget. A worker's runs have none of their own: the
-// worker's timer ticks every handOnAfter or so while it works and acts
-// for the run under way, which hands on once it has run that long and
-// has the timer set for its budget's end. A worker keeps one nativeRun
-// for all the runs it makes, one after another (it waits for each
-// function to return before it starts the next): what a run must keep
-// past its end, the function's context, is a nativeCtx of its own.
+// nativeRun is the bookkeeping of the runs of NativeProbes that one
+// goroutine makes, one after another (a registry's goroutine makes many,
+// Run one). A run ends at its function's budget, counted from when the
+// function starts; at the late limit if it has not started by then; or
+// when the caller's context ends: whichever comes first. The first of
+// "the function returned" and "the run ended" answers the run; a function
+// still running when the run ended is a straggler until it returns, and
+// the goroutine's next run waits for it. One timer does all the waiting,
+// for every run: the late limit until the function starts, then the
+// budget. What a run must keep past its end, the function's context, is a
+// nativeCtx of its own.
 type nativeRun struct {
-	parent context.Context // the caller's: a worker's, for all its runs
-	// answer takes the answer of a run that is not a worker's; a worker's
-	// settles its job.
-	answer func(Result)
-	worker *nativeWorker
-	// stopWatch stops watching a parent that can end (context.AfterFunc);
-	// a worker watches its parent for all its runs.
+	parent context.Context
+	answer func(job probeJob, res Result)
+	// stopWatch stops watching a parent that can end (context.AfterFunc).
 	stopWatch func() bool
+	timer     *time.Timer
+	// onWait, when set, is told of a function that has run for
+	// nativeWaitAfter: a Go function cannot say when it waits, so one that
+	// takes that long is taken to wait (see batch.waiting).
+	onWait func()
 
+	// The run under way, guarded by mu: the timer and the watch read it
+	// while the function runs, and it changes between runs.
 	mu    sync.Mutex
 	n     *NativeProbe
 	job   probeJob
 	ctx   *nativeCtx // the function's, once it has started
 	start time.Time  // when the run was asked for
-	// began is when the function started, and deadline its budget's end:
-	// set before it starts, then fixed.
-	began     time.Time
+	// deadline is the budget's end, set when the function starts.
 	deadline  time.Time
-	timer     *time.Timer // the run's own: nil on a worker
 	started   bool
 	finished  bool
 	answered  bool
-	handedOn  bool
 	straggled bool // counted in n.stragglers
+	waited    bool // onWait has been told
 }
 
-// watchParent ends the run when the caller's context does.
-func (r *nativeRun) watchParent() {
-	if r.parent.Done() == nil {
-		return
+// nativeWaitAfter is how long a NativeProbe's function may run before
+// its goroutine's other jobs are taken up by another (see batch.waiting):
+// about what a loopback dial takes.
+const nativeWaitAfter = 200 * time.Microsecond
+
+// newNativeRun makes the runs' record for one goroutine, whose answers go
+// to answer. Close it once the goroutine has made its last run.
+func newNativeRun(ctx context.Context, answer func(probeJob, Result)) *nativeRun {
+	r := &nativeRun{parent: ctx, answer: answer, answered: true, finished: true}
+	r.timer = time.AfterFunc(time.Hour, r.tick)
+	r.timer.Stop()
+	if ctx.Done() != nil {
+		r.stopWatch = context.AfterFunc(ctx, func() { r.end(ctx.Err()) })
 	}
-	stop := context.AfterFunc(r.parent, func() { r.end(r.parent.Err()) })
-	r.mu.Lock()
-	r.stopWatch = stop
-	r.mu.Unlock()
+	return r
 }
 
-// callOwn calls the function of a run that is not a worker's, unless the
-// run ended before it could start.
-func (r *nativeRun) callOwn() {
+// begin starts the bookkeeping of a run of n asked for now.
+func (r *nativeRun) begin(n *NativeProbe, job probeJob) {
+	r.mu.Lock()
+	r.n, r.job, r.ctx, r.start = n, job, nil, time.Now()
+	r.started, r.finished, r.answered, r.straggled, r.waited = false, false, false, false, false
+	r.timer.Reset(lateLimit * n.budget)
+	r.mu.Unlock()
+	if err := r.parent.Err(); err != nil {
+		r.end(err) // the parent ended before: the watch has fired already
+	}
+}
+
+// close stops the timer and the watch.
+func (r *nativeRun) close() {
+	r.timer.Stop()
+	if r.stopWatch != nil {
+		r.stopWatch()
+	}
+}
+
+// call calls the function, unless the run ended before it could start.
+func (r *nativeRun) call() {
 	r.mu.Lock()
 	if r.answered {
 		r.mu.Unlock()
 		return
 	}
 	now := time.Now()
-	r.started, r.began = true, now
+	r.started = true
 	r.deadline = now.Add(r.n.budget)
 	if limit := r.start.Add(lateLimit * r.n.budget); limit.Before(r.deadline) {
 		r.deadline = limit
 	}
-	r.ctx = &nativeCtx{parent: r.parent, deadline: r.deadline}
-	r.timer.Reset(r.deadline.Sub(now))
+	ctx := &nativeCtx{parent: r.parent, deadline: r.deadline}
+	r.ctx = ctx
+	fn := r.n.fn
+	if r.onWait != nil {
+		r.timer.Reset(nativeWaitAfter)
+	} else {
+		r.timer.Reset(r.deadline.Sub(now))
+	}
 	r.mu.Unlock()
-	r.invoke()
-}
 
-// invoke calls the function of a run that has started, and takes its
-// answer. Only the goroutine that calls the function reads r.n and r.ctx
-// without r.mu: they change only between its runs.
-func (r *nativeRun) invoke() {
 	var a nativeAnswer
 	func() {
 		defer func() {
@@ -209,57 +209,40 @@ func (r *nativeRun) invoke() {
 				a = nativeAnswer{err: panicError{v}}
 			}
 		}()
-		a.ok, a.reason, a.err = r.n.fn(r.ctx)
+		a.ok, a.reason, a.err = fn(ctx)
 	}()
 	r.finish(a)
 }
 
-// tickOwn is the timer of a run that is not a worker's.
-func (r *nativeRun) tickOwn() {
-	if again := r.tick(); again > 0 {
-		r.mu.Lock()
-		r.timer.Reset(again)
-		r.mu.Unlock()
-	}
-}
-
-// tick is a timer's: the function has run handOnAfter (a worker hands
-// on), or the run's time is up. It returns how long until the run wants
-// the next tick; 0 once it has been answered (a worker's run between two
-// runs has been). A tick that comes early (a worker's tick comes every
-// handOnAfter or so, whenever its run began) does nothing but say so.
-func (r *nativeRun) tick() (again time.Duration) {
+// tick is the timer's: the run's time is up, unless it is not due yet (a
+// tick set for a run before, for the late limit of a run whose function
+// has started since, or for onWait), when it sets itself again for when
+// it is.
+func (r *nativeRun) tick() {
 	r.mu.Lock()
 	if r.answered {
-		r.parkWorker()
 		r.mu.Unlock()
-		return 0
+		return
 	}
-	now := time.Now()
-	due := r.start.Add(lateLimit * r.n.budget) // until the function starts
-	handOn := false
+	due := r.start.Add(lateLimit * r.n.budget)
 	if r.started {
 		due = r.deadline
-		if r.worker != nil && !r.handedOn {
-			if at := r.began.Add(handOnAfter); now.Before(at) {
-				due = at
-			} else {
-				r.handedOn, handOn = true, true
-			}
+	}
+	wait := r.started && r.onWait != nil && !r.waited
+	r.waited = r.waited || wait
+	if now := time.Now(); now.Before(due) {
+		r.timer.Reset(due.Sub(now))
+		r.mu.Unlock()
+		if wait {
+			r.onWait()
 		}
+		return
 	}
 	r.mu.Unlock()
-	if handOn {
-		r.worker.handOn()
-	}
-	if now.Before(due) {
-		return due.Sub(now)
-	}
 	r.end(context.DeadlineExceeded)
-	return 0
 }
 
-// end answers the run as ended by err, unless it was answered.
+// end answers the run under way as ended by err, unless it was answered.
 func (r *nativeRun) end(err error) {
 	r.mu.Lock()
 	if r.answered {
@@ -273,26 +256,14 @@ func (r *nativeRun) end(err error) {
 	if r.started && !r.finished {
 		r.straggled = true
 		r.n.stragglers.Add(1)
-		r.parkWorker()
 	}
-	r.stop()
-	// The job and start are read under r.mu: once the function returns, a
-	// worker's run may be the next one's.
+	r.timer.Stop()
 	job, start := r.job, r.start
 	r.mu.Unlock()
 	if pe := r.parent.Err(); pe != nil {
 		err = pe
 	}
-	r.deliver(job, endedResult(err, time.Since(start)))
-}
-
-// deliver hands the run's answer to whoever asked for it.
-func (r *nativeRun) deliver(job probeJob, res Result) {
-	if r.worker != nil {
-		r.worker.settle(job, res)
-		return
-	}
-	r.answer(res)
+	r.answer(job, endedResult(err, time.Since(start)))
 }
 
 // finish takes the function's answer: the run's, unless it ended first.
@@ -307,33 +278,11 @@ func (r *nativeRun) finish(a nativeAnswer) {
 	// The function's context ends with its run, as a deferred cancel
 	// would end it.
 	r.ctx.end(context.Canceled)
-	r.stop()
+	r.timer.Stop()
 	job, start, budget := r.job, r.start, r.n.budget
 	r.mu.Unlock()
 	if !answered {
-		r.deliver(job, a.result(time.Since(start), budget))
-	}
-}
-
-// parkWorker stops a worker's timer from ticking on while its function,
-// answered as overrun, has yet to return (perhaps never): the worker's
-// next run sets it going again. r.mu is held, so that the function's
-// return (finish) comes before or after, never in between.
-func (r *nativeRun) parkWorker() {
-	if r.worker != nil && !r.finished {
-		r.worker.parked.Store(true)
-	}
-}
-
-// stop stops the run's own timer and the parent's watch, if it has them;
-// r.mu is held.
-func (r *nativeRun) stop() {
-	if r.worker != nil {
-		return // the worker's timer and watch outlive the run
-	}
-	r.timer.Stop()
-	if r.stopWatch != nil {
-		r.stopWatch()
+		r.answer(job, a.result(time.Since(start), budget))
 	}
 }
 

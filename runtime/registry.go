@@ -134,6 +134,11 @@ type Registry struct {
 	version atomic.Uint64 // bumped whenever what ListAvailable returns may change
 	snap    atomic.Pointer[snapshot]
 
+	// nativeRuns are the places of the NativeProbe runs in flight (see
+	// startProbes), made with the first.
+	nativeOnce sync.Once
+	nativeRuns cpuSlots
+
 	subsMu  sync.Mutex // orders deliveries; guards subs
 	subs    map[int]subscriber
 	nextSub int

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	goruntime "runtime"
 	"time"
 
@@ -25,12 +26,18 @@ import (
 // again. Where the thread's CPU time cannot be read (any OS but Linux) the
 // budget is the wall clock's.
 //
-// A run waits for an execution slot first (see
+// A run waits for a place among the runs in flight first (see
+// EngineConfig.WithMaxRuns), then for an execution slot (see
 // EngineConfig.WithConcurrency), and for the probe's warm-up if it is
-// still going; ctx bounds those waits and the run. After Close (of the
-// probe or its engine) a run answers Failed with an error matching
-// ErrClosed.
-func (p *Probe) Run(ctx context.Context) Result {
+// still going; its budget starts once it has them. ctx bounds those waits
+// and the run; a caller whose deadline passes while the run waits gets
+// KindBusy. After Close (of the probe or its engine) a run answers Failed
+// with an error matching ErrClosed.
+func (p *Probe) Run(ctx context.Context) Result { return p.run(ctx, false) }
+
+// run is Run for a caller that holds the run's place already (admitted),
+// or not.
+func (p *Probe) run(ctx context.Context, admitted bool) Result {
 	e := p.engine()
 	// start is read once when nothing is waited for (the clock is a
 	// tenth of a reused run's cost on some VMs), and again after a wait.
@@ -44,6 +51,15 @@ func (p *Probe) Run(ctx context.Context) Result {
 		return p.refused(queuedAt, ErrClosed)
 	}
 	defer p.life.leave()
+	if !admitted {
+		if !e.runs.tryAcquire() {
+			if err := e.runs.acquire(ctx, p.life.Done(), e.stop); err != nil {
+				return p.refused(queuedAt, err)
+			}
+			start = time.Now()
+		}
+		defer e.runs.Release()
+	}
 	select {
 	case <-p.pool.warming:
 		if !e.cpu.tryAcquire() {
@@ -118,8 +134,7 @@ func (p *Probe) Run(ctx context.Context) Result {
 	}
 	if x.keep != nil {
 		// An idle instance holds nothing of its last run: not its probe's
-		// config and grants, nor the worker set behind OnWait (with every
-		// flight of its read).
+		// config and grants.
 		x.keep.call = host.Call{}
 		p.pool.put(x.keep)
 	}
@@ -128,9 +143,15 @@ func (p *Probe) Run(ctx context.Context) Result {
 
 // refused is the answer of a run that never got to start: the caller gave
 // up waiting, or the probe or its engine is closed.
+//
+// A caller whose deadline passed while the run waited for its place or its
+// CPU was kept waiting by the host, not by the probe: that is KindBusy.
 func (p *Probe) refused(queuedAt time.Time, err error) Result {
 	perr := &ProbeError{Probe: p.name, Kind: KindCanceled, Phase: "queue", Err: err}
-	return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt), Code: CodeCanceled}
+	if errors.Is(err, context.DeadlineExceeded) {
+		perr.Kind, perr.Err = KindBusy, fmt.Errorf("%w: %w", ErrHostBusy, err)
+	}
+	return Result{Outcome: Failed, Err: perr, Reason: perr.Error(), Queued: time.Since(queuedAt), Code: codeOfError(perr)}
 }
 
 // execution is what execute saw, before it is judged.
@@ -237,7 +258,10 @@ func (p *Probe) classify(call *host.Call, x execution) (Outcome, *ProbeError) {
 	switch {
 	case intr != nil:
 		perr.Kind, perr.Err = KindCanceled, intr
-		if intr.Budget {
+		switch {
+		case errors.Is(intr.Err, ErrHostBusy):
+			perr.Kind = KindBusy
+		case intr.Budget:
 			perr.Kind = KindOverrun
 		}
 		if intr.Where != "running" {

@@ -96,13 +96,10 @@ type Call struct {
 	// file descriptors 1 and 2); nil discards it.
 	Output io.Writer
 	// OnWait, when set, is called when the run gives its CPU slot back to
-	// wait (a dial, a lookup, a sleep), and the function it returns when
-	// the wait is over. Whoever runs probes on a fixed set of goroutines can
-	// then start another when a wait goes on, as the Go scheduler hands a
-	// thread's work on when a system call blocks, so that probes waiting
-	// on the network do not hold up the rest. The returned function reports
-	// whether it did; after that OnWait is not called again in this run.
-	OnWait func() (end func() (handedOn bool))
+	// wait (a dial, a lookup, a sleep), so that whoever runs probes on a
+	// set of goroutines can start another while this one waits, as the Go
+	// scheduler hands a thread's work on when a system call blocks.
+	OnWait func()
 	// Net is how the run's streams and HTTP requests reach the network;
 	// nil means the defaults (see Net).
 	Net *Net
@@ -325,11 +322,20 @@ func (c *Call) interrupt(where string, err error) {
 }
 
 // wait runs fn, which blocks without using the CPU, with the run's CPU slot
-// released, and takes the slot back before returning. If the slot cannot
-// be had in time the run is interrupted. allowed is the longest fn may
-// wait (its timeout): a measured run counts the wait against its budget up
-// to that, so a wake-up the machine delayed is not charged to the probe,
-// and the wait for the slot afterwards is not charged at all.
+// released, and takes the slot back before returning. allowed is the
+// longest fn may wait (its timeout): a measured run counts the wait against
+// its budget up to that, so a wake-up the machine delayed is not charged to
+// the probe.
+//
+// The wait for a slot afterwards is the host's, never the run's: it is not
+// charged, and it is bounded by the run's late limit (by the deadline for a
+// run that is not measured), not by its budget. A run that cannot have a
+// slot by then is interrupted with ErrHostBusy, an answer about the host,
+// never an overrun or a timeout. A measured run's goroutine is locked to
+// its thread again only once it holds a slot: a locked goroutine that
+// blocks hands its processor to another thread, and the kernel must wake
+// its own again, which a busy machine delays by milliseconds at every
+// hand-over.
 //
 // With answer set (a wait the probe asked for, clipped to waitLimit), a
 // wait that leaves less than Reserve of the budget gives the probe Reserve
@@ -341,17 +347,13 @@ func (c *Call) interrupt(where string, err error) {
 func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time.Duration, fn func(ctx context.Context)) {
 	grant := answer && !c.extended
 	if c.OnWait != nil {
-		end := c.OnWait()
-		defer func() {
-			if end() {
-				c.OnWait = nil
-			}
-		}()
+		c.OnWait()
 	}
 	if c.CPU == nil {
 		mark := c.beginWait()
 		fn(ctx)
 		c.endWait(mark, allowed)
+		c.resume()
 		if grant {
 			c.extend()
 		}
@@ -362,23 +364,43 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	mark := c.beginWait()
 	fn(ctx)
 	c.endWait(mark, allowed)
-	c.settle() // the wait for a slot below is the engine's, not the run's
-	if grant {
-		c.extend() // so that the wait for a slot below has the allowance too
-	}
-	actx, cancel := c.budgetContext(ctx)
-	err := c.CPU.Acquire(actx)
-	cancel()
-	if err != nil {
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
+	if err := c.reacquire(ctx); err != nil {
 		c.interrupt(where, err)
 	}
 	c.cpuReleased = false
+	c.resume()
 	if grant {
 		c.extend() // counted from when the probe holds a CPU again
 	}
+}
+
+// ErrHostBusy is the cause of an interruption because the host had no
+// CPU for the run in time (see wait): it says nothing about the probe or
+// its peer.
+var ErrHostBusy = errors.New("the host had no CPU free for the run in time")
+
+// reacquire takes the run's CPU slot back after a wait, by the run's late
+// limit (or its deadline, for a run that is not measured).
+func (c *Call) reacquire(ctx context.Context) error {
+	by := c.usage.limit
+	if c.usage.budget == 0 {
+		by = c.Deadline
+	}
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if !by.IsZero() {
+		actx, cancel = context.WithDeadline(ctx, by)
+	}
+	err := c.CPU.Acquire(actx)
+	cancel()
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return ErrHostBusy
+	}
+	return err
 }
 
 // extend moves a deadline that is less than Reserve away to Reserve from
@@ -394,14 +416,6 @@ func (c *Call) extend() {
 		}
 		c.extended = true
 	}
-}
-
-// budgetContext returns ctx bounded by the deadline, for waits in the host.
-func (c *Call) budgetContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.Deadline.IsZero() {
-		return context.WithCancel(ctx)
-	}
-	return context.WithDeadline(ctx, c.Deadline)
 }
 
 // waitLimit is how long a wait the probe asked for may last: what is left

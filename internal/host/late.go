@@ -132,14 +132,20 @@ func (c *Call) beginWait() time.Time {
 	return time.Now()
 }
 
-// endWait counts the wait that began at began (see waited) and locks a
-// measured run's goroutine to its thread again.
+// endWait counts the wait that began at began (see waited).
 func (c *Call) endWait(began time.Time, allowed time.Duration) {
 	c.waited(time.Since(began), allowed)
+}
+
+// resume locks a measured run's goroutine to its thread again after a
+// wait, once it may run, and moves its deadline for the time since the
+// wait ended, which was the host's (see wait).
+func (c *Call) resume() {
 	if c.usage.budget > 0 {
 		goruntime.LockOSThread()
 		c.usage.cpuAtStart, _ = threadCPU()
 	}
+	c.settle()
 }
 
 // errWaitTimedOut is the cause of a wait context that ran out (see

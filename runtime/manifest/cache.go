@@ -41,13 +41,13 @@ import (
 // servers' upstreams; v3: probes' http, secrets and insecure grants,
 // tls_ca and proxy; v4: each secret with its destinations; v5: a tool's
 // toolset; v6: the availability policy keys; v7: a server's breaker; v8: an upstream's transport,
-// headers, oauth and pin; v9: the codec built from the Manifest's types).
-const cacheSubdir = "gate-manifest-v9"
+// headers, oauth and pin; v9: the codec built from the Manifest's types; v10: runtime.max_runs).
+const cacheSubdir = "gate-manifest-v10"
 
 // cacheFormat is part of every key; bump it (and cacheMagic, and
 // cacheSubdir) whenever the entry format or the meaning of a Manifest
 // field changes.
-const cacheFormat = 9
+const cacheFormat = 10
 
 // cacheMaxEntries bounds the entries kept; past it, writing one removes
 // the oldest written, down to three quarters of it so that pruning is
@@ -61,7 +61,7 @@ var cacheHits, cacheMisses, cacheWrites atomic.Int64
 // LoadCached is LoadWithLimits with a cache of parsed manifests in
 // cacheDir (normally the engine's cache directory: $GATE_CACHE_DIR or the
 // user cache directory, see runtime.EngineConfig.WithCacheDir), kept in
-// its gate-manifest-v9 subdirectory. Parsing and checking a 10,000-tool
+// its gate-manifest-v10 subdirectory. Parsing and checking a 10,000-tool
 // manifest takes tens of milliseconds, most of a `gatectl check`; an agent
 // launcher runs that at every start, on the same file.
 //

@@ -85,6 +85,7 @@ memory = "64MiB"
 cache_dir = "cache/dir"
 python = "./venv/bin/python"
 concurrency = %d
+max_runs = %d
 failure_threshold = 3
 retry = "5s"
 
@@ -93,7 +94,7 @@ paths = ["./skills", "/abs/skills", "../up"]
 enforcement = "strict"
 allowed_tools_required = %t
 follow_outside_links = true
-`, 1+r.IntN(100), 1+r.IntN(8), r.IntN(2) == 0)
+`, 1+r.IntN(100), 1+r.IntN(8), 1+r.IntN(64), r.IntN(2) == 0)
 	for i := range n {
 		desc := []string{"", "Search <the> web & more.", "Ünïcödé — 翻訳 🚀", strings.Repeat("long ", r.IntN(50))}[r.IntN(4)]
 		fmt.Fprintf(&b, "\n[[tools]]\nname = \"tool_%d\"\ndescription = %q\n", i, desc)
@@ -298,7 +299,7 @@ func TestManifestCacheRoundTripShapes(t *testing.T) {
 		{Tools: []Tool{}, Servers: []Server{}, Skills: Skills{Paths: []string{}}},
 		{Tools: []Tool{{Parameters: json.RawMessage{}, Probe: &Probe{Config: map[string]string{}, Env: []string{}, Dial: []string{}, Import: []string{}, Budget: &zero}}}},
 		{Tools: []Tool{{Parameters: json.RawMessage(`{}`), Probe: &Probe{Config: map[string]string{"": ""}, Env: []string{""}}}, {Probe: &Probe{}}}},
-		{Runtime: Runtime{TTL: &zero, Grace: &zero, Budget: &zero, Memory: &zeroMem, CacheDir: &empty, Concurrency: -1}, Skills: Skills{AllowedToolsRequired: &f}},
+		{Runtime: Runtime{TTL: &zero, Grace: &zero, Budget: &zero, Memory: &zeroMem, CacheDir: &empty, Concurrency: -1, MaxRuns: -1}, Skills: Skills{AllowedToolsRequired: &f}},
 		{Servers: []Server{{Probe: &Probe{Import: []string{}}, Pos: Position{File: "a", Line: -1, Col: 1 << 40}}, {Pos: Position{File: "b"}}, {}}},
 		// ABI v2's grants and settings, nil, empty and set, the proxy
 		// flag with and without a budget.
@@ -828,18 +829,18 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 	sStrs, sParams, sSt := ctestSplit(t, encodeEntry(small, key))
 	require.Contains(t, string(sStrs), "axby")
 	// A manifest with only a Path: its length; the runtime's pointers
-	// (ttl, grace, budget, memory, cache_dir), python, concurrency and
-	// policy; the skills' paths (nil), enforcement, allowed_tools_required,
-	// follow_outside_links and position (the same file, line, col); then
-	// the tools and servers (nil).
-	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	// (ttl, grace, budget, memory, cache_dir), python, concurrency,
+	// max_runs and policy; the skills' paths (nil), enforcement,
+	// allowed_tools_required, follow_outside_links and position (the same
+	// file, line, col); then the tools and servers (nil).
+	tiny := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	tm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0, 0))), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Path: "/p"}, tm)
 	// Two positions in one file: the second says "the same file". (The
 	// skills' position names it; the server: name, description, probe,
 	// policy, upstream, position.)
-	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}
+	posSt := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}
 	pm, err := decodeEntry(ctestSeal(key, ctestPayload([]byte("f"), nil, posSt)), key, Limits{})
 	require.NoError(t, err)
 	require.Equal(t, &Manifest{Skills: Skills{Pos: Position{File: "f"}}, Servers: []Server{{Pos: Position{File: "f"}}}}, pm)
@@ -848,7 +849,7 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		payload []byte
 		lim     Limits
 	}{
-		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:24]), 1, 1, 0, 0))},
+		{name: "a file named again", payload: ctestPayload([]byte("ff"), nil, append(bytes.Clone(posSt[:25]), 1, 1, 0, 0))},
 		{name: "another key", payload: ctestPayload(strs, params, st)}, // sealed below with another key
 		{name: "tighter limits", payload: ctestPayload(strs, params, st), lim: Limits{MaxTools: 9}},
 		{name: "a shorter description limit", payload: ctestPayload(strs, params, st), lim: Limits{MaxDescription: 10}},
@@ -862,9 +863,9 @@ func TestManifestCacheDecodeRefuses(t *testing.T) {
 		{name: "config keys twice", payload: ctestPayload(bytes.Replace(sStrs, []byte("axby"), []byte("axay"), 1), sParams, sSt)},
 		{name: "a pointer's byte neither 0 nor 1", payload: ctestPayload(sStrs, sParams, ctestFlip(t, sSt, 1+0, 0x40))},
 		{name: "a length past everything", payload: append(binary.AppendUvarint(nil, 1<<62), 0, 0)},
-		{name: "a boolean neither 0 nor 1", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 12, 2), 0, 0))},
-		{name: "a pointer's byte 2", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 11, 2), 0, 0))},
-		{name: "a zero policy", payload: ctestPayload([]byte("/p"), nil, append(append(ctestSet(tiny[:9], 8, 1), 0, 0, 0, 0), append(bytes.Clone(tiny[9:]), 0, 0)...))},
+		{name: "a boolean neither 0 nor 1", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 13, 2), 0, 0))},
+		{name: "a pointer's byte 2", payload: ctestPayload([]byte("/p"), nil, append(ctestSet(tiny, 12, 2), 0, 0))},
+		{name: "a zero policy", payload: ctestPayload([]byte("/p"), nil, append(append(ctestSet(tiny[:10], 9, 1), 0, 0, 0, 0), append(bytes.Clone(tiny[10:]), 0, 0)...))},
 		{name: "a huge count", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 0xff, 0xff, 0xff, 0xff, 0x0f, 0))},
 		{name: "a count past the bytes left", payload: ctestPayload([]byte("/p"), nil, append(bytes.Clone(tiny), 4, 0))},
 	} {
@@ -1010,7 +1011,7 @@ func ctestForgeCRC(t *testing.T, want, prefix []byte) []byte {
 // cacheSubdir, and write the new bytes here. (v4: each secret with its
 // destinations, in JSON an object; v5: a tool's toolset; v6: the
 // availability policy; v7: a server's breaker; v8: an upstream's
-// transport, headers, oauth and pin; v9: the codec built from the types.)
+// transport, headers, oauth and pin; v9: the codec built from the types; v10: runtime.max_runs.)
 func TestManifestCacheEntryFormat(t *testing.T) {
 	const src = `[[tools]]
 name = "short"
@@ -1045,20 +1046,20 @@ headers = { "X-K" = "${secret:K}" }
 oauth = { token_url = "https://a/t", client_id = "c", client_secret = "${secret:S}", scopes = ["x"] }
 `
 	const entry = "" +
-		"676174654d430009070000000000000000000000000000000000000000000000" +
-		"0000000000000000c30100b2012f6162732f676174652e746f6d6c73686f7274" +
+		"676174654d43000a070000000000000000000000000000000000000000000000" +
+		"0000000000000000c30100b3012f6162732f676174652e746f6d6c73686f7274" +
 		"776562656e763a412f6162732f676174652e746f6d6c76322f6162732f702e77" +
 		"61736d4568747470733a2f2f682f76312f52746c733a683a3253683a31687474" +
 		"70733a2f2f682f76312f683a322f6162732f63612e70656d656d7074792f6162" +
 		"732f712e7761736d7374647463703a683a312f63612e70656d7570687474703a" +
 		"2f2f682f6d6370737365582d4b247b7365637265743a4b7d68747470733a2f2f" +
 		"612f7463247b7365637265743a537d780e000000000000000000000000000000" +
-		"050500030001050000000000000000010e0602010400000180e0ba84bf030002" +
-		"020200000001000b00000201000001020d030102070103030d02030b010180ad" +
-		"e204001410000010020500000001000b00000000000101010000000000260200" +
-		"00220203000000010700000000000001000000070000002e0200002a02020200" +
-		"0000010000000c0302030b010b010b0201000001010600018090dfc04a000000" +
-		"3202529ac5a2"
+		"00050500030001050000000000000000010e0602010400000180e0ba84bf0300" +
+		"02020200000001000b00000201000001020d030102070103030d02030b010180" +
+		"ade204001410000010020500000001000b000000000001010100000000002602" +
+		"0000220203000000010700000000000001000000070000002e0200002a020202" +
+		"000000010000000c0302030b010b010b0201000001010600018090dfc04a0000" +
+		"003202f35992db"
 	const asJSON = `{"path":"/abs/gate.toml","runtime":{},"skills":{"paths":null,"pos":{"file":"","line":0,"col":0}},"tools":[{"name":"short","toolset":"web","probe":{"standard":"env:A","pos":{"file":"/abs/gate.toml","line":3,"col":1}},"policy":{"failure_threshold":2,"hold_down":60000000000},"pos":{"file":"/abs/gate.toml","line":1,"col":1}},{"name":"v2","probe":{"module":"/abs/p.wasm","env":["E"],"http":["https://h/v1/"],"secrets":{"R":["tls:h:2"],"S":["h:1","https://h/v1/"]},"insecure":["h:2"],"tls_ca":"/abs/ca.pem","proxy":true,"budget":5000000,"pos":{"file":"/abs/gate.toml","line":10,"col":8}},"pos":{"file":"/abs/gate.toml","line":8,"col":1}},{"name":"empty","probe":{"module":"/abs/q.wasm","pos":{"file":"/abs/gate.toml","line":19,"col":1}},"pos":{"file":"/abs/gate.toml","line":17,"col":1}},{"name":"std","probe":{"standard":"tcp:h:1","tls_ca":"/ca.pem","pos":{"file":"/abs/gate.toml","line":23,"col":1}},"pos":{"file":"/abs/gate.toml","line":21,"col":1}}],"servers":[{"name":"up","upstream":{"url":"http://h/mcp","transport":"sse","headers":[{"name":"X-K","value":"${secret:K}"}],"oauth":{"token_url":"https://a/t","client_id":"c","client_secret":"${secret:S}","scopes":["x"]},"breaker":{"failures":3,"cooldown":10000000000}},"pos":{"file":"/abs/gate.toml","line":25,"col":1}}]}`
 	m, err := Parse("/abs/gate.toml", []byte(src))
 	require.NoError(t, err)

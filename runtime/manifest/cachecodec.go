@@ -57,7 +57,7 @@ import (
 )
 
 // cacheMagic starts every entry.
-const cacheMagic = "gateMC\x00\x09"
+const cacheMagic = "gateMC\x00\x0a"
 
 var errBadEntry = errors.New("manifest cache: bad entry")
 

@@ -110,6 +110,9 @@ type Runtime struct {
 	// Concurrency caps how many probes execute at once; 0 = not set,
 	// otherwise at least 1.
 	Concurrency int `json:"concurrency,omitempty"`
+	// MaxRuns caps how many runs are in flight at once; 0 = not set,
+	// otherwise at least 1.
+	MaxRuns int `json:"max_runs,omitempty"`
 	// Policy is the availability policy of every tool and server that
 	// does not write its own keys; nil = none of its keys written.
 	Policy *Policy `json:"policy,omitempty"`

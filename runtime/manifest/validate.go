@@ -14,7 +14,7 @@ import (
 // (and messages list them).
 var (
 	topKeys     = []string{"runtime", "skills", "tools", "servers"}
-	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency"}
+	runtimeKeys = []string{"ttl", "grace", "budget", "memory", "cache_dir", "python", "concurrency", "max_runs"}
 	skillsKeys  = []string{"paths", "enforcement", "allowed_tools_required", "follow_outside_links"}
 	toolKeys    = []string{"name", "description", "parameters", "probe", "toolset"}
 	serverKeys  = append([]string{"name", "description", "probe"}, upstreamKeys...)
@@ -119,6 +119,19 @@ func (c *checker) runtime(r *Runtime, v any) {
 			c.valueErr("runtime.concurrency", "concurrency %d: want at most %d", n, math.MaxInt32)
 		default:
 			r.Concurrency = int(n)
+		}
+	}
+	if v, ok := t["max_runs"]; ok {
+		n, isInt := v.(int64)
+		switch {
+		case !isInt:
+			c.valueErr("runtime.max_runs", "want an integer, got %s", describe(v))
+		case n < 1:
+			c.valueErr("runtime.max_runs", "max_runs %d: want at least 1", n)
+		case n > math.MaxInt32:
+			c.valueErr("runtime.max_runs", "max_runs %d: want at most %d", n, math.MaxInt32)
+		default:
+			r.MaxRuns = int(n)
 		}
 	}
 	r.Policy = c.policy("runtime", t)

@@ -1,0 +1,175 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/runtime/manifest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gatedDial is a WithDialContext that connects (to one end of a pipe)
+// only once the test lets it, and counts the dials under way.
+type gatedDial struct {
+	dialing chan struct{} // a dial has begun
+	open    chan struct{} // closed: dials connect
+	now     atomic.Int32  // dials under way
+	most    atomic.Int32  // the most under way at once
+	hold    time.Duration // how long each dial takes once open
+}
+
+func newGatedDial(hold time.Duration) *gatedDial {
+	return &gatedDial{dialing: make(chan struct{}, 1024), open: make(chan struct{}), hold: hold}
+}
+
+func (g *gatedDial) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	n := g.now.Add(1)
+	defer g.now.Add(-1)
+	for m := g.most.Load(); n > m && !g.most.CompareAndSwap(m, n); m = g.most.Load() {
+	}
+	g.dialing <- struct{}{}
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	time.Sleep(g.hold)
+	c, peer := net.Pipe()
+	peer.Close()
+	return c, nil
+}
+
+// TestWaitForCPUAfterAWaitIsNotCharged: a run whose dial ended while
+// another held the only CPU slot for three budgets answers "available":
+// the wait for the slot is the host's, not the probe's (it was charged,
+// and the run stopped as an overrun in gate.dial).
+func TestWaitForCPUAfterAWaitIsNotCharged(t *testing.T) {
+	const budget = 20 * time.Millisecond
+	g := newGatedDial(0)
+	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithConcurrency(1).WithDialContext(g.dial))
+	p, err := e.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
+	require.NoError(t, err)
+	done := make(chan Result, 1)
+	go func() { done <- p.Run(context.Background()) }()
+	<-g.dialing
+	require.NoError(t, e.cpu.Acquire(context.Background())) // the probe gave it back to dial
+	close(g.open)
+	time.Sleep(3 * budget)
+	e.cpu.Release()
+	res := <-done
+	assert.Equal(t, Available, res.Outcome, "%s", res.Reason)
+}
+
+// TestNoCPUPastTheLateLimitIsHostBusy: a run that cannot have a CPU back
+// after a wait before its late limit fails as the host's shortage
+// (host_busy, retryable), never as an overrun or a timeout.
+func TestNoCPUPastTheLateLimitIsHostBusy(t *testing.T) {
+	const budget = 5 * time.Millisecond
+	g := newGatedDial(0)
+	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithConcurrency(1).WithDialContext(g.dial))
+	p, err := e.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
+	require.NoError(t, err)
+	done := make(chan Result, 1)
+	go func() { done <- p.Run(context.Background()) }()
+	<-g.dialing
+	require.NoError(t, e.cpu.Acquire(context.Background()))
+	close(g.open)
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run waited for a CPU past its late limit")
+	}
+	e.cpu.Release()
+	require.Equal(t, Failed, res.Outcome, "%s", res.Reason)
+	assert.Equal(t, CodeHostBusy, res.Code, "%s", res.Reason)
+	assert.True(t, res.Code.Retryable())
+	assert.ErrorIs(t, res.Err, ErrHostBusy)
+	var perr *ProbeError
+	require.ErrorAs(t, res.Err, &perr)
+	assert.Equal(t, KindBusy, perr.Kind)
+}
+
+// TestRunsInFlightAreBounded: a registry's read of many tools has at most
+// WithMaxRuns runs in flight, and a run's budget starts once it has its
+// place: thirty dials of 10 ms each, three at a time, take 100 ms, five
+// times each run's own budget, and every answer is "available".
+func TestRunsInFlightAreBounded(t *testing.T) {
+	const budget, places, tools = 20 * time.Millisecond, 3, 30
+	g := newGatedDial(10 * time.Millisecond)
+	close(g.open)
+	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithMaxRuns(places).WithDialContext(g.dial))
+	r := NewRegistry(NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler)))
+	for i := range tools {
+		p, err := e.StandardProbe(context.Background(), fmt.Sprint("t", i), "tcp:db.test:5432", ProbeConfig{})
+		require.NoError(t, err)
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: p}, false))
+	}
+	start := time.Now()
+	st, err := r.Status(context.Background())
+	took := time.Since(start)
+	require.NoError(t, err)
+	for _, s := range st {
+		assert.Equal(t, StateAvailable, s.State, "%s: %s", s.Name, s.Reason)
+	}
+	assert.LessOrEqual(t, g.most.Load(), int32(places), "dials under way at once")
+	assert.GreaterOrEqual(t, took, time.Duration(tools/places)*10*time.Millisecond, "the runs took turns")
+}
+
+// TestNoPlaceBeforeTheCallersDeadlineIsHostBusy: a direct Run that waits
+// for a place among the runs in flight past its caller's deadline fails
+// as the host's shortage, not as "canceled".
+func TestNoPlaceBeforeTheCallersDeadlineIsHostBusy(t *testing.T) {
+	g := newGatedDial(0)
+	e := newEngine(t, NewEngineConfig().WithMaxRuns(1).WithDialContext(g.dial))
+	p, err := e.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
+	require.NoError(t, err)
+	first := make(chan Result, 1)
+	go func() { first <- p.Run(context.Background()) }()
+	<-g.dialing // the only place is taken
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	res := p.Run(ctx)
+	close(g.open)
+	assert.Equal(t, CodeHostBusy, res.Code, "%s", res.Reason)
+	assert.ErrorIs(t, res.Err, ErrHostBusy)
+	assert.Equal(t, Available, (<-first).Outcome)
+
+	// A caller that gives up is still "canceled".
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	g2 := newGatedDial(0)
+	e2 := newEngine(t, NewEngineConfig().WithMaxRuns(1).WithDialContext(g2.dial))
+	p2, err := e2.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
+	require.NoError(t, err)
+	go p2.Run(context.Background())
+	<-g2.dialing
+	assert.Equal(t, CodeCanceled, p2.Run(ctx).Code)
+	close(g2.open)
+}
+
+// TestManifestMaxRuns: runtime.max_runs sets the engine's places, and
+// without it they are 16 for each execution slot.
+func TestManifestMaxRuns(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{"[runtime]\nmax_runs = 3\n", 3},
+		{"[runtime]\nconcurrency = 2\n", 2 * runsPerCPU},
+	} {
+		m, err := manifest.Parse("/abs/gate.toml", []byte(tc.src))
+		require.NoError(t, err)
+		g, err := OpenManifest(context.Background(), m, NewGateConfig())
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, cap(g.Engine().runs), "%q", tc.src)
+		require.NoError(t, g.Close(context.Background()))
+	}
+}

@@ -1,0 +1,182 @@
+package runtime
+
+import (
+	"context"
+	goruntime "runtime"
+	"sync/atomic"
+	"time"
+)
+
+// probeJob is one flight to run: an entry's probe, whose answer every
+// caller waiting on f shares.
+type probeJob struct {
+	e *entry
+	f *flight
+}
+
+// startProbes runs the jobs' probes in the background, and keeps jobs,
+// whose order it changes; their flights say when each is done, and the
+// returned channel (nil without jobs) is closed once all are: a reader
+// waiting for a thousand flights one by one woke a thousand times.
+//
+// WebAssembly probes and NativeProbes run on a set of goroutines that
+// take the jobs in order, each run in a place among the runs in flight: a
+// WebAssembly probe's place is its engine's (EngineConfig.WithMaxRuns), a
+// NativeProbe's the registry's. A run's budget starts once it has its
+// place, so a wait for one is never charged to the probe, and the places
+// bound how many runs come back from their waits at once to queue for
+// the CPUs, which is what a probe could otherwise be charged for.
+//
+// They start with a goroutine per CPU, and a run that gives its CPU back
+// to wait on the network (host.Call.OnWait), or a NativeProbe's function
+// that has run for nativeWaitAfter (a Go function cannot say when it
+// waits), starts another, up to the places there are: probes that only
+// compute do not queue for the CPUs on goroutines of their own, and
+// probes that wait on a black hole wait together. Any other Prober (a host app's
+// own) may block in ways the registry cannot see, and runs at once on a
+// goroutine of its own.
+func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
+	if len(jobs) == 0 {
+		return nil
+	}
+	b := &batch{done: make(chan struct{}), r: r, now: now}
+	b.left.Store(int64(len(jobs)))
+	placed := jobs[:0] // WebAssembly and native, in jobs' front
+	for i, j := range jobs {
+		switch j.e.tool.Probe.(type) {
+		case *Probe, *NativeProbe:
+			if len(placed) < i { // a job before went to a goroutine
+				jobs[len(placed)] = j
+			}
+			placed = jobs[:len(placed)+1]
+		default:
+			go func() {
+				r.probe(ctx, j.e, j.f, now)
+				b.finish()
+			}()
+		}
+	}
+	if len(placed) == 0 {
+		return b.done
+	}
+	b.jobs = placed
+	b.ctx = withWaitHook(ctx, b.waiting)
+	b.most = cap(r.places(placed[0].e.tool.Probe))
+	for range min(goruntime.GOMAXPROCS(0), b.most, len(placed)) {
+		b.workers.Add(1)
+		go b.work()
+	}
+	return b.done
+}
+
+// batch is one startProbes' jobs, counted down to done, and the
+// goroutines that run them.
+type batch struct {
+	left atomic.Int64
+	done chan struct{}
+
+	r    *Registry
+	ctx  context.Context
+	now  time.Time
+	jobs []probeJob
+	next atomic.Int64 // the next job to take
+	// workers is how many goroutines take jobs, at most most.
+	workers atomic.Int64
+	most    int
+}
+
+func (b *batch) finish() {
+	if b.left.Add(-1) == 0 {
+		close(b.done)
+	}
+}
+
+// work runs jobs, the next not taken each time, until none is left.
+func (b *batch) work() {
+	var native *nativeRun // made by the first NativeProbe's run
+	defer func() {
+		if native != nil {
+			native.close()
+		}
+	}()
+	for {
+		i := int(b.next.Add(1)) - 1
+		if i >= len(b.jobs) {
+			return
+		}
+		j := b.jobs[i]
+		if _, ok := j.e.tool.Probe.(*NativeProbe); ok && native == nil {
+			native = newNativeRun(b.ctx, b.answer)
+			native.onWait = b.waiting
+		}
+		b.run(j, native)
+	}
+}
+
+// waiting is every run's host.Call.OnWait: a run that waits starts a
+// goroutine for the jobs left, while there are fewer than places.
+func (b *batch) waiting() {
+	if int(b.next.Load()) >= len(b.jobs) {
+		return
+	}
+	if n := b.workers.Add(1); n > int64(b.most) {
+		b.workers.Add(-1)
+		return
+	}
+	go b.work()
+}
+
+// run runs one job in a place, and gives the place back once the probe
+// has returned; a NativeProbe's, in native.
+func (b *batch) run(j probeJob, native *nativeRun) {
+	places := b.r.places(j.e.tool.Probe)
+	var stop <-chan struct{}
+	if p, ok := j.e.tool.Probe.(*Probe); ok {
+		stop = p.engine().stop
+	}
+	if places.acquire(b.ctx, nil, stop) == nil {
+		defer places.Release()
+	} else {
+		places = nil // the engine is closing: the run says so at once
+	}
+	switch p := j.e.tool.Probe.(type) {
+	case *Probe:
+		b.r.settle(b.ctx, j.e, j.f, b.now, p.run(b.ctx, places != nil))
+		b.finish()
+	case *NativeProbe:
+		// A function that overruns is answered at its budget, from its
+		// run's timer, while it goes on here in its place.
+		p.runHere(native, j)
+	}
+}
+
+// answer settles a NativeProbe job's run (see NativeProbe.runHere).
+func (b *batch) answer(j probeJob, res Result) {
+	b.r.settle(b.ctx, j.e, j.f, b.now, res)
+	b.finish()
+}
+
+// places is the semaphore of places a run of p takes, nil for a Prober
+// the registry does not bound.
+func (r *Registry) places(p Prober) cpuSlots {
+	switch p := p.(type) {
+	case *Probe:
+		return p.engine().runs
+	case *NativeProbe:
+		r.nativeOnce.Do(func() { r.nativeRuns = make(cpuSlots, runsPerCPU*goruntime.GOMAXPROCS(0)) })
+		return r.nativeRuns
+	}
+	return nil
+}
+
+type waitHookKey struct{}
+
+// withWaitHook makes fn every run's host.Call.OnWait under ctx.
+func withWaitHook(ctx context.Context, fn func()) context.Context {
+	return context.WithValue(ctx, waitHookKey{}, fn)
+}
+
+func waitHook(ctx context.Context) func() {
+	fn, _ := ctx.Value(waitHookKey{}).(func())
+	return fn
+}
