@@ -164,6 +164,7 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 		}
 	}
 	servers := make([]built, len(m.Servers)+len(rules))
+	files := &moduleFiles{g: g, byPath: map[string]*moduleFile{}}
 	build := func(b *built, list string, i int, name, desc string, params json.RawMessage, p *manifest.Probe, pol *manifest.Policy) {
 		// The manifest package wrote the parameters as JSON already.
 		b.tool = Tool{Name: name, Description: desc, Parameters: params}
@@ -171,7 +172,7 @@ func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 			b.tool.Policy = policyOf(pol.Over(m.Runtime.Policy))
 		}
 		if p != nil {
-			probe, err := g.probeFor(ctx, name, p)
+			probe, err := g.probeFor(ctx, name, p, files)
 			if err != nil {
 				key := list + "[" + strconv.Itoa(i) + "].probe"
 				var ke *probeKeyError
@@ -283,9 +284,10 @@ func policyOf(p *manifest.Policy) *Policy {
 }
 
 // probeFor makes the probe a manifest describes: a standard probe from its
-// shorthand, or a module read from disk, checked against its sha256 pin,
-// then compiled; either with the CA file of its tls_ca, read now.
-func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Prober, error) {
+// shorthand, or a module read from disk (through files, once for all the
+// tools that name it), checked against its sha256 pin, then compiled;
+// either with the CA file of its tls_ca, read now.
+func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe, files *moduleFiles) (Prober, error) {
 	var net manifest.ProbeNet // zero when the probe has none of ABI v2
 	if p.Net != nil {
 		net = *p.Net
@@ -308,21 +310,53 @@ func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe) (Pr
 	if p.Standard != "" {
 		return g.engine.StandardProbe(ctx, name, p.Standard, cfg)
 	}
-	wasm, err := safefile.Read(p.Module, int64(g.engine.cfg.maxModule))
-	if err != nil {
-		return nil, err
+	f := files.load(ctx, p.Module)
+	if f.err != nil {
+		return nil, f.err
 	}
-	if p.SHA256 != "" {
-		sum := sha256.Sum256(wasm)
-		if got := hex.EncodeToString(sum[:]); got != p.SHA256 {
-			return nil, fmt.Errorf("%s has sha256 %s, but the manifest pins %s: refusing to load it", p.Module, got, p.SHA256)
+	if p.SHA256 != "" && f.sum != p.SHA256 {
+		return nil, fmt.Errorf("%s has sha256 %s, but the manifest pins %s: refusing to load it", p.Module, f.sum, p.SHA256)
+	}
+	return g.engine.NewProbe(ctx, name, f.mod, cfg)
+}
+
+// moduleFiles are the module files one manifest's tools name, each read,
+// hashed and compiled once however many tools name it: per tool, those
+// were most of what a module of the manifest's own cost to load.
+type moduleFiles struct {
+	g      *Gate
+	mu     sync.Mutex
+	byPath map[string]*moduleFile
+}
+
+// moduleFile is one module file, loaded by the first tool that names it.
+type moduleFile struct {
+	once sync.Once
+	sum  string // the file's SHA-256, in hex
+	mod  *Module
+	err  error
+}
+
+// load returns the module file at path, loading it first if no tool has.
+func (fs *moduleFiles) load(ctx context.Context, path string) *moduleFile {
+	fs.mu.Lock()
+	f := fs.byPath[path]
+	if f == nil {
+		f = &moduleFile{}
+		fs.byPath[path] = f
+	}
+	fs.mu.Unlock()
+	f.once.Do(func() {
+		wasm, err := safefile.Read(path, int64(fs.g.engine.cfg.maxModule))
+		if err != nil {
+			f.err = err
+			return
 		}
-	}
-	m, err := g.engine.Compile(ctx, p.Module, wasm)
-	if err != nil {
-		return nil, err
-	}
-	return g.engine.NewProbe(ctx, name, m, cfg)
+		sum := sha256.Sum256(wasm)
+		f.sum = hex.EncodeToString(sum[:])
+		f.mod, f.err = fs.g.engine.Compile(ctx, path, wasm)
+	})
+	return f
 }
 
 // probeKeyError is a probe's error that belongs to one of its keys, which
