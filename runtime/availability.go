@@ -171,7 +171,9 @@ func nameHash(s string) uint32 {
 // each answer to out (see answers): tools without a probe are available,
 // fresh cached answers are reused, and every other tool is probed, each
 // by one flight that all callers share, all flights at once (see
-// startProbes). Probes run outside the lock.
+// startProbes). Probes run outside the lock, and the entries are read
+// under it lockChunk at a time, so that a read of 10,000 tools does not
+// keep the probes' answers (settle) waiting for all of them.
 func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, force bool, out answers) ([]*entry, int) {
 	r.mu.Lock()
 	var entries []*entry
@@ -190,6 +192,10 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 	var jobs []probeJob
 	var slab []flight // this read's flights, allocated together
 	for i, e := range entries {
+		if i > 0 && i%lockChunk == 0 {
+			r.mu.Unlock()
+			r.mu.Lock()
+		}
 		switch {
 		case e.tool.Probe == nil:
 			out.take(i, e, Status{Name: e.tool.Name, State: StateAvailable})
@@ -259,6 +265,10 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, f := range flights {
+		if i > 0 && i%lockChunk == 0 {
+			r.mu.Unlock()
+			r.mu.Lock()
+		}
 		switch {
 		case f == nil:
 		case f.finished.Load():
@@ -270,6 +280,10 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 	}
 	return entries, probed
 }
+
+// lockChunk is how many entries a read handles under one hold of the
+// registry's lock.
+const lockChunk = 256
 
 // observeRead tells the observer about a read that had to wait for probed
 // probes (0: all answers from the cache).
