@@ -222,7 +222,7 @@ func buildGatectl(b *testing.B) string {
 
 // buildCopy builds the package pkg of the module in dir and returns a copy
 // of the binary.
-func buildCopy(b *testing.B, dir, pkg string) string {
+func buildCopy(b testing.TB, dir, pkg string) string {
 	b.Helper()
 	out := b.TempDir()
 	built := filepath.Join(out, "built")
