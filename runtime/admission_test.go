@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	goruntime "runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -171,5 +173,37 @@ func TestManifestMaxRuns(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, cap(g.Engine().runs), "%q", tc.src)
 		require.NoError(t, g.Close(context.Background()))
+	}
+}
+
+// TestHungNativeProbesDoNotHoldThePlaces: native functions that never
+// return (more of them than there are places) are answered at their
+// budget and give their places back, so that the honest tools of the same
+// read are answered too: the places bound the runs in flight, and a
+// function gate gave up on is no longer one of them.
+func TestHungNativeProbesDoNotHoldThePlaces(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	r := NewRegistry(NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler)))
+	hung := 2*runsPerCPU*goruntime.GOMAXPROCS(0) + 1
+	for i := range hung {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("hung", i), Probe: NewNativeProbe(5*time.Millisecond,
+			func(context.Context) (bool, string, error) { <-release; return true, "", nil })}, false))
+	}
+	for i := range 10 {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("honest", i), Probe: NewNativeProbe(0,
+			func(context.Context) (bool, string, error) { return true, "", nil })}, false))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	st, err := r.Status(ctx)
+	require.NoError(t, err)
+	require.NoError(t, ctx.Err(), "the read waited for functions that never return")
+	for _, s := range st {
+		if strings.HasPrefix(s.Name, "honest") {
+			assert.Equal(t, StateAvailable, s.State, "%s: %s", s.Name, s.Reason)
+		} else {
+			assert.Equal(t, CodeOverrun, s.Code, "%s: %s", s.Name, s.Reason)
+		}
 	}
 }

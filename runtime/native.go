@@ -75,8 +75,8 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 	done := make(chan Result, 1)
 	r := newNativeRun(ctx, func(_ probeJob, res Result) { done <- res })
 	defer r.close()
-	r.begin(n, probeJob{})
-	go r.call()
+	r.begin(n, probeJob{}, true)
+	go r.call(time.Time{})
 	return <-done
 }
 
@@ -84,14 +84,17 @@ func (n *NativeProbe) Run(ctx context.Context) Result {
 // registry's, in r, that goroutine's run (see newNativeRun), and returns
 // once the function has returned; the answer settles job, once: the
 // function's, or at the budget, from r's timer, the overrun's while the
-// function goes on.
-func (n *NativeProbe) runHere(r *nativeRun, job probeJob) {
+// function goes on. It reports whether the function went on past the
+// run's end (r.onStraggle was told).
+func (n *NativeProbe) runHere(r *nativeRun, job probeJob) (straggled bool) {
 	if n.stragglers.Load() > 0 {
 		r.answer(job, stillRunning())
-		return
+		return false
 	}
-	r.begin(n, job)
-	r.call()
+	r.call(r.begin(n, job, false))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.straggled
 }
 
 func stillRunning() Result {
@@ -123,8 +126,9 @@ type nativeRun struct {
 	timer     *time.Timer
 	// onWait, when set, is told of a function that has run for
 	// nativeWaitAfter: a Go function cannot say when it waits, so one that
-	// takes that long is taken to wait (see batch.waiting).
-	onWait func()
+	// takes that long is taken to wait (see batch.waiting). onStraggle,
+	// when set, is told of a run that ended while its function goes on.
+	onWait, onStraggle func()
 
 	// The run under way, guarded by mu: the timer and the watch read it
 	// while the function runs, and it changes between runs.
@@ -159,16 +163,22 @@ func newNativeRun(ctx context.Context, answer func(probeJob, Result)) *nativeRun
 	return r
 }
 
-// begin starts the bookkeeping of a run of n asked for now.
-func (r *nativeRun) begin(n *NativeProbe, job probeJob) {
+// begin starts the bookkeeping of a run of n asked for now, which it
+// returns. A run whose function starts on another goroutine (later)
+// has the timer set for its late limit until then.
+func (r *nativeRun) begin(n *NativeProbe, job probeJob, later bool) time.Time {
+	now := time.Now()
 	r.mu.Lock()
-	r.n, r.job, r.ctx, r.start = n, job, nil, time.Now()
+	r.n, r.job, r.ctx, r.start = n, job, nil, now
 	r.started, r.finished, r.answered, r.straggled, r.waited = false, false, false, false, false
-	r.timer.Reset(lateLimit * n.budget)
+	if later {
+		r.timer.Reset(lateLimit * n.budget)
+	}
 	r.mu.Unlock()
 	if err := r.parent.Err(); err != nil {
 		r.end(err) // the parent ended before: the watch has fired already
 	}
+	return now
 }
 
 // close stops the timer and the watch.
@@ -179,14 +189,17 @@ func (r *nativeRun) close() {
 	}
 }
 
-// call calls the function, unless the run ended before it could start.
-func (r *nativeRun) call() {
+// call calls the function, unless the run ended before it could start;
+// now is when it was begun on this goroutine, or zero.
+func (r *nativeRun) call(now time.Time) {
 	r.mu.Lock()
 	if r.answered {
 		r.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	if now.IsZero() {
+		now = time.Now()
+	}
 	r.started = true
 	r.deadline = now.Add(r.n.budget)
 	if limit := r.start.Add(lateLimit * r.n.budget); limit.Before(r.deadline) {
@@ -253,7 +266,8 @@ func (r *nativeRun) end(err error) {
 	if r.ctx != nil {
 		r.ctx.end(err)
 	}
-	if r.started && !r.finished {
+	straggled := r.started && !r.finished
+	if straggled {
 		r.straggled = true
 		r.n.stragglers.Add(1)
 	}
@@ -264,6 +278,9 @@ func (r *nativeRun) end(err error) {
 		err = pe
 	}
 	r.answer(job, endedResult(err, time.Since(start)))
+	if straggled && r.onStraggle != nil {
+		r.onStraggle()
+	}
 }
 
 // finish takes the function's answer: the run's, unless it ended first.

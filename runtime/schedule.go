@@ -72,17 +72,23 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 // batch is one startProbes' jobs, counted down to done, and the
 // goroutines that run them.
 type batch struct {
-	left atomic.Int64
-	done chan struct{}
-
+	// Read by every run, written once.
 	r    *Registry
 	ctx  context.Context
 	now  time.Time
 	jobs []probeJob
-	next atomic.Int64 // the next job to take
-	// workers is how many goroutines take jobs, at most most.
-	workers atomic.Int64
-	most    int
+	done chan struct{}
+	most int // goroutines at most
+
+	// Written by every run, each on a cache line of its own: on the line
+	// of the fields above, they made every run's read of those a miss on
+	// the other CPU.
+	_       [64]byte
+	next    atomic.Int64 // the next job to take
+	_       [56]byte
+	left    atomic.Int64 // jobs not yet answered
+	_       [56]byte
+	workers atomic.Int64 // goroutines taking jobs
 }
 
 func (b *batch) finish() {
@@ -91,10 +97,17 @@ func (b *batch) finish() {
 	}
 }
 
-// work runs jobs, the next not taken each time, until none is left.
+// work runs jobs, the next not taken each time, until none is left. It
+// holds a place while it does (one for all the jobs of the same places):
+// taking and giving back a place for each job was a contended channel's
+// lock twice a run.
 func (b *batch) work() {
+	var held cpuSlots     // the place this goroutine holds, if any
 	var native *nativeRun // made by the first NativeProbe's run
 	defer func() {
+		if held != nil {
+			held.Release()
+		}
 		if native != nil {
 			native.close()
 		}
@@ -105,12 +118,50 @@ func (b *batch) work() {
 			return
 		}
 		j := b.jobs[i]
-		if _, ok := j.e.tool.Probe.(*NativeProbe); ok && native == nil {
-			native = newNativeRun(b.ctx, b.answer)
-			native.onWait = b.waiting
+		if want := b.r.places(j.e.tool.Probe); want != held {
+			if held != nil {
+				held.Release()
+				held = nil
+			}
+			var stop <-chan struct{}
+			if p, ok := j.e.tool.Probe.(*Probe); ok {
+				stop = p.engine().stop
+			}
+			// A place is not had only when the engine is closing: the run
+			// says so at once.
+			if want.acquire(b.ctx, nil, stop) == nil {
+				held = want
+			}
 		}
-		b.run(j, native)
+		switch p := j.e.tool.Probe.(type) {
+		case *Probe:
+			b.r.settle(b.ctx, j.e, j.f, b.now, p.run(b.ctx, held != nil))
+			b.finish()
+		case *NativeProbe:
+			if native == nil {
+				native = newNativeRun(b.ctx, b.answer)
+				native.onWait, native.onStraggle = b.waiting, b.straggling
+			}
+			// A function that overruns is answered at its budget, from its
+			// run's timer, while it goes on here; its place was given back
+			// then, and another goroutine took this one's.
+			if p.runHere(native, j) {
+				held = nil
+				return
+			}
+		}
 	}
+}
+
+// straggling is every NativeProbe run's: a function that goes on past its
+// run's end (a hung one may never return) gives its goroutine's place
+// back, and the goroutine is no longer counted, so that a few hung
+// functions cannot hold the places every other run needs; the goroutine
+// ends once the function has returned.
+func (b *batch) straggling() {
+	b.r.nativeRuns.Release()
+	b.workers.Add(-1)
+	b.waiting()
 }
 
 // waiting is every run's host.Call.OnWait: a run that waits starts a
@@ -124,30 +175,6 @@ func (b *batch) waiting() {
 		return
 	}
 	go b.work()
-}
-
-// run runs one job in a place, and gives the place back once the probe
-// has returned; a NativeProbe's, in native.
-func (b *batch) run(j probeJob, native *nativeRun) {
-	places := b.r.places(j.e.tool.Probe)
-	var stop <-chan struct{}
-	if p, ok := j.e.tool.Probe.(*Probe); ok {
-		stop = p.engine().stop
-	}
-	if places.acquire(b.ctx, nil, stop) == nil {
-		defer places.Release()
-	} else {
-		places = nil // the engine is closing: the run says so at once
-	}
-	switch p := j.e.tool.Probe.(type) {
-	case *Probe:
-		b.r.settle(b.ctx, j.e, j.f, b.now, p.run(b.ctx, places != nil))
-		b.finish()
-	case *NativeProbe:
-		// A function that overruns is answered at its budget, from its
-		// run's timer, while it goes on here in its place.
-		p.runHere(native, j)
-	}
 }
 
 // answer settles a NativeProbe job's run (see NativeProbe.runHere).
