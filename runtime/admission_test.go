@@ -207,3 +207,33 @@ func TestHungNativeProbesDoNotHoldThePlaces(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeGoexitIsAnswered: a native function that calls
+// runtime.Goexit (t.FailNow in a test's probe, say) ends its goroutine
+// mid-run; its run is answered all the same, as an error, its place goes
+// back, and the rest of the read is answered.
+func TestNativeGoexitIsAnswered(t *testing.T) {
+	r := NewRegistry(NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler)))
+	places := runsPerCPU * goruntime.GOMAXPROCS(0)
+	for i := range places + 1 {
+		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("exits", i), Probe: NewNativeProbe(0,
+			func(context.Context) (bool, string, error) { goruntime.Goexit(); return true, "", nil })}, false))
+	}
+	require.NoError(t, r.Register(Tool{Name: "honest", Probe: NewNativeProbe(0,
+		func(context.Context) (bool, string, error) { return true, "", nil })}, false))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	st, err := r.Status(ctx)
+	require.NoError(t, err)
+	require.NoError(t, ctx.Err(), "the read waited for runs that were never answered")
+	for _, s := range st[:places+1] {
+		assert.Equal(t, CodeProbeError, s.Code, "%s: %s", s.Name, s.Reason)
+	}
+	assert.Equal(t, StateAvailable, st[places+1].State)
+	assert.Equal(t, places, cap(r.nativeRuns))
+	assert.Zero(t, len(r.nativeRuns), "places still held")
+
+	// Run, on a goroutine of its own, answers too.
+	res := NewNativeProbe(0, func(context.Context) (bool, string, error) { goruntime.Goexit(); return true, "", nil }).Run(ctx)
+	assert.Equal(t, CodeProbeError, res.Code, "%s", res.Reason)
+}

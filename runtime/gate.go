@@ -310,14 +310,18 @@ func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe, fil
 	if p.Standard != "" {
 		return g.engine.StandardProbe(ctx, name, p.Standard, cfg)
 	}
-	f := files.load(ctx, p.Module)
+	f := files.read(p.Module)
 	if f.err != nil {
 		return nil, f.err
 	}
 	if p.SHA256 != "" && f.sum != p.SHA256 {
 		return nil, fmt.Errorf("%s has sha256 %s, but the manifest pins %s: refusing to load it", p.Module, f.sum, p.SHA256)
 	}
-	return g.engine.NewProbe(ctx, name, f.mod, cfg)
+	m, err := f.compile(ctx, g.engine)
+	if err != nil {
+		return nil, err
+	}
+	return g.engine.NewProbe(ctx, name, m, cfg)
 }
 
 // moduleFiles are the module files one manifest's tools name, each read,
@@ -329,34 +333,49 @@ type moduleFiles struct {
 	byPath map[string]*moduleFile
 }
 
-// moduleFile is one module file, loaded by the first tool that names it.
+// moduleFile is one module file: read and hashed by the first tool that
+// names it, and compiled by the first whose sha256 pin it matches (a file
+// that matches no pin is never compiled).
 type moduleFile struct {
-	once sync.Once
-	sum  string // the file's SHA-256, in hex
-	mod  *Module
-	err  error
+	path     string
+	readOnce sync.Once
+	wasm     []byte
+	sum      string // the file's SHA-256, in hex
+	err      error
+
+	compileOnce sync.Once
+	mod         *Module
+	compileErr  error
 }
 
-// load returns the module file at path, loading it first if no tool has.
-func (fs *moduleFiles) load(ctx context.Context, path string) *moduleFile {
+// read returns the module file at path, read and hashed.
+func (fs *moduleFiles) read(path string) *moduleFile {
 	fs.mu.Lock()
 	f := fs.byPath[path]
 	if f == nil {
-		f = &moduleFile{}
+		f = &moduleFile{path: path}
 		fs.byPath[path] = f
 	}
 	fs.mu.Unlock()
-	f.once.Do(func() {
-		wasm, err := safefile.Read(path, int64(fs.g.engine.cfg.maxModule))
-		if err != nil {
-			f.err = err
-			return
+	f.readOnce.Do(func() {
+		f.wasm, f.err = safefile.Read(path, int64(fs.g.engine.cfg.maxModule))
+		if f.err == nil {
+			sum := sha256.Sum256(f.wasm)
+			f.sum = hex.EncodeToString(sum[:])
 		}
-		sum := sha256.Sum256(wasm)
-		f.sum = hex.EncodeToString(sum[:])
-		f.mod, f.err = fs.g.engine.Compile(ctx, path, wasm)
 	})
 	return f
+}
+
+// compile returns the file's module, compiling it first if no tool has.
+func (f *moduleFile) compile(ctx context.Context, e *Engine) (*Module, error) {
+	f.compileOnce.Do(func() {
+		f.mod, f.compileErr = e.Compile(ctx, f.path, f.wasm)
+		if f.mod == nil && f.compileErr == nil {
+			f.compileErr = errors.New("module not compiled")
+		}
+	})
+	return f.mod, f.compileErr
 }
 
 // probeKeyError is a probe's error that belongs to one of its keys, which

@@ -215,6 +215,14 @@ func (r *nativeRun) call(now time.Time) {
 	}
 	r.mu.Unlock()
 
+	returned := false
+	defer func() {
+		if !returned {
+			// The function called runtime.Goexit, which ends this goroutine
+			// whatever its callers do: the run is answered all the same.
+			r.finish(nativeAnswer{err: panicError{"runtime.Goexit"}})
+		}
+	}()
 	var a nativeAnswer
 	func() {
 		defer func() {
@@ -224,7 +232,16 @@ func (r *nativeRun) call(now time.Time) {
 		}()
 		a.ok, a.reason, a.err = fn(ctx)
 	}()
+	returned = true
 	r.finish(a)
+}
+
+// straggledRun reports whether the last run ended while its function
+// went on.
+func (r *nativeRun) straggledRun() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.straggled
 }
 
 // tick is the timer's: the run's time is up, unless it is not due yet (a

@@ -61,7 +61,9 @@ func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Ti
 	}
 	b.jobs = placed
 	b.ctx = withWaitHook(ctx, b.waiting)
-	b.most = cap(r.places(placed[0].e.tool.Probe))
+	for _, j := range placed {
+		b.most = max(b.most, cap(r.places(j.e.tool.Probe)))
+	}
 	for range min(goruntime.GOMAXPROCS(0), b.most, len(placed)) {
 		b.workers.Add(1)
 		go b.work()
@@ -97,16 +99,22 @@ func (b *batch) finish() {
 	}
 }
 
-// work runs jobs, the next not taken each time, until none is left. It
-// holds a place while it does (one for all the jobs of the same places):
-// taking and giving back a place for each job was a contended channel's
-// lock twice a run.
+// work runs jobs, the next not taken each time, until none is left, each
+// in a place it takes for the run and gives back after it: places are
+// shared with other reads and direct runs of the same engine, which take
+// their turns in between.
 func (b *batch) work() {
-	var held cpuSlots     // the place this goroutine holds, if any
 	var native *nativeRun // made by the first NativeProbe's run
+	var holding cpuSlots  // the place of the run under way, if any
 	defer func() {
-		if held != nil {
-			held.Release()
+		// Holding a place here, the goroutine is ending mid-run: a native
+		// function called runtime.Goexit (its run was answered, see
+		// nativeRun.call). Its place goes back and another goroutine takes
+		// up the jobs left, unless its run's end did both already.
+		if holding != nil && (native == nil || !native.straggledRun()) {
+			holding.Release()
+			b.workers.Add(-1)
+			b.waiting()
 		}
 		if native != nil {
 			native.close()
@@ -118,24 +126,21 @@ func (b *batch) work() {
 			return
 		}
 		j := b.jobs[i]
-		if want := b.r.places(j.e.tool.Probe); want != held {
-			if held != nil {
-				held.Release()
-				held = nil
-			}
-			var stop <-chan struct{}
-			if p, ok := j.e.tool.Probe.(*Probe); ok {
-				stop = p.engine().stop
-			}
-			// A place is not had only when the engine is closing: the run
-			// says so at once.
-			if want.acquire(b.ctx, nil, stop) == nil {
-				held = want
-			}
+		places := b.r.places(j.e.tool.Probe)
+		var stop <-chan struct{}
+		if p, ok := j.e.tool.Probe.(*Probe); ok {
+			stop = p.engine().stop
+		}
+		// A place is not had only when the engine is closing: the run says
+		// so at once.
+		if places.acquire(b.ctx, nil, stop) == nil {
+			holding = places
 		}
 		switch p := j.e.tool.Probe.(type) {
 		case *Probe:
-			b.r.settle(b.ctx, j.e, j.f, b.now, p.run(b.ctx, held != nil))
+			res := p.run(b.ctx, holding != nil)
+			b.release(&holding) // before settle, which may call subscribers
+			b.r.settle(b.ctx, j.e, j.f, b.now, res)
 			b.finish()
 		case *NativeProbe:
 			if native == nil {
@@ -146,10 +151,19 @@ func (b *batch) work() {
 			// run's timer, while it goes on here; its place was given back
 			// then, and another goroutine took this one's.
 			if p.runHere(native, j) {
-				held = nil
+				holding = nil
 				return
 			}
+			b.release(&holding)
 		}
+	}
+}
+
+// release gives back the place *held, if any.
+func (b *batch) release(held *cpuSlots) {
+	if *held != nil {
+		held.Release()
+		*held = nil
 	}
 }
 

@@ -365,6 +365,7 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	fn(ctx)
 	c.endWait(mark, allowed)
 	if err := c.reacquire(ctx); err != nil {
+		c.relock()
 		c.interrupt(where, err)
 	}
 	c.cpuReleased = false

@@ -141,11 +141,18 @@ func (c *Call) endWait(began time.Time, allowed time.Duration) {
 // wait, once it may run, and moves its deadline for the time since the
 // wait ended, which was the host's (see wait).
 func (c *Call) resume() {
+	c.relock()
+	c.settle()
+}
+
+// relock locks a measured run's goroutine to its thread again, as
+// beginWait found it: the engine unlocks it once when the run ends,
+// however it ends, and a caller's own lock must survive that.
+func (c *Call) relock() {
 	if c.usage.budget > 0 {
 		goruntime.LockOSThread()
 		c.usage.cpuAtStart, _ = threadCPU()
 	}
-	c.settle()
 }
 
 // errWaitTimedOut is the cause of a wait context that ran out (see
