@@ -82,7 +82,8 @@ func TestStandardProbesShareInstances(t *testing.T) {
 }
 
 // TestColdReadRunsOnFewGoroutines: a cold read of many tools whose probes
-// answer at once runs them on about one goroutine per CPU, not one each
+// answer at once (they never wait) runs them on about one goroutine per
+// CPU, not one each
 // (which cost a goroutine's start and its stack's growth into wazero per
 // probe).
 func TestColdReadRunsOnFewGoroutines(t *testing.T) {
@@ -107,10 +108,10 @@ func TestColdReadRunsOnFewGoroutines(t *testing.T) {
 		"goroutines while %d probes ran", tools)
 }
 
-// TestColdReadOfWaitingProbesTakesAboutOneBudget: probes that wait on the
-// network give their worker's place to another (host.Call.OnWait),
-// so forty probes of a black hole answer in about one budget, not in
-// forty budgets over the number of workers.
+// TestColdReadOfWaitingProbesTakesAboutOneBudget: a probe that waits on
+// the network starts another goroutine for the read (host.Call.OnWait), up
+// to the places there are, so forty probes of a black hole answer in a
+// budget or two, not in forty budgets over the number of CPUs.
 func TestColdReadOfWaitingProbesTakesAboutOneBudget(t *testing.T) {
 	ctx := context.Background()
 	const budget = 50 * time.Millisecond
