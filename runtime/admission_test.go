@@ -48,12 +48,12 @@ func (g *gatedDial) dial(ctx context.Context, _, _ string) (net.Conn, error) {
 	return c, nil
 }
 
-// TestWaitForCPUAfterAWaitIsNotCharged: a run whose dial ended while
-// another held the only CPU slot for three budgets answers "available":
-// the wait for the slot is the host's, not the probe's (it was charged,
-// and the run stopped as an overrun in gate.dial).
-func TestWaitForCPUAfterAWaitIsNotCharged(t *testing.T) {
-	const budget = 20 * time.Millisecond
+// runWithCPUTaken runs a tcp probe of budget on an engine of one CPU
+// slot: it takes the slot while the probe's dial waits, lets the dial
+// connect, and gives the slot back after hold, or, if hold is 0, once the
+// run has answered (within ten seconds).
+func runWithCPUTaken(t *testing.T, budget, hold time.Duration) Result {
+	t.Helper()
 	g := newGatedDial(0)
 	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithConcurrency(1).WithDialContext(g.dial))
 	p, err := e.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
@@ -63,9 +63,28 @@ func TestWaitForCPUAfterAWaitIsNotCharged(t *testing.T) {
 	<-g.dialing
 	require.NoError(t, e.cpu.Acquire(context.Background())) // the probe gave it back to dial
 	close(g.open)
-	time.Sleep(3 * budget)
-	e.cpu.Release()
-	res := <-done
+	defer e.cpu.Release()
+	if hold > 0 {
+		time.Sleep(hold)
+		e.cpu.Release()
+		defer func() { require.NoError(t, e.cpu.Acquire(context.Background())) }()
+	}
+	select {
+	case res := <-done:
+		return res
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run waited for a CPU past its late limit")
+		return Result{}
+	}
+}
+
+// TestWaitForCPUAfterAWaitIsNotCharged: a run whose dial ended while
+// another held the only CPU slot for three budgets answers "available":
+// the wait for the slot is the host's, not the probe's (it was charged,
+// and the run stopped as an overrun in gate.dial).
+func TestWaitForCPUAfterAWaitIsNotCharged(t *testing.T) {
+	const budget = 50 * time.Millisecond
+	res := runWithCPUTaken(t, budget, 3*budget)
 	assert.Equal(t, Available, res.Outcome, "%s", res.Reason)
 }
 
@@ -73,23 +92,7 @@ func TestWaitForCPUAfterAWaitIsNotCharged(t *testing.T) {
 // after a wait before its late limit fails as the host's shortage
 // (host_busy, retryable), never as an overrun or a timeout.
 func TestNoCPUPastTheLateLimitIsHostBusy(t *testing.T) {
-	const budget = 5 * time.Millisecond
-	g := newGatedDial(0)
-	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithConcurrency(1).WithDialContext(g.dial))
-	p, err := e.StandardProbe(context.Background(), "db", "tcp:db.test:5432", ProbeConfig{})
-	require.NoError(t, err)
-	done := make(chan Result, 1)
-	go func() { done <- p.Run(context.Background()) }()
-	<-g.dialing
-	require.NoError(t, e.cpu.Acquire(context.Background()))
-	close(g.open)
-	var res Result
-	select {
-	case res = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the run waited for a CPU past its late limit")
-	}
-	e.cpu.Release()
+	res := runWithCPUTaken(t, 5*time.Millisecond, 0)
 	require.Equal(t, Failed, res.Outcome, "%s", res.Reason)
 	assert.Equal(t, CodeHostBusy, res.Code, "%s", res.Reason)
 	assert.True(t, res.Code.Retryable())

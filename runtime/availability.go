@@ -57,7 +57,8 @@ type Status struct {
 func (s Status) Available() bool { return s.State == StateAvailable }
 
 // ListAvailable returns the tools that can run now, in registration order.
-// Fresh answers come from the cache; stale ones are probed, all at once.
+// Fresh answers come from the cache; stale ones are probed, together (see
+// startProbes).
 // The returned slice is shared with other callers until the answer
 // changes: read it, do not modify it.
 func (r *Registry) ListAvailable(ctx context.Context) []Tool {
@@ -112,7 +113,7 @@ func (r *Registry) status(ctx context.Context, names []string, force bool) ([]St
 	return statuses, nil
 }
 
-// RefreshDue probes, all at once, every tool whose answer is about to
+// RefreshDue probes, together, every tool whose answer is about to
 // expire, and waits for them; a service calls it every tick (see
 // WithBackgroundRefresh). A tool is due a fifth of its TTL before its
 // answer expires, less a jitter of up to a tenth of the TTL fixed per

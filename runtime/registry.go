@@ -116,9 +116,11 @@ type Observer interface {
 // It caches every probe's answer for the TTL, serves a recent good answer
 // through a failing re-probe for the grace window, never runs a probe under
 // its lock, runs at most one probe per tool at a time however many callers
-// wait, and probes every stale tool at once, so a read over many stale
-// tools costs about one budget. A read of fresh answers takes no lock and
-// allocates nothing. It is safe for concurrent use.
+// wait, and probes the stale tools together, up to the places among the
+// runs in flight (EngineConfig.WithMaxRuns): a read of many stale tools
+// whose probes all wait out their budgets takes a budget for each
+// max-runs of them, and no answer depends on how many there are. A read of fresh answers
+// takes no lock and allocates nothing. It is safe for concurrent use.
 type Registry struct {
 	cfg    RegistryConfig
 	logger *slog.Logger

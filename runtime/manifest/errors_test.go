@@ -178,17 +178,17 @@ func TestErrorsShowTheFirstFew(t *testing.T) {
 	_, err := Load("testdata/manifests/invalid/many.toml")
 	var errs Errors
 	require.ErrorAs(t, err, &errs)
-	require.Len(t, errs, 29, "ranging gives every problem")
+	require.Len(t, errs, 30, "ranging gives every problem")
 
 	lines := strings.Split(err.Error(), "\n")
 	require.Len(t, lines, MaxShown+1)
 	assert.Equal(t, errs[MaxShown-1].Error(), lines[MaxShown-1])
-	assert.Equal(t, "... and 9 more problems", lines[MaxShown])
+	assert.Equal(t, "... and 10 more problems", lines[MaxShown])
 	assert.Equal(t, err.Error(), fmt.Sprintf("%v", err))
 	assert.Equal(t, err.Error(), fmt.Sprint(err))
 
 	detailed := fmt.Sprintf("%+v", err)
-	assert.True(t, strings.HasSuffix(detailed, "\n... and 9 more problems"), detailed)
+	assert.True(t, strings.HasSuffix(detailed, "\n... and 10 more problems"), detailed)
 	assert.Contains(t, detailed, errs[MaxShown-1].Detail())
 	assert.NotContains(t, detailed, errs[MaxShown].Error())
 

@@ -107,34 +107,31 @@ func (c *checker) runtime(r *Runtime, v any) {
 			}
 		}
 	}
-	if v, ok := t["concurrency"]; ok {
-		n, isInt := v.(int64)
-		switch {
-		case !isInt:
-			c.valueErr("runtime.concurrency", "want an integer, got %s", describe(v))
-		case n < 1:
-			c.valueErr("runtime.concurrency", "concurrency %d: want at least 1", n)
-		case n > math.MaxInt32:
-			// An int everywhere, and far more than any host can run.
-			c.valueErr("runtime.concurrency", "concurrency %d: want at most %d", n, math.MaxInt32)
-		default:
-			r.Concurrency = int(n)
-		}
-	}
-	if v, ok := t["max_runs"]; ok {
-		n, isInt := v.(int64)
-		switch {
-		case !isInt:
-			c.valueErr("runtime.max_runs", "want an integer, got %s", describe(v))
-		case n < 1:
-			c.valueErr("runtime.max_runs", "max_runs %d: want at least 1", n)
-		case n > math.MaxInt32:
-			c.valueErr("runtime.max_runs", "max_runs %d: want at most %d", n, math.MaxInt32)
-		default:
-			r.MaxRuns = int(n)
-		}
-	}
+	r.Concurrency = c.count(t, "concurrency")
+	r.MaxRuns = c.count(t, "max_runs")
 	r.Policy = c.policy("runtime", t)
+}
+
+// count reads the runtime's key, a count of at least 1; 0 when it is not
+// set or is refused.
+func (c *checker) count(t map[string]any, key string) int {
+	v, ok := t[key]
+	if !ok {
+		return 0
+	}
+	n, isInt := v.(int64)
+	switch {
+	case !isInt:
+		c.valueErr("runtime."+key, "want an integer, got %s", describe(v))
+	case n < 1:
+		c.valueErr("runtime."+key, "%s %d: want at least 1", key, n)
+	case n > math.MaxInt32:
+		// An int everywhere, and far more than any host can run.
+		c.valueErr("runtime."+key, "%s %d: want at most %d", key, n, math.MaxInt32)
+	default:
+		return int(n)
+	}
+	return 0
 }
 
 // duration reads an optional duration string key of t.
