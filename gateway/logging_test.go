@@ -242,6 +242,9 @@ func TestLogMessageDataIsCapped(t *testing.T) {
 	lc := h.logClient()
 	waitTools(t, lc.cs, "w_log")
 	lc.setLevel(t, "info")
+	// The level reaches the upstream on its own: until it has, the
+	// upstream drops the info message, and only the warning comes.
+	require.Eventually(t, func() bool { return slices.Contains(up.asked(), "info") }, waitFor, time.Millisecond, "asked %v", up.asked())
 	lc.call(t, "w_log", "info", 64<<10)
 	lc.call(t, "w_log", "warning", 100)
 	require.Eventually(t, func() bool { return len(lc.got()) == 2 }, waitFor, time.Millisecond, "got %v", lc.got())

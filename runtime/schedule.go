@@ -32,9 +32,9 @@ type probeJob struct {
 // that has run for nativeWaitAfter (a Go function cannot say when it
 // waits), starts another, up to the places there are: probes that only
 // compute do not queue for the CPUs on goroutines of their own, and
-// probes that wait on a black hole wait together. Any other Prober (a host app's
-// own) may block in ways the registry cannot see, and runs at once on a
-// goroutine of its own.
+// probes that wait on a black hole wait together. Any other Prober (a
+// host app's own) may block in ways the registry cannot see, and runs at
+// once on a goroutine of its own.
 func (r *Registry) startProbes(ctx context.Context, jobs []probeJob, now time.Time) <-chan struct{} {
 	if len(jobs) == 0 {
 		return nil
@@ -139,7 +139,7 @@ func (b *batch) work() {
 		switch p := j.e.tool.Probe.(type) {
 		case *Probe:
 			res := p.run(b.ctx, holding != nil)
-			b.release(&holding) // before settle, which may call subscribers
+			release(&holding) // before settle, which may call subscribers
 			b.r.settle(b.ctx, j.e, j.f, b.now, res)
 			b.finish()
 		case *NativeProbe:
@@ -154,13 +154,13 @@ func (b *batch) work() {
 				holding = nil
 				return
 			}
-			b.release(&holding)
+			release(&holding)
 		}
 	}
 }
 
 // release gives back the place *held, if any.
-func (b *batch) release(held *cpuSlots) {
+func release(held *cpuSlots) {
 	if *held != nil {
 		held.Release()
 		*held = nil

@@ -119,7 +119,7 @@ func (c *Call) waited(took, allowed time.Duration) {
 // wait is a string of hand-overs between goroutines (the dialer's, the
 // HTTP transport's), and a locked goroutine resumes only once the kernel
 // runs its own thread again, which a busy machine delays at every one of
-// them. The CPU used so far is kept, and endWait counts on from the thread
+// them. The CPU used so far is kept, and relock counts on from the thread
 // the run resumes on; what the wait itself costs is counted as its time.
 func (c *Call) beginWait() time.Time {
 	if c.usage.budget > 0 {
