@@ -371,6 +371,7 @@ func (fs *moduleFiles) read(path string) *moduleFile {
 func (f *moduleFile) compile(ctx context.Context, e *Engine) (*Module, error) {
 	f.compileOnce.Do(func() {
 		f.mod, f.compileErr = e.Compile(ctx, f.path, f.wasm)
+		f.wasm = nil // compiled once: the bytes are not needed again
 		if f.mod == nil && f.compileErr == nil {
 			f.compileErr = errors.New("module not compiled")
 		}

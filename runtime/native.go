@@ -34,9 +34,10 @@ type Prober interface {
 // start another copy, so a hung check costs one goroutine, not one per
 // caller. Runs that answer in time may overlap (one NativeProbe registered
 // under two names runs for both), so fn must be safe for concurrent use.
-// A Registry calls fn on the goroutine of the run's place among its
-// NativeProbe runs in flight, which a function that overruns holds until
-// it returns.
+// A Registry calls fn on one of the goroutines of its read, in a place
+// among its NativeProbe runs in flight; a function that overruns gives
+// the place back when its run is answered, and its goroutine ends once
+// the function returns.
 type NativeProbe struct {
 	fn     func(ctx context.Context) (available bool, reason string, err error)
 	budget time.Duration
