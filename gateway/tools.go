@@ -43,7 +43,8 @@ func (lt listedTool) size() int { return len(lt.name) + len(lt.invalid) + len(lt
 // model reads (title, description, annotations' title, and the prose of
 // the schemas) is cleaned by safetext's rule: no control, bidirectional
 // formatting or invisible character, which could hide instructions from a
-// person reviewing what the model is told. A compile waits at most
+// person reviewing what the model is told; so is every string of _meta and
+// the icons' text, which clients show or hand on too. A compile waits at most
 // compileTimeout, and not past ctx (the listing's bound, or a shutdown);
 // slot is the upstream's.
 //
@@ -84,6 +85,11 @@ func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot, prev map[str
 		a.Title = safetext.Clean(a.Title, false)
 		c.Annotations = &a
 	}
+	if c.Meta, err = cleanMeta(c.Meta); err != nil {
+		lt.invalid = err.Error()
+		return lt
+	}
+	c.Icons = cleanIcons(c.Icons)
 	in, err := schemaObject(ctx, c.InputSchema, true, slot)
 	if err != nil {
 		lt.invalid = "its inputSchema " + err.Error()

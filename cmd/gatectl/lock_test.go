@@ -96,7 +96,7 @@ func TestMCPLockAcceptsADrift(t *testing.T) {
 	assert.Equal(t, "+ web echo\n+ web shout\nwrote DIR/gate.lock: 2 tool(s) of 1 server(s)\n", out)
 	lock, err := os.ReadFile(lockFile)
 	require.NoError(t, err)
-	assert.Regexp(t, `^# gate lock file: .*\nweb echo title=- description=[0-9a-f]{64} input=[0-9a-f]{64} output=- annotations=-\nweb shout title=- description=[0-9a-f]{64} input=[0-9a-f]{64} output=- annotations=-\n$`, string(lock))
+	assert.Regexp(t, `^# gate lock file: .*\nweb echo title=- description=[0-9a-f]{64} input=[0-9a-f]{64} output=- annotations=- meta=- icons=- other=-\nweb shout title=- description=[0-9a-f]{64} input=[0-9a-f]{64} output=- annotations=- meta=- icons=- other=-\n$`, string(lock))
 	code, out = lockCmd(t, manifest)
 	assert.Equal(t, exitOK, code)
 	assert.Equal(t, "DIR/gate.lock is up to date: 2 tool(s) of 1 server(s)\n", out)

@@ -83,9 +83,11 @@ func Parse(name string, b []byte) (*File, error) {
 
 // parseLine parses one entry's line, or says what is wrong with it.
 func parseLine(s string) (Entry, string) {
-	const want = "want SERVER TOOL title=SUM description=SUM input=SUM output=SUM annotations=SUM (a SUM is 64 hex digits, or - for none)"
+	const want = "want SERVER TOOL title=SUM description=SUM input=SUM output=SUM annotations=SUM meta=SUM icons=SUM other=SUM (a SUM is 64 hex digits, or - for none)"
 	fields := strings.Fields(s)
-	if len(fields) != 2+int(NumParts) {
+	// A line of the first format ends at annotations: the tool had no
+	// _meta, icons or other fields then.
+	if len(fields) != 2+int(NumParts) && len(fields) != 2+int(firstParts) {
 		return Entry{}, fmt.Sprintf("%d fields: %s", len(fields), want)
 	}
 	e := Entry{Server: fields[0], Tool: fields[1]}
@@ -95,7 +97,7 @@ func parseLine(s string) (Entry, string) {
 	if !toolName(e.Tool) {
 		return Entry{}, fmt.Sprintf("bad tool name %q: want 1 to 128 letters, digits, _ - or .", e.Tool)
 	}
-	for p := range NumParts {
+	for p := range Part(len(fields) - 2) {
 		kv := fields[2+int(p)]
 		val, ok := strings.CutPrefix(kv, parts[p].key+"=")
 		if !ok {

@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(golden)
 	}
 	f.Add([]byte("# c\ns t title=- description=- input=- output=- annotations=-\n"))
+	f.Add([]byte("s t title=- description=- input=- output=- annotations=- meta=- icons=- other=-\n"))
 	f.Add([]byte("s t title=- description=- input=- output=-\r\n"))
 	f.Add([]byte("\n\n#\n  \t\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -14,8 +14,8 @@ import (
 // and written again with its keys sorted and without space, so that the
 // order of keys and the white space an upstream writes do not count;
 // numbers are kept as written), hashed with SHA-256. A title or
-// description that is empty, and an output schema or annotations that are
-// absent, have no sum.
+// description that is empty, and an output schema, annotations, _meta,
+// icons or other fields that are absent, have no sum.
 func SumsOf(t *mcp.Tool) (Sums, error) {
 	var s Sums
 	var err error
@@ -33,7 +33,38 @@ func SumsOf(t *mcp.Tool) (Sums, error) {
 	part(Input, t.InputSchema != nil, t.InputSchema)
 	part(Output, t.OutputSchema != nil, t.OutputSchema)
 	part(Annotations, t.Annotations != nil, t.Annotations)
+	part(Meta, len(t.Meta) > 0, t.Meta)
+	part(Icons, len(t.Icons) > 0, t.Icons)
+	if err == nil {
+		var other map[string]any
+		if other, err = otherFields(t); err == nil {
+			part(Other, len(other) > 0, other)
+		}
+	}
 	return s, err
+}
+
+// named are the JSON keys of the tool that have parts of their own, or
+// (name) are the lock's key.
+var named = []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta", "icons"}
+
+// otherFields is t as JSON without the fields that have parts of their
+// own: whatever else the SDK knows of a tool, and so offers a client.
+func otherFields(t *mcp.Tool) (map[string]any, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("its JSON: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var all map[string]any
+	if err := dec.Decode(&all); err != nil {
+		return nil, fmt.Errorf("its JSON: %w", err)
+	}
+	for _, k := range named {
+		delete(all, k)
+	}
+	return all, nil
 }
 
 // sum hashes v's canonical JSON.

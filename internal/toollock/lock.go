@@ -1,7 +1,8 @@
 // Package toollock reads and writes gate's lock file of MCP tool
 // definitions: for each tool of each upstream server, a SHA-256 of each
 // part of its definition as the gateway offers it (title, description,
-// input schema, output schema, annotations). A server pinned in the
+// input schema, output schema, annotations, _meta, icons, and every other
+// field together). A server pinned in the
 // manifest (pin = true or "strict") offers only the tools whose parts
 // match their entry, so that a server cannot change a tool a person
 // approved without the change being accepted (gatectl mcp lock).
@@ -9,10 +10,12 @@
 // The file is text, one line per tool, sorted, like go.sum:
 //
 //	# gate lock file: ...
-//	SERVER TOOL title=HEX description=HEX input=HEX output=HEX annotations=HEX
+//	SERVER TOOL title=HEX description=HEX input=HEX output=HEX annotations=HEX meta=HEX icons=HEX other=HEX
 //
 // with "-" for a part the tool does not have. Lines that start with '#'
-// and blank lines are ignored.
+// and blank lines are ignored. A line of the first format, which ends at
+// annotations, is read as a tool without _meta, icons or other fields: a
+// tool that has them shows as changed until the lock is written again.
 package toollock
 
 import (
@@ -42,8 +45,18 @@ const (
 	Input
 	Output
 	Annotations
+	Meta
+	Icons
+	// Other is every other field of the tool as the gateway offers it,
+	// together: whatever the protocol adds reaches a client, so it is
+	// pinned too.
+	Other
 	NumParts
 )
+
+// firstParts is how many parts a line of the first format has (up to
+// Annotations).
+const firstParts = Meta
 
 // parts is the one table of the parts: the key a line writes each under,
 // and what messages call it.
@@ -53,6 +66,9 @@ var parts = [NumParts]struct{ key, name string }{
 	Input:       {"input", "input schema"},
 	Output:      {"output", "output schema"},
 	Annotations: {"annotations", "annotations"},
+	Meta:        {"meta", "_meta"},
+	Icons:       {"icons", "icons"},
+	Other:       {"other", "other fields"},
 }
 
 // String is what messages call the part ("input schema").

@@ -3,8 +3,10 @@ package toollock
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,7 +23,8 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 func TestFormatGolden(t *testing.T) {
 	search := &mcp.Tool{Name: "search", Description: "Search the notes.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}}
 	write := &mcp.Tool{Name: "write", Title: "Write", Description: "Write a note.", InputSchema: map[string]any{"type": "object"},
-		OutputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true)}}
+		OutputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true)},
+		Meta: mcp.Meta{"ui": map[string]any{"resourceUri": "ui://notes/write"}}, Icons: []mcp.Icon{{Source: "https://notes.example/write.png"}}}
 	var entries []Entry
 	for _, tc := range []struct {
 		server string
@@ -68,7 +71,7 @@ func TestSumsIgnoreKeyOrderAndSpace(t *testing.T) {
 // what is wrong.
 func TestParseErrors(t *testing.T) {
 	sum := strings.Repeat("a", 64)
-	good := "s t title=- description=" + sum + " input=" + sum + " output=- annotations=-"
+	good := "s t title=- description=" + sum + " input=" + sum + " output=- annotations=- meta=- icons=" + sum + " other=-"
 	for _, tc := range []struct{ name, src, want string }{
 		{"fields", "# c\n\ns t title=-\n", "gate.lock:3: 3 fields: want SERVER TOOL"},
 		{"server", strings.Replace(good, "s ", "s!x ", 1), `gate.lock:1: bad server name "s!x"`},
@@ -91,6 +94,81 @@ func TestParseErrors(t *testing.T) {
 	f, err := Parse("gate.lock", []byte(good+"\r\n"))
 	require.NoError(t, err, "CRLF line ends are read")
 	require.Len(t, f.Entries, 1)
+}
+
+// TestParseFirstFormat: a line written before _meta, icons and other
+// fields were pinned reads as a tool that had none of them, so a tool
+// that has them now differs from it in just those parts.
+func TestParseFirstFormat(t *testing.T) {
+	tool := &mcp.Tool{Name: "t", Description: "d", InputSchema: map[string]any{"type": "object"}}
+	sums, err := SumsOf(tool)
+	require.NoError(t, err)
+	line := fmt.Sprintf("s t title=- description=%s input=%s output=- annotations=-\n", sums[Description], sums[Input])
+	f, err := Parse("gate.lock", []byte(line))
+	require.NoError(t, err)
+	got, ok := f.Lookup("s", "t")
+	require.True(t, ok)
+	assert.Empty(t, got.Differ(sums))
+
+	tool.Meta = mcp.Meta{"openai/outputTemplate": "ui://widget/t.html"}
+	tool.Icons = []mcp.Icon{{Source: "https://tracker.example/t.png"}}
+	now, err := SumsOf(tool)
+	require.NoError(t, err)
+	assert.Equal(t, []Part{Meta, Icons}, got.Differ(now))
+	assert.Contains(t, string(Format(f)), " meta=- icons=- other=-\n", "written again in the current format")
+}
+
+// TestSumsCoverEveryField: whatever field of a tool the SDK offers a
+// client, a change of it changes a sum. A field the SDK adds fails this
+// test until it is given a value here, and so a look at how it is pinned.
+func TestSumsCoverEveryField(t *testing.T) {
+	values := map[string][2]string{
+		"name":         {`"t"`, `"t"`}, // the lock's key, not a part
+		"title":        {`"a"`, `"b"`},
+		"description":  {`"a"`, `"b"`},
+		"inputSchema":  {`{"type":"object"}`, `{"type":"object","required":["x"]}`},
+		"outputSchema": {`{"type":"object"}`, `{"type":"object","required":["x"]}`},
+		"annotations":  {`{"title":"a"}`, `{"title":"b"}`},
+		"_meta":        {`{"ui":{"resourceUri":"ui://a"}}`, `{"ui":{"resourceUri":"ui://b"}}`},
+		"icons":        {`[{"src":"https://a.example/i.png"}]`, `[{"src":"https://b.example/i.png"}]`},
+	}
+	typ := reflect.TypeFor[mcp.Tool]()
+	var keys []string
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if key == "" || key == "-" {
+			key = typ.Field(i).Name
+		}
+		keys = append(keys, key)
+		require.Contains(t, values, key, "mcp.Tool's field %s reaches clients: give it values here and check its changes are pinned", key)
+	}
+	tool := func(changed string) Sums {
+		var b strings.Builder
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			v := values[k][0]
+			if k == changed {
+				v = values[k][1]
+			}
+			fmt.Fprintf(&b, "%q:%s", k, v)
+		}
+		b.WriteString("}")
+		var tl mcp.Tool
+		require.NoError(t, json.Unmarshal([]byte(b.String()), &tl), b.String())
+		s, err := SumsOf(&tl)
+		require.NoError(t, err)
+		return s
+	}
+	base := tool("")
+	for _, k := range keys {
+		if k == "name" {
+			continue
+		}
+		assert.NotEmpty(t, base.Differ(tool(k)), "a change of %s changes no sum", k)
+	}
 }
 
 // TestReadRefusesNonRegular: a lock that is a FIFO, a link to /dev/zero or
