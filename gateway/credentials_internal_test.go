@@ -93,6 +93,11 @@ func TestRedactor(t *testing.T) {
 
 	assert.Nil(t, r.data(json.RawMessage(`not json with key`)), "data that does not decode and quotes a value is dropped")
 
+	// The spellings gate gives a value in what it sends: percent-encoded
+	// as a form value (HTTP Basic's id and secret) and as a path segment.
+	r.add("p@ss/w rd", "${secret:P}")
+	assert.Equal(t, "${secret:P} ${secret:P} ${secret:P}", r.text("p@ss/w rd p%40ss%2Fw+rd p@ss%2Fw%20rd"))
+
 	for i := range maxTokensKept + 1 {
 		r.addToken("token-" + string(rune('a'+i)))
 	}
@@ -117,20 +122,29 @@ func TestTokenSourceAnswers(t *testing.T) {
 		{"invalid scope", 400, `{"error":"invalid_scope","error_description":"no such scope"}`, `HTTP 400 Bad Request: "invalid_scope" (no such scope); credentials rejected`, true},
 		{"forbidden", 403, `nope`, "HTTP 403 Forbidden; credentials rejected", true},
 		{"server error", 500, `{"error":"temporarily_unavailable"}`, `HTTP 500 Internal Server Error: "temporarily_unavailable"`, false},
+		{"quotes the request", 401, `{"error":"invalid_client","error_description":"QUOTE"}`, `HTTP 401 Unauthorized: "invalid_client" ([oauth client credentials] ${secret} ${secret})`, true},
 		{"huge", 200, `{"access_token":"` + strings.Repeat("a", maxTokenBody) + `"}`, "its answer is over 65536 bytes", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				id, secret, _ := r.BasicAuth()
-				assert.Equal(t, "id|s3cret", id+"|"+secret)
+				assert.Equal(t, "id|"+url.QueryEscape("s3cr=t/+"), id+"|"+secret, "HTTP Basic of the form-encoded id and secret")
 				assert.Equal(t, "", r.PostFormValue("client_secret"), "the secret goes in the header only")
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(tc.status)
-				_, _ = w.Write([]byte(tc.body))
+				// A token endpoint that quotes what it refused: the
+				// Authorization header as sent, and the secret decoded
+				// and as it came.
+				_, auth, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+				decoded, err := url.QueryUnescape(secret)
+				assert.NoError(t, err)
+				quote := auth + " " + decoded + " " + secret
+				_, _ = w.Write([]byte(strings.Replace(tc.body, "QUOTE", quote, 1)))
 			}))
 			defer srv.Close()
 			var secrets redactor
-			src := newTokenSource(&manifest.OAuth{TokenURL: srv.URL + "/t"}, "id", "s3cret", "http://up/mcp", ptr(NewConfig()), &secrets)
+			secrets.add("s3cr=t/+", "${secret}")
+			src := newTokenSource(&manifest.OAuth{TokenURL: srv.URL + "/t"}, "id", "s3cr=t/+", "http://up/mcp", ptr(NewConfig()), &secrets)
 			tok, err := src.token(t.Context(), "")
 			if tc.want == "" {
 				require.NoError(t, err)

@@ -48,6 +48,9 @@ type tokenSource struct {
 }
 
 func newTokenSource(o *manifest.OAuth, clientID, clientSecret, resource string, cfg *Config, secrets *redactor) *tokenSource {
+	if clientSecret != "" {
+		secrets.add(basicCredentials(clientID, clientSecret), "[oauth client credentials]")
+	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	// A token is asked for once per session or expiry: a pool would only
 	// keep connections open to the authorization server for nothing.

@@ -2,8 +2,10 @@ package gateway
 
 import (
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -34,8 +36,8 @@ type redactor struct {
 // a few before it that errors of requests still in flight may quote.
 const maxTokensKept = 4
 
-// add has value shown as label from now on. An empty value is nothing to
-// hide.
+// add has value shown as label from now on, in each spelling gate itself
+// may give it (see spellings). An empty value is nothing to hide.
 func (r *redactor) add(value, label string) {
 	if value == "" {
 		return
@@ -45,10 +47,37 @@ func (r *redactor) add(value, label string) {
 	if r.values == nil {
 		r.values = map[string]string{}
 	}
-	if _, ok := r.values[value]; !ok {
-		r.values[value] = label
-		r.r = nil
+	for _, v := range spellings(value) {
+		if _, ok := r.values[v]; !ok {
+			r.values[v] = label
+			r.r = nil
+		}
 	}
+}
+
+// spellings are the forms a value takes in what gate sends: as it is,
+// and percent-encoded as a query or form value (an OAuth client's id and
+// secret in HTTP Basic, RFC 6749 2.3.1) or as a path segment. An upstream
+// that quotes the request it refused quotes one of them. Spellings an
+// upstream makes of its own are not known here: that a value goes only
+// where the manifest sends it is the first line (credentials.go).
+func spellings(value string) []string {
+	out := []string{value}
+	for _, v := range []string{url.QueryEscape(value), url.PathEscape(value)} {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// basicCredentials is what HTTP Basic sends of an OAuth client's id and
+// secret (golang.org/x/oauth2's AuthStyleInHeader: each percent-encoded
+// as a form value, then base64 of "id:secret"), to be redacted as the
+// secret is: a token endpoint that quotes the Authorization header it
+// refused quotes this.
+func basicCredentials(id, secret string) string {
+	return base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id) + ":" + url.QueryEscape(secret)))
 }
 
 // addToken adds an access token, forgetting the oldest past
@@ -65,7 +94,9 @@ func (r *redactor) addToken(token string) {
 	}
 	r.tokens = append(r.tokens, token)
 	if len(r.tokens) > maxTokensKept {
-		delete(r.values, r.tokens[0])
+		for _, v := range spellings(r.tokens[0]) {
+			delete(r.values, v)
+		}
 		r.tokens = r.tokens[1:]
 		r.r = nil
 	}
