@@ -30,3 +30,12 @@ func (g *Gateway) OfferOf(name string) any {
 	}
 	return nil
 }
+
+// ReachesGate is reachesGate, for the flow cap's differential fuzz test.
+var ReachesGate = reachesGate
+
+// Handles reports whether gate acts on notifications of method.
+func Handles(method string) bool {
+	_, ok := handledNotifications[method]
+	return ok
+}

@@ -110,23 +110,6 @@ type inflow struct {
 	calls, notes int
 }
 
-// notifications gate acts on, the only ones counted: the SDK ignores the
-// others (or refuses them before gate sees them), so counting them would
-// count what is never handled. A stdio upstream's others are dropped
-// before the SDK decodes them.
-var handledNotifications = map[string]bool{
-	"notifications/progress":               true,
-	"notifications/tools/list_changed":     true,
-	"notifications/resources/list_changed": true,
-	"notifications/prompts/list_changed":   true,
-	"notifications/resources/updated":      true,
-	methodCancelled:                        true,
-	methodLog:                              true,
-}
-
-// methodCancelled is MCP's cancellation notification.
-const methodCancelled = "notifications/cancelled"
-
 // wait returns once the upstream may be read again, or with an error once
 // the session is over.
 func (f *inflow) wait(ctx context.Context) error {
@@ -195,7 +178,7 @@ func (f *inflow) throttled() string {
 // order, so the count is what has left its queue.
 func (f *inflow) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if !handledNotifications[method] {
+		if _, ok := handledNotifications[method]; !ok {
 			return next(ctx, method, req)
 		}
 		defer f.handled()

@@ -443,13 +443,14 @@ func (b *sseBody) endEvent() {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(b.data, &m) == nil && m.Method != "" {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":
 				b.g.flow.received(true)
 				b.stop = b.g.flow.full()
-			case handledNotifications[m.Method]:
+			case reachesGate(m.Method, m.Params):
 				b.g.flow.received(false)
 				b.stop = b.g.flow.full()
 			}

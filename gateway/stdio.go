@@ -107,7 +107,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case req.IsCall():
 			flow.received(true)
 			return msg, nil
-		case handledNotifications[req.Method]:
+		case reachesGate(req.Method, req.Params):
 			flow.received(false)
 			return msg, nil
 		}
