@@ -73,6 +73,7 @@ type listedPrompt struct {
 }
 
 func (r listedResource) size() int { return len(r.uri) + len(r.name) + len(r.invalid) + len(r.def) }
+
 // size counts a template's matcher too: what it holds, not only its
 // bytes.
 func (t listedTemplate) size() int {

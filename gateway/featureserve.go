@@ -199,6 +199,7 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 	}
 	return featureRoute{}, nil, nil, false, nil
 }
+
 // matchTooCostly is the error of a URI whose match ran past its bound:
 // the share of one server's templates, or the whole. It says the URI's
 // length, not the URI.
