@@ -105,7 +105,14 @@ func (u *upstream) wantList(kinds listKinds) {
 // whose listing makes the upstream ready, so that a client's first look
 // at a server that has just become ready sees all of it. Only a failure
 // of the tools' listing ends the session (list).
-func (u *upstream) listPending(session context.Context, cs *mcp.ClientSession) error {
+// A panic while listing ends the session (panics.go).
+func (u *upstream) listPending(session context.Context, cs *mcp.ClientSession) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = u.panicked("a listing", v)
+		}
+	}()
+	u.hookData("listing")
 	kinds := listKinds(u.pending.Swap(0))
 	if kinds&(listResources|listPrompts) != 0 {
 		if err := u.listFeatures(session, cs, kinds); err != nil {

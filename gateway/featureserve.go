@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -138,7 +139,7 @@ const (
 
 // testHookMatching, when set, is called before a URI is matched against
 // the templates.
-var testHookMatching func()
+var testHookMatching atomic.Pointer[func()]
 
 // route finds who answers for uri: servers in manifest order (gate's
 // skills first), the first that lists the URI or has a resource template
@@ -159,8 +160,8 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 		exactOrder = f.hiddenResOrder[uri]
 	}
 	if len(f.routes) > 0 && f.routes[0].order < exactOrder {
-		if testHookMatching != nil {
-			testHookMatching()
+		if h := testHookMatching.Load(); h != nil {
+			(*h)()
 		}
 		var sc matchScratch
 		var budget matchBudget
