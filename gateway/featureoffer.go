@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
@@ -80,6 +81,9 @@ type featureSet struct {
 	// routes is every template with a matcher, offered or hidden, in
 	// manifest order: what a URI is matched against (route).
 	routes []*templateOffer
+	// collisions is the templates whose space a later server's resource
+	// was read in, logged once each.
+	collisions *sync.Map
 
 	// resSum and promptSum tell a change of what a client sees of the
 	// resources and templates, and of the prompts.
@@ -114,6 +118,7 @@ func (g *Gateway) computeFeatures() {
 		resources: map[string]*resourceOffer{}, prompts: map[string]*promptOffer{},
 		hiddenResources: map[string]hiddenTool{}, hiddenResOrder: map[string]int{}, hiddenPrompts: map[string]hiddenTool{},
 		resChanges: prev.resChanges, promptChanges: prev.promptChanges,
+		collisions: &sync.Map{},
 	}
 	// gate's own skills come first: they win any conflict.
 	for _, r := range g.skillResources(skills) {

@@ -182,8 +182,16 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 			if !matched {
 				continue
 			}
-			if offered || isHidden {
-				g.logf("resources/read: a URI a later server lists is in resource template %s of server %s, which comes first in the manifest: server %s answers it", quote(t.uriTemplate), t.up.name, t.up.name)
+			if (offered || isHidden) && f.collisions != nil {
+				// Once per template of a set: a client reading such URIs
+				// again and again does not fill the log.
+				if _, seen := f.collisions.LoadOrStore(t, true); !seen {
+					later := "a later server"
+					if offered && o.up != nil {
+						later = "server " + o.up.name
+					}
+					g.logf("resources/read: a URI %s lists is in resource template %s of server %s, which comes first in the manifest: server %s answers it", later, quote(t.uriTemplate), t.up.name, t.up.name)
+				}
 			}
 			if t.why.reason != "" {
 				why := t.why
