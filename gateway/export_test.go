@@ -39,3 +39,17 @@ func Handles(method string) bool {
 	_, ok := handledNotifications[method]
 	return ok
 }
+
+// SetUpstreamDataHook has hook called before gate handles what an
+// upstream sent (panics.go), until the test ends.
+func SetUpstreamDataHook(t interface{ Cleanup(func()) }, hook func(server, what string)) {
+	testHookUpstreamData.Store(&hook)
+	t.Cleanup(func() { testHookUpstreamData.Store(nil) })
+}
+
+// SetMatchingHook has hook called before a URI is matched against the
+// resource templates, until the test ends.
+func SetMatchingHook(t interface{ Cleanup(func()) }, hook func()) {
+	testHookMatching.Store(&hook)
+	t.Cleanup(func() { testHookMatching.Store(nil) })
+}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"maps"
-	"regexp"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
@@ -32,6 +32,7 @@ type featureRoute struct {
 	up      *upstream
 	timeout time.Duration
 	policy  breakerPolicy
+	order   int // the server's place in the manifest; -1 for gate's own
 }
 
 // The offers below keep def, the entry as the upstream listed it (as
@@ -48,7 +49,7 @@ type templateOffer struct {
 	featureRoute
 	uriTemplate string
 	tmpl        *mcp.ResourceTemplate // nil for a malformed one
-	match       *regexp.Regexp        // nil for a malformed one
+	match       *uriMatcher           // nil for a malformed one
 	def         []byte
 	why         hiddenTool // of a hidden one
 }
@@ -74,8 +75,15 @@ type featureSet struct {
 	promptLst []*mcp.Prompt           // sorted by name
 
 	hiddenResources map[string]hiddenTool
+	hiddenResOrder  map[string]int   // the place in the manifest of a hidden resource's owner
 	hiddenTemplates []*templateOffer // in manifest order
 	hiddenPrompts   map[string]hiddenTool
+	// routes is every template with a matcher, offered or hidden, in
+	// manifest order: what a URI is matched against (route).
+	routes []*templateOffer
+	// collisions is the templates whose space a later server's resource
+	// was read in, logged once each.
+	collisions *sync.Map
 
 	// resSum and promptSum tell a change of what a client sees of the
 	// resources and templates, and of the prompts.
@@ -108,11 +116,13 @@ func (g *Gateway) computeFeatures() {
 
 	next := featureSet{
 		resources: map[string]*resourceOffer{}, prompts: map[string]*promptOffer{},
-		hiddenResources: map[string]hiddenTool{}, hiddenPrompts: map[string]hiddenTool{},
+		hiddenResources: map[string]hiddenTool{}, hiddenResOrder: map[string]int{}, hiddenPrompts: map[string]hiddenTool{},
 		resChanges: prev.resChanges, promptChanges: prev.promptChanges,
+		collisions: &sync.Map{},
 	}
 	// gate's own skills come first: they win any conflict.
 	for _, r := range g.skillResources(skills) {
+		r.order = -1
 		next.resources[r.res.URI] = r
 	}
 	if skills.on {
@@ -121,8 +131,8 @@ func (g *Gateway) computeFeatures() {
 	promptOwner := map[string]string{}
 	tmplOwner := map[string]string{}
 	resOwner := map[string]string{}
-	for _, sv := range served {
-		next.addServer(g, sv, resOwner, tmplOwner, promptOwner)
+	for i, sv := range served {
+		next.addServer(g, i, sv, resOwner, tmplOwner, promptOwner)
 	}
 	next.sortAndSum()
 	if !prev.computed {
@@ -217,13 +227,13 @@ func mustJSON(v any) []byte {
 // The first server (manifest order) that lists a URI, URI template or
 // prefixed prompt name owns it; a later one's is hidden with the owner's
 // name, as a tool name taken is.
-func (f *featureSet) addServer(g *Gateway, sv servedServer, resOwner, tmplOwner, promptOwner map[string]string) {
+func (f *featureSet) addServer(g *Gateway, order int, sv servedServer, resOwner, tmplOwner, promptOwner map[string]string) {
 	u, name := sv.u, sv.s.Name
 	u.mu.Lock()
 	feats := u.feats
 	u.mu.Unlock()
 	prefix := prefixOf(name, sv.s.Upstream)
-	rt := featureRoute{up: u, timeout: g.cfg.callTimeout, policy: g.cfg.policyFor(sv.s.Upstream.Breaker)}
+	rt := featureRoute{up: u, timeout: g.cfg.callTimeout, policy: g.cfg.policyFor(sv.s.Upstream.Breaker), order: order}
 	if sv.s.Upstream.CallTimeout != nil {
 		rt.timeout = *sv.s.Upstream.CallTimeout
 	}
@@ -235,6 +245,7 @@ func (f *featureSet) addServer(g *Gateway, sv servedServer, resOwner, tmplOwner,
 			if _, on := f.resources[lr.uri]; !on {
 				if _, had := f.hiddenResources[lr.uri]; !had {
 					f.hiddenResources[lr.uri] = why
+					f.hiddenResOrder[lr.uri] = order
 				}
 			}
 		}
@@ -263,6 +274,9 @@ func (f *featureSet) addServer(g *Gateway, sv servedServer, resOwner, tmplOwner,
 	}
 	for _, lt := range feats.templates {
 		t := &templateOffer{featureRoute: rt, uriTemplate: lt.template, tmpl: lt.tmpl, match: lt.match, def: lt.def}
+		if lt.template != "" && lt.match != nil {
+			f.routes = append(f.routes, t)
+		}
 		switch {
 		case lt.template == "":
 			continue

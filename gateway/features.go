@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/gate-dev/gate/internal/safetext"
@@ -56,11 +55,11 @@ type listedResource struct {
 }
 
 // listedTemplate is one resource template of an upstream's listing;
-// match is its URI template's regular expression.
+// match is its URI template's matcher (urimatch.go).
 type listedTemplate struct {
 	template, name string
 	tmpl           *mcp.ResourceTemplate // cleaned, not yet prefixed
-	match          *regexp.Regexp
+	match          *uriMatcher
 	invalid        string
 	def            []byte
 }
@@ -74,8 +73,15 @@ type listedPrompt struct {
 }
 
 func (r listedResource) size() int { return len(r.uri) + len(r.name) + len(r.invalid) + len(r.def) }
+
+// size counts a template's matcher too: what it holds, not only its
+// bytes.
 func (t listedTemplate) size() int {
-	return len(t.template) + len(t.name) + len(t.invalid) + len(t.def)
+	n := len(t.template) + len(t.name) + len(t.invalid) + len(t.def)
+	if t.match != nil {
+		n += t.match.cost()
+	}
+	return n
 }
 func (p listedPrompt) size() int { return len(p.name) + len(p.invalid) + len(p.def) }
 
@@ -99,7 +105,14 @@ func (u *upstream) wantList(kinds listKinds) {
 // whose listing makes the upstream ready, so that a client's first look
 // at a server that has just become ready sees all of it. Only a failure
 // of the tools' listing ends the session (list).
-func (u *upstream) listPending(session context.Context, cs *mcp.ClientSession) error {
+// A panic while listing ends the session (panics.go).
+func (u *upstream) listPending(session context.Context, cs *mcp.ClientSession) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = u.panicked("a listing", v)
+		}
+	}()
+	u.hookData("listing")
 	kinds := listKinds(u.pending.Swap(0))
 	if kinds&(listResources|listPrompts) != 0 {
 		if err := u.listFeatures(session, cs, kinds); err != nil {
@@ -160,13 +173,21 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 				f.resources = res
 				f.over = setKind(f.over, listResources, over)
 			}
+			// A template listed again unchanged keeps its matcher: it is
+			// read once per change of the listing, not once per listing.
+			known := make(map[string]*uriMatcher, len(f.templates))
+			for _, lt := range f.templates {
+				if lt.match != nil {
+					known[lt.template] = lt.match
+				}
+			}
 			tmpls, over, err := listEvery(u, session, ctx, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
 				r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 				if err != nil {
 					return nil, "", err
 				}
 				return r.ResourceTemplates, r.NextCursor, nil
-			}, checkTemplate, listedTemplate.size)
+			}, func(t *mcp.ResourceTemplate) listedTemplate { return checkTemplate(t, known) }, listedTemplate.size)
 			if err != nil {
 				if err := failed(err); err != nil {
 					return err
@@ -311,8 +332,10 @@ func checkResource(r *mcp.Resource) listedResource {
 }
 
 // checkTemplate checks and cleans an upstream's resource template; its
-// URI template must be one RFC 6570 reads (as the SDK's server requires).
-func checkTemplate(t *mcp.ResourceTemplate) listedTemplate {
+// URI template must be one RFC 6570 reads (as the SDK's server requires),
+// within the matcher's bound. known holds the matchers of the templates
+// of the listing before, by URI template.
+func checkTemplate(t *mcp.ResourceTemplate, known map[string]*uriMatcher) listedTemplate {
 	if t == nil {
 		return listedTemplate{invalid: "the upstream listed a null resource template"}
 	}
@@ -321,10 +344,17 @@ func checkTemplate(t *mcp.ResourceTemplate) listedTemplate {
 		lt.invalid = "its uriTemplate is empty"
 		return lt
 	}
-	tmpl, err := uritemplate.New(t.URITemplate)
-	if err != nil {
-		lt.invalid = fmt.Sprintf("its uriTemplate %s is not a URI template: %v", quote(t.URITemplate), err)
-		return lt
+	match := known[t.URITemplate]
+	if match == nil {
+		if _, err := uritemplate.New(t.URITemplate); err != nil {
+			lt.invalid = fmt.Sprintf("its uriTemplate %s is not a URI template: %v", quote(t.URITemplate), err)
+			return lt
+		}
+		var err error
+		if match, err = newURIMatcher(t.URITemplate); err != nil {
+			lt.invalid = fmt.Sprintf("its uriTemplate %s: %v", quote(t.URITemplate), err)
+			return lt
+		}
 	}
 	if lt.invalid = checkName(t.Name); lt.invalid != "" {
 		return lt
@@ -333,7 +363,7 @@ func checkTemplate(t *mcp.ResourceTemplate) listedTemplate {
 	c.Title = safetext.Clean(c.Title, false)
 	c.Description = safetext.Clean(c.Description, true)
 	if lt.def, lt.invalid = entryDef(&c); lt.invalid == "" {
-		lt.tmpl, lt.match = &c, tmpl.Regexp()
+		lt.tmpl, lt.match = &c, match
 	}
 	return lt
 }

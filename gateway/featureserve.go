@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -118,45 +120,118 @@ func pageOf[T any](list []T, key func(T) string, cursor, method string) ([]T, st
 	return page, next, nil
 }
 
-// routeURI finds who answers for uri: the server that lists it (gate's
-// skills first), else the first server, in manifest order, with a
-// resource template that matches it. hidden is why it is not offered
-// when only a hidden entry has it; neither found is MCP's "resource not
-// found".
-func (g *Gateway) routeURI(uri string) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool) {
+// routeURI finds who answers for uri (featureSet.route), from the set
+// of now, taken under the gateway's lock and matched outside it: a long
+// URI, or many templates, hold up no other request.
+func (g *Gateway) routeURI(uri string) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	f := &g.feats
-	if o, ok := f.resources[uri]; ok {
-		return o.featureRoute, o.read, nil, true
+	f := g.feats // a set is never changed once made: computeFeatures replaces it whole
+	g.mu.Unlock()
+	return f.route(g, uri)
+}
+
+// Matching one URI against the templates is bounded in steps (urimatch.go),
+// each server's templates to a share, all of them together to a whole.
+const (
+	matchStepsPerServer = 1 << 22
+	matchStepsPerURI    = 1 << 24
+)
+
+// testHookMatching, when set, is called before a URI is matched against
+// the templates.
+var testHookMatching atomic.Pointer[func()]
+
+// route finds who answers for uri: servers in manifest order (gate's
+// skills first), the first that lists the URI or has a resource template
+// that matches it (RFC 6570, as the SDK matches them); a server's own
+// resource before its templates. So a later server's resource whose URI
+// is in an earlier server's template is read from the earlier server, as
+// a name taken by an earlier server is its; the log says so. hidden is why
+// it is not offered when a hidden entry has it; neither found is MCP's
+// "resource not found". err is a match past its bound.
+func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
+	exactOrder := math.MaxInt
+	o, offered := f.resources[uri]
+	why, isHidden := f.hiddenResources[uri]
+	switch {
+	case offered:
+		exactOrder = o.order
+	case isHidden:
+		exactOrder = f.hiddenResOrder[uri]
 	}
-	if why, ok := f.hiddenResources[uri]; ok {
-		return featureRoute{}, nil, &why, true
-	}
-	for _, t := range f.templates {
-		if t.match.MatchString(uri) {
-			return t.featureRoute, nil, nil, true
+	if len(f.routes) > 0 && f.routes[0].order < exactOrder {
+		if h := testHookMatching.Load(); h != nil {
+			(*h)()
+		}
+		var sc matchScratch
+		var budget matchBudget
+		server, share, used := -2, 0, 0
+		for _, t := range f.routes {
+			if t.order >= exactOrder {
+				break
+			}
+			if t.order != server {
+				used += share - budget.left
+				server, share = t.order, min(matchStepsPerServer, matchStepsPerURI-used)
+				budget.left = share
+			}
+			matched, ok := t.match.match(uri, &sc, &budget)
+			if !ok {
+				return featureRoute{}, nil, nil, false, matchTooCostly(uri, t.up.name, share < matchStepsPerServer)
+			}
+			if !matched {
+				continue
+			}
+			if (offered || isHidden) && f.collisions != nil {
+				// Once per template of a set: a client reading such URIs
+				// again and again does not fill the log.
+				if _, seen := f.collisions.LoadOrStore(t, true); !seen {
+					later := "a later server"
+					if offered && o.up != nil {
+						later = "server " + o.up.name
+					}
+					g.logf("resources/read: a URI %s lists is in resource template %s of server %s, which comes first in the manifest: server %s answers it", later, quote(t.uriTemplate), t.up.name, t.up.name)
+				}
+			}
+			if t.why.reason != "" {
+				why := t.why
+				return featureRoute{}, nil, &why, true, nil
+			}
+			return t.featureRoute, nil, nil, true, nil
 		}
 	}
-	for _, t := range f.hiddenTemplates {
-		if t.match != nil && t.match.MatchString(uri) {
-			why := t.why
-			return featureRoute{}, nil, &why, true
-		}
+	switch {
+	case offered:
+		return o.featureRoute, o.read, nil, true, nil
+	case isHidden:
+		return featureRoute{}, nil, &why, true, nil
 	}
-	return featureRoute{}, nil, nil, false
+	return featureRoute{}, nil, nil, false, nil
+}
+
+// matchTooCostly is the error of a URI whose match ran past its bound:
+// the share of one server's templates, or the whole. It says the URI's
+// length, not the URI.
+func matchTooCostly(uri, server string, whole bool) *jsonrpc.Error {
+	bound := fmt.Sprintf("server %s's resource templates take more than gate's bound of %d steps to match it", server, matchStepsPerServer)
+	if whole {
+		bound = fmt.Sprintf("the servers' resource templates take more than gate's bound of %d steps to match it", matchStepsPerURI)
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the resource URI of %d bytes is not available now: %s", len(uri), bound), Data: codeData(runtime.CodeNotOffered)}
 }
 
 // readResource answers resources/read of uri from its owner.
 func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) (mcp.Result, error) {
 	uri := r.Params.URI
-	rt, read, hidden, found := g.routeURI(uri)
-	if !found || hidden != nil {
+	rt, read, hidden, found, err := g.routeURI(uri)
+	if err == nil && (!found || hidden != nil) {
 		// An upstream making its first connection may be about to offer it.
 		g.awaitFirstLook(ctx)
-		rt, read, hidden, found = g.routeURI(uri)
+		rt, read, hidden, found, err = g.routeURI(uri)
 	}
 	switch {
+	case err != nil:
+		return nil, err
 	case !found:
 		return nil, mcp.ResourceNotFoundError(uri)
 	case hidden != nil:

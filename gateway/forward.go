@@ -21,7 +21,28 @@ import (
 // cleaned (upstreamError), and a failure of the transport or a timeout
 // counted for its breaker as a call's is. what names the request in
 // errors.
-func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt featureRoute, what string, send func(context.Context, *mcp.ClientSession) (R, error)) (R, error) {
+//
+// A panic while handling the upstream's answer is its failure: its
+// session is ended, and the client is answered with an error (panics.go).
+func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt featureRoute, what string, send func(context.Context, *mcp.ClientSession) (R, error)) (res R, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			u := rt.up
+			perr := u.panicked("the answer to "+what, v)
+			u.mu.Lock()
+			gd := u.guard
+			u.mu.Unlock()
+			if gd != nil {
+				gd.fail(perr)
+			}
+			var zero R
+			res, err = zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %v", u.name, perr)}
+		}
+	}()
+	return forwardOnce(g, ctx, ss, rt, what, send)
+}
+
+func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt featureRoute, what string, send func(context.Context, *mcp.ClientSession) (R, error)) (R, error) {
 	var zero R
 	u := rt.up
 	u.mu.Lock()
@@ -62,6 +83,7 @@ func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt
 	switch {
 	case err == nil:
 		h = healthOK
+		u.hookData("answer")
 		b, merr := json.Marshal(res)
 		if merr != nil {
 			return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s answered %s with a result gate cannot write: %v", u.name, what, merr)}

@@ -45,13 +45,15 @@ type subEntry struct {
 // offered now and declares resources.subscribe.
 func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri, ss := req.Params.URI, req.Session
-	rt, _, hidden, found := g.routeURI(uri)
-	if !found || hidden != nil {
+	rt, _, hidden, found, err := g.routeURI(uri)
+	if err == nil && (!found || hidden != nil) {
 		// An upstream making its first connection may be about to offer it.
 		g.awaitFirstLook(ctx)
-		rt, _, hidden, found = g.routeURI(uri)
+		rt, _, hidden, found, err = g.routeURI(uri)
 	}
 	switch {
+	case err != nil:
+		return err
 	case !found:
 		return mcp.ResourceNotFoundError(uri)
 	case hidden != nil:
@@ -101,7 +103,7 @@ func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeReque
 	if e.at != nil && e.at == cur {
 		return nil
 	}
-	_, err := forwardTo(g, ctx, ss, rt, "resources/subscribe of "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
+	_, err = forwardTo(g, ctx, ss, rt, "resources/subscribe of "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
 		return struct{}{}, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
 	if err != nil {

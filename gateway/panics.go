@@ -1,0 +1,53 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A panic while gate handles what one upstream sent (a listing, a
+// notification or request of its, the answer to a forwarded request) is
+// that upstream's failure, never the process's: it is recovered where the
+// upstream's data is handled, logged with the server's name, and ends the
+// upstream's session, which is then down and retried like any other that
+// failed. Every client and every other upstream go on.
+
+// testHookUpstreamData, when set, is called with the server's name and
+// what gate is about to handle of its: "listing", "answer", or the method
+// of a message it sent.
+var testHookUpstreamData atomic.Pointer[func(server, what string)]
+
+func (u *upstream) hookData(what string) {
+	if h := testHookUpstreamData.Load(); h != nil {
+		(*h)(u.name, what)
+	}
+}
+
+// panicked logs a panic recovered while handling what of the upstream's,
+// and is the error that ends its session.
+func (u *upstream) panicked(what string, v any) error {
+	msg := cleanMessage(fmt.Sprint(v))
+	u.gw.logf("upstream %s: gate panicked handling %s of its: %s; its session is ended", u.name, what, msg)
+	return fmt.Errorf("gate panicked handling %s of its (a bug in gate, logged); the session was ended", what)
+}
+
+// recoverPanics is the receiving middleware of an upstream's session: a
+// panic while handling a message it sent fails its session (gd).
+func (u *upstream) recoverPanics(gd *guard) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					err = u.panicked(fmt.Sprintf("a %s message", method), v)
+					gd.fail(err)
+					res = nil
+				}
+			}()
+			u.hookData(method)
+			return next(ctx, method, req)
+		}
+	}
+}
