@@ -3,11 +3,14 @@ package gateway
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -171,4 +174,52 @@ func TestRedactorShortRedactsBeforeTheCut(t *testing.T) {
 	got := r.short(strings.Repeat("x", 195) + "0123456789abcdef\x1b")
 	assert.Equal(t, strings.Repeat("x", 195)+"${sec…", got)
 	assert.NotContains(t, got, "01234")
+}
+
+// A token is renewed tokenEarly before it expires, halfway through a
+// shorter life, and never within tokenReuse of getting it, so that an
+// authorization server's short expires_in does not cost a token request
+// before every request.
+func TestRenewAt(t *testing.T) {
+	got := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		life, want time.Duration
+	}{
+		{time.Hour, time.Hour - tokenEarly},
+		{20 * time.Second, 10 * time.Second},
+		{10 * time.Second, 5 * time.Second},
+		{4 * time.Second, 2 * time.Second},
+		{time.Second, tokenReuse},
+		{-time.Minute, tokenReuse},
+	} {
+		assert.Equal(t, got.Add(tc.want), renewAt(got, got.Add(tc.life)), "a life of %v", tc.life)
+	}
+	assert.True(t, renewAt(got, time.Time{}).IsZero(), "no expiry: never")
+}
+
+// An authorization server that gives tokens 2 s of life is asked once for
+// all the requests of the first second, not once a request.
+func TestShortLivedTokenIsReused(t *testing.T) {
+	var asked atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := asked.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":"at-%d","token_type":"Bearer","expires_in":2}`, n)
+	}))
+	defer srv.Close()
+	var secrets redactor
+	src := newTokenSource(&manifest.OAuth{TokenURL: srv.URL + "/t"}, "id", "s", "http://up/mcp", ptr(NewConfig()), &secrets)
+	first, err := src.token(t.Context(), "")
+	require.NoError(t, err)
+	for range 100 {
+		tok, err := src.token(t.Context(), "")
+		require.NoError(t, err)
+		if tok != first {
+			break // a second has passed on a slow machine: renewed, once
+		}
+	}
+	assert.LessOrEqual(t, asked.Load(), int64(2))
+	stale, err := src.token(t.Context(), first)
+	require.NoError(t, err)
+	assert.NotEqual(t, first, stale, "a token the upstream refused is renewed at once")
 }

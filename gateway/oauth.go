@@ -23,9 +23,31 @@ import (
 const (
 	maxTokenBody = 64 << 10
 	// tokenEarly renews a token this long before it expires, so that a
-	// request does not carry one that expires on the way.
+	// request does not carry one that expires on the way; a token that
+	// lives less than twice as long is renewed halfway through its life
+	// (see renewAt), never before every request.
 	tokenEarly = 10 * time.Second
 )
+
+// tokenReuse is the least a token is used for before another is asked
+// for, however short a life the authorization server gives it: one that
+// is refused meanwhile is renewed then (token's stale).
+const tokenReuse = time.Second
+
+// renewAt is when a token got at got that expires at expiry is renewed:
+// tokenEarly before it expires, or halfway through a life shorter than
+// twice that, and never within tokenReuse of got. The zero expiry (none
+// given) is never.
+func renewAt(got, expiry time.Time) time.Time {
+	if expiry.IsZero() {
+		return time.Time{}
+	}
+	at := expiry.Add(-min(tokenEarly, expiry.Sub(got)/2))
+	if floor := got.Add(tokenReuse); at.Before(floor) {
+		return floor
+	}
+	return at
+}
 
 // tokenSource gets an upstream's access tokens with OAuth 2.1's
 // client-credentials grant (golang.org/x/oauth2/clientcredentials), from
@@ -44,7 +66,7 @@ type tokenSource struct {
 	// those that wait get its token.
 	mu      sync.Mutex
 	current string
-	expiry  time.Time
+	renew   time.Time // when current is renewed (see renewAt); zero: never
 }
 
 func newTokenSource(o *manifest.OAuth, clientID, clientSecret, resource string, cfg *Config, secrets *redactor) *tokenSource {
@@ -73,13 +95,15 @@ func newTokenSource(o *manifest.OAuth, clientID, clientSecret, resource string, 
 }
 
 // token returns a token that is not stale ("" for none), asking for a new
-// one when there is none, it expires within tokenEarly, or it is stale.
+// one when there is none, it is due to be renewed (see renewAt), or it is
+// stale.
 func (s *tokenSource) token(ctx context.Context, stale string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.current != "" && s.current != stale && (s.expiry.IsZero() || time.Until(s.expiry) > tokenEarly) {
+	if s.current != "" && s.current != stale && (s.renew.IsZero() || time.Now().Before(s.renew)) {
 		return s.current, nil
 	}
+	got := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t, err := s.conf.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
@@ -93,7 +117,7 @@ func (s *tokenSource) token(ctx context.Context, stale string) (string, error) {
 	case strings.ContainsFunc(t.AccessToken, func(r rune) bool { return r <= 0x20 || r >= 0x7f }):
 		return "", fmt.Errorf("oauth: token request to %s: the access token holds characters a header cannot carry", s.tokenURL)
 	}
-	s.current, s.expiry = t.AccessToken, t.Expiry
+	s.current, s.renew = t.AccessToken, renewAt(got, t.Expiry)
 	return s.current, nil
 }
 
