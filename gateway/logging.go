@@ -38,6 +38,10 @@ const methodLog = "notifications/message"
 // severities, from debug to emergency).
 var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
+// quietest is the least verbose level, asked of an upstream once no
+// session wants its messages.
+var quietest = logLevels[len(logLevels)-1]
+
 // levelRank is l's place in logLevels, or -1 for a level MCP does not
 // define.
 func levelRank(l mcp.LoggingLevel) int { return slices.Index(logLevels, l) }
@@ -131,7 +135,8 @@ type logLevelState struct {
 
 // keepLogLevel tells the upstream of session cs the level gate wants,
 // when the session starts and on each change, until ctx (the session's)
-// ends; nothing when the upstream does not declare logging. A refused or
+// ends (the quietest once no open session wants one, after one did);
+// nothing when the upstream does not declare logging. A refused or
 // unanswered logging/setLevel is logged and not retried until the level
 // changes again: the session goes on without it.
 func (u *upstream) keepLogLevel(ctx context.Context, cs *mcp.ClientSession) {
@@ -140,7 +145,14 @@ func (u *upstream) keepLogLevel(ctx context.Context, cs *mcp.ClientSession) {
 	}
 	var sent mcp.LoggingLevel
 	for {
-		if want := u.gw.logLevel(); want != "" && want != sent {
+		want := u.gw.logLevel()
+		if want == "" && sent != "" {
+			// The last session that asked for a level has closed:
+			// no one reads the upstream's messages now, and the level
+			// it was left at would have it send them on for ever.
+			want = quietest
+		}
+		if want != "" && want != sent {
 			sctx, cancel := context.WithTimeout(ctx, u.gw.cfg.listTimeout)
 			err := cs.SetLoggingLevel(sctx, &mcp.SetLoggingLevelParams{Level: want})
 			cancel()

@@ -168,6 +168,11 @@ func TestLogMessagesPassThrough(t *testing.T) {
 	serveUpstream(t, listenOn(t, url), up.s)
 	waitTools(t, quiet.cs, "w_log")
 	require.Eventually(t, func() bool { return len(up.asked()) == 4 && up.asked()[3] == "warning" }, waitFor, time.Millisecond, "asked %v", up.asked())
+
+	// The last session that asked for a level ends: the upstream is
+	// asked for the quietest, not left sending what no one reads.
+	require.NoError(t, quiet.cs.Close())
+	require.Eventually(t, func() bool { return len(up.asked()) == 5 && up.asked()[4] == "emergency" }, waitFor, time.Millisecond, "asked %v", up.asked())
 }
 
 // A level MCP does not define is refused, and asks nothing of upstreams.
