@@ -49,6 +49,13 @@ const noServerRequests = "2026-07-28"
 // clients being asked for their roots.
 const rootsSettle = 2 * time.Second
 
+// rootsEvery is how often, at most, a client session is asked for its
+// roots and an upstream session told they changed: a client that sends
+// roots/list_changed in a loop (its roots changing each time, or not)
+// costs gate and every upstream one ask and one notification a second,
+// with the roots of then, never one each.
+const rootsEvery = time.Second
+
 // clientRoots is what gate knows of one client session's roots.
 type clientRoots struct {
 	list []*mcp.Root // guarded by the clientSession's mu
@@ -63,6 +70,8 @@ type clientRoots struct {
 	// asked is not kept waiting for the ask's timeout.
 	cancel  context.CancelFunc
 	stopped bool
+	// last is when the last ask began: the next begins rootsEvery after.
+	last time.Time
 	// answered says the client has answered an ask. Over streamable
 	// HTTP an ask goes on the session's standalone stream, and the SDK
 	// fails one made before the client opened it; such a client is asked
@@ -156,7 +165,7 @@ func (g *Gateway) clientRootsChanged(_ context.Context, req *mcp.RootsListChange
 
 // fetchRoots asks ss for its roots, in the background: one request at a
 // time per session, and one more after it when the client said they
-// changed meanwhile. A session of the 2026-07-28 protocol or later is
+// changed meanwhile, no sooner than rootsEvery after the last began. A session of the 2026-07-28 protocol or later is
 // not asked: that version has a server send no request of its own.
 func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
 	p := ss.InitializeParams()
@@ -172,14 +181,27 @@ func (g *Gateway) fetchRoots(ss *mcp.ServerSession) {
 		return
 	}
 	r.running = true
+	next := r.last.Add(rootsEvery)
 	r.mu.Unlock()
-	g.roots.begin()
 	go func() {
-		defer g.roots.end()
 		for {
-			g.setClientRoots(cs, g.askRoots(cs))
+			// An upstream's roots/list waits for asks under way, not
+			// for the pause before one.
+			if !sleepUntil(g.background, next) {
+				r.mu.Lock()
+				r.running = false
+				r.mu.Unlock()
+				return
+			}
+			g.roots.begin()
 			r.mu.Lock()
-			if !r.again {
+			r.last = time.Now()
+			next = r.last.Add(rootsEvery)
+			r.mu.Unlock()
+			g.setClientRoots(cs, g.askRoots(cs))
+			g.roots.end()
+			r.mu.Lock()
+			if !r.again || r.stopped {
 				r.running = false
 				r.mu.Unlock()
 				return
@@ -320,7 +342,9 @@ func (g *Gateway) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
 var rootsMarker = &mcp.Root{URI: "gate:roots", Name: "gate"}
 
 // keepRoots sends the upstream of client's session roots/list_changed
-// each time the clients' roots change, until ctx (the session's) ends.
+// each time the clients' roots change, at most once every rootsEvery (a
+// change meanwhile is said once after it), until ctx (the session's)
+// ends.
 func (u *upstream) keepRoots(ctx context.Context, client *mcp.Client) {
 	for {
 		select {
@@ -329,6 +353,21 @@ func (u *upstream) keepRoots(ctx context.Context, client *mcp.Client) {
 		case <-u.rootsKick:
 			client.AddRoots(rootsMarker)
 		}
+		if !sleepUntil(ctx, time.Now().Add(rootsEvery)) {
+			return
+		}
+	}
+}
+
+// sleepUntil waits until t, and reports false if ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 

@@ -241,3 +241,43 @@ func TestClosingWhileAskedForRoots(t *testing.T) {
 	r.awaitRootsAsk(r.initialized)
 	r.close()
 }
+
+// A client that says its roots changed in a loop, and changes them each
+// time, is asked for them at most once a second, and each upstream told
+// of a change at most once a second: its loop costs neither gate nor the
+// upstreams more than that, and the upstream ends with its last roots.
+func TestRootsChangedInALoopArePaced(t *testing.T) {
+	var changed atomic.Int64
+	url, _ := httpUpstream(t, rootsUpstream(&changed))
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"r_\"\n", url), fastConfig())
+	var asked atomic.Int64
+	cl, cs := h.rootsClient([]*mcp.Root{{URI: "file:///work/0"}}, false)
+	cl.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "roots/list" {
+				asked.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	waitTools(t, cs, "r_roots")
+	require.Eventually(t, func() bool { return upstreamRoots(t, cs) == "file:///work/0 " }, waitFor, 5*time.Millisecond)
+	askedBefore, changedBefore := asked.Load(), changed.Load()
+
+	began := time.Now()
+	last := 0
+	for i := 1; time.Since(began) < 1500*time.Millisecond; i++ {
+		cl.RemoveRoots(fmt.Sprintf("file:///work/%d", i-1))
+		cl.AddRoots(&mcp.Root{URI: fmt.Sprintf("file:///work/%d", i)})
+		last = i
+		time.Sleep(time.Millisecond)
+	}
+	want := fmt.Sprintf("file:///work/%d ", last)
+	require.Eventually(t, func() bool { return upstreamRoots(t, cs) == want }, waitFor, 50*time.Millisecond, "the upstream ends with the last roots")
+	// Each pace may start a new ask, or notification, at once; then one a
+	// second at most.
+	seconds := int64(time.Since(began)/time.Second) + 1
+	t.Logf("%d changes in %v: %d asks, %d notifications", 2*last, time.Since(began), asked.Load()-askedBefore, changed.Load()-changedBefore)
+	assert.LessOrEqual(t, asked.Load()-askedBefore, seconds+1, "asks of the client")
+	assert.LessOrEqual(t, changed.Load()-changedBefore, seconds+1, "notifications to the upstream")
+}
