@@ -10,17 +10,20 @@ import (
 )
 
 // forwardedMethods are the requests gate sends an upstream on a client's
-// behalf. An HTTP status the upstream answers one of them with is that
+// behalf (a subscription too, when gate makes it again for its clients
+// after a reconnection). An HTTP status the upstream answers one of them with is that
 // request's (callStatusError): a 403 for a scope the token lacks, a 413
 // from a proxy, a 429 from a rate limit are about the request, not the
 // session, its credentials or the server's health. The requests gate
 // sends for itself (initialize, ping, the listings, its subscriptions)
 // are not here: what they are answered with is about the session.
 var forwardedMethods = map[string]bool{
-	"tools/call":          true,
-	"resources/read":      true,
-	"prompts/get":         true,
-	"completion/complete": true,
+	"tools/call":            true,
+	"resources/read":        true,
+	"prompts/get":           true,
+	"completion/complete":   true,
+	"resources/subscribe":   true,
+	"resources/unsubscribe": true,
 }
 
 // callStatusError is an HTTP status an upstream answered a forwarded

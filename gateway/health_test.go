@@ -300,3 +300,48 @@ breaker = { failures = 2, window = "1h", cooldown = "1h" }
 	assert.GreaterOrEqual(t, up.refused.Load(), int64(2))
 	assert.Equal(t, gateway.StateReady, h.gw.Upstreams()[0].State, "the session goes on")
 }
+
+// readRefuser answers resources/read of docB with 403, and every
+// prompts/get with 413; the rest goes to next.
+type readRefuser struct{ next http.Handler }
+
+func (g *readRefuser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := mcptest.RPCMethod(r)
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(strings.NewReader(string(body)))
+	switch {
+	case m == "resources/read" && strings.Contains(string(body), docB):
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope"`)
+		http.Error(w, peerWords, http.StatusForbidden)
+	case m == "prompts/get":
+		http.Error(w, peerWords, http.StatusRequestEntityTooLarge)
+	default:
+		g.next.ServeHTTP(w, r)
+	}
+}
+
+// A read or a get a client forwards is judged as a call is: its status
+// is its own error, and the session and the other reads go on.
+func TestHealthPerRequestStatusOfAForwardedRead(t *testing.T) {
+	up := newFeatureUpstream("one")
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\nbreaker = { failures = 1, window = \"1h\", cooldown = \"1h\" }\n",
+		serveHTTP(t, &readRefuser{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up.s }, nil)})), fastConfig())
+	breakers := watchBreakers(h)
+	fc := h.featureClient()
+	fc.waitNames(t, docNames...)
+	ctx := ctxFor(t)
+	for range 3 {
+		_, err := fc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: docB})
+		require.ErrorContains(t, err, "server docs refused")
+		assert.Contains(t, err.Error(), "HTTP 403 Forbidden")
+		assert.NotContains(t, err.Error(), "PEER-WORDS")
+		_, err = fc.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "d_greet", Arguments: map[string]string{"who": "ann"}})
+		require.ErrorContains(t, err, "HTTP 413 Request Entity Too Large")
+		got, err := fc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: docA})
+		require.NoError(t, err)
+		assert.Equal(t, "one reads "+docA, got.Contents[0].Text)
+	}
+	assert.Empty(t, breakers.states("docs"))
+	_, found := h.states.find("docs", gateway.StateDown, "")
+	assert.False(t, found, "the upstream was never down")
+}
