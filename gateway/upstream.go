@@ -227,11 +227,20 @@ func (u *upstream) serve(ctx context.Context) error {
 	}()
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }()
-	go u.keepAlive(sctx, cs, g, cfg.keepAlive)
+	// The keepalive ends with the session, before serve returns: what it
+	// tells the breaker is over once the upstream is stopped.
+	pinging := make(chan struct{})
+	go func() {
+		defer close(pinging)
+		u.keepAlive(sctx, cs, g, cfg.keepAlive)
+	}()
 	go u.keepLogLevel(sctx, cs)
 	go u.keepRoots(sctx, client)
 	var why error
-	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
+	defer func() {
+		u.closeSession(cs, l, end, why, ctx.Err() == nil)
+		<-pinging
+	}()
 	u.mu.Lock()
 	u.session, u.sessionCtx, u.guard = cs, sctx, g
 	u.mu.Unlock()
