@@ -34,11 +34,22 @@ const (
 	// one with isError, a JSON-RPC error. A tool's own answer is not its
 	// server's health.
 	healthOK
-	// healthFault: the call failed at the transport (refused, reset, the
-	// session lost mid-call, an HTTP error with no JSON-RPC answer) or
-	// timed out.
+	// healthFault: the server's own failure, whoever saw it: a
+	// connection to it could not be made, the session was lost mid-call,
+	// gate's own ping failed at the transport (a 5xx, a reset). Any
+	// client's call, or gate's ping, shows it alike.
 	healthFault
+	// healthCallFault: a client's call answered with an HTTP 5xx, or
+	// whose connection broke during it. It may be the server's failure,
+	// or what that client's arguments make of one tool or of a proxy: it
+	// counts only when more than one client sees it (breaker.record).
+	healthCallFault
 )
+
+// A call that timed out, or was answered a 4xx or a 429, is none of
+// these: it is that call's failure, which its client is told, and says
+// nothing of the server (a busy server that answers pings is alive). So
+// no one client can hide a server from the others.
 
 // breakerPolicy is the breaker settings of one server: the gateway's
 // (Config.WithBreaker), overridden by its manifest entry's breaker table.
@@ -80,8 +91,10 @@ type breakerChange struct {
 }
 
 // breaker is the circuit breaker of one upstream's forwarded calls. It
-// opens after policy.failures calls in a row failed (healthFault) within
-// policy.window; open, it hides the upstream's tools. It closes when the
+// opens after policy.failures failures in a row (healthFault,
+// healthCallFault) within policy.window, when at least one of them is
+// the server's own (healthFault) or they come from two clients or more;
+// open, it hides the upstream's tools. It closes when the
 // server's probe, having said unavailable since it opened, says available
 // again. When no probe saw the failure (the server has none, or its probe
 // cannot see what the calls saw), it half-opens once the cool-down has
@@ -91,9 +104,9 @@ type breakerChange struct {
 type breaker struct {
 	mu    sync.Mutex
 	state string
-	// fails are the times of the failures in a row, oldest first: at most
-	// policy.failures, none older than policy.window before the newest.
-	fails []time.Time
+	// fails are the failures in a row, oldest first, none older than
+	// policy.window before the newest.
+	fails []failure
 	// Set while open or half-open.
 	openedAt  time.Time
 	retryAt   time.Time // when a trial may begin
@@ -103,41 +116,90 @@ type breaker struct {
 	why       string    // why it opened
 }
 
+// failure is one failure in a row: when, and the client whose call saw
+// it (nil for the server's own, healthFault).
+type failure struct {
+	at  time.Time
+	who any
+}
+
 func newBreaker() *breaker { return &breaker{state: BreakerClosed} }
 
-// record counts one call's verdict at now, and returns the change of
-// state it made, if any. fault says what failed, for a healthFault.
-func (b *breaker) record(now time.Time, p breakerPolicy, h health, fault string) (breakerChange, bool) {
+// record counts one verdict at now, and returns the change of state it
+// made, if any. fault says what failed; who is the client whose call saw
+// a healthCallFault (its session).
+func (b *breaker) record(now time.Time, p breakerPolicy, h health, fault string, who any) (breakerChange, bool) {
 	if h == healthNone || p.failures <= 0 {
 		return breakerChange{}, false
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	switch b.state {
-	case BreakerClosed:
-		if h == healthOK {
-			b.fails = b.fails[:0]
-			return breakerChange{}, false
-		}
-		keep := 0
-		for keep < len(b.fails) && now.Sub(b.fails[keep]) > p.window {
-			keep++
-		}
-		b.fails = append(b.fails[keep:], now)
-		if len(b.fails) < p.failures {
-			return breakerChange{}, false
-		}
-		return b.open(now, p, fmt.Sprintf("%d calls in a row failed (last: %s)", len(b.fails), fault)), true
-	case BreakerHalfOpen:
-		if h == healthOK {
+	if b.state == BreakerOpen {
+		// The answers of calls sent before it opened say nothing new.
+		return breakerChange{}, false
+	}
+	if h == healthOK {
+		if b.state == BreakerHalfOpen {
 			b.close()
 			return breakerChange{state: BreakerClosed, why: "a trial call was answered"}, true
 		}
+		b.fails = b.fails[:0]
+		return breakerChange{}, false
+	}
+	if h == healthFault {
+		who = nil
+	}
+	keep := 0
+	for keep < len(b.fails) && now.Sub(b.fails[keep].at) > p.window {
+		keep++
+	}
+	b.fails = append(b.fails[keep:], failure{at: now, who: who})
+	if n := len(b.fails) - p.failures; n > 0 {
+		// Only the last policy.failures decide: one client's own run of
+		// failures is bounded too.
+		b.fails = append(b.fails[:0], b.fails[n:]...)
+	}
+	if !b.servers() {
+		// One client's calls alone never hide a server from the others.
+		return breakerChange{}, false
+	}
+	if b.state == BreakerHalfOpen {
 		b.trips++
 		return b.open(now, p, fmt.Sprintf("a trial call failed too (last: %s)", fault)), true
 	}
-	// Open: the answers of calls sent before it opened say nothing new.
-	return breakerChange{}, false
+	if len(b.fails) < p.failures {
+		return breakerChange{}, false
+	}
+	return b.open(now, p, fmt.Sprintf("%d calls in a row failed (last: %s)", len(b.fails), fault)), true
+}
+
+// alive counts an answer to gate's own ping: a closed breaker's failures
+// in a row end, as they end with a call's answer. It does not close a
+// half-open one: a call decides that.
+func (b *breaker) alive() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state == BreakerClosed {
+		b.fails = b.fails[:0]
+	}
+}
+
+// servers reports whether the failures in a row are the server's: one
+// of them is its own (healthFault), or they come from two clients or
+// more.
+func (b *breaker) servers() bool {
+	var first any
+	for _, f := range b.fails {
+		switch {
+		case f.who == nil:
+			return true
+		case first == nil:
+			first = f.who
+		case f.who != first:
+			return true
+		}
+	}
+	return false
 }
 
 func (b *breaker) open(now time.Time, p breakerPolicy, why string) breakerChange {

@@ -193,27 +193,28 @@ breaker = { failures = 3, window = "1m", cooldown = "1h" }
 }
 
 // A tool's isError result and its server's JSON-RPC error are the
-// server's answers, and calls gate refuses itself say nothing of the
-// server: none of them opens the breaker, however many in a row. Timeouts
-// do; then, the server having no probe, the tools come back after the
+// server's answers, and calls gate refuses itself, or that run past their
+// call timeout, are their calls' failures: none of them opens the
+// breaker, however many in a row. A server's 5xx seen by two clients
+// does; then, the server having no probe, the tools come back after the
 // cool-down for a trial call, which closes it.
 func TestBreakerCountsFailuresNotAnswers(t *testing.T) {
-	s := newUpstreamServer("")
+	s, _ := statusServer(503)
 	s.AddTool(&mcp.Tool{Name: "oops", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool says no"}}}, nil
 	})
-	url, _ := httpUpstream(t, s)
+	url := serveHTTP(t, &statusUpstream{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)})
 	h := start(t, fmt.Sprintf(`
 [[servers]]
 name = "web"
 url = %q
 prefix = "w_"
-call_timeout = "50ms"
+call_timeout = "500ms"
 breaker = { failures = 2, cooldown = "20ms" }
 `, url), fastConfig())
 	breakers := watchBreakers(h)
-	c := h.client()
-	all := append(prefixed("w_", upstreamTools...), "w_oops")
+	c, other := h.client(), h.client()
+	all := append(prefixed("w_", upstreamTools...), "w_oops", "w_s503")
 	c.WaitTools(t, all...)
 	c.settle()
 
@@ -232,16 +233,26 @@ breaker = { failures = 2, cooldown = "20ms" }
 		_, err := c.call(t, "w_nothing", nil)
 		notAvailable(t, err, "gate offers no tool of that name", runtime.CodeNoSuchTool)
 	}
+	hung := make(chan error, 5)
+	for range 5 {
+		go func() {
+			_, err := c.call(t, "w_hang", nil)
+			hung <- err
+		}()
+	}
+	for range 5 {
+		require.ErrorContains(t, <-hung, "did not answer the call of w_hang within 500ms")
+	}
 	assert.Empty(t, breakers.states("web"))
 	assert.Equal(t, before, h.gw.Changes())
 
-	// Two timeouts in a row open it.
-	for range 2 {
-		_, err := c.call(t, "w_hang", nil)
-		require.ErrorContains(t, err, "did not answer the call of w_hang within 50ms")
+	// A 5xx from each of two clients in a row opens it.
+	for _, cl := range []*client{c, other} {
+		_, err := cl.call(t, "w_s503", nil)
+		require.ErrorContains(t, err, "HTTP 503 Service Unavailable")
 	}
 	opened := breakers.wait(t, "web", gateway.BreakerOpen)
-	assert.Contains(t, opened.Reason, "2 calls in a row failed (last: server web did not answer the call of w_hang within 50ms (its call_timeout))")
+	assert.Contains(t, opened.Reason, "2 calls in a row failed (last: server web failed the call of w_s503: it answered HTTP 503 Service Unavailable)")
 	// The cool-down passes; the session is ready: a trial.
 	breakers.wait(t, "web", gateway.BreakerOpen, gateway.BreakerHalfOpen)
 	c.WaitTools(t, all...)

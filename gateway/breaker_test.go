@@ -15,8 +15,10 @@ import (
 // set that settles it with a probe answer and the session's readiness.
 type breakerStep struct {
 	at time.Duration
-	// A call, when h is not healthNone.
-	h health
+	// A call, when h is not healthNone; who is the client whose call it
+	// was (for a healthCallFault).
+	h   health
+	who string
 	// A settle, when settle is set.
 	settle bool
 	probe  *probeAnswerAt // nil: the server has no probe
@@ -38,6 +40,11 @@ type probeAnswerAt struct {
 
 func call(at time.Duration, h health, state string) breakerStep {
 	return breakerStep{at: at, h: h, state: state}
+}
+
+// callOf is a call of client who that a 5xx failed.
+func callOf(at time.Duration, who, state string) breakerStep {
+	return breakerStep{at: at, h: healthCallFault, who: who, state: state}
 }
 
 func TestBreakerStateMachine(t *testing.T) {
@@ -123,6 +130,24 @@ func TestBreakerStateMachine(t *testing.T) {
 			{at: time.Minute, settle: true, ready: true, probe: &probeAnswerAt{available: false, at: 50 * time.Second}, state: BreakerOpen},
 			{at: 61 * time.Second, settle: true, ready: true, probe: &probeAnswerAt{available: true, at: 61 * time.Second}, state: BreakerClosed, change: BreakerClosed},
 		}},
+		{"one client's failed calls never open it, however many", policy, []breakerStep{
+			callOf(0, "a", BreakerClosed), callOf(1, "a", BreakerClosed), callOf(2, "a", BreakerClosed),
+			callOf(3, "a", BreakerClosed), callOf(4, "a", BreakerClosed), callOf(5, "a", BreakerClosed),
+		}},
+		{"failed calls of two clients open it", policy, []breakerStep{
+			callOf(0, "a", BreakerClosed), callOf(1, "a", BreakerClosed),
+			{at: 2, h: healthCallFault, who: "b", state: BreakerOpen, change: BreakerOpen, hides: "3 calls in a row failed (last: boom)"},
+		}},
+		{"the server's own failure with one client's makes them the server's", policy, []breakerStep{
+			callOf(0, "a", BreakerClosed), callOf(1, "a", BreakerClosed),
+			{at: 2, h: fail, state: BreakerOpen, change: BreakerOpen},
+		}},
+		{"half-open: one client's failed call does not open it again, two clients' do", policy, []breakerStep{
+			call(0, fail, BreakerClosed), call(0, fail, BreakerClosed), call(0, fail, BreakerOpen),
+			{at: 5 * time.Second, settle: true, ready: true, state: BreakerHalfOpen, change: BreakerHalfOpen},
+			callOf(6*time.Second, "a", BreakerHalfOpen), callOf(6*time.Second, "a", BreakerHalfOpen),
+			{at: 7 * time.Second, h: healthCallFault, who: "b", state: BreakerOpen, change: BreakerOpen, hides: "a trial call failed too"},
+		}},
 		{"a probe that never saw the failure leaves it to the cool-down", policy, []breakerStep{
 			call(time.Second, fail, BreakerClosed), call(time.Second, fail, BreakerClosed), call(time.Second, fail, BreakerOpen),
 			{at: 2 * time.Second, settle: true, ready: true, probe: &probeAnswerAt{available: true, at: 2 * time.Second}, state: BreakerOpen, wake: 6 * time.Second},
@@ -146,7 +171,11 @@ func TestBreakerStateMachine(t *testing.T) {
 					}
 					change, changed, wake = b.settle(now, tc.policy, probe, s.ready)
 				} else {
-					change, changed = b.record(now, tc.policy, s.h, "boom")
+					var who any
+					if s.who != "" {
+						who = s.who
+					}
+					change, changed = b.record(now, tc.policy, s.h, "boom", who)
 				}
 				require.Equal(t, s.state, b.current(), "step %d", i)
 				require.Equal(t, before != s.state, changed, "step %d: a change is reported exactly when the state changes", i)
@@ -173,7 +202,7 @@ func TestBreakerTurnedOff(t *testing.T) {
 	on := breakerPolicy{failures: 1, window: time.Second, cooldown: time.Hour}
 	b := newBreaker()
 	now := time.Now()
-	_, changed := b.record(now, on, healthFault, "boom")
+	_, changed := b.record(now, on, healthFault, "boom", nil)
 	require.True(t, changed)
 	require.Equal(t, BreakerOpen, b.current())
 	change, changed, _ := b.settle(now, breakerPolicy{}, probeAnswer{}, true)

@@ -48,6 +48,7 @@ func (g *Gateway) refreshServer(server string) {
 // breakerHides settles u's breaker with what the computation of the
 // offered set knows, and returns why it hides the server's tools, or "".
 func (g *Gateway) breakerHides(u *upstream, p breakerPolicy, st runtime.Status, known, ready bool) string {
+	u.breakerPolicy.Store(&p)
 	probe := probeAnswer{has: known && st.HasProbe, available: st.Available(), at: st.CheckedAt}
 	change, changed, wake := u.breaker.settle(time.Now(), p, probe, ready)
 	if changed {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
@@ -74,7 +75,7 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 		// the upstream's error whole first).
 		err = o.up.secrets.err(err)
 		g.metrics.call(o.up.name, o.tool.Name, outcome, time.Since(start))
-		g.noteHealth(o, h, err)
+		g.recordHealth(o.up, o.breaker, h, err, req.Session)
 		return res, err
 	}
 }
@@ -121,7 +122,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	// bounds: a flood of calls holds no more of the upstream's
 	// connections than the cap.
 	var res *mcp.CallToolResult
-	var err error
+	var raw, err error // raw: before it was redacted, to judge it by
 	sent := false
 	select {
 	case u.callSlots <- struct{}{}:
@@ -130,6 +131,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		// answered: one that ends for gate's reasons has the SDK send one.
 		g.cancels.owe()
 		res, err = cs.CallTool(cctx, params)
+		raw = err
 		err = u.secrets.err(err)
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
@@ -167,22 +169,57 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	case cctx.Err() != nil && !sent:
 		return nil, OutcomeTimeout, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call of %s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", prefixed, u.name, u.gw.cfg.maxUpstreamCalls, timeout)}
 	case cctx.Err() != nil:
-		return nil, OutcomeTimeout, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
+		// The call's failure, not the server's: a server busy with it may
+		// be answering others, and pings (keepalive.go).
+		u.callTimedOut()
+		return nil, OutcomeTimeout, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
+	}
+	outcome, h, jerr := u.judge(raw, err, "the call of "+prefixed)
+	return nil, outcome, h, jerr
+}
+
+// judge reads the error a forwarded request (what: "the call of x")
+// ended with once sent, when neither its context nor its session ended
+// it: the outcome, what it says of the server's health, and the error its
+// client gets. raw is the error as it came, err the same redacted
+// (redact.go), which keeps its text but not what it wraps.
+func (u *upstream) judge(raw, err error, what string) (string, health, *jsonrpc.Error) {
+	var status *callStatusError
+	if errors.As(raw, &status) {
+		// The request's answer, however the server gave it: its client is
+		// told, the session goes on.
+		outcome, h := OutcomeError, healthNone
+		switch {
+		case status.busy():
+			outcome = OutcomeBusy
+		case status.serverError():
+			h = healthCallFault
+		}
+		return outcome, h, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: status.describe(u.name, what)}
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && !sdkTransportError(je) {
-		return nil, OutcomeError, healthOK, u.gw.upstreamError(je)
+		return OutcomeError, healthOK, u.gw.upstreamError(je)
 	}
-	return nil, OutcomeError, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+	// A connection that could not be made is the server's failure, whoever
+	// asked; one that broke during a request may be what that request
+	// made of it (a body a proxy resets), which needs two clients.
+	h := healthCallFault
+	var op *net.OpError
+	if errors.As(raw, &op) && op.Op == "dial" {
+		h = healthFault
+	}
+	return OutcomeError, h, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
 }
 
 // sdkTransportErrors are the errors the MCP SDK's client makes itself, as
 // JSON-RPC errors, when a request never reached the upstream or its
 // connection is closing (v1.8.0's jsonrpc2.ErrRejected, ErrClientClosing,
-// ErrServerClosing): a refused connection, an HTTP 502, 503, 504 or 429
-// without a JSON-RPC answer. They are failures of the transport, not the
-// upstream's answer: they count for its breaker, and the client is told
-// the whole error (the cause comes after the sentinel's message).
+// ErrServerClosing): a refused or reset connection. They are failures of
+// the transport, not the upstream's answer: they count for its breaker,
+// and the client is told the whole error (the cause comes after the
+// sentinel's message). An HTTP status on a forwarded request never comes
+// as one: the link makes it a callStatusError first (callstatus.go).
 var sdkTransportErrors = map[int64]string{
 	-32005: "rejected by transport",
 	-32003: "client is closing",
@@ -194,16 +231,11 @@ func sdkTransportError(je *jsonrpc.Error) bool {
 	return ok && je.Message == msg
 }
 
-// noteHealth gives a forwarded call's verdict to its upstream's breaker,
-// and publishes the change of state it makes, if any.
-func (g *Gateway) noteHealth(o *offer, h health, err error) {
-	g.recordHealth(o.up, o.breaker, h, err)
-}
-
-// recordHealth gives the verdict of a request forwarded to u (a call, a
-// read, a get, a completion) to its breaker, and publishes the change of
-// state it makes, if any.
-func (g *Gateway) recordHealth(u *upstream, p breakerPolicy, h health, err error) {
+// recordHealth gives the verdict of a request sent to u (a call, a read,
+// a get, a completion for the client whose session is who; gate's own
+// ping, who nil) to its breaker, and publishes the change of state it
+// makes, if any.
+func (g *Gateway) recordHealth(u *upstream, p breakerPolicy, h health, err error, who *mcp.ServerSession) {
 	fault := ""
 	if err != nil {
 		fault = err.Error()
@@ -212,7 +244,11 @@ func (g *Gateway) recordHealth(u *upstream, p breakerPolicy, h health, err error
 			fault = je.Message
 		}
 	}
-	if change, ok := u.breaker.record(time.Now(), p, h, fault); ok {
+	var client any
+	if who != nil {
+		client = who
+	}
+	if change, ok := u.breaker.record(time.Now(), p, h, fault, client); ok {
 		g.breakerChanged(u, change)
 	}
 }

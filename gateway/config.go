@@ -23,7 +23,10 @@ const (
 	// protocol version it speaks; a ping not answered before the next one
 	// is due fails its session, hides its tools and reconnects: an
 	// upstream that hangs is found within twice this long even when no
-	// call is made.
+	// call is made. A ping that waited while a forwarded request was in
+	// flight is not counted, until a call passes its call timeout: a
+	// server that handles one message at a time answers it after the
+	// call.
 	DefaultKeepAlive = 5 * time.Second
 	// DefaultBackoffMin and DefaultBackoffMax bound the wait between
 	// reconnections to an upstream; it doubles on each failure and starts
@@ -108,19 +111,16 @@ const (
 	// HTTP upstream (one per call in flight) and the file descriptors
 	// they take.
 	DefaultMaxUpstreamCalls = 256
-	// DefaultBreakerFailures is how many forwarded calls of one server
-	// must fail in a row, at the transport or by timing out, to open its
-	// breaker and hide its tools. One or two fail when an upstream
-	// restarts or a connection is reset and the next call works; five in
-	// a row, with no answer between them, is an outage the probe has not
-	// seen yet.
+	// DefaultBreakerFailures is how many of a server's own failures in a
+	// row (a connection not made, the session lost, gate's ping failing
+	// at the transport, a 5xx two clients saw) open its breaker and hide
+	// its tools. One or two fail when an upstream restarts or a
+	// connection is reset and the next request works; five in a row, with
+	// no answer between them, is an outage the probe has not seen yet.
 	DefaultBreakerFailures = 5
 	// DefaultBreakerWindow is the span those failures must fall within:
-	// five calls that each ran into the default call timeout, one after
-	// the other, fit in it, so a server that hangs on every call (while
-	// it still answers pings, which the keep-alive would catch) opens its
-	// breaker; failures further apart than that are faults, not an
-	// outage.
+	// five failed keepalive pings fit in it many times over; failures
+	// further apart than that are faults, not an outage.
 	DefaultBreakerWindow = 5 * time.Minute
 	// DefaultBreakerCooldown is how long an open breaker waits before a
 	// trial call when no probe saw the failure: as long as the longest
@@ -344,8 +344,8 @@ func (c Config) WithMaxUpstreamCalls(n int) Config {
 
 // WithBreaker sets the breaker of servers whose manifest entry has no
 // breaker table, or leaves out some of its keys (docs/MCP.md, "The
-// breaker"): failures calls in a row that fail at the transport or time
-// out, within window, hide a server's tools; cooldown is how long they
+// breaker"): failures of the server's own in a row (not a call's
+// timeout, 4xx or 429), within window, hide a server's tools; cooldown is how long they
 // stay hidden, when no probe saw the failure, before a trial call.
 // failures 0 turns the breaker off, less than 0 selects
 // DefaultBreakerFailures; a window or cooldown of 0 or less selects its

@@ -27,8 +27,13 @@ import (
 // one that is not set is not connected to.
 
 // errCredentialsRejected is what every rejection of an upstream's
-// credentials is (errors.Is): a 401 or 403 from the upstream, or a token
-// endpoint that refuses the client. The upstream is then retried only
+// credentials is (errors.Is): a 401 on any request, a 403 on one of
+// gate's own requests (initialize, ping, a listing, the event stream: the
+// session's, which the credentials must open), or a token endpoint that
+// refuses the client. A 403 on a request gate forwards for a client (a
+// tools/call: MCP's step-up authorization for a scope the token lacks, a
+// firewall rule on its arguments) is that request's refusal, not the
+// credentials' (callstatus.go). The upstream is then retried only
 // after the gateway's longest backoff: credentials that were refused a
 // moment ago will be again, and an upstream or authorization server that
 // counts failures (and locks the client out) should not see a storm.
@@ -50,7 +55,8 @@ var lookupSecret = os.LookupEnv
 // credentials is the transport of one session of a url upstream, under
 // gate's bounds (httpLink) and above the connection pool: it adds the
 // headers and the token to requests to the url's origin, refuses
-// redirects, and turns a 401 or 403 into the session's end.
+// redirects, and turns a rejection of the credentials (rejection) into
+// the session's end.
 type credentials struct {
 	base    http.RoundTripper
 	g       *guard
@@ -148,7 +154,9 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := c.redirected(resp); err != nil {
 		return nil, err
 	}
-	if !rejection(resp.StatusCode) {
+	// Whose request it is matters only for a 403 (outgoingOf reads it).
+	forwarded := resp.StatusCode == http.StatusForbidden && outgoingOf(req).forwarded
+	if !rejection(resp.StatusCode, forwarded) {
 		return resp, nil
 	}
 	if c.oauth != nil && bound && replayable(req) {
@@ -164,7 +172,7 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := c.redirected(resp); err != nil {
 			return nil, err
 		}
-		if !rejection(resp.StatusCode) {
+		if !rejection(resp.StatusCode, forwarded) {
 			return resp, nil
 		}
 	}
@@ -203,9 +211,10 @@ func (c *credentials) dress(req *http.Request, bound bool, stale string) (*http.
 	return out, token, nil
 }
 
-// rejection reports whether status refuses the credentials.
-func rejection(status int) bool {
-	return status == http.StatusUnauthorized || status == http.StatusForbidden
+// rejection reports whether status refuses the credentials: a 401 on any
+// request, a 403 on gate's own (not forwarded for a client).
+func rejection(status int, forwarded bool) bool {
+	return status == http.StatusUnauthorized || status == http.StatusForbidden && !forwarded
 }
 
 // replayable reports whether req can be sent again: it has no body, or
@@ -214,7 +223,7 @@ func replayable(req *http.Request) bool {
 	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 }
 
-// rejected ends the session for resp, a 401 or 403.
+// rejected ends the session for resp, a rejection of the credentials.
 func (c *credentials) rejected(req *http.Request, resp *http.Response) error {
 	challenge := resp.Header.Get("WWW-Authenticate")
 	discard(resp)

@@ -18,8 +18,8 @@ import (
 // one of its call slots, ended when the client cancels (the SDK then
 // cancels it upstream) or its session is dropped, the result capped at
 // Config.WithMaxResultBytes, the upstream's JSON-RPC errors passed on
-// cleaned (upstreamError), and a failure of the transport or a timeout
-// counted for its breaker as a call's is. what names the request in
+// cleaned (upstreamError), and its verdict counted for its breaker as a
+// call's is (upstream.judge). what names the request in
 // errors.
 //
 // A panic while handling the upstream's answer is its failure: its
@@ -63,13 +63,14 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	cctx, cancelTimeout := context.WithTimeout(sctx, rt.timeout)
 	defer cancelTimeout()
 	var res R
-	var err error
+	var raw, err error // raw: before it was redacted, to judge it by
 	sent := false
 	select {
 	case u.callSlots <- struct{}{}:
 		sent = true
 		gd.cancels.owe()
 		res, err = send(cctx, cs)
+		raw = err
 		err = u.secrets.err(err) // as a tool call's: redact.go
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
@@ -79,7 +80,7 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 		err = cctx.Err()
 	}
 	h := healthNone
-	defer func() { g.noteRouteHealth(rt, h, err) }()
+	defer func() { g.recordHealth(rt.up, rt.policy, h, err, ss) }()
 	switch {
 	case err == nil:
 		h = healthOK
@@ -102,16 +103,13 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	case cctx.Err() != nil && !sent:
 		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", what, u.name, g.cfg.maxUpstreamCalls, rt.timeout)}
 	case cctx.Err() != nil:
-		h = healthFault
+		// Its failure, not the server's (upstream.call).
+		u.callTimedOut()
 		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer %s within %v (its call_timeout)", u.name, what, rt.timeout)}
 	}
-	var je *jsonrpc.Error
-	if errors.As(err, &je) && !sdkTransportError(je) {
-		h = healthOK
-		return zero, g.upstreamError(je)
-	}
-	h = healthFault
-	return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %s", u.name, cleanMessage(err.Error()))}
+	_, verdict, jerr := u.judge(raw, err, what)
+	h = verdict
+	return zero, jerr
 }
 
 // codeData is the data of a not-offered error: the code, whether it is
@@ -119,10 +117,4 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 func codeData(code runtime.Code) json.RawMessage {
 	data, _ := json.Marshal(code.Info())
 	return data
-}
-
-// noteRouteHealth gives a forwarded request's verdict to its upstream's
-// breaker, as noteHealth does a call's.
-func (g *Gateway) noteRouteHealth(rt featureRoute, h health, err error) {
-	g.recordHealth(rt.up, rt.policy, h, err)
 }

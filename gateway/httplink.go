@@ -163,6 +163,14 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 		// refuses every one (credentials.go).
 		l.refuse(fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status))
 	}
+	if what.forwarded {
+		// An HTTP error on a client's request is that request's: the SDK
+		// would end the session for a 4xx (callstatus.go).
+		if err := statusOfCall(resp); err != nil {
+			release()
+			return nil, err
+		}
+	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
 		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
@@ -206,6 +214,9 @@ type outgoing struct {
 	kind   int
 	desc   string // for an error message: `"tools/list"`, "an answer"
 	method string // of a request or a notification
+	// forwarded says it is a request gate sends on a client's behalf
+	// (forwardedMethods), not one of its own.
+	forwarded bool
 }
 
 // maxAnswer is more than any answer or notification gate sends (pings,
@@ -221,7 +232,8 @@ func outgoingOf(req *http.Request) outgoing {
 		return outgoing{kind: outEnd, desc: "the end of the session"}
 	}
 	if req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > maxAnswer {
-		return outgoing{kind: outCall, desc: "a request"}
+		// Gate's own requests are short: a longer one is a client's.
+		return outgoing{kind: outCall, desc: "a request", forwarded: true}
 	}
 	body, err := req.GetBody()
 	if err != nil {
@@ -240,7 +252,7 @@ func outgoingOf(req *http.Request) outgoing {
 		if !m.IsCall() {
 			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
 		}
-		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method}
+		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwardedMethods[m.Method]}
 	}
 	return outgoing{kind: outCall, desc: "a request"}
 }

@@ -58,6 +58,12 @@ type upstream struct {
 	done      chan struct{}
 	schemas   compileSlot // its schema compiles, one at a time (compile.go)
 	breaker   *breaker    // of its forwarded calls (breaker.go)
+	// breakerPolicy is its server's, as last computed (for the
+	// keepalive's verdicts).
+	breakerPolicy atomic.Pointer[breakerPolicy]
+	// timedOutAt is when a forwarded request last ran past its call
+	// timeout (unix nanoseconds; 0: never), for the keepalive.
+	timedOutAt atomic.Int64
 	// started is when the gateway started it; settled is set once its
 	// first connection ended, ready or down (firstlook.go).
 	started time.Time
@@ -221,11 +227,20 @@ func (u *upstream) serve(ctx context.Context) error {
 	}()
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }()
-	go keepAlive(sctx, cs, g, cfg.keepAlive)
+	// The keepalive ends with the session, before serve returns: what it
+	// tells the breaker is over once the upstream is stopped.
+	pinging := make(chan struct{})
+	go func() {
+		defer close(pinging)
+		u.keepAlive(sctx, cs, g, cfg.keepAlive)
+	}()
 	go u.keepLogLevel(sctx, cs)
 	go u.keepRoots(sctx, client)
 	var why error
-	defer func() { u.closeSession(cs, l, end, why, ctx.Err() == nil) }()
+	defer func() {
+		u.closeSession(cs, l, end, why, ctx.Err() == nil)
+		<-pinging
+	}()
 	u.mu.Lock()
 	u.session, u.sessionCtx, u.guard = cs, sctx, g
 	u.mu.Unlock()
