@@ -106,10 +106,10 @@ func Peer(addr string) string {
 			return addr
 		}
 	}
-	a := ap.Addr().Unmap()
+	a := ap.Addr().Unmap().WithZone("")
 	if a.Is6() && !a.IsLoopback() {
 		p, _ := a.Prefix(64)
 		return p.String()
 	}
-	return a.WithZone("").String()
+	return a.String()
 }

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"net/netip"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,4 +40,17 @@ func TestPeer(t *testing.T) {
 	} {
 		assert.Equal(t, want, Peer(addr), addr)
 	}
+}
+
+// Peer never panics, and two ports of one address are one peer.
+func FuzzPeer(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:1", "[::1]:2", "[2001:db8::1]:3", "[fe80::1%eth0]:4", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		p := Peer(addr)
+		if ap, err := netip.ParseAddrPort(addr); err == nil {
+			assert.Equal(t, p, Peer(netip.AddrPortFrom(ap.Addr(), ap.Port()+1).String()))
+		}
+	})
 }
