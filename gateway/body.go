@@ -107,11 +107,12 @@ func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) (release func
 			return refuse(http.StatusInternalServerError, "gate: setting the body's read deadline: "+err.Error())
 		}
 	}
-	// One byte past what may come tells a body too large, or the end of
-	// one of known length.
+	// A body of known length is read into buffers of its length (Go's
+	// server never gives more); one of unknown length into one byte more
+	// than may come, which tells it too large.
 	limit := most + 1
 	if r.ContentLength >= 0 {
-		limit = r.ContentLength + 1
+		limit = r.ContentLength
 	}
 	var chunks [][]byte
 	n, next := int64(0), int64(firstBodyChunk)
@@ -144,6 +145,14 @@ func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) (release func
 			return refuse(http.StatusBadRequest, "gate: reading the request body: "+err.Error())
 		}
 		next = min(2*next, largestBodyChunk)
+	}
+	if n == limit && r.ContentLength >= 0 {
+		// Its end, read into no buffer: the server notes it there.
+		var end [1]byte
+		if k, err := r.Body.Read(end[:]); k > 0 || err != io.EOF {
+			release()
+			return refuse(http.StatusBadRequest, "gate: the request body does not end at its Content-Length")
+		}
 	}
 	if n > most {
 		release()

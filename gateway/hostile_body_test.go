@@ -84,10 +84,9 @@ func bodyBytes(t *testing.T, reg *prometheus.Registry, want int) {
 func TestHostileBodiesAreRefusedPastTheirShare(t *testing.T) {
 	const (
 		declared = 64 << 10
-		// A body of known length is read into buffers of its length and
-		// one byte more, all of them made once all but its last byte are
-		// in.
-		held = declared + 1
+		// A body of known length is read into buffers of its length,
+		// all of them made once all but its last byte are in.
+		held = declared
 	)
 	reg := prometheus.NewRegistry()
 	h := start(t, "", fastConfig().WithMetrics(reg).WithMaxRequestBytes(declared).
