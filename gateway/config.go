@@ -152,6 +152,7 @@ type Config struct {
 	maxSubscriptions                                    int
 	maxUpstreamCalls, maxListing                        int
 	sessionIdle, writeTimeout                           time.Duration
+	bodies                                              bodyLimits
 	breakerFailures                                     int
 	breakerWindow, breakerCooldown                      time.Duration
 	listChangedInterval, startupWait                    time.Duration

@@ -36,6 +36,8 @@ type Gateway struct {
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
 	sessionMetrics *sessionMetrics
+	// bodies are the /mcp request bodies being read (body.go).
+	bodies *requestBodies
 	// logs is the log level asked of the upstreams (logging.go).
 	logs logLevelState
 	// roots is the union of the client sessions' roots (roots.go).
@@ -138,6 +140,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
 	g.server.AddSendingMiddleware(g.queueNotifications)
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
+	g.bodies = newRequestBodies(cfg, cfg.metrics)
 	return g
 }
 

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,7 +14,10 @@ import (
 // Handler returns the gateway as a streamable-HTTP MCP endpoint (gatectl
 // serve mounts it at /mcp, behind its token and Host checks). It bounds
 // what a client can make it hold: a request body over WithMaxRequestBytes
-// is refused with 413, and a JSON-RPC batch of more messages than
+// is refused with 413, one that does not arrive within
+// WithRequestBodyTimeout with 408, one that would take its peer's bodies
+// past their share of WithRequestBodyBudget with 429 and all of them past
+// the budget with 503, and a JSON-RPC batch of more messages than
 // WithMaxSessionRequests with 400; a request that could open a session (a
 // POST without Mcp-Session-Id, whatever its body) is refused with 503 while
 // WithMaxSessions sessions are open or being opened; an idle session is
@@ -58,8 +60,12 @@ func (g *Gateway) Handler() http.Handler {
 				dw.opened = func() { g.askAgainOnStream(cs) }
 			}
 		}
-		if r.Method == http.MethodPost && !g.readBody(w, r) {
-			return
+		if r.Method == http.MethodPost {
+			release, ok := g.readBody(w, r)
+			if !ok {
+				return
+			}
+			defer release()
 		}
 		if r.Method != http.MethodPost || id != "" {
 			protected.ServeHTTP(dw, r)
@@ -77,39 +83,12 @@ func (g *Gateway) Handler() http.Handler {
 	})
 }
 
-// readBody reads a POST's body, up to the request cap, before the SDK
-// sees it, and refuses a JSON-RPC batch of more messages than a session
-// may have requests in flight: the SDK starts each message of a batch at
-// once. A body that is slow to come holds no slot of the session cap
-// (admit), which is taken only once it is here. It reports whether the
-// request goes on; when not, it has answered it.
-func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) bool {
-	body, err := io.ReadAll(io.LimitReader(r.Body, int64(g.cfg.maxRequest)+1))
-	switch {
-	case err != nil:
-		http.Error(w, "gate: reading the request body: "+err.Error(), http.StatusBadRequest)
-		return false
-	case len(body) > g.cfg.maxRequest:
-		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", g.cfg.maxRequest), http.StatusRequestEntityTooLarge)
-		return false
-	}
-	if n := batchLen(body, g.cfg.maxSessionRequests); n > g.cfg.maxSessionRequests {
-		http.Error(w, fmt.Sprintf("gate: a JSON-RPC batch may hold at most %d messages, the gateway's cap", g.cfg.maxSessionRequests), http.StatusBadRequest)
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return true
-}
-
 // batchLen is how many messages body holds: 1 unless it is a JSON array,
 // whose elements are counted up to one past most. A malformed body is
 // left to the SDK to refuse.
-func batchLen(body []byte, most int) int {
-	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '[' {
-		return 1
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil {
+func batchLen(body io.Reader, most int) int {
+	dec := json.NewDecoder(body)
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 		return 1
 	}
 	n := 0

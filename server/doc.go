@@ -32,8 +32,8 @@
 //	err = srv.Serve(l)
 //
 // Hostile clients are bounded (docs/HTTP.md, "Limits"): every timeout,
-// the header and connection caps, and every refusal closing its
-// connection; without a token, only requests to a loopback Host are
+// the header and connection caps, each peer's share of the connections
+// and of the event streams, and every refusal closing its connection; without a token, only requests to a loopback Host are
 // answered (DNS rebinding); reload errors are reported by their first
 // problems; large answers are rendered once and shared.
 package server

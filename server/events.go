@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-dev/gate/internal/budget"
 	"github.com/gate-dev/gate/runtime"
 )
 
@@ -19,6 +20,8 @@ import (
 type hub struct {
 	metrics *Metrics
 	opts    Options
+	// open counts the streams, all and per peer (Options.MaxStreams).
+	open *budget.Shared
 
 	mu      sync.Mutex
 	gen     uint64 // events published so far; the id of the last one
@@ -32,7 +35,8 @@ type stream struct {
 }
 
 func newHub(svc *runtime.Service, metrics *Metrics, opts Options) *hub {
-	h := &hub{metrics: metrics, opts: opts, streams: map[*stream]struct{}{}}
+	h := &hub{metrics: metrics, opts: opts, streams: map[*stream]struct{}{},
+		open: budget.New(int64(opts.MaxStreams), int64(opts.MaxPeerStreams))}
 	unsubscribe := svc.Subscribe(h.publish)
 	if opts.Done != nil {
 		go func() {
@@ -128,6 +132,22 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request) {
 	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return
 	}
+	peer := budget.Peer(r.RemoteAddr)
+	if err := h.open.Take(peer, 1); err != nil {
+		hdr.Del("Content-Type")
+		hdr.Del("X-Accel-Buffering")
+		hdr.Set("Retry-After", "1")
+		if errors.Is(err, budget.ErrOverShare) {
+			h.metrics.streamRefused(refusedPeerShare)
+			writeError(w, http.StatusTooManyRequests, fmt.Sprintf("this client has %d event streams open, its share: close one, or try again later", h.open.Share()))
+			return
+		}
+		h.metrics.streamRefused(refusedTotal)
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d event streams are open, the server's cap: try again later", h.open.Total()))
+		return
+	}
+	// The stream's place is given back when it ends, whichever way.
+	defer h.open.Give(peer, 1)
 	s, gen := h.add()
 	defer h.remove(s)
 

@@ -85,8 +85,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.token == nil || r.URL.Path != "/healthz" {
 		// It showed the token (or none is needed): its connection keeps
-		// its slot when the listener is full.
-		proveConn(r)
+		// its slot when the listener is full, unless its peer has its
+		// share of such connections already.
+		if !proveConn(r) {
+			h.Set("Retry-After", "1")
+			writeError(w, http.StatusTooManyRequests, "this client has its share of the server's connections open already: close one, or try again later")
+			return
+		}
 	}
 	if r.URL.Path == "/mcp" && s.opts.MCP != nil {
 		s.opts.MCP.ServeHTTP(w, r)

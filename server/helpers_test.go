@@ -105,6 +105,7 @@ func runService(t testing.TB, svc *runtime.Service) {
 type fixture struct {
 	svc      *runtime.Service
 	srv      *server
+	listener *limitListener
 	url      string
 	client   *http.Client
 	shutdown func() // closes Options.Done; idempotent
@@ -128,7 +129,7 @@ func serveWith(t testing.TB, svc *runtime.Service, metrics *Metrics, opts Option
 	require.NoError(t, err)
 	ts := &httptest.Server{Listener: l, Config: NewHTTPServer(h, sopts)}
 	ts.Start()
-	f := &fixture{svc: svc, srv: h.(*server), url: ts.URL, client: ts.Client(), shutdown: sync.OnceFunc(func() { close(done) })}
+	f := &fixture{svc: svc, srv: h.(*server), listener: l.(*limitListener), url: ts.URL, client: ts.Client(), shutdown: sync.OnceFunc(func() { close(done) })}
 	t.Cleanup(func() {
 		f.shutdown()
 		ts.Close()

@@ -53,6 +53,13 @@ type ServerOptions struct {
 	// at least 16 (1,024 where the limit is unknown); the other half is
 	// left for the manifest, probes, skills and the runtime.
 	MaxConns int
+	// MaxPeerConns caps the connections of one peer (its IP address; its
+	// /64 for IPv6), with the token or without. Beyond it, the peer's new
+	// connection takes the slot of its own oldest connection that has not
+	// shown the token, which is closed; when all of its connections have,
+	// the new one is accepted and closed at once. No other peer loses a
+	// connection for it. Default: a quarter of MaxConns.
+	MaxPeerConns int
 }
 
 func (o ServerOptions) withDefaults() ServerOptions {
@@ -73,6 +80,9 @@ func (o ServerOptions) withDefaults() ServerOptions {
 	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = defaultMaxConns()
+	}
+	if o.MaxPeerConns <= 0 {
+		o.MaxPeerConns = max(o.MaxConns/4, 1)
 	}
 	return o
 }
@@ -120,5 +130,6 @@ func Listen(network, addr string, opts ServerOptions) (net.Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newLimitListener(l, opts.withDefaults().MaxConns), nil
+	opts = opts.withDefaults()
+	return newLimitListener(l, opts.MaxConns, opts.MaxPeerConns), nil
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gate-dev/gate/internal/budget"
 )
 
 // limitListener hands out at most max connections at a time. Unlike
@@ -26,34 +28,58 @@ import (
 // 127.0.0.1) the token holder's new connection, being the newest, is the
 // last to go, and it is proven as soon as its first request is read. Only
 // when every connection is proven is a new one refused.
+//
+// A peer may have at most share proven connections: a request past it is
+// refused (proveConn reports it, and the server answers 429 and closes the
+// connection), and while the peer has its share a new connection of its
+// is closed at once. So no peer, with the token or without, can take
+// every slot, and only the peer past its share loses a connection for it.
+// Unproven connections are not counted: they give their slots up when the
+// listener is full, as above, and a client with the token on a flooding
+// peer's address (every loopback client is 127.0.0.1) keeps the last place
+// among them.
 type limitListener struct {
 	net.Listener
-	max int
+	max, share int
 
 	mu        sync.Mutex
 	open      int
+	proven    map[string]int        // per peer: its proven connections open
 	unproven  map[string]*list.List // per peer: its unproven *limitConn, oldest first
 	unprovenN int
 
-	refused atomic.Int64 // connections closed at once, every slot proven
-	evicted atomic.Int64 // unproven connections closed to make room
+	refused     atomic.Int64 // connections closed at once, every slot proven
+	peerRefused atomic.Int64 // connections closed at once, their peer's share proven
+	evicted     atomic.Int64 // unproven connections closed to make room
 }
 
-func newLimitListener(l net.Listener, n int) *limitListener {
-	return &limitListener{Listener: l, max: n, unproven: map[string]*list.List{}}
+func newLimitListener(l net.Listener, n, share int) *limitListener {
+	return &limitListener{Listener: l, max: n, share: max(share, 1), proven: map[string]int{}, unproven: map[string]*list.List{}}
 }
 
-// peerOf is the host of a remote address: the peer a connection counts
-// against.
+// peerOf is the party of a remote address: the peer a connection counts
+// against (budget.Peer).
 func peerOf(a net.Addr) string {
 	if a == nil {
 		return ""
 	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
+	return budget.Peer(a.String())
+}
+
+// openNow is how many connections are open.
+func (l *limitListener) openNow() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.open
+}
+
+// provenBy is how many proven connections peer holds, for tests; a peer
+// that holds none is forgotten (its state ends with its last connection).
+func (l *limitListener) provenBy(peer string) (n int, known bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, known = l.proven[peer]
+	return n, known
 }
 
 // evictable is the oldest unproven connection of the peer that holds the
@@ -66,6 +92,19 @@ func (l *limitListener) evictable() *limitConn {
 		}
 	}
 	return most.Front().Value.(*limitConn)
+}
+
+// leave takes c's place from its peer, whose slot is given back or passed
+// on by the caller; l.mu is held.
+func (l *limitListener) leave(c *limitConn) {
+	l.unlink(c)
+	c.gone = true
+	if !c.proven {
+		return
+	}
+	if l.proven[c.peer]--; l.proven[c.peer] <= 0 {
+		delete(l.proven, c.peer)
+	}
 }
 
 // unlink takes c out of the unproven; l.mu is held.
@@ -92,13 +131,17 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		var evict *limitConn
 		switch {
+		case l.proven[lc.peer] >= l.share:
+			l.mu.Unlock()
+			l.peerRefused.Add(1)
+			_ = c.Close()
+			continue
 		case l.open < l.max:
 			l.open++
 		case l.unprovenN > 0:
 			// The slot of an unproven connection passes to lc.
 			evict = l.evictable()
-			l.unlink(evict)
-			evict.gone = true
+			l.leave(evict)
 		default:
 			l.mu.Unlock()
 			l.refused.Add(1)
@@ -129,8 +172,9 @@ type limitConn struct {
 	// elem is the connection's place among the unproven, nil once it is
 	// proven or gone; gone says its slot is given back or passed on.
 	// Both are guarded by l.mu.
-	elem *list.Element
-	gone bool
+	elem   *list.Element
+	gone   bool
+	proven bool
 }
 
 // CloseWrite half-closes a TCP connection: the server does it before it
@@ -149,28 +193,40 @@ func (c *limitConn) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !c.gone {
-		l.unlink(c)
-		c.gone = true
+		l.leave(c)
 		l.open--
 	}
 	return err
 }
 
 // prove takes the connection out of those that may be closed to make
-// room.
-func (c *limitConn) prove() {
+// room, and reports false, leaving it unproven, when its peer has its
+// share of proven connections already.
+func (c *limitConn) prove() bool {
 	l := c.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	switch {
+	case c.proven || c.gone:
+		return true
+	case l.proven[c.peer] >= l.share:
+		return false
+	}
 	l.unlink(c)
+	c.proven = true
+	l.proven[c.peer]++
+	return true
 }
 
 type connKey struct{}
 
 // proveConn marks the connection r came on as one whose client passed the
-// server's checks (NewHTTPServer puts it in the request's context).
-func proveConn(r *http.Request) {
+// server's checks (NewHTTPServer puts it in the request's context). It
+// reports false when the connection's peer has its share of proven
+// connections already: the request is to be refused.
+func proveConn(r *http.Request) bool {
 	if c, ok := r.Context().Value(connKey{}).(*limitConn); ok {
-		c.prove()
+		return c.prove()
 	}
+	return true
 }

@@ -277,7 +277,7 @@ func (f *fixture) doHost(t testing.TB, host string) response {
 func TestLimitListener(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := newLimitListener(inner, 2)
+	l := newLimitListener(inner, 2, 3) // a share past the cap: the cap alone
 	defer l.Close()
 	accepted := make(chan net.Conn, 10)
 	go func() {

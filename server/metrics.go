@@ -45,6 +45,7 @@ type Metrics struct {
 	reloads       *prometheus.CounterVec
 	streams       prometheus.Gauge
 	overflows     prometheus.Counter
+	streamRefuse  *prometheus.CounterVec
 
 	// byKind holds the children for "tool" and "server", resolved once:
 	// Read runs on every request, and a label lookup hashes strings.
@@ -78,7 +79,13 @@ func (m *Metrics) WatchListener(l net.Listener) {
 	}, func() float64 { return float64(ll.refused.Load()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "gate_http_connections_evicted_total",
 		Help: "Connections that had not yet shown the token, closed to make room for a new one because the server held its maximum (server.ServerOptions.MaxConns).",
-	}, func() float64 { return float64(ll.evicted.Load()) }))
+	}, func() float64 { return float64(ll.evicted.Load()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "gate_http_connections_peer_refused_total",
+		Help: "Connections closed at once because their peer (remote address) held its share of the connections already, every one of them having shown the token (server.ServerOptions.MaxPeerConns).",
+	}, func() float64 { return float64(ll.peerRefused.Load()) }), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gate_http_connections",
+		Help: "Connections open now (server.ServerOptions.MaxConns bounds them).",
+	}, func() float64 { return float64(ll.openNow()) }))
 }
 
 // NewMetrics returns the metrics, every series at zero.
@@ -126,6 +133,10 @@ func NewMetrics() *Metrics {
 			Name: "gate_event_overflows_total",
 			Help: "Event streams closed because their client fell too far behind.",
 		}),
+		streamRefuse: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_event_streams_refused_total",
+			Help: "Event streams (/v1/events) refused: by reason, peer_share (429: the client's peer had its share open, Options.MaxPeerStreams) or total (503: the server had its cap open, Options.MaxStreams).",
+		}, []string{"reason"}),
 		byKind: map[string]*kindMetrics{},
 	}
 	for _, kind := range []string{"tool", "server"} {
@@ -136,10 +147,12 @@ func NewMetrics() *Metrics {
 	}
 	m.reloads.WithLabelValues("ok")
 	m.reloads.WithLabelValues("error")
+	m.streamRefuse.WithLabelValues(refusedPeerShare)
+	m.streamRefuse.WithLabelValues(refusedTotal)
 
 	m.Registry.MustRegister(
 		m.probeRuns, m.probeCodes, m.probeDuration, m.overruns, m.reads, m.graced,
-		m.stateChanges, m.reloads, m.streams, m.overflows,
+		m.stateChanges, m.reloads, m.streams, m.overflows, m.streamRefuse,
 		newStateCollector(&m.svc),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -244,6 +257,18 @@ func (m *Metrics) streamClosed() {
 func (m *Metrics) streamOverflowed() {
 	if m != nil {
 		m.overflows.Inc()
+	}
+}
+
+// The reasons of gate_event_streams_refused_total.
+const (
+	refusedPeerShare = "peer_share"
+	refusedTotal     = "total"
+)
+
+func (m *Metrics) streamRefused(reason string) {
+	if m != nil {
+		m.streamRefuse.WithLabelValues(reason).Inc()
 	}
 }
 

@@ -10,6 +10,15 @@ const (
 	DefaultPingInterval = 15 * time.Second
 	DefaultStreamBuffer = 1024
 	DefaultWriteTimeout = 10 * time.Second
+	// DefaultMaxStreams is how many event streams may be open at once: a
+	// quarter of the default connection cap (MaxDefaultConns), so that
+	// streams, which hold their connection for hours, leave the rest to
+	// requests.
+	DefaultMaxStreams = MaxDefaultConns / 4
+	// DefaultMaxPeerStreams is how many of them one peer may hold: an
+	// eighth, more than a browser opens to one host (six) with room for
+	// several tools on one machine, every loopback client being one peer.
+	DefaultMaxPeerStreams = DefaultMaxStreams / 8
 )
 
 // Options configure New. The zero value serves without a token, with the
@@ -34,6 +43,12 @@ type Options struct {
 	// stops reading is disconnected after it, and holds nothing meanwhile
 	// but its own goroutine and buffer.
 	WriteTimeout time.Duration
+	// MaxStreams caps the event streams open at once, all clients
+	// together, and MaxPeerStreams those of one peer (its IP address; its
+	// /64 for IPv6). A stream past its peer's share is refused with 429,
+	// one past the total with 503, both with Retry-After and the
+	// connection closed; a stream that ends gives its place back.
+	MaxStreams, MaxPeerStreams int
 	// MCP, when not nil, is served at /mcp (gateway.Gateway.Handler, the
 	// MCP gateway over streamable HTTP), after the same Host and token
 	// checks as every other endpoint; it takes the methods and bodies the
@@ -51,5 +66,12 @@ func (o Options) withDefaults() Options {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.MaxPeerStreams <= 0 {
+		o.MaxPeerStreams = DefaultMaxPeerStreams
+	}
+	o.MaxPeerStreams = min(o.MaxPeerStreams, o.MaxStreams)
 	return o
 }
