@@ -41,6 +41,13 @@ type chains struct {
 	costly tls.Certificate
 	// tooLong, bigKey and bigExponent are each past one bound only.
 	tooLong, bigKey, bigExponent tls.Certificate
+	// atTheBounds is the costliest chain of this shape within the bounds:
+	// a leaf under three intermediates with 4096-bit keys of exponent
+	// 65537, each a candidate for the leaf's issuer.
+	atTheBounds tls.Certificate
+	// p521 is a leaf under an intermediate with a P-521 key: the costliest
+	// curve to check a signature on, refused as an 8192-bit key is.
+	p521 tls.Certificate
 }
 
 var (
@@ -177,6 +184,22 @@ func makeChains() (*chains, error) {
 	if ch.bigExponent, err = chain(2048, 1<<31-1, 1); err != nil {
 		return nil, err
 	}
+	if ch.atTheBounds, err = chain(4096, 65537, 3); err != nil {
+		return nil, err
+	}
+	p521Key, err := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	p521DER, p521, err := issue(template("p521", true), template("p521", true), p521Key.Public(), p521Key)
+	if err != nil {
+		return nil, err
+	}
+	p521Leaf, _, err := issue(template("leaf", false), p521, leafKey.Public(), p521Key)
+	if err != nil {
+		return nil, err
+	}
+	ch.p521 = tls.Certificate{Certificate: [][]byte{p521Leaf, p521DER}, PrivateKey: leafKey}
 	return ch, nil
 }
 
@@ -236,6 +259,7 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 		{"too long", ch.tooLong, "more than 4 certificates"},
 		{"8192-bit key", ch.bigKey, "an RSA key over 4096 bits"},
 		{"31-bit exponent", ch.bigExponent, "an RSA public exponent over 65537"},
+		{"P-521", ch.p521, "an ECDSA key on P-521"},
 	} {
 		addr := tlsPeerWith(t, tt.cert)
 		grants := Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}, Insecure: []string{addr}}
@@ -302,4 +326,49 @@ func TestTLSChainAtTheBounds(t *testing.T) {
 		assert.Contains(t, g.lastError(t, c), "tls: failed to verify certificate: x509: certificate signed by unknown authority", via)
 		c.End()
 	}
+}
+
+// BenchmarkTLSVerify measures what verifying a peer's chain costs within
+// the bounds: one signature check on the costliest keys the bounds let
+// through (RSA-4096 with exponent 65537), and on P-521, which they do not
+// let through for what it costs; and the verification
+// of the chain at the bounds (whose three checks all fail, as a hostile
+// peer's would). crypto/x509 stops after 100 checks, so 100 times the
+// costliest check bounds any verification.
+func BenchmarkTLSVerify(b *testing.B) {
+	ch := testChains(b)
+	parse := func(c tls.Certificate) []*x509.Certificate {
+		var out []*x509.Certificate
+		for _, der := range c.Certificate {
+			cert, err := x509.ParseCertificate(der)
+			require.NoError(b, err)
+			out = append(out, cert)
+		}
+		return out
+	}
+	bounds := parse(ch.atTheBounds)
+	require.NoError(b, checkChainCost(bounds, "127.0.0.1:443"))
+	b.Run("check RSA-4096 e=65537", func(b *testing.B) {
+		for b.Loop() {
+			require.Error(b, bounds[0].CheckSignatureFrom(bounds[1]))
+		}
+	})
+	b.Run("check P-521", func(b *testing.B) {
+		p521 := parse(ch.p521)
+		for b.Loop() {
+			require.NoError(b, p521[0].CheckSignatureFrom(p521[1]))
+		}
+	})
+	b.Run("chain at the bounds", func(b *testing.B) {
+		cs := tls.ConnectionState{PeerCertificates: bounds}
+		for b.Loop() {
+			require.Error(b, verifyPeer(cs, "127.0.0.1", ch.roots))
+		}
+	})
+	b.Run("costly chain, refused", func(b *testing.B) {
+		costly := parse(ch.costly)
+		for b.Loop() {
+			require.Error(b, checkChainCost(costly, "127.0.0.1:443"))
+		}
+	})
 }

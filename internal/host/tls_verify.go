@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
@@ -13,8 +15,8 @@ import (
 // what one check costs: a peer whose intermediates carry 8192-bit RSA keys
 // with a 31-bit public exponent makes each check cost milliseconds, and the
 // hundred of them most of a second of CPU, whatever the probe's budget. A
-// chain past any of these bounds is refused before any signature is
-// checked (see checkChainCost).
+// chain past any of these bounds, or with an ECDSA key on P-521, is refused
+// before any signature is checked (see checkChainCost).
 const (
 	// MaxTLSChain is how many certificates the peer may present, its own
 	// and the intermediates: a server sends its certificate and one or two
@@ -54,17 +56,22 @@ func checkChainCost(certs []*x509.Certificate, addr string) error {
 	}
 	maxE := big.NewInt(MaxTLSRSAExponent)
 	for _, cert := range certs {
-		key, ok := cert.PublicKey.(*rsa.PublicKey)
-		if !ok {
-			// ECDSA on the curves crypto/x509 parses and Ed25519 cost
-			// at most about what a 4096-bit RSA check does.
-			continue
-		}
-		if key.N.BitLen() > MaxTLSRSABits {
-			return &costlyChainError{addr, "an RSA key over 4096 bits"}
-		}
-		if big.NewInt(int64(key.E)).Cmp(maxE) > 0 {
-			return &costlyChainError{addr, "an RSA public exponent over 65537"}
+		switch key := cert.PublicKey.(type) {
+		case *rsa.PublicKey:
+			if key.N.BitLen() > MaxTLSRSABits {
+				return &costlyChainError{addr, "an RSA key over 4096 bits"}
+			}
+			if big.NewInt(int64(key.E)).Cmp(maxE) > 0 {
+				return &costlyChainError{addr, "an RSA public exponent over 65537"}
+			}
+		case *ecdsa.PublicKey:
+			// A check on P-521 costs several times what one with a
+			// 4096-bit RSA key does, and the web's CAs do not use it
+			// (Mozilla's root policy allows P-256 and P-384). P-224,
+			// P-256, P-384 and Ed25519 cost less than RSA-4096.
+			if key.Curve == elliptic.P521() {
+				return &costlyChainError{addr, "an ECDSA key on P-521"}
+			}
 		}
 	}
 	return nil
