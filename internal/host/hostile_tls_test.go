@@ -37,7 +37,10 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 		grants := Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}, Insecure: []string{addr}}
 		for _, via := range []string{"connect", "connect insecure", "http", "http insecure"} {
 			t.Run(tt.name+"/"+via, func(t *testing.T) {
-				c := budgetCall(t, grants, 100*time.Millisecond)
+				// A budget the refusal fits in however loaded the machine
+				// is (the race detector slows parsing 91 certificates);
+				// TestCostlyTLSPeerSharesTheEngine runs it at 100 ms.
+				c := budgetCall(t, grants, time.Second)
 				c.Net = &Net{RootCAs: ch.Roots}
 				defer c.End()
 				flags := int32(0)
@@ -53,7 +56,7 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 				assert.False(t, testnet.Verifying(), "a signature check outlived the call")
 				require.Nil(t, c.Interrupted(), "the run was stopped for its budget")
 				assert.Equal(t, StatusTLS, status)
-				msg := g.lastError(t, c)
+				msg, _ := c.LastError()
 				assert.Contains(t, msg, "tls: "+addr+": certificate chain refused before verification: "+tt.bound)
 				assert.NotContains(t, msg, testnet.HostileSubject)
 			})
@@ -98,49 +101,4 @@ func TestTLSChainAtTheBounds(t *testing.T) {
 		assert.Contains(t, g.lastError(t, c), "tls: failed to verify certificate: x509: certificate signed by unknown authority", via)
 		c.End()
 	}
-}
-
-// BenchmarkTLSVerify measures what verifying a peer's chain costs within
-// the bounds: one signature check on the costliest keys the bounds let
-// through (RSA-4096 with exponent 65537), and on P-521, which they do not
-// let through for what it costs; and the verification
-// of the chain at the bounds (whose three checks all fail, as a hostile
-// peer's would). crypto/x509 stops after 100 checks, so 100 times the
-// costliest check bounds any verification.
-func BenchmarkTLSVerify(b *testing.B) {
-	ch := testnet.TLSChains(b)
-	parse := func(c tls.Certificate) []*x509.Certificate {
-		var out []*x509.Certificate
-		for _, der := range c.Certificate {
-			cert, err := x509.ParseCertificate(der)
-			require.NoError(b, err)
-			out = append(out, cert)
-		}
-		return out
-	}
-	bounds := parse(ch.AtTheBounds)
-	require.NoError(b, checkChainCost(bounds, "127.0.0.1:443"))
-	b.Run("check RSA-4096 e=65537", func(b *testing.B) {
-		for b.Loop() {
-			require.Error(b, bounds[0].CheckSignatureFrom(bounds[1]))
-		}
-	})
-	b.Run("check P-521", func(b *testing.B) {
-		p521 := parse(ch.P521)
-		for b.Loop() {
-			require.NoError(b, p521[0].CheckSignatureFrom(p521[1]))
-		}
-	})
-	b.Run("chain at the bounds", func(b *testing.B) {
-		cs := tls.ConnectionState{PeerCertificates: bounds}
-		for b.Loop() {
-			require.Error(b, verifyPeer(cs, "127.0.0.1", ch.Roots))
-		}
-	})
-	b.Run("costly chain, refused", func(b *testing.B) {
-		costly := parse(ch.Costly)
-		for b.Loop() {
-			require.Error(b, checkChainCost(costly, "127.0.0.1:443"))
-		}
-	})
 }
