@@ -76,6 +76,8 @@ type Call struct {
 	// Reserve is kept back from the network and lookup waits that a probe
 	// asks for, so that a dial which times out still leaves the probe time
 	// to say "unavailable: timed out" instead of being cut off mid-answer.
+	// A measured run's dial or lookup may wait as long again past its
+	// timeout (waitGrace), and is charged for it: a wait is never free.
 	// It is also the answer allowance: when such a wait ends with less than
 	// Reserve left (the machine was slow to run the probe again), the
 	// deadline moves to Reserve after the probe is back on a CPU, once per

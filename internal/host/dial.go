@@ -15,7 +15,8 @@ import (
 // hostDial is gate.dial(addr_ptr, addr_len, timeout_ms) -> i32. It connects
 // and closes at once: the question is "does something accept connections
 // there", never "talk to it". The wait releases the run's CPU slot and is
-// clipped to what is left of the budget.
+// clipped to what is left of the budget less the Reserve, and charged in
+// full, its grace past the timeout (waitGrace) included.
 func hostDial(ctx context.Context, m api.Module, stack []uint64) {
 	c := callFrom(ctx, "gate.dial")
 	addr, ok := name(m, "gate.dial", "addr", api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
@@ -47,7 +48,7 @@ func (c *Call) dial(ctx context.Context, addr string, timeout time.Duration) int
 		status int32
 		err    error
 	)
-	c.wait(ctx, "gate.dial", true, timeout, func(ctx context.Context) {
+	c.wait(ctx, "gate.dial", true, timeout+c.waitGrace(), func(ctx context.Context) {
 		ctx, cancel := c.waitContext(ctx, timeout)
 		defer cancel()
 		var conn net.Conn

@@ -329,7 +329,7 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	tr := &http.Transport{
 		DisableKeepAlives:      true,
 		DialContext:            x.dial,
-		TLSClientConfig:        c.tlsConfig("", x.insecure),
+		TLSClientConfig:        c.tlsConfig(ctx, "", x.tlsPeer, x.insecure),
 		MaxResponseHeaderBytes: MaxHTTPHead,
 		ResponseHeaderTimeout:  d,
 		TLSHandshakeTimeout:    d,

@@ -41,7 +41,7 @@ func (c *Call) importSpec(ctx context.Context, spec string) int32 {
 	var found bool
 	var err error
 	limit := max(c.waitLimit("gate.import"), 0)
-	c.wait(ctx, "gate.import", true, limit, func(ctx context.Context) {
+	c.wait(ctx, "gate.import", true, limit+c.waitGrace(), func(ctx context.Context) {
 		rctx, cancel := c.waitContext(ctx, limit)
 		defer cancel()
 		found, err = c.Resolvers.Resolve(rctx, spec)

@@ -179,7 +179,7 @@ func (c *Call) waitContext(ctx context.Context, d time.Duration) (context.Contex
 	if c.usage.budget == 0 {
 		return context.WithTimeoutCause(ctx, d, errWaitTimedOut)
 	}
-	tolerance := max(c.Reserve, time.Millisecond)
+	tolerance := c.waitGrace()
 	ctx, cancel := context.WithCancelCause(ctx)
 	due := time.Now().Add(d)
 	// Each firing schedules the next, so due is only ever touched by one
@@ -208,6 +208,23 @@ func (c *Call) waitContext(ctx context.Context, d time.Duration) (context.Contex
 	}
 	time.AfterFunc(d, fire)
 	return ctx, func() { cancel(context.Canceled) }
+}
+
+// waitGrace is how long a wait under waitContext may go on past its
+// timeout when its timer fires on time: the tolerance, for a measured run
+// (see waitContext), and nothing for a run that is not. The caller charges
+// the wait up to its timeout and its grace: the grace is time the run
+// waited, and a probe that dials a black hole in a loop must spend its
+// budget at the rate the wall clock does. Only a timer's lateness past
+// that (the machine's) is not charged. The timeout is clipped to the wait
+// limit as before, so that an honest dial waits as long as it did: one
+// that times out at that limit has spent the Reserve too, and answers in
+// the allowance wait gives once per run (see extend).
+func (c *Call) waitGrace() time.Duration {
+	if c.usage.budget == 0 {
+		return 0
+	}
+	return max(c.Reserve, time.Millisecond)
 }
 
 // timedOut reports whether a wait under waitContext ran out.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/testnet"
 )
 
 // The rule: a measured run whose wall deadline has passed is stopped only
@@ -141,4 +143,48 @@ func TestWaitAtTheLateLimit(t *testing.T) {
 	var limit time.Duration
 	require.Nil(t, interruption(func() { limit = spent.waitLimit("gate.dial") }))
 	assert.LessOrEqual(t, limit, time.Duration(0))
+}
+
+// TestBlackHoleDialsChargedInFull: every wait a measured run spends on a
+// dial that gets no answer counts against its budget in full, its grace
+// past the timeout included, so that a probe dialling a black hole in a
+// loop with 1 ms timeouts spends its budget as fast as the wall clock
+// does. What is asserted is the charge, which the machine's speed does
+// not change (a wait that a busy machine wakes late is charged no more
+// than its timeout and grace); on an idle machine it is also the wall time.
+func TestBlackHoleDialsChargedInFull(t *testing.T) {
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	const (
+		budget  = 100 * time.Millisecond
+		timeout = time.Millisecond
+	)
+	blackHole := testnet.BlackHole(t)
+	c := testCall(t, Grants{Dial: []string{blackHole}})
+	start := time.Now()
+	c.Deadline = start.Add(budget)
+	c.Reserve = budget / 20
+	c.Measure(budget, start.Add(10*budget))
+	grace := c.waitGrace()
+	require.Positive(t, grace)
+	waits := 0
+	intr := interruption(func() {
+		for range 40 {
+			began := time.Now()
+			status := c.dial(context.Background(), blackHole, timeout)
+			require.Equal(t, StatusTimedOut, status)
+			if time.Since(began) >= timeout {
+				waits++
+			}
+			c.Check(context.Background(), "test")
+		}
+	})
+	end := time.Now()
+	used, ok := c.used()
+	require.True(t, ok)
+	t.Logf("%d dials waited, %v charged, %v of wall clock, late=%v", waits, used, end.Sub(start), c.Late(end))
+	require.Nil(t, intr, "the dials leave the run time to answer")
+	require.Positive(t, waits)
+	assert.GreaterOrEqual(t, used, time.Duration(waits)*(timeout+grace), "each wait is charged its timeout and its grace")
+	assert.LessOrEqual(t, used, budget+c.Reserve, "no wait is allowed past the budget")
 }

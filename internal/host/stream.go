@@ -97,7 +97,8 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 			return
 		}
 		host, _, _ := net.SplitHostPort(target)
-		tc := tls.Client(conn, c.tlsConfig(host, insecure))
+		peer := func() (string, string) { return host, dialAddr }
+		tc := tls.Client(conn, c.tlsConfig(ctx, host, peer, insecure))
 		err = onConn(ctx, conn, func() error { return tc.HandshakeContext(ctx) })
 		if err != nil {
 			conn.Close()

@@ -15,19 +15,6 @@ import (
 // noDeadline clears a connection's deadline.
 var noDeadline time.Time
 
-// tlsConfig is the client config of a "tls:" stream to host: verified
-// against Net.RootCAs (or the system roots) unless insecure, which the
-// grants allowed. SNI is host when it is a name (crypto/tls sends none for
-// an IP address, and verifies the IP against the certificate instead).
-func (c *Call) tlsConfig(host string, insecure bool) *tls.Config {
-	return &tls.Config{
-		ServerName:         host,
-		RootCAs:            c.Net.rootCAs(),
-		InsecureSkipVerify: insecure,
-		MinVersion:         tls.VersionTLS12,
-	}
-}
-
 // tlsFactsOf reads what gate.tls answers from a finished handshake. With
 // insecure the handshake skipped verification; the chain and name are
 // verified here by hand so that gate.tls can say whether it would have
@@ -73,8 +60,9 @@ func isTLSError(err error) bool {
 		invalid  x509.CertificateInvalidError
 		record   tls.RecordHeaderError
 		alert    tls.AlertError
+		costly   *costlyChainError
 	)
-	return errors.As(err, &verr) || errors.As(err, &unknown) || errors.As(err, &hostname) ||
+	return errors.As(err, &costly) || errors.As(err, &verr) || errors.As(err, &unknown) || errors.As(err, &hostname) ||
 		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert)
 }
 

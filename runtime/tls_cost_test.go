@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/testnet"
+)
+
+// TestCostlyTLSPeerSharesTheEngine: probes whose TLS peer presents a chain
+// that would cost most of a second of CPU to verify (testnet.Chains.Costly),
+// through gate.connect and gate.http, run on one engine beside probes of an
+// honest https peer. Each costly run answers unavailable with the refusal,
+// which names the peer's host and port and nothing it wrote; the honest
+// runs answer available (all but a tenth, which a loaded machine may time
+// out); and once the runs are over no goroutine of the process is still
+// checking a signature.
+func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
+	ch := testnet.TLSChains(t)
+	costly := testnet.ServeTLS(t, ch.Costly)
+	honest := testnet.ServeTLS(t, ch.Honest)
+	e := newEngine(t, NewEngineConfig())
+	grants := hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}}
+	probe := func(config map[string]string) *Probe {
+		return talkProbe(t, e, ProbeConfig{Grants: grants, Config: config, TLSRootCAs: ch.Roots})
+	}
+	hostile := []*Probe{
+		probe(map[string]string{"mode": "keep", "addr": "tls:" + costly}),
+		probe(map[string]string{"mode": "http", "req": "GET https://" + costly + "/\n"}),
+	}
+	good := probe(map[string]string{"mode": "http", "req": "GET https://" + honest + "/\n"})
+
+	const rounds = 10
+	var (
+		mu      sync.Mutex
+		results = map[*Probe][]Result{}
+		wg      sync.WaitGroup
+	)
+	run := func(p *Probe) {
+		defer wg.Done()
+		for range rounds {
+			res := p.Run(context.Background())
+			mu.Lock()
+			results[p] = append(results[p], res)
+			mu.Unlock()
+		}
+	}
+	for _, p := range hostile {
+		wg.Add(1)
+		go run(p)
+	}
+	for range 2 {
+		wg.Add(1)
+		go run(good)
+	}
+	wg.Wait()
+	assert.False(t, testnet.Verifying(), "a signature check outlived the runs")
+
+	for _, p := range hostile {
+		require.Len(t, results[p], rounds)
+		for _, res := range results[p] {
+			require.Equal(t, Unavailable, res.Outcome, "%v %s", res.Err, res.Reason)
+			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: more than 4 certificates")
+			assert.NotContains(t, res.Reason, testnet.HostileSubject)
+		}
+	}
+	require.Len(t, results[good], 2*rounds)
+	var failed []string
+	for _, res := range results[good] {
+		if res.Outcome != Available {
+			failed = append(failed, fmt.Sprintf("%v after %v: %s", res.Outcome, res.Elapsed, res.Reason))
+		}
+	}
+	// An honest handshake's wait counts against the budget at the wall
+	// clock's rate, so a machine loaded enough (the race detector, other
+	// packages' tests) times out an honest run now and then with or
+	// without the costly peers, as TestAnswersUnderLoad allows for.
+	assert.LessOrEqual(t, len(failed), len(results[good])/10, "honest runs that did not answer available: %v", failed)
+}
