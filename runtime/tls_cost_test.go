@@ -18,9 +18,8 @@ import (
 // through gate.connect and gate.http, run on one engine beside probes of an
 // honest https peer. Each costly run answers unavailable with the refusal,
 // which names the peer's host and port and nothing it wrote; the honest
-// runs answer available (all but a tenth, which a loaded machine may time
-// out); and once the runs are over no goroutine of the process is still
-// checking a signature.
+// runs answer available; and once the runs are over no goroutine of the
+// process is still checking a signature.
 func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
 	ch := testnet.TLSChains(t)
 	costly := testnet.ServeTLS(t, ch.Costly)
@@ -66,20 +65,25 @@ func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
 		require.Len(t, results[p], rounds)
 		for _, res := range results[p] {
 			require.Equal(t, Unavailable, res.Outcome, "%v %s", res.Err, res.Reason)
-			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: more than 4 certificates")
+			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: the peer sent over 64 KiB before its handshake ended")
 			assert.NotContains(t, res.Reason, testnet.HostileSubject)
 		}
 	}
 	require.Len(t, results[good], 2*rounds)
-	var failed []string
+	// As in TestAnswersUnderLoad: an honest run that failed is the
+	// machine's only when it kept the run off the CPU past the late
+	// limit; short of that it is a wrong answer.
+	var wrong []string
+	machineLate := 0
 	for _, res := range results[good] {
-		if res.Outcome != Available {
-			failed = append(failed, fmt.Sprintf("%v after %v: %s", res.Outcome, res.Elapsed, res.Reason))
+		switch {
+		case res.Outcome == Available:
+		case res.Elapsed >= lateLimit*good.Budget():
+			machineLate++
+		default:
+			wrong = append(wrong, fmt.Sprintf("%v after %v: %s", res.Outcome, res.Elapsed, res.Reason))
 		}
 	}
-	// An honest handshake's wait counts against the budget at the wall
-	// clock's rate, so a machine loaded enough (the race detector, other
-	// packages' tests) times out an honest run now and then with or
-	// without the costly peers, as TestAnswersUnderLoad allows for.
-	assert.LessOrEqual(t, len(failed), len(results[good])/10, "honest runs that did not answer available: %v", failed)
+	assert.Empty(t, wrong, "honest runs that did not answer available, short of the late limit")
+	assert.LessOrEqual(t, machineLate, len(results[good])/10, "the machine kept a tenth of the honest runs off the CPU past the late limit")
 }

@@ -27,7 +27,7 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 		cert  tls.Certificate
 		bound string
 	}{
-		{"costly", ch.Costly, "more than 4 certificates"},
+		{"costly", ch.Costly, "the peer sent over 64 KiB before its handshake ended"},
 		{"too long", ch.TooLong, "more than 4 certificates"},
 		{"8192-bit key", ch.BigKey, "an RSA key over 4096 bits"},
 		{"31-bit exponent", ch.BigExponent, "an RSA public exponent over 65537"},

@@ -329,6 +329,7 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	tr := &http.Transport{
 		DisableKeepAlives:      true,
 		DialContext:            x.dial,
+		DialTLSContext:         x.dialTLS,
 		TLSClientConfig:        c.tlsConfig(ctx, "", x.tlsPeer, x.insecure),
 		MaxResponseHeaderBytes: MaxHTTPHead,
 		ResponseHeaderTimeout:  d,

@@ -1,6 +1,10 @@
 package host
 
-import "net/url"
+import (
+	"context"
+	"net"
+	"net/url"
+)
 
 // tlsPeer names the peer of the request being sent, for the TLS config's
 // verification (see tlsConfig): the host net/http's transport takes as the
@@ -14,4 +18,26 @@ func (x *exchange) tlsPeer() (name, addr string) {
 		name = u.Hostname()
 	}
 	return name, t.Addr()
+}
+
+// dialTLS dials an https request's peer (not through a proxy: the
+// transport does that handshake itself) and runs the handshake with the
+// peer held to MaxTLSHandshakeBytes until it ends, with the server name
+// the transport would send (none for an IP address).
+func (x *exchange) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, err := x.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	name, peer := x.tlsPeer()
+	config := x.c.tlsConfig(ctx, "", x.tlsPeer, x.insecure)
+	if net.ParseIP(name) == nil {
+		config.ServerName = name
+	}
+	tc, err := handshake(ctx, conn, config, peer)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
 }

@@ -98,8 +98,11 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 		}
 		host, _, _ := net.SplitHostPort(target)
 		peer := func() (string, string) { return host, dialAddr }
-		tc := tls.Client(conn, c.tlsConfig(ctx, host, peer, insecure))
-		err = onConn(ctx, conn, func() error { return tc.HandshakeContext(ctx) })
+		var tc *tls.Conn
+		err = onConn(ctx, conn, func() (err error) {
+			tc, err = handshake(ctx, conn, c.tlsConfig(ctx, host, peer, insecure), dialAddr)
+			return err
+		})
 		if err != nil {
 			conn.Close()
 			conn = nil
