@@ -51,25 +51,40 @@ type localRange struct {
 }
 
 // FuncCost returns the cost of defined function i (0 for the first
-// defined one). A body that does not decode (Decode has already checked
-// it, so only a hand-built Module has one) is counted up to the error.
+// defined one). Decode counts it as it checks the body; a body of a
+// hand-built Module that does not decode is counted up to the error.
 func (m *Module) FuncCost(i int) FuncCost {
 	if i < 0 || i >= len(m.Code) {
 		return FuncCost{}
 	}
 	c := m.Code[i]
-	var params uint64
-	if ft, ok := m.FuncType(m.NumImportedFuncs() + uint32(i)); ok {
-		params = uint64(len(ft.Params))
+	if c.costed {
+		return c.cost
 	}
-	fc := FuncCost{Locals: params + c.NumLocals}
+	fc, _ := countCost(NewInstrReader(c.Body, c.BodyOffset), m.numParams(i), c.NumLocals, len(c.Body))
+	return fc
+}
+
+// numParams is how many parameters defined function i has (0 if its type
+// is out of range).
+func (m *Module) numParams(i int) uint64 {
+	if ft, ok := m.FuncType(m.NumImportedFuncs() + uint32(i)); ok {
+		return uint64(len(ft.Params))
+	}
+	return 0
+}
+
+// countCost walks a body of size bytes with ir to its end, counting its
+// cost; the error is the first one ir meets, with the cost up to it.
+func countCost(ir *InstrReader, params, locals uint64, size int) (FuncCost, error) {
+	fc := FuncCost{Locals: params + locals}
 
 	// Ranges by local index: a slice when the locals are no more than the
 	// body's bytes (each reference takes at least two), else a map, so a
 	// body that declares four billion locals costs no more than its size.
 	var dense []localRange
 	var sparse map[uint32]*localRange
-	if fc.Locals <= uint64(len(c.Body)) {
+	if fc.Locals <= uint64(size) {
 		dense = make([]localRange, fc.Locals)
 	} else {
 		sparse = map[uint32]*localRange{}
@@ -112,10 +127,10 @@ func (m *Module) FuncCost(i int) FuncCost {
 		}
 		branchWalk += targets * (fc.Blocks - join)
 	}
-	ir := NewInstrReader(c.Body, c.BodyOffset)
+	var err error
 	for !ir.Done() {
-		in, err := ir.Next()
-		if err != nil {
+		var in Instr
+		if in, err = ir.Next(); err != nil {
 			break
 		}
 		switch in.Op {
@@ -215,5 +230,5 @@ func (m *Module) FuncCost(i int) FuncCost {
 	for _, r := range sparse {
 		fc.LiveSpan += spanOf(r)
 	}
-	return fc
+	return fc, err
 }
