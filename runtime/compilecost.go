@@ -114,8 +114,8 @@ func checkCompileCost(m *wasm.Module, bad func(rule, format string, args ...any)
 		switch {
 		case l.n <= l.limit:
 		case l.module:
-			bad("limits", "its functions together have %s, over the compile cost limit of %d (%.1f× the limit; compiling them would take more than %s)",
-				fmt.Sprintf(l.what, l.n), l.limit, l.Ratio(), DefaultCompileTimeout)
+			bad("limits", "its functions together have %s, over the compile cost limit of %d (%.1f× the limit; compiling them could take minutes)",
+				fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())
 		default:
 			bad("limits", "function %d has %s, over the compile cost limit of %d (%.1f× the limit; compiling it would take seconds and hundreds of MB)",
 				l.function, fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())

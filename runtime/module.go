@@ -161,11 +161,10 @@ func relabel(err error, name string) error {
 // for it (see processCompiles): if ctx ends while it waits for one,
 // nothing is compiled; if ctx ends during the compile, the caller gets
 // ctx's error at once and the compile finishes in the background, its
-// result dropped. wazero stops a compile only between two functions, at
-// the engine's compile timeout; the compile cost limits bound each
-// function's. Close
-// waits for it before it frees the runtime. name and size (the module's,
-// before metering) are for the compile observer.
+// result dropped. Close waits for it before it frees the runtime. wazero
+// stops a compile only between two functions, at the engine's compile
+// timeout; the compile cost limits bound each function's. name and size
+// (the module's, before metering) are for the compile observer.
 func (e *Engine) compileModule(ctx context.Context, name string, size int, wasm []byte) (wazero.CompiledModule, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
