@@ -67,7 +67,9 @@ type EngineConfig struct {
 	idleMemory  uint64
 	maxModule   int
 	maxFunction int
-	onCompile   func(name string, size int) (done func(error))
+	// compileTimeout stops a compile between two functions.
+	compileTimeout time.Duration
+	onCompile      func(name string, size int) (done func(error))
 }
 
 // NewEngineConfig returns the defaults: a 100 ms budget, 32 MiB of memory
@@ -86,6 +88,8 @@ func NewEngineConfig() EngineConfig {
 		idleMemory:  DefaultIdleMemoryLimit,
 		maxModule:   DefaultMaxModuleSize,
 		maxFunction: DefaultMaxFunctionSize,
+
+		compileTimeout: DefaultCompileTimeout,
 	}
 }
 

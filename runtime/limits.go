@@ -7,9 +7,10 @@ import (
 )
 
 // What loading a module may cost. Compiling and instantiating are wazero's
-// work, which no deadline interrupts, so their inputs are bounded before
-// either starts; a module over a limit is refused with a message that
-// names the limit.
+// work, which no deadline interrupts within a function or a segment, so
+// their inputs are bounded before either starts (and the shape of the
+// functions too: see MaxFunctionBlocks); a module over a limit is refused
+// with a message that names the limit.
 const (
 	// DefaultMaxModuleSize caps a probe module's size. wazero's compiler
 	// takes 0.2-0.6 s per MB of code with two workers on a 2-core machine
@@ -84,6 +85,7 @@ func checkLoadLimits(m *wasm.Module, cfg EngineConfig, bad func(rule, format str
 		bad("limits", "function %d's body is %d bytes, over the limit of %s (compiling it would take about %d MB of memory)",
 			m.NumImportedFuncs()+uint32(at), biggest, bytesText(uint64(cfg.maxFunction)), biggest*115/1e6)
 	}
+	checkCompileCost(m, bad)
 	work := uint64(len(m.Data)) + uint64(len(m.Globals)) + uint64(len(m.Imports)) + uint64(len(m.Exports))
 	for _, e := range m.Elements {
 		work += uint64(len(e.Funcs)) + uint64(len(e.Exprs))
@@ -105,6 +107,9 @@ func (c EngineConfig) validateLimits() []error {
 	}
 	if c.maxFunction < 1 || c.maxFunction > 1<<30 {
 		errs = append(errs, fmt.Errorf("function size limit %d bytes: want at least 1 and at most 1 GiB", c.maxFunction))
+	}
+	if c.compileTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("compile timeout %s: want more than zero", c.compileTimeout))
 	}
 	return errs
 }

@@ -157,13 +157,14 @@ func relabel(err error, name string) error {
 	return err
 }
 
-// compileModule compiles with wazero, which cannot be interrupted, once
-// the process has a compile slot for it (see processCompiles): if ctx ends
-// while it waits for one, nothing is compiled; if ctx ends during the
-// compile, the caller gets ctx's error at once and the compile finishes in
-// the background, bounded by the load limits, its result dropped. Close
-// waits for it before it frees the runtime. name and size (the module's,
-// before metering) are for the compile observer.
+// compileModule compiles with wazero once the process has a compile slot
+// for it (see processCompiles): if ctx ends while it waits for one,
+// nothing is compiled; if ctx ends during the compile, the caller gets
+// ctx's error at once and the compile finishes in the background, its
+// result dropped. Close waits for it before it frees the runtime. wazero
+// stops a compile only between two functions, at the engine's compile
+// timeout; the compile cost limits bound each function's. name and size
+// (the module's, before metering) are for the compile observer.
 func (e *Engine) compileModule(ctx context.Context, name string, size int, wasm []byte) (wazero.CompiledModule, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -187,7 +188,14 @@ func (e *Engine) compileModule(ctx context.Context, name string, size int, wasm 
 		if e.cfg.onCompile != nil {
 			done = e.cfg.onCompile(name, size)
 		}
-		cm, err := e.rt.CompileModule(compileContext(context.WithoutCancel(ctx)), wasm)
+		// The deadline stops the compile between two functions; nothing
+		// stops it within one (the compile cost limits bound that).
+		cctx, cancel := context.WithTimeout(compileContext(context.WithoutCancel(ctx)), e.cfg.compileTimeout)
+		cm, err := e.rt.CompileModule(cctx, wasm)
+		if err != nil && cctx.Err() != nil {
+			err = fmt.Errorf("stopped after the compile timeout of %s: %w", e.cfg.compileTimeout, err)
+		}
+		cancel()
 		if done != nil {
 			done(err)
 		}

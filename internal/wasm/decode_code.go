@@ -41,12 +41,12 @@ func (d *decoder) code(n uint32) {
 		}
 		ir := NewInstrReader(c.Body, c.BodyOffset)
 		ir.r.section, ir.r.what, ir.r.index = r.section, r.what, r.index
-		for !ir.Done() {
-			if _, err := ir.Next(); err != nil {
-				r.err = err.(*FormatError)
-				return
-			}
+		var err error
+		if c.cost, err = countCost(ir, d.m.numParams(int(i)), c.NumLocals, len(c.Body)); err != nil {
+			r.err = err.(*FormatError)
+			return
 		}
+		c.costed = true
 		r.pos, r.end = r.end, sectionEnd
 		d.m.Code = append(d.m.Code, c)
 	}

@@ -159,6 +159,11 @@ type Code struct {
 	// BodyOffset where it starts in the input. Walk it with NewInstrReader.
 	Body       []byte
 	BodyOffset int
+
+	// cost is the body's FuncCost, which Decode counts as it walks the
+	// body (costed).
+	cost   FuncCost
+	costed bool
 }
 
 // NumImported returns how many imports of kind k the module has.

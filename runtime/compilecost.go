@@ -1,0 +1,138 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gate-dev/gate/internal/wasm"
+)
+
+// The compile cost limits cap the shape of a module's functions
+// (wasm.FuncCost), which predicts what wazero's optimizing compiler
+// spends on them better than their size does: an 82 KB function with
+// 1,000 locals and 5,000 blocks left early took 6-14 s and 560-690 MB to
+// compile, one of 33 KB 33 s and 1.8 GB. Nothing interrupts the compile
+// of one function, so these are checked before it starts. At the
+// per-function limits the costliest shapes measured compile in 0.1-1.4 s
+// of CPU and at most 134 MB on a 2-core machine; the Go probe of
+// DefaultMaxModuleSize stays under a fifth of each (docs/RATIONALE.md).
+const (
+	// MaxFunctionBlocks caps a function's blocks and branches: loop
+	// detection walks the dominator tree from each block.
+	MaxFunctionBlocks = 1 << 14
+	// MaxFunctionLoopBlocks caps its loops times its blocks: building the
+	// loop nesting forest walks the blocks for each loop.
+	MaxFunctionLoopBlocks = 1 << 22
+	// MaxFunctionLiveSpan caps the blocks its locals live across, summed:
+	// SSA construction and register allocation track each.
+	MaxFunctionLiveSpan = 1 << 18
+	// MaxFunctionWalk caps the blocks SSA construction walks back through
+	// to find a local's value, for each read and each branch.
+	MaxFunctionWalk = 1 << 26
+
+	// MaxModuleBlocksSquared, MaxModuleLiveSpan and MaxModuleWalk cap the
+	// same costs summed over a module's functions (blocks squared, as
+	// the dominator walks cost); within them, DefaultCompileTimeout stops
+	// a compile between two functions.
+	MaxModuleBlocksSquared = 1 << 31
+	MaxModuleLiveSpan      = 1 << 25
+	MaxModuleWalk          = 1 << 31
+)
+
+// DefaultCompileTimeout is how long wazero may spend compiling one
+// module. wazero checks it between two functions (one function's compile
+// is bounded by the compile cost limits instead), so a module whose
+// functions are each within the limits but too many together is
+// stopped, and its compile slot freed for the next. The 13.6 MB Go probe
+// of DefaultMaxModuleSize compiles in 2.5-5.5 s, 9 s on a loaded machine.
+const DefaultCompileTimeout = 60 * time.Second
+
+// WithCompileTimeout sets how long compiling one module may take (see
+// DefaultCompileTimeout); a module whose compile takes longer is
+// refused.
+func (c EngineConfig) WithCompileTimeout(d time.Duration) EngineConfig {
+	c.compileTimeout = d
+	return c
+}
+
+// compileCost is a module's cost against each compile cost limit: the
+// largest of its functions (and which it is) and its functions' total.
+type compileCost struct {
+	limits []costLimit
+}
+
+// costLimit is one compile cost limit and what a module has of it.
+type costLimit struct {
+	// what names the cost in a message, with a %d for it; limit is the
+	// cap.
+	what  string
+	limit uint64
+	// module says the cap is on the sum over the functions; else it is on
+	// each function, and function is the index of the costliest.
+	module   bool
+	n        uint64
+	function uint64
+}
+
+// Ratio is the cost over its limit: above 1 is refused.
+func (c costLimit) Ratio() float64 { return float64(c.n) / float64(c.limit) }
+
+// measureCompileCost counts m's functions against the compile cost
+// limits.
+func measureCompileCost(m *wasm.Module) compileCost {
+	limits := []costLimit{
+		{what: "%d blocks and branches", limit: MaxFunctionBlocks},
+		{what: "loops × blocks of %d", limit: MaxFunctionLoopBlocks},
+		{what: "a live span (the blocks its locals live across) of %d", limit: MaxFunctionLiveSpan},
+		{what: "a walk (the blocks behind its reads and branches) of %d", limit: MaxFunctionWalk},
+		{what: "blocks squared of %d", limit: MaxModuleBlocksSquared, module: true},
+		{what: "a live span of %d", limit: MaxModuleLiveSpan, module: true},
+		{what: "a walk of %d", limit: MaxModuleWalk, module: true},
+	}
+	for i := range m.Code {
+		c := m.FuncCost(i)
+		index := uint64(m.NumImportedFuncs()) + uint64(i)
+		costs := []uint64{c.Blocks, satMul(c.Loops, c.Blocks), c.LiveSpan, c.Walk, satMul(c.Blocks, c.Blocks), c.LiveSpan, c.Walk}
+		for k, n := range costs {
+			l := &limits[k]
+			switch {
+			case l.module:
+				l.n = satAdd(l.n, n)
+			case n > l.n:
+				l.n, l.function = n, index
+			}
+		}
+	}
+	return compileCost{limits: limits}
+}
+
+// checkCompileCost reports every compile cost limit m is over, naming
+// the function and by how much.
+func checkCompileCost(m *wasm.Module, bad func(rule, format string, args ...any)) {
+	for _, l := range measureCompileCost(m).limits {
+		switch {
+		case l.n <= l.limit:
+		case l.module:
+			bad("limits", "its functions together have %s, over the compile cost limit of %d (%.1f× the limit; compiling them could take minutes)",
+				fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())
+		default:
+			bad("limits", "function %d has %s, over the compile cost limit of %d (%.1f× the limit; compiling it would take seconds and hundreds of MB)",
+				l.function, fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())
+		}
+	}
+}
+
+func satAdd(a, b uint64) uint64 {
+	if a+b < a {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+func satMul(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
+}
