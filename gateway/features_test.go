@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -563,4 +564,51 @@ func TestFrontedListingFailureKeepsTheLastGoodList(t *testing.T) {
 	failing.Store(false)
 	up.s.AddResource(&mcp.Resource{URI: "file:///docs/d.txt", Name: "d"}, nil)
 	fc.waitNames(t, docA+"=d_a", docB+"=d_b", "file:///docs/c.txt=d_c", "file:///docs/d.txt=d_d", docTmpl+"=d_md", "prompt d_greet")
+}
+
+// Sessions that subscribe to many long URIs and close leave nothing
+// behind, in gate's table or the SDK's (which kept every URI a closed
+// session had held); a URI past maxSubscriptionURI is refused.
+func TestSubscriptionsEndWithTheirSession(t *testing.T) {
+	// An upstream that keeps nothing of a subscription but what its SDK
+	// keeps until it is unsubscribed.
+	up := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	up.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: docTmpl, Name: "md"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	url, _ := httpUpstream(t, up)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig())
+	first := h.featureClient()
+	first.waitNames(t, docTmpl+"=d_md")
+	ctx := ctxFor(t)
+	long := func(session, i, n int) string {
+		return fmt.Sprintf("file:///docs/%d-%d-%s.md", session, i, strings.Repeat("x", n))
+	}
+	err := first.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: long(0, 0, 9<<10)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a subscription's URI is at most 8192 bytes")
+
+	heap := func() uint64 {
+		goruntime.GC()
+		var m goruntime.MemStats
+		goruntime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	const sessions, each = 8, 64
+	for s := range sessions {
+		c := h.featureClient()
+		for i := range each {
+			require.NoError(t, c.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: long(s, i, 8<<10-64)}))
+		}
+		require.NoError(t, c.cs.Close())
+	}
+	require.Eventually(t, func() bool { return len(h.gw.Subscribed()) == 0 }, waitFor, 10*time.Millisecond, "gate's table")
+	held := int64(heap()) - int64(before)
+	t.Logf("%d sessions of %d subscriptions of 8 KiB: %d bytes held after they closed", sessions, each, held)
+	// They held 4 MiB of URIs; a table that keeps them holds all of it.
+	assert.Less(t, held, int64(1<<20), "bytes held after the sessions closed")
 }

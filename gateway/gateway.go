@@ -27,11 +27,14 @@ const statusTimeout = 2 * time.Second
 // documentation). Make one with New, start Run, and serve Server() over
 // any MCP transport, or Handler() over streamable HTTP.
 type Gateway struct {
-	svc     *runtime.Service
-	cfg     Config
-	server  *mcp.Server
-	metrics *metrics
-	logq    *logq.Queue // nil: no log
+	// sdkMethods is the SDK server's handling of a method, beneath every
+	// middleware of gate's.
+	sdkMethods mcp.MethodHandler
+	svc        *runtime.Service
+	cfg        Config
+	server     *mcp.Server
+	metrics    *metrics
+	logq       *logq.Queue // nil: no log
 
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
@@ -133,6 +136,12 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		InitializedHandler: g.clientInitialized,
 		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		RootsListChangedHandler: g.clientRootsChanged,
+	})
+	// Innermost, added first: the SDK's own handling of a method, which
+	// leaveAll unsubscribes a closed session through (see sdkForget).
+	g.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		g.sdkMethods = next
+		return next
 	})
 	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
 	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden

@@ -21,6 +21,11 @@ import (
 // subscribes to at most Config.WithMaxSubscriptions. An update of any
 // other URI, or from another upstream, is dropped.
 
+// maxSubscriptionURI bounds the URI of a subscription: a session holds
+// WithMaxSubscriptions of them, gate and the SDK each keep them while it is
+// open, and a resource's URI is far shorter.
+const maxSubscriptionURI = 8 << 10
+
 // subscriptions is every client session's subscriptions to upstream
 // resources.
 type subscriptions struct {
@@ -67,6 +72,9 @@ func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeReque
 	u.mu.Unlock()
 	if !can {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("resource %s: server %s does not support subscriptions (its capabilities have no resources.subscribe)", quote(uri), u.name)}
+	}
+	if len(uri) > maxSubscriptionURI {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("gate: a subscription's URI is at most %d bytes; this one has %d", maxSubscriptionURI, len(uri))}
 	}
 	s := &g.subs
 	s.mu.Lock()
@@ -211,6 +219,20 @@ func (g *Gateway) leaveAll(ss *mcp.ServerSession) {
 	s.mu.Unlock()
 	for _, l := range lasts {
 		g.leaveLast(g.background, l.e, l.uri)
+	}
+	for _, uri := range uris {
+		g.sdkForget(ss, uri)
+	}
+}
+
+// sdkForget has the SDK's server forget ss's subscription to uri, as an
+// unsubscribe of ss's would: it forgets a closed session's subscriptions
+// but keeps each URI it held, with no session, for the server's life, so
+// that sessions that subscribe and close would grow it without bound.
+func (g *Gateway) sdkForget(ss *mcp.ServerSession, uri string) {
+	req := &mcp.UnsubscribeRequest{Session: ss, Params: &mcp.UnsubscribeParams{URI: uri}}
+	if _, err := g.sdkMethods(g.background, "resources/unsubscribe", req); err != nil {
+		g.logf("MCP session %s: forgetting its subscription: %v", shortID(ss.ID()), err)
 	}
 }
 
