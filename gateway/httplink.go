@@ -323,10 +323,12 @@ type sseBody struct {
 	pendingErr error
 	stop       bool // the event just ended filled the inflow
 
-	lineLen int    // bytes of the line so far
-	line    []byte // its first maxAnswer bytes
-	name    string // the event's name
-	data    []byte // its data, while at most maxAnswer bytes
+	idle    idlePace // what the stream brought that was no message
+	dataLen int      // bytes of the event's data lines, not charged to idle
+	lineLen int      // bytes of the line so far
+	line    []byte   // its first maxAnswer bytes
+	name    string   // the event's name
+	data    []byte   // its data, while at most maxAnswer bytes
 	hasData bool
 	cut     bool // its data was longer: it is not counted
 
@@ -342,6 +344,9 @@ type sseBody struct {
 // small events, which would otherwise all be let through at once.
 func (b *sseBody) Read(p []byte) (int, error) {
 	if err := b.g.flow.wait(b.ctx); err != nil {
+		return 0, err
+	}
+	if err := b.idle.wait(b.ctx, b.g.broken); err != nil {
 		return 0, err
 	}
 	var n int
@@ -420,12 +425,20 @@ func (b *sseBody) scan(p []byte) (int, error) {
 func (b *sseBody) endLine(truncated bool) {
 	line := bytes.TrimSuffix(b.line, []byte("\r"))
 	if len(line) == 0 && !truncated {
+		if !b.hasData {
+			b.idle.charge(b.lineLen + 1)
+		}
 		b.endEvent()
 		b.held.end(&b.event)
 		return
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
 	value = bytes.TrimPrefix(value, []byte(" "))
+	if string(field) != "data" {
+		b.idle.charge(b.lineLen + 1)
+	} else if !b.cut {
+		b.dataLen += b.lineLen + 1
+	}
 	switch string(field) {
 	case "data":
 		if b.cut {
@@ -446,18 +459,23 @@ func (b *sseBody) endLine(truncated bool) {
 
 // endEvent counts the event that ends, when it is a request or a
 // notification gate acts on. An event past maxAnswer bytes is not
-// counted: the stream is then bounded by the time reading it takes.
+// counted: the stream is then bounded by the time reading it takes. An
+// event that is no JSON-RPC message (but the endpoint event) has its data
+// charged to the stream's pace.
 func (b *sseBody) endEvent() {
-	if b.name == "endpoint" && b.endpoint != nil {
+	message := false
+	switch {
+	case b.name == "endpoint" && b.endpoint != nil:
 		b.bad = b.endpoint(b.data, b.cut)
-	}
-	if b.hasData && !b.cut && (b.name == "" || b.name == "message") {
+		message = true
+	case b.hasData && !b.cut && (b.name == "" || b.name == "message"):
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
 		}
-		if json.Unmarshal(b.data, &m) == nil && m.Method != "" {
+		message = json.Unmarshal(b.data, &m) == nil && (m.Method != "" || len(m.ID) > 0)
+		if message && m.Method != "" {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":
 				b.g.flow.received(true)
@@ -468,5 +486,10 @@ func (b *sseBody) endEvent() {
 			}
 		}
 	}
-	b.name, b.data, b.hasData, b.cut = "", b.data[:0], false, false
+	if !message && !b.cut {
+		// An event past maxAnswer may be an answer: it is bounded by
+		// the message cap, and never paced.
+		b.idle.charge(b.dataLen)
+	}
+	b.name, b.data, b.hasData, b.cut, b.dataLen = "", b.data[:0], false, false, 0
 }
