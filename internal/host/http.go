@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tetratelabs/wazero/api"
 )
@@ -62,11 +63,16 @@ func httpStatus(err error) int32 {
 }
 
 // httpErrorText is the error without net/http's "Get \"URL\": " wrapper,
-// whose URL holds the substituted query.
+// whose URL holds the substituted query (or a redirect's, which the peer
+// wrote). A Location net/http could not parse is named, not quoted: the
+// peer chose its text, and may have spelt a value into it.
 func httpErrorText(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
+	}
+	if strings.HasPrefix(err.Error(), "failed to parse Location header") {
+		return "a redirect's Location is not a URL"
 	}
 	return err.Error()
 }
