@@ -1,11 +1,14 @@
 package host
 
 import (
+	"bufio"
 	"encoding/base64"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,4 +174,28 @@ func TestHostileSecretNoComputedLength(t *testing.T) {
 	t.Logf("the peer saw %q", a)
 	assertSameObservations(t, "values of 9 and 31 bytes", a, b)
 	assert.Contains(t, a[1], `transfer ["chunked"]`)
+}
+
+// TestHostileSecretPeerLineNotQuoted: a peer that was sent the value
+// answers a status line net/http cannot read, with the value in it spelt
+// backwards (no form redaction knows). The host's words for the failure,
+// which the probe reads and may make its reason, name the failure and
+// leave out what the peer wrote.
+func TestHostileSecretPeerLineNotQuoted(t *testing.T) {
+	g := newGuest(t)
+	v := hostileValue(76, 24)
+	backwards := []byte(v)
+	slices.Reverse(backwards)
+	peer, _ := hostilePeer(t, func(c net.Conn) {
+		_, _ = bufio.NewReader(c).ReadString('\n')
+		fmt.Fprintf(c, "HTTP/1.1 %s OK\r\n\r\n", backwards)
+	})
+	dest := "http://" + peer + "/"
+	c := hostileCall(t, grantsOf(reach(dest), boundSecret("S", dest)), map[string]string{"S": v})
+	h := g.http(t, c, "GET "+dest+"x\nAuthorization: Bearer ${secret:S}\n", 0, 0)
+	require.Negative(t, h)
+	last := g.lastError(t, c)
+	t.Logf("last error: %q", last)
+	assert.NotContains(t, last, string(backwards[:8]), "the peer's line is quoted")
+	assert.Contains(t, last, "malformed HTTP")
 }
