@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tetratelabs/wazero/api"
 )
@@ -62,13 +63,25 @@ func httpStatus(err error) int32 {
 }
 
 // httpErrorText is the error without net/http's "Get \"URL\": " wrapper,
-// whose URL holds the substituted query.
+// whose URL holds the substituted query (or a redirect's, which the peer
+// wrote). Nothing the peer wrote is quoted: a Location net/http could not
+// parse is named, and a line it could not read is left out.
 func httpErrorText(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return err.Error()
+	msg := err.Error()
+	if strings.HasPrefix(msg, "failed to parse Location header") {
+		return "a redirect's Location is not a URL"
+	}
+	if i := strings.IndexByte(msg, '"'); i >= 0 {
+		// net/http quotes what the peer sent that it could not read (a
+		// status line, a header line), in the peer's own spelling, which
+		// may be a value's: the host's words stop where the quote begins.
+		return strings.TrimRight(msg[:i], " :") + " (what the peer sent is left out)"
+	}
+	return msg
 }
 
 // hostHTTPStatus is gate.http_status(handle) -> i32.

@@ -31,11 +31,11 @@ type exchange struct {
 	insecure       bool
 	// proxy is the transport's proxy function, nil for none.
 	proxy func(*http.Request) (*url.URL, error)
-	// headerSecrets are the secrets each header's value held, bodySecrets
-	// those the body held: sent again on a redirect only to a target every
-	// one of them is bound to.
-	headerSecrets map[string]SecretSet
-	bodySecrets   SecretSet
+	// carried is the set of secrets whose values have reached an origin
+	// of this exchange's chain: those the request held, and those the run
+	// had sent to an origin a redirect came from. No redirect goes on to a
+	// destination one of them is not bound to (checkRedirect).
+	carried SecretSet
 	// headerCost is what each header line the probe wrote costs the
 	// bytes-out bound, bodyCost what its body costs (placeholderCost):
 	// charged again for each redirect that sends them again.
@@ -210,11 +210,10 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	}
 	x.bodyCost = placeholderCost(pr.body, 1)
 	body, bodySecrets, status, why := c.substitute(pr.body, dest, nil)
-	x.bodySecrets = bodySecrets
 	if status != StatusOK {
 		return nil, c.fail(status, why)
 	}
-	used |= x.bodySecrets
+	used |= bodySecrets
 	t.RawQuery = string(query)
 	parsed, err := url.Parse(requestURL(t))
 	if err != nil {
@@ -231,6 +230,12 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 	}
 	if len(body) > 0 {
 		req.ContentLength = int64(len(body))
+		if bodySecrets != 0 {
+			// A Content-Length the host computed would tell the value's
+			// length to whoever reads the request's headers back (a peer
+			// that echoes them): the body goes chunked, its length unsaid.
+			req.ContentLength = -1
+		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
@@ -249,10 +254,6 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 			return nil, c.fail(status, why)
 		}
 		if set != 0 {
-			if x.headerSecrets == nil {
-				x.headerSecrets = map[string]SecretSet{}
-			}
-			x.headerSecrets[h.name] |= set
 			used |= set
 			if hasCTL(string(v)) {
 				// A value with a line break would split the header.
@@ -271,7 +272,8 @@ func (x *exchange) build(pr httpRequest) (*http.Request, int32) {
 		req.Header.Set("Accept-Encoding", "gzip")
 		x.askedGzip = true
 	}
-	c.markSent(used)
+	c.markSentTo(t.Addr(), used)
+	x.carried = used
 	return req, StatusOK
 }
 
@@ -492,13 +494,21 @@ func (x *exchange) dial(ctx context.Context, network, addr string) (net.Conn, er
 
 // checkRedirect follows at most MaxRedirects redirects, each granted as the
 // first request was and sent as it was checked; one that is not is not
-// followed, and its own 3xx is the answer. No redirect carries a
-// substituted value anywhere it is not bound: headers that held one are
-// dropped, a body that held one is not sent again (the redirect is not
-// followed), a URL that holds a value the run sent is not followed, and no
-// Referer is sent (Go's would carry the last URL, query and all).
+// followed, and its own 3xx is the answer.
+//
+// A redirect is judged by where it goes, never by what its Location holds:
+// once a secret's value has reached a hop's origin (this request carried
+// it there, or the run sent it there before), that origin may write the
+// value into a Location in any spelling it likes (an open redirect that
+// re-encodes a parameter writes one the host cannot predict), so no
+// redirect from it is followed to a destination the secret is not bound
+// to, and neither is any later hop of the chain. The decision depends on
+// the grants and on which secrets were sent where, never on a value, so
+// whether a redirect is followed tells the probe nothing about one. No
+// Referer is sent (Go's would carry the last URL, query and all), and
 // Authorization, Cookie and Proxy-Authorization, whatever they held, go
-// only to the same scheme, host and port.
+// only to the same scheme, host and port. A denial names the target's
+// scheme, host and port only: the rest of the Location is the peer's text.
 func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 	c := x.c
 	if len(via) > MaxRedirects {
@@ -508,50 +518,37 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Hostname() == unixHost && x.first.Unix != "" {
 		raw = "unix:" + x.first.Unix + ":" + req.URL.RequestURI()
 	}
+	origin := x.redirectOrigin(req.URL)
 	t, err := grants.ParseHTTPTarget(raw)
-	if err != nil || !c.Policy.AllowHTTP(t) {
-		what := c.Redact(strings.SplitN(raw, "?", 2)[0])
-		if err == nil {
-			what = c.deniedURL(t)
+	granted := err == nil && c.Policy.AllowHTTP(t)
+	// The secrets first, so that which denial a redirect gets does not
+	// depend on how the Location spells what it holds either.
+	x.carried |= c.sentToAddr(x.current.Addr())
+	if x.carried != 0 {
+		var bound SecretSet
+		if granted {
+			bound = c.Policy.BoundTo(x.destination(t))
 		}
-		c.deny("http", what)
+		if stray := x.carried &^ bound; stray != 0 {
+			c.record(Denial{Kind: "secret", Request: c.Policy.SecretNames(stray)[0], To: origin, Probe: c.Probe})
+			return http.ErrUseLastResponse
+		}
+	}
+	if !granted {
+		c.deny("http", origin)
 		return http.ErrUseLastResponse
 	}
 	if x.insecure && t.Scheme == "https" && !c.Policy.AllowInsecure(t.Addr()) {
 		c.deny("insecure", t.Addr())
 		return http.ErrUseLastResponse
 	}
-	dest := x.destination(t)
-	bound := c.Policy.BoundTo(dest)
-	// Only a destination the run sent a value to can have put it in the
-	// Location: one the value is not bound to never had it from the host,
-	// and looking for the value in what it wrote would answer a probe
-	// that has it echo guesses there (an open redirect) which guess is
-	// the value, by whether the redirect is followed.
-	if stray := c.scopeOf(x.destination(x.current)) &^ bound; stray != 0 {
-		if name := c.redactorOf(stray).first(raw); name != "" {
-			c.record(Denial{Kind: "secret", Request: name, To: dest.String(), Probe: c.Probe})
-			return http.ErrUseLastResponse
-		}
-	}
-	if x.bodySecrets&^bound != 0 && req.GetBody != nil {
-		// A 307 or 308 would send the body, secret and all, to a
-		// destination it is not bound to.
-		c.record(Denial{Kind: "secret", Request: c.Policy.SecretNames(x.bodySecrets &^ bound)[0], To: dest.String(), Probe: c.Probe})
-		return http.ErrUseLastResponse
-	}
 	u, err := url.Parse(requestURL(t))
 	if err != nil {
-		c.deny("http", c.deniedURL(t))
+		c.deny("http", origin)
 		return http.ErrUseLastResponse
 	}
 	req.URL, req.Host = u, requestHost(t, u)
 	req.Header.Del("Referer")
-	for h, set := range x.headerSecrets {
-		if set&^bound != 0 {
-			req.Header.Del(h)
-		}
-	}
 	if t.Scheme != x.first.Scheme || t.Host != x.first.Host || t.Port != x.first.Port || t.Unix != x.first.Unix {
 		for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
 			req.Header.Del(h)
@@ -579,4 +576,21 @@ func (x *exchange) checkRedirect(req *http.Request, via []*http.Request) error {
 
 func isHex(b byte) bool {
 	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// redirectOrigin is a redirect's target as a denial names it: scheme,
+// host and port, or the socket; never the path or query, which the peer
+// that wrote the Location chose and may have spelt a value into.
+func (x *exchange) redirectOrigin(u *url.URL) string {
+	if u.Hostname() == unixHost && x.first.Unix != "" {
+		return "unix:" + x.first.Unix
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	return u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port)
 }

@@ -78,30 +78,6 @@ func (r *redactor) has(placeholder, value string) bool {
 	return false
 }
 
-// first returns the name of the first secret whose value shows in s, as
-// written or once its escapes are undone (a URL a peer built may spell a
-// value its own way), or "" for none.
-func (r *redactor) first(s string) string {
-	if r == nil {
-		return ""
-	}
-	forms := []string{s}
-	if q, err := url.QueryUnescape(s); err == nil && q != s {
-		forms = append(forms, q)
-	}
-	if p, err := url.PathUnescape(s); err == nil && p != s {
-		forms = append(forms, p)
-	}
-	for _, f := range forms {
-		hits, _ := r.scan([]byte(f))
-		if len(hits) > 0 {
-			ph := hits[0].placeholder
-			return ph[len(placeholderOpen) : len(ph)-1]
-		}
-	}
-	return ""
-}
-
 // redact returns b with every value replaced by its placeholder (see
 // apply). It may return b itself when there is nothing to replace, and
 // never changes b.

@@ -36,6 +36,10 @@ type secretCache struct {
 	read []secretValue
 	// sent is the set of secrets the run has put into a stream or request.
 	sent SecretSet
+	// sentTo is, by address (host:port, or unix:path), the secrets the
+	// run has sent there: a redirect from one goes only where they are
+	// all bound (checkRedirect).
+	sentTo map[string]SecretSet
 	// redactors are built on first use, one per set of secrets;
 	// textRedactors likewise, for the host's texts (redactText).
 	redactors, textRedactors []scopedRedactor
@@ -160,12 +164,28 @@ func (c *Call) substitute(b []byte, d Destination, escape func(string) string) (
 	return append(out, b[last:]...), used, StatusOK, ""
 }
 
-// markSent records that the secrets of set are on their way: from now on
-// what their destinations send back is redacted of them.
-func (c *Call) markSent(set SecretSet) {
-	if set != 0 {
-		c.secretState().sent |= set
+// markSentTo records that the secrets of set are on their way to addr
+// (host:port, or unix:path): from now on what their destinations send
+// back is read for them, and a redirect from addr goes only where they are
+// bound.
+func (c *Call) markSentTo(addr string, set SecretSet) {
+	if set == 0 {
+		return
 	}
+	s := c.secretState()
+	s.sent |= set
+	if s.sentTo == nil {
+		s.sentTo = map[string]SecretSet{}
+	}
+	s.sentTo[addr] |= set
+}
+
+// sentToAddr is the set of secrets the run has sent to addr.
+func (c *Call) sentToAddr(addr string) SecretSet {
+	if c.secrets == nil {
+		return 0
+	}
+	return c.secrets.sentTo[addr]
 }
 
 // scopeOf is the set of secrets to redact from what d sends back: those
@@ -287,12 +307,4 @@ func (c *Call) redactText(set SecretSet, s string) string {
 		return s
 	}
 	return string(r.redact([]byte(s)))
-}
-
-// deniedURL is a URL a peer gave (a redirect's Location) as a denial
-// records it: it may hold a value the peer reflected, in forms the
-// redactor knows or not, so the query is left out and the rest redacted
-// of every secret.
-func (c *Call) deniedURL(t HTTPTarget) string {
-	return c.Redact(t.WithoutQuery())
 }

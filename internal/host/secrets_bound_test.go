@@ -251,7 +251,9 @@ func TestHTTPReshapingRefused(t *testing.T) {
 }
 
 // TestRedirectCarriesNoValue: a redirect is sent as it was checked, never
-// with a Referer, and with a secret's header only where it is bound.
+// with a Referer, and with a secret's header only where it is bound; one
+// from an origin the value went to, to where it is not bound, is not
+// followed at all.
 func TestRedirectCarriesNoValue(t *testing.T) {
 	g := newGuest(t)
 	type seenReq struct{ uri, referer, key string }
@@ -284,7 +286,7 @@ func TestRedirectCarriesNoValue(t *testing.T) {
 	require.Positive(t, h, g.lastError(t, c))
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Equal(t, []seenReq{{"/landing", "", ""}}, seenBy["second"], "no Referer, no header it is not bound to")
+	assert.Empty(t, seenBy["second"], "a redirect from the value's origin to one it is not bound to")
 	assert.Equal(t, []seenReq{{"/ok/x", "", "hunter2"}}, seenBy["first"], "the path as it was checked, the header where it is bound")
 }
 
@@ -306,7 +308,7 @@ func TestRedirectReflectingAValueIsNotFollowed(t *testing.T) {
 	assert.Equal(t, int32(http.StatusFound), g.v2(t, c, "http_status", uint32(h)))
 	hits.Range(func(k, _ any) bool { t.Errorf("the second origin was asked %v", k); return true })
 	require.Len(t, c.Denied(), 1)
-	assert.Equal(t, Denial{Kind: "secret", Request: "K", To: second + "/x", Probe: c.Probe}, c.Denied()[0])
+	assert.Equal(t, Denial{Kind: "secret", Request: "K", To: second, Probe: c.Probe}, c.Denied()[0], "the scheme, host and port only")
 }
 
 // TestBytesOutOnTheWire: placeholders are charged at the most their values

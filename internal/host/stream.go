@@ -156,7 +156,7 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 	if status != StatusOK {
 		return c.fail(status, why)
 	}
-	c.markSent(used)
+	c.markSentTo(strings.TrimPrefix(h.stream.dest.String(), "tls:"), used)
 	if len(out) == 0 {
 		return 0
 	}
