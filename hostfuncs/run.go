@@ -39,7 +39,10 @@ type LogEntry struct {
 // Denial is one request a probe's grants refused.
 type Denial struct {
 	// Kind is what was asked for: "env", "dial" (gate.dial and
-	// gate.connect), "import", "http", "secret" or "insecure".
+	// gate.connect), "import", "http", "secret" or "insecure"; or, for a
+	// secret, "echo" (a destination handed its value back: what came was
+	// withheld and the run cut off) or "spent" (refused because one did,
+	// until the probe is loaded again).
 	Kind string `json:"kind"`
 	// Request is the variable, address or import spec, as the probe
 	// wrote it.
@@ -53,8 +56,15 @@ type Denial struct {
 
 // String is the denial as a sentence, such as
 // `env "AWS_SECRET" not granted to probe "cloud_deploy"` or
-// `secret "REDIS_PASSWORD" not granted to probe "cache" for "127.0.0.1:6380"`.
+// `secret "REDIS_PASSWORD" not granted to probe "cache" for "127.0.0.1:6380"`
+// or `secret "REDIS_PASSWORD" came back to probe "cache" from "127.0.0.1:6380"`.
 func (d Denial) String() string {
+	switch d.Kind {
+	case "echo":
+		return fmt.Sprintf("secret %q came back to probe %q from %q", d.Request, d.Probe, d.To)
+	case "spent":
+		return fmt.Sprintf("secret %q is spent for probe %q (a destination handed its value back) and not sent to %q", d.Request, d.Probe, d.To)
+	}
 	if d.To != "" {
 		return fmt.Sprintf("%s %q not granted to probe %q for %q", d.Kind, d.Request, d.Probe, d.To)
 	}

@@ -203,8 +203,11 @@ func TestRunHTTP(t *testing.T) {
 }
 
 // TestRunSecretsStayOut: the value of a granted secret, echoed back by a
-// peer, reaches nothing of the Result, and what does reach it is the same
-// for a short and a long value.
+// peer, reaches nothing of the Result: the read that held it is withheld
+// whole, the run is cut off, and what does reach the Result (the host's
+// sentence, naming the secret and the peer) is the same for a short and a
+// long value. The secret is then spent for the probe: its next run may not
+// send it.
 func TestRunSecretsStayOut(t *testing.T) {
 	srv := newPeer(t, echo)
 	var reasons []string
@@ -215,12 +218,20 @@ func TestRunSecretsStayOut(t *testing.T) {
 			Config: map[string]string{"mode": "echo", "addr": srv.Addr().String(), "send": "AUTH ${secret:PW}\r\n"},
 		})
 		res := p.Run(context.Background())
-		require.Equal(t, Available, res.Outcome, "%v %s", res.Err, res.Reason)
-		assert.Equal(t, "AUTH ${secret:PW}\r\n", res.Reason)
-		require.Len(t, res.Logs, 1)
-		assert.NotContains(t, res.Logs[0].Message, v)
+		require.NotEqual(t, Available, res.Outcome, "%v %s", res.Err, res.Reason)
+		assert.Contains(t, res.Reason, `secret "PW" came back from `+srv.Addr().String())
+		for _, l := range res.Logs {
+			assert.NotContains(t, l.Message, v)
+		}
+		assert.NotContains(t, res.Output, v)
+		assert.Contains(t, res.Denied, hostfuncs.Denial{Kind: "echo", Request: "PW", To: srv.Addr().String(), Probe: "talk"})
 		reasons = append(reasons, res.Reason)
 
+		again := p.Run(context.Background())
+		require.NotEqual(t, Available, again.Outcome)
+		assert.NotContains(t, again.Reason, "came back", "the next run sends nothing to be echoed")
+		require.NotEmpty(t, again.Denied, "the spent secret is refused: %s", again.Reason)
+		assert.Equal(t, "spent", again.Denied[0].Kind)
 	}
 	assert.Equal(t, reasons[0], reasons[1])
 }

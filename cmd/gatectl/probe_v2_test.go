@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -195,8 +196,8 @@ probe = { standard = "env:HOME", tls_ca = "gate.toml" }
 // the grant the probe would need.
 func TestProbeRunSecretBinding(t *testing.T) {
 	t.Setenv("GATECTL_SECRET_KEY", secretValue)
-	echo := echoPeer(t)
-	other := echoPeer(t)
+	echo := okPeer(t)
+	other := okPeer(t)
 	run := func(extra ...string) (int, string, string) {
 		args := append([]string{"probe", "run", hostile("talk"), "--name", "talk", "--dial", "127.0.0.1:*",
 			"--config", "mode=echo", "--config", "addr=" + echo, "--config", "send=AUTH ${secret:GATECTL_SECRET_KEY}\r\n"}, extra...)
@@ -225,17 +226,29 @@ func TestProbeRunSecretBinding(t *testing.T) {
 	assert.NotContains(t, stdout+stderr, secretValue)
 }
 
-// echoPeer is a loopback TCP peer that sends back what it reads.
-func echoPeer(t *testing.T) string {
+// okPeer is a loopback TCP peer that answers each line it reads "+OK",
+// as a Redis that takes the password does: it hands no value back (one
+// that did would have the read withheld, see docs/ABI.md).
+func okPeer(t *testing.T) string {
 	t.Helper()
-	return testsvc.Serve(t, func(c net.Conn) { _, _ = io.Copy(c, c) })
+	return testsvc.Serve(t, func(c net.Conn) {
+		r := bufio.NewReader(c)
+		for {
+			if _, err := r.ReadString('\n'); err != nil {
+				return
+			}
+			if _, err := io.WriteString(c, "+OK\r\n"); err != nil {
+				return
+			}
+		}
+	})
 }
 
 // check reports a secret sent where it is not bound with the address it
 // was to go to, in the table and in --json: what the manifest would need.
 func TestCheckSecretBoundElsewhere(t *testing.T) {
 	t.Setenv("GATECTL_SECRET_KEY", secretValue)
-	peer, other := echoPeer(t), echoPeer(t)
+	peer, other := okPeer(t), okPeer(t)
 	talk, err := filepath.Abs(hostile("talk"))
 	require.NoError(t, err)
 	m := filepath.Join(t.TempDir(), "gate.toml")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Spec is what a probe is granted, as hostfuncs.Grants holds it (its
@@ -21,7 +22,10 @@ type Spec struct {
 	Insecure []string
 }
 
-// Policy is a compiled, immutable form of a Spec, safe for concurrent use.
+// Policy is a compiled form of a Spec, safe for concurrent use. It is
+// immutable but for the secrets its probe has spent (Spend), which lives
+// here because a Policy lives exactly as long as its probe: a probe
+// loaded again compiles a new one.
 //
 // A kind nothing is granted of has no matcher at all (nil, which matches
 // nothing): a probe holds its Policy for its whole life, most are granted
@@ -41,6 +45,9 @@ type policyV2 struct {
 	http     *httpMatcher
 	secrets  []secretGrant // sorted by name
 	insecure *dialMatcher
+	// spent is the set of secrets the probe may no longer send (see
+	// Policy.Spend): the one part of a Policy a run changes.
+	spent atomic.Uint64
 }
 
 // Compile checks g and returns its Policy. An error names the kind, the

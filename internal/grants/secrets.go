@@ -248,3 +248,21 @@ func checkSecretGrant(e string) error {
 // SecretBound reports whether the i-th secret (by name, as SecretIndex
 // counts) is bound to d.
 func (p *Policy) SecretBound(i int, d Destination) bool { return p.v2.secrets[i].bound(d) }
+
+// Spend marks the secrets of set spent: the probe this Policy belongs to
+// may not send them again, in this run or a later one, until it is loaded
+// again (and compiles a new Policy). A run spends a secret when a
+// destination handed its value back (see package host).
+func (p *Policy) Spend(set SecretSet) {
+	if p != nil && p.v2 != nil {
+		p.v2.spent.Or(uint64(set))
+	}
+}
+
+// Spent returns the set of secrets Spend has marked.
+func (p *Policy) Spent() SecretSet {
+	if p == nil || p.v2 == nil {
+		return 0
+	}
+	return SecretSet(p.v2.spent.Load())
+}

@@ -194,25 +194,14 @@ func (c *Call) Denied() []Denial { return c.denials }
 // status codes cannot carry, such as why a dependency lookup failed.
 func (c *Call) Notes() []string { return c.notes }
 
-// RedactRun takes the value of every secret the run sent out of what the
-// run leaves behind (its reason, logs, notes and denials; see Redact), for
-// the engine to call once the run is over and before its Result is built.
-// A run that sent no secret costs nothing here.
+// RedactRun makes what the run leaves behind (its reason, logs, notes and
+// denials) fit to leave it, for the engine to call once the run is over
+// and before its Result is built: a run that a destination handed a value
+// back to, or that wrote the value of a secret it sent into one of them,
+// leaves the host's sentence instead (see withholdRun). A run that sent no
+// secret costs nothing here.
 func (c *Call) RedactRun() {
-	if c.sentSecrets() == 0 {
-		return
-	}
-	c.reason = c.Redact(c.reason)
-	for i := range c.logs {
-		c.logs[i].Message = c.Redact(c.logs[i].Message)
-	}
-	for i := range c.notes {
-		c.notes[i] = c.Redact(c.notes[i])
-	}
-	for i := range c.denials {
-		c.denials[i].Request = c.Redact(c.denials[i].Request)
-		c.denials[i].To = c.Redact(c.denials[i].To)
-	}
+	c.withholdRun()
 }
 
 // Holding reports whether the run still holds its CPU slot; it does not when

@@ -174,11 +174,15 @@ func (c *Call) fail(status int32, msg string) int32 {
 }
 
 // failFrom is fail for a failure whose text may hold what the peer at d
-// sent (a TLS certificate's names, the bytes of a broken HTTP response):
-// redacted as that peer's bytes are.
-func (c *Call) failFrom(d Destination, status int32, msg string) int32 {
+// (named from, as a denial names it) sent (a TLS certificate's names, the
+// bytes of a broken HTTP response): read as that peer's bytes are, and
+// withheld whole when it holds a value the run sent there (echo.go).
+func (c *Call) failFrom(d Destination, from string, status int32, msg string) int32 {
+	if name := c.peerText(c.scopeOf(d), msg); name != "" {
+		return c.withhold(name, from)
+	}
 	c.observe(statusFailure(status))
-	c.setLastError(c.redactText(c.scopeOf(d), msg))
+	c.setLastError(msg)
 	return status
 }
 

@@ -268,20 +268,25 @@ func TestHostileSecretThroughEcho(t *testing.T) {
 			// At 0: the padded message takes the whole page.
 			p, n := g.put(t, 0, msg)
 			require.Equal(t, int32(len(msg)), g.v2(t, c, "send", uint32(h), p, n), "send answers the length as written")
+			// The echo holds the value: withheld whole, wherever it lies
+			// and however the probe reads.
 			var b strings.Builder
-			for b.Len() < len(msg) {
-				n, part := g.recv(t, c, h, tt.cap, 0)
-				require.Positive(t, n, g.lastError(t, c))
+			status := int32(1)
+			for status > 0 {
+				var part string
+				status, part = g.recv(t, c, h, tt.cap, 0)
 				b.WriteString(part)
 			}
-			s.add(b.String())
+			assert.NotContains(t, b.String(), "AUTH", "what was handed over before the value")
+			s.add(fmt.Sprint(status), g.lastError(t, c))
+			assert.True(t, c.Policy.Spent().Has(0), "spent")
 			require.Equal(t, StatusOK, g.v2(t, c, "close", uint32(h)))
 		}
 		got[v] = s
 	}
 	assertNoSecret(t, "echo", got)
-	assert.Equal(t, "AUTH ${secret:K}\n", got[secretValues[0]][0])
-	assert.True(t, strings.HasSuffix(got[secretValues[1]][2], "pAUTH ${secret:K}\n"))
+	assert.Equal(t, fmt.Sprint(StatusDenied), got[secretValues[0]][0])
+	assert.Contains(t, got[secretValues[0]][1], `secret "K" came back from `+l.Addr().String())
 }
 
 func TestHostileSecretThroughHTTP(t *testing.T) {
@@ -306,25 +311,32 @@ func TestHostileSecretThroughHTTP(t *testing.T) {
 	srv := newHTTPServer(t, mux)
 	closedAddr := closedAddr(t)
 	got := map[string]seen{}
+	grants := Grants{HTTP: []string{"http://127.0.0.1:*/echo", "http://127.0.0.1:*/redirect", "http://127.0.0.1:*/follow", "http://127.0.0.1:*/pad", "http://" + closedAddr + "/"}}
 	for _, v := range secretValues {
-		c := secretCall(t, Grants{HTTP: []string{"http://127.0.0.1:*/echo", "http://127.0.0.1:*/redirect", "http://127.0.0.1:*/follow", "http://127.0.0.1:*/pad", "http://" + closedAddr + "/"}}, v)
-		defer c.End()
 		var s seen
+		// Each in a run of its own: one that a destination handed a value
+		// back to is cut off.
 		for _, req := range []string{
 			"POST " + srv + "/echo?k=${secret:K}\nAuthorization: Bearer ${secret:K}\n\n{\"k\":\"${secret:K}\"}",
 			"GET " + srv + "/redirect?k=${secret:K}\n",
 			"GET " + srv + "/follow?k=${secret:K}\n",
 			"GET " + srv + "/pad\nAuthorization: ${secret:K}\n",
 		} {
+			c := secretCall(t, grants, v)
 			h := g.http(t, c, req, 0, 0)
-			require.Positive(t, h, g.lastError(t, c))
-			_, body := g.body(t, c, h)
-			_, auth := g.header(t, c, h, "X-Auth")
-			_, loc := g.header(t, c, h, "Location")
-			_, length := g.header(t, c, h, "Content-Length")
-			s.add(body, auth, loc, length)
+			s.add(fmt.Sprint(h), g.lastError(t, c))
+			if h > 0 {
+				_, body := g.body(t, c, h)
+				_, auth := g.header(t, c, h, "X-Auth")
+				_, loc := g.header(t, c, h, "Location")
+				_, length := g.header(t, c, h, "Content-Length")
+				s.add(body, auth, loc, length)
+			}
+			s.add(c.Denials()...)
+			c.End()
 		}
 		// A request that fails, with the secret in its query.
+		c := secretCall(t, grants, v)
 		assert.Equal(t, StatusRefused, g.http(t, c, "GET http://"+closedAddr+"/?k=${secret:K}\n", 0, 0))
 		s.add(g.lastError(t, c))
 		s.add(c.Denials()...)
@@ -354,11 +366,11 @@ func closedAddr(t testing.TB) string {
 	return addr
 }
 
-// TestRedactRun: what a run leaves behind is redacted of the secrets it
-// sent, and only of those. A run that sent none leaves its reason and logs
-// as it wrote them: the probe never read a value, so one there is a guess,
-// and redacting it would tell whoever reads the reason which guess was
-// right.
+// TestRedactRun: what a run leaves behind never holds a secret it sent:
+// one that wrote the value (a guess: it never read one) leaves the host's
+// sentence instead of all it wrote, not its texts redacted in place, which
+// would tell whoever reads them which guess was right; and the secret is
+// spent. A run that sent none leaves its reason and logs as it wrote them.
 func TestRedactRun(t *testing.T) {
 	g := newGuest(t)
 	v := secretValues[1]
@@ -372,13 +384,15 @@ func TestRedactRun(t *testing.T) {
 			g.v2call(t, c, "reason", p, n)
 			g.v2call(t, c, "log", 1, p, n)
 			c.RedactRun()
-			want := "reason: " + v
-			if sent {
-				want = "reason: ${secret:K}"
-			}
 			reason, _ := c.Reason()
-			assert.Equal(t, want, reason)
-			assert.Equal(t, want, c.Logs()[0].Message)
+			if !sent {
+				assert.Equal(t, "reason: "+v, reason)
+				assert.Equal(t, "reason: "+v, c.Logs()[0].Message)
+				return
+			}
+			assert.Equal(t, `secret "K" came back from the run's own text: what came is withheld whole, the run may use the network no more, and the probe may not send the secret again until it is loaded again`, reason)
+			assert.Empty(t, c.Logs())
+			assert.Equal(t, c.allSecrets(), c.Policy.Spent(), "spent")
 		})
 	}
 }
@@ -399,16 +413,18 @@ func (g *guest) v2call(t testing.TB, c *Call, fn string, args ...uint32) {
 func TestHostileSecretPrefixByTiming(t *testing.T) {
 	g := newGuest(t)
 	l := echoServer(t, "tcp", "127.0.0.1:0")
+	sinkAddr, _ := countingPeer(t)
 	v := secretValues[1]
 	for _, guess := range []string{v[:1], v[:10], "Z", v[:len(v)-1]} {
 		c := secretCall(t, Grants{Dial: []string{"127.0.0.1:*"}}, v)
+		// A secret first, to a peer that keeps it, so that the run is one
+		// that has sent one (the echo would be withheld whole).
+		sink := g.connect(t, c, sinkAddr, 0, 0)
+		require.Positive(t, sink)
+		p, n := g.put(t, 0, "${secret:K}")
+		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(sink), p, n))
 		h := g.connect(t, c, l.Addr().String(), 0, 0)
 		require.Positive(t, h)
-		// A secret first, so that the run is one that has sent one.
-		p, n := g.put(t, 0, "${secret:K}")
-		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
-		_, echo := g.recv(t, c, h, bufCap, 0)
-		require.Equal(t, "${secret:K}", echo, "guess %q: %s", guess, g.lastError(t, c))
 		p, n = g.put(t, 0, guess)
 		require.Equal(t, int32(n), g.v2(t, c, "send", uint32(h), p, n))
 		got, back := g.recv(t, c, h, bufCap, 0)

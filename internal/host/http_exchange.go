@@ -89,6 +89,9 @@ func isUTF8(name string) bool {
 }
 
 func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int32 {
+	if status, cut := c.cutOff("http"); cut {
+		return status
+	}
 	if flags&^FlagInsecure != 0 {
 		return c.fail(StatusBadRequest, "http: unknown flags")
 	}
@@ -157,8 +160,11 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 		defer cancel()
 		resp, err = x.do(ctx, req, d)
 	})
+	if hit := (*echoHit)(nil); errors.As(err, &hit) {
+		return c.withhold(hit.name, httpOrigin(x.current))
+	}
 	if err != nil {
-		return c.failFrom(grants.HTTPDestination(x.current), httpStatus(err), httpErrorText(err))
+		return c.failFrom(grants.HTTPDestination(x.current), httpOrigin(x.current), httpStatus(err), httpErrorText(err))
 	}
 	c.observe(responseFailure(resp.status))
 	return c.net.add(&handle{resp: resp})
@@ -364,7 +370,12 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 	c.countIn(len(body))
 	out := &response{status: resp.StatusCode, body: body, header: make(http.Header, len(resp.Header))}
 	for k, vs := range resp.Header {
-		out.header[k] = []string{string(r.redact([]byte(strings.Join(vs, ", "))))}
+		v := strings.Join(vs, ", ")
+		if name := r.firstHit([]byte(v)); name != "" {
+			// Withheld whole, as the body is (echo.go).
+			return nil, &echoHit{name}
+		}
+		out.header[k] = []string{v}
 	}
 	if r != nil && resp.Header.Get("Content-Length") != "" {
 		// The peer's count would tell the length of a secret it echoed in
@@ -469,12 +480,19 @@ func (c *Call) readBody(body io.Reader, r *redactor, keep int64) (kept []byte, w
 		if errors.Is(err, io.EOF) {
 			ended = true
 			out = append(out, held.release(r, true)...)
+		} else if err == nil {
+			out = append(out, held.release(r, false)...)
+		}
+		if held.found != "" {
+			// The body held a value the run sent: withheld whole.
+			return nil, false, &echoHit{held.found}
+		}
+		if ended {
 			break
 		}
 		if err != nil {
 			return nil, false, err
 		}
-		out = append(out, held.release(r, false)...)
 	}
 	whole = ended && int64(len(out)) <= keep
 	return out[:min(int64(len(out)), keep)], whole, nil

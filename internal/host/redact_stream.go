@@ -30,6 +30,9 @@ type redactStream struct {
 	// work is the scan work done so far (see redactor.scan), which tests
 	// read.
 	work int
+	// found names the first secret whose value a scan found: the host
+	// hands none of the stream over from then on (echo.go).
+	found string
 }
 
 func (s *redactStream) push(b []byte) {
@@ -74,6 +77,10 @@ func (s *redactStream) release(r *redactor, final bool) []byte {
 	s.fresh = 0
 	hits, work := r.scan(s.raw)
 	s.work += work
+	if len(hits) > 0 && s.found == "" {
+		ph := hits[0].placeholder
+		s.found = ph[len(placeholderOpen) : len(ph)-1]
+	}
 	if !final {
 		cut = safeCut(hits, cut)
 	}

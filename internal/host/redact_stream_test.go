@@ -130,20 +130,26 @@ func FuzzRecvCuts(f *testing.F) {
 		msg := padding + "${secret:K}" + padding[:len(padding)/3]
 		p, n := g.put(t, 0, msg)
 		require.Equal(t, int32(len(msg)), g.v2(t, c, "send", uint32(h), p, n), g.lastError(t, c))
-		want := string(redactAll(c, []byte(strings.Replace(msg, "${secret:K}", value, 1))))
+		echo := strings.Replace(msg, "${secret:K}", value, 1)
 		capacity := uint32(bufcap)%bufCap + 1
 		var b strings.Builder
-		for b.Len() < len(want) && c.Remaining() > time.Second {
+		for c.Remaining() > time.Second {
 			n, part := g.recv(t, c, h, capacity, int32(timeoutMS%4))
 			if n == StatusTimedOut {
 				continue
 			}
-			require.Positive(t, n, g.lastError(t, c))
+			if n <= 0 {
+				// The value, found whole: the stream is withheld there.
+				assertWithheld(t, g, c, n, "K", l.Addr().String())
+				break
+			}
 			b.WriteString(part)
 		}
-		if b.String() != want {
-			t.Fatalf("value %q at %d, read by %d with %d ms timeouts: got %d bytes, want %d; value shows: %v",
-				value, len(padding), capacity, timeoutMS%4, b.Len(), len(want), strings.Contains(b.String(), value))
+		// What was handed over is a prefix of the echo that stops before
+		// the value: never a part of it.
+		if got := b.String(); !strings.HasPrefix(echo, got) || len(got) > strings.Index(echo, value) {
+			t.Fatalf("value %q at %d, read by %d with %d ms timeouts: got %d bytes of the echo; value shows: %v",
+				value, len(padding), capacity, timeoutMS%4, b.Len(), strings.Contains(got, value))
 		}
 	})
 }

@@ -40,6 +40,9 @@ type secretCache struct {
 	// run has sent there: a redirect from one goes only where they are
 	// all bound (checkRedirect).
 	sentTo map[string]SecretSet
+	// echoed is set once a destination handed a sent value back: the run
+	// is cut off (echo.go).
+	echoed *errEchoed
 	// redactors are built on first use, one per set of secrets;
 	// textRedactors likewise, for the host's texts (redactText).
 	redactors, textRedactors []scopedRedactor
@@ -118,16 +121,24 @@ func (c *Call) substitute(b []byte, d Destination, escape func(string) string) (
 		}
 		at = end
 		den := Denial{Kind: "secret", Request: name, Probe: c.Probe}
+		text := ""
 		switch i := c.Policy.SecretIndex(name); {
 		case i < 0:
 		case !c.Policy.SecretBound(i, d):
 			den.To = d.String()
+		case c.Policy.Spent().Has(i):
+			// A destination handed its value back (echo.go).
+			den.Kind, den.To = "spent", d.String()
+			text = fmt.Sprintf("secret %q is spent: a destination handed its value back, and the probe may send it again once it is loaded again", name)
 		default:
 			continue
 		}
 		c.record(den)
 		if status == StatusOK {
 			status, why = StatusDenied, den.String()
+			if text != "" {
+				why = text
+			}
 		}
 	}
 	if status != StatusOK {
@@ -278,33 +289,37 @@ func (c *Call) sentSecrets() SecretSet {
 	return c.secrets.sent
 }
 
-// Redact returns s with the value of every secret the run has sent
-// replaced by its placeholder, in the forms a peer's bytes are redacted
-// of and in the form Go's %q gives a value (a reason may quote the host's
-// words of gate.last_error): the engine passes the run's reason, logs,
-// notes and output through it before they leave the run.
+// Redact returns s, a text the run leaves (its output; RedactRun does the
+// rest), as it may leave the run: "" once the run was cut off (echo.go),
+// and "" too, the run then cut off, when s holds the value of a secret the
+// run sent, in the forms a peer's bytes are read for or the form Go's %q
+// gives it. The value is withheld whole, never replaced in place: where a
+// placeholder stood would tell whoever reads the text which of the
+// probe's guesses was the value.
 //
-// Only what was sent: a probe never reads a value, so one in its reason
-// came from a peer that was sent it, or is a guess. Redacting a secret the
-// run never sent would protect nothing and would turn the reason into an
-// oracle for whoever reads it (/v1/status, a log): a probe could write
-// candidate values there and the reader see which became a placeholder.
+// Only what was sent: a probe never reads a value, so one in its text is
+// a guess. Looking for a secret the run never sent would protect nothing
+// and would make the text an oracle anyway.
 func (c *Call) Redact(s string) string {
+	if c.secrets != nil && c.secrets.echoed != nil {
+		return ""
+	}
 	r := c.textRedactorOf(c.sentSecrets())
 	if r == nil {
 		return s
 	}
-	return string(r.redact([]byte(s)))
+	if name := r.firstHit([]byte(s)); name != "" {
+		// Withheld whole, not redacted in place: where a placeholder
+		// stood would tell whoever reads it which guess was the value.
+		c.withhold(name, "the run's own text")
+		return ""
+	}
+	return s
 }
 
-// redactText is Redact for a host text that may hold what a peer sent,
-// for the probe to read (gate.last_error): redacted of the secrets of set
-// only, as the peer's bytes are, and of the form in which net/http's
-// errors quote what the peer sent.
-func (c *Call) redactText(set SecretSet, s string) string {
-	r := c.textRedactorOf(set)
-	if r == nil {
-		return s
-	}
-	return string(r.redact([]byte(s)))
+// peerText returns the name of a secret of set whose value s, a host text
+// that may quote what a peer sent, holds (as the peer's bytes are read for
+// it, or as net/http's errors quote it), or "".
+func (c *Call) peerText(set SecretSet, s string) string {
+	return c.textRedactorOf(set).firstHit([]byte(s))
 }

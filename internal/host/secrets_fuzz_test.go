@@ -36,8 +36,14 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("Redact %q before anything was sent: a run that sent nothing redacts nothing", got)
 		}
 		c.markSent(c.allSecrets())
-		if got := c.Redact(string(in)); got != string(out) {
-			t.Fatalf("Redact %q, redact %q", got, out)
+		// The run's texts are never redacted in place: one that holds a
+		// value is withheld whole, and one that holds none is as written.
+		want := string(in)
+		if !bytes.Equal(out, in) {
+			want = ""
+		}
+		if got := c.Redact(string(in)); got != want {
+			t.Fatalf("Redact %q, want %q (redact %q)", got, want, out)
 		}
 		for _, v := range []string{a, b} {
 			if v != "" && !strings.ContainsAny(v, "${}:secrtAB") && bytes.Contains(out, []byte(v)) {

@@ -1,6 +1,14 @@
 package host
 
-import "github.com/gate-dev/gate/internal/grants"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/grants"
+)
 
 // everywhere binds each of names to every address a test reaches, by
 // stream or HTTP: for tests of substitution and redaction themselves,
@@ -50,3 +58,26 @@ func (c *Call) allSecrets() SecretSet {
 // markSent records set as sent, to no address in particular, for tests of
 // redaction that send nothing.
 func (c *Call) markSent(set SecretSet) { c.markSentTo("", set) }
+
+// assertWithheld asserts that a call whose answer would have held the
+// value of secret name, come back from from, answered got = -2, that the
+// host's words name the secret and from, and that the secret is spent.
+func assertWithheld(t testing.TB, g *guest, c *Call, got int32, name, from string) {
+	t.Helper()
+	assert.Equal(t, StatusDenied, got, "withheld whole")
+	assert.Contains(t, g.lastError(t, c), fmt.Sprintf("secret %q came back from %s", name, from))
+	assert.True(t, c.Policy.Spent().Has(c.Policy.SecretIndex(name)), "spent")
+}
+
+// answered reports whether h is a response the probe may read: false when
+// the call was withheld whole (asserted as assertWithheld does) because
+// what from sent back held the value of name.
+func answered(t testing.TB, g *guest, c *Call, h int32, name, from string) bool {
+	t.Helper()
+	if h == StatusDenied {
+		assertWithheld(t, g, c, h, name, from)
+		return false
+	}
+	require.Positive(t, h, g.lastError(t, c))
+	return true
+}

@@ -50,6 +50,9 @@ func hostConnect(ctx context.Context, m api.Module, stack []uint64) {
 }
 
 func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32) int32 {
+	if status, cut := c.cutOff("connect"); cut {
+		return status
+	}
 	if flags&^FlagInsecure != 0 {
 		return c.fail(StatusBadRequest, "connect "+addr+": unknown flags")
 	}
@@ -115,7 +118,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 	})
 	dest := grants.StreamDestination(parsed, isTLS)
 	if conn == nil {
-		return c.failFrom(dest, status, "connect "+addr+": "+err.Error())
+		return c.failFrom(dest, dest.String(), status, "connect "+addr+": "+err.Error())
 	}
 	return c.net.add(&handle{stream: &stream{conn: conn, tls: facts, dest: dest, bound: c.Policy.BoundTo(dest)}})
 }
@@ -145,6 +148,9 @@ func (c *Call) send(ctx context.Context, id int32, b []byte) int32 {
 			c.setLastError("send: handle is an HTTP response, not a stream")
 		}
 		return StatusBadHandle
+	}
+	if status, cut := c.cutOff("send"); cut {
+		return status
 	}
 	// Counted as written, each placeholder at the most its value can take:
 	// the bound holds on the wire and tells nothing about a length. The
@@ -202,6 +208,10 @@ func (c *Call) recv(ctx context.Context, id int32, buf []byte, timeoutMS int32) 
 		return StatusBadHandle
 	}
 	s := h.stream
+	if status, cut := c.cutOff("recv"); cut {
+		s.pending = nil
+		return status
+	}
 	if len(buf) == 0 {
 		return 0
 	}
@@ -316,6 +326,9 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 			}
 			final := quiet || (err != nil && !isTimeout(err))
 			c.handOver(s, s.held.release(r, final))
+			if s.held.found != "" {
+				break
+			}
 			if quiet {
 				err = nil
 			}
@@ -325,6 +338,11 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 		}
 		stop = stopped(wait) || stopped(budget)
 	})
+	if s.held.found != "" {
+		// Withheld whole: what was handed over and not yet read goes too.
+		s.pending, s.capped = nil, true
+		return c.withhold(s.held.found, s.dest.String())
+	}
 	if len(s.pending) > 0 {
 		// Bytes now; an error that lasts is reported by the next call.
 		return StatusOK
@@ -343,7 +361,7 @@ func (c *Call) fill(ctx context.Context, s *stream, timeoutMS int32) int32 {
 	case isTimeout(err):
 		return c.fail(StatusTimedOut, "recv: nothing arrived in time")
 	}
-	return c.failFrom(s.dest, StatusClosed, "recv: "+err.Error())
+	return c.failFrom(s.dest, s.dest.String(), StatusClosed, "recv: "+err.Error())
 }
 
 // handOver makes redacted bytes readable, within the bytes-in bound,

@@ -146,9 +146,10 @@ func TestScriptedPeers(t *testing.T) {
 			{Name: "auth, the secret substituted", Config: auth, Secrets: token, Want: runtime.Available,
 				Peers: map[string]probetest.Peer{addr: probetest.Script(
 					probetest.Expect("AUTH ${secret:TOKEN}\r\nPING\r\n"), probetest.Send("+OK\r\n+PONG\r\n"))}},
-			// The peer echoes the secret into the line the probe makes its
-			// reason: the host redacts it, or rule "secret" fails.
-			{Name: "auth rejected, the echo redacted", Config: auth, Secrets: token, Want: runtime.Unavailable,
+			// The peer echoes the secret into the line the probe would
+			// make its reason: the host withholds the read whole, and the
+			// probe, its recv failed, raises; rule "secret" holds.
+			{Name: "auth rejected, the echo withheld", Config: auth, Secrets: token, Want: runtime.Failed,
 				Peers: map[string]probetest.Peer{addr: probetest.Script(
 					probetest.Expect("AUTH ${secret:TOKEN}\r\n"), probetest.Send("-WRONGPASS ${secret:TOKEN} is not it\r\n"))}},
 			{Name: "server error", Want: runtime.Unavailable,
