@@ -141,6 +141,9 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	gw := gateway.New(svc, gwConfig.WithLog(log).WithVersion(version()).
 		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
+	// The socket is listening already (Listen): said before the gateway
+	// starts, so that its first lines come after this one.
+	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
@@ -154,7 +157,6 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
 	if listening != nil {
 		listening(l.Addr().String())
 	}
