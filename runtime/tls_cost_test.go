@@ -11,6 +11,7 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/testnet"
+	"github.com/gate-dev/gate/internal/testsvc"
 )
 
 // TestCostlyTLSPeerSharesTheEngine: probes whose TLS peer presents a chain
@@ -22,8 +23,8 @@ import (
 // process is still checking a signature.
 func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
 	ch := testnet.TLSChains(t)
-	costly := testnet.ServeTLS(t, ch.Costly)
-	honest := testnet.ServeTLS(t, ch.Honest)
+	costly := testsvc.ServeTLSWith(t, ch.Costly, testnet.AnswerNoContent)
+	honest := testsvc.ServeTLSWith(t, ch.Honest, testnet.AnswerNoContent)
 	e := newEngine(t, NewEngineConfig())
 	grants := hostfuncs.Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}}
 	probe := func(config map[string]string) *Probe {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/testnet"
+	"github.com/gate-dev/gate/internal/testsvc"
 )
 
 // TestTLSCostlyChainRefused: a chain past a bound is refused before any
@@ -33,7 +34,7 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 		{"31-bit exponent", ch.BigExponent, "an RSA public exponent over 65537"},
 		{"P-521", ch.P521, "an ECDSA key on P-521"},
 	} {
-		addr := testnet.ServeTLS(t, tt.cert)
+		addr := testsvc.ServeTLSWith(t, tt.cert, testnet.AnswerNoContent)
 		grants := Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}, Insecure: []string{addr}}
 		for _, via := range []string{"connect", "connect insecure", "http", "http insecure"} {
 			t.Run(tt.name+"/"+via, func(t *testing.T) {
@@ -70,7 +71,7 @@ func TestTLSCostlyChainRefused(t *testing.T) {
 func TestTLSChainAtTheBounds(t *testing.T) {
 	ch := testnet.TLSChains(t)
 	g := newGuest(t)
-	addr := testnet.ServeTLS(t, ch.Honest)
+	addr := testsvc.ServeTLSWith(t, ch.Honest, testnet.AnswerNoContent)
 	grants := Grants{Dial: []string{"127.0.0.1:*"}, HTTP: []string{"https://127.0.0.1:*"}}
 
 	c := testCall(t, grants)

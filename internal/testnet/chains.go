@@ -218,40 +218,13 @@ func resign(der, sig []byte) ([]byte, error) {
 	return asn1.Marshal(cert)
 }
 
-// ServeTLS serves TLS with cert on loopback until the test ends, and
-// answers an HTTP request with 204; it returns the address.
-func ServeTLS(t testing.TB, cert tls.Certificate) string {
-	t.Helper()
-	cfg := &tls.Config{Certificates: []tls.Certificate{cert}}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// AnswerNoContent reads an HTTP request from c and answers it with 204:
+// the handler of a TLS peer of these chains (testsvc.ServeTLSWith), for
+// a probe's https request or its stream.
+func AnswerNoContent(c net.Conn) {
+	if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+		c.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n"))
 	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { l.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				tc := tls.Server(c, cfg)
-				if tc.Handshake() != nil {
-					return
-				}
-				if _, err := http.ReadRequest(bufio.NewReader(tc)); err == nil {
-					tc.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n"))
-				}
-			}()
-		}
-	}()
-	return l.Addr().String()
 }
 
 // Verifying reports whether any goroutine of the process is checking a
