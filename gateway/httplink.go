@@ -325,6 +325,7 @@ type sseBody struct {
 
 	idle    idlePace // what the stream brought that was no message
 	dataLen int      // bytes of the event's data lines, not charged to idle
+	fields  int      // bytes of its other lines (event:, id:, ...), charged
 	lineLen int      // bytes of the line so far
 	line    []byte   // its first maxAnswer bytes
 	name    string   // the event's name
@@ -436,6 +437,7 @@ func (b *sseBody) endLine(truncated bool) {
 	value = bytes.TrimPrefix(value, []byte(" "))
 	if string(field) != "data" {
 		b.idle.charge(b.lineLen + 1)
+		b.fields += b.lineLen + 1
 	} else if !b.cut {
 		b.dataLen += b.lineLen + 1
 	}
@@ -491,5 +493,11 @@ func (b *sseBody) endEvent() {
 		// the message cap, and never paced.
 		b.idle.charge(b.dataLen)
 	}
-	b.name, b.data, b.hasData, b.cut, b.dataLen = "", b.data[:0], false, false, 0
+	if message {
+		// A message's own fields (its event name, its id) are part of
+		// it: given back, up to what framing takes, so that a stream of
+		// messages is never paced and one of comments still is.
+		b.idle.refund(min(b.fields, maxFraming))
+	}
+	b.name, b.data, b.hasData, b.cut, b.dataLen, b.fields = "", b.data[:0], false, false, 0, 0
 }

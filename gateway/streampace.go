@@ -38,6 +38,17 @@ func (p *idlePace) charge(n int) {
 	p.owed += float64(n)
 }
 
+// maxFraming is what of a message event's other lines (event:, id:,
+// retry:) is given back once it ends: more than any framing takes, and
+// too little to carry a flood of comments before each message.
+const maxFraming = 256
+
+// refund gives back n bytes charged for what turned out to be a message.
+func (p *idlePace) refund(n int) {
+	p.settle(time.Now())
+	p.owed = max(0, p.owed-float64(n))
+}
+
 // wait returns once the stream may be read again: at once while it owes
 // at most idleBurst, else once time has paid for the rest; with an error
 // once ctx or the session (done) has ended.
