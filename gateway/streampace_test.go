@@ -71,6 +71,7 @@ func TestStreamWithoutMessagesIsPaced(t *testing.T) {
 				assert.LessOrEqual(t, up.taken, bound)
 			} else {
 				assert.Greater(t, up.taken, bound, "messages are not paced")
+				assert.LessOrEqual(t, b.idle.owed, float64(maxFraming+len(tc.unit)), "what messages owe the pace")
 			}
 		})
 	}
