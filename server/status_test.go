@@ -343,6 +343,56 @@ func TestStatusCacheReloadError(t *testing.T) {
 	}
 }
 
+// TestStatusCacheWaiters: readers that wait while a rendering is under
+// way, with answers stored meanwhile, render once more between them, not
+// once each: the first to go renders, and the others take that rendering,
+// which was begun after they arrived, though an answer was stored since
+// they read the state.
+func TestStatusCacheWaiters(t *testing.T) {
+	var cache statusCache
+	var mu sync.Mutex
+	st := statusState{gate: &runtime.Gate{}, tools: 1}
+	reads := 0
+	allRead := make(chan struct{})
+	read := func() statusState {
+		mu.Lock()
+		defer mu.Unlock()
+		// The first reader's two reads (as it arrives, as it renders),
+		// then the two waiters' as they arrive.
+		if reads++; reads == 4 {
+			close(allRead)
+		}
+		return st
+	}
+	store := func() { // an answer stored
+		mu.Lock()
+		st.tools++
+		mu.Unlock()
+	}
+	now := func() time.Time { return time.Unix(1000, 0) }
+	var renders atomic.Int64
+	underWay, release := make(chan struct{}), make(chan struct{})
+	encode := func(statusState, time.Time) ([]byte, bool, error) {
+		if renders.Add(1) == 1 {
+			close(underWay)
+			<-release
+		}
+		return nil, true, nil
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { _, _ = cache.render(read, now, encode) })
+	<-underWay
+	store()
+	for range 2 {
+		wg.Go(func() { _, _ = cache.render(read, now, encode) })
+	}
+	<-allRead
+	store()
+	close(release)
+	wg.Wait()
+	assert.Equal(t, int64(2), renders.Load())
+}
+
 // sliceError is an error of many problems, as manifest.Errors is.
 type sliceError []string
 

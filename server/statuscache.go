@@ -51,7 +51,7 @@ func (st statusState) key() statusKey {
 // problemCache); one without an identity is never the same, which costs
 // a rendering per request while it stands.
 func (k statusKey) same(st statusState) bool {
-	if k.gate != weak.Make(st.gate) || k.tools != st.tools || k.servers != st.servers || k.gen != st.gen ||
+	if k.gate.Value() != st.gate || k.tools != st.tools || k.servers != st.servers || k.gen != st.gen ||
 		k.ready != st.ready || !k.reloadedAt.Equal(st.reloadedAt) {
 		return false
 	}
@@ -98,12 +98,14 @@ func (r *statusRendering) fresh(st statusState, now time.Time) bool {
 // and whether it may be kept (a rendering cut short by the reader's
 // going away may not).
 func (c *statusCache) render(read func() statusState, now func() time.Time, encode func(statusState, time.Time) ([]byte, bool, error)) ([]byte, error) {
+	// arrived is read first: a rendering with a later place read the
+	// state after this reader's.
+	arrived := c.begun.Load()
 	st, t := read(), now()
 	last := c.last.Load()
 	if last.fresh(st, t) {
 		return last.body, nil
 	}
-	arrived := c.begun.Load()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if last := c.last.Load(); last != nil && (last.seq > arrived || last.fresh(st, t)) {
