@@ -46,8 +46,9 @@ func (st statusState) key() statusKey {
 }
 
 // same reports whether st is what k was read from. The counters only
-// grow and a reload always sets the time, so equal values mean nothing
-// changed in between. A reload error is the same one by identity (see
+// grow, readiness only comes, and a reload replaces the Gate and sets the
+// time or sets its error, so equal values mean nothing changed in
+// between. A reload error is the same one by identity (see
 // problemCache); one without an identity is never the same, which costs
 // a rendering per request while it stands.
 func (k statusKey) same(st statusState) bool {
@@ -64,9 +65,9 @@ func (k statusKey) same(st statusState) bool {
 
 // statusCache keeps the last rendering of /v1/status. A thousand tools
 // render to hundreds of kilobytes, which takes milliseconds, while the
-// answers change once per refresh tick at most: every reader gets the
-// same bytes, rendered once per change of what they tell, and at least
-// once per statusMaxAge for the ages.
+// answers change only when the refresher stores new ones: every reader
+// gets the same bytes, rendered once per change of what they tell, and
+// none older than statusMaxAge, for the ages.
 type statusCache struct {
 	last atomic.Pointer[statusRendering]
 	// mu is held while rendering: readers that arrive meanwhile wait for
