@@ -133,7 +133,7 @@ type Registry struct {
 	// register, allocated together (see reserve).
 	spare []entry
 
-	version atomic.Uint64 // bumped whenever what ListAvailable returns may change
+	version atomic.Uint64 // bumped whenever what ListAvailable or Status returns may change (Version)
 	snap    atomic.Pointer[snapshot]
 
 	// nativeRuns are the places of the NativeProbe runs in flight (see
@@ -373,6 +373,15 @@ func (r *Registry) Clear() {
 	r.order = nil
 	r.version.Add(1)
 }
+
+// Version changes whenever what Status answers may have changed: an
+// answer stored (a refresh that says what the last one said included:
+// its checked_at and latency are new), a flip held back by a policy, a
+// tool registered, replaced or removed. While it stays the same, Status
+// (of a registry with background refresh, whose reads never probe once
+// every tool has an answer) answers the same. It is a cheap change
+// signal for a caller that renders Status once per change.
+func (r *Registry) Version() uint64 { return r.version.Load() }
 
 // Get returns the tool registered under name.
 func (r *Registry) Get(name string) (Tool, bool) {

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -160,4 +163,97 @@ func benchSchema(b *testing.B, f *fixture, probes func() float64) {
 	if probes != nil {
 		b.ReportMetric((probes()-before)/elapsed.Seconds(), "probes/s")
 	}
+}
+
+// BenchmarkStatus1000 is GET /v1/status with 1,000 tools over real HTTP
+// on loopback from 8 clients at once, each on its own keep-alive
+// connection, against a static handler that serves the same bytes with
+// the same headers behind the same listener and server settings, in one
+// run: the static server is the anchor, what no rendering can beat. b.N
+// requests go to each, in alternating slices so that both see the same
+// machine. It reports both rates and status-req/s as a share of the
+// static rate (ratio); idle, and while the refresher re-probes every tool
+// every ~80 ms (TTL 100 ms), which changes the answers every tick.
+func BenchmarkStatus1000(b *testing.B) {
+	for _, c := range []struct{ name, ttl string }{{"idle", "30s"}, {"refreshing", "100ms"}} {
+		f := benchFixture(b, nil, c.ttl)
+		b.Run(c.name, func(b *testing.B) { benchStatus(b, f) })
+	}
+}
+
+func benchStatus(b *testing.B, f *fixture) {
+	first := f.get(b, "/v1/status")
+	if first.code != http.StatusOK {
+		b.Fatalf("GET /v1/status: %d", first.code)
+	}
+	body := []byte(first.body)
+	header := http.Header{}
+	for _, k := range []string{"Content-Type", "Cache-Control", "X-Content-Type-Options"} {
+		header.Set(k, first.header.Get(k))
+	}
+	static := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		writeBody(w, http.StatusOK, header.Get("Content-Type"), body)
+	})
+	l, err := Listen("tcp", "127.0.0.1:0", ServerOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := &httptest.Server{Listener: l, Config: NewHTTPServer(static, ServerOptions{})}
+	ts.Start()
+	defer ts.Close()
+
+	const clients, slices = 8, 16
+	statusURL, staticURL := f.url+"/v1/status", ts.URL+"/v1/status"
+	b.SetBytes(int64(len(body)))
+	b.ResetTimer()
+	var took [2]time.Duration
+	for i := range slices {
+		n := b.N / slices
+		if i == slices-1 {
+			n = b.N - n*(slices-1)
+		}
+		took[0] += benchParallelGets(b, statusURL, n, clients)
+		took[1] += benchParallelGets(b, staticURL, n, clients)
+	}
+	b.StopTimer()
+	statusRate, staticRate := float64(b.N)/took[0].Seconds(), float64(b.N)/took[1].Seconds()
+	b.ReportMetric(statusRate, "status-req/s")
+	b.ReportMetric(staticRate, "static-req/s")
+	b.ReportMetric(statusRate/staticRate, "ratio")
+}
+
+// benchParallelGets sends n GETs of url from clients goroutines, each
+// with one keep-alive connection, reading every body whole in big reads,
+// and returns how long they took.
+func benchParallelGets(b *testing.B, url string, n, clients int) time.Duration {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range clients {
+		wg.Go(func() {
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+			defer client.CloseIdleConnections()
+			buf := make([]byte, 1<<20)
+			for next.Add(1) <= int64(n) {
+				resp, err := client.Get(url)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				for err == nil {
+					_, err = resp.Body.Read(buf)
+				}
+				resp.Body.Close()
+				if err != io.EOF || resp.StatusCode != http.StatusOK {
+					b.Errorf("GET %s: %d, %v", url, resp.StatusCode, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
 }

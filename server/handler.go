@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -20,10 +21,17 @@ type server struct {
 	hub     *hub
 	schemas schemaCache
 	list    toolsCache
+	// statuses keeps the last rendering of /v1/status.
+	statuses statusCache
+	// now is the clock of /v1/status's ages and of how long its
+	// rendering is reused; time.Now but in tests, which set it before
+	// the first request.
+	now func() time.Time
 	// problems keeps the last reload error as /v1/status shows it.
 	problems problemCache
-	// testHook, when not nil, is told of steps of /v1/tools and
-	// /v1/schema: "enter" as a request starts, "encode" as it renders.
+	// testHook, when not nil, is told of steps of /v1/tools, /v1/schema
+	// and /v1/status: "enter" as a request starts, "encode" as it
+	// renders.
 	// Tests only; set before the first request.
 	testHook func(step string)
 	// routes answer GET and HEAD; actions, which change what gate does,
@@ -39,7 +47,7 @@ type server struct {
 // package documentation).
 func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 	opts = opts.withDefaults()
-	s := &server{svc: svc, metrics: metrics, opts: opts, token: newTokenCheck(opts.Token)}
+	s := &server{svc: svc, metrics: metrics, opts: opts, token: newTokenCheck(opts.Token), now: time.Now}
 	s.hub = newHub(svc, metrics, opts)
 	s.routes = map[string]http.HandlerFunc{
 		"/v1/tools":         s.tools,

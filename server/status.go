@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -54,41 +56,68 @@ type statusJSON struct {
 }
 
 // status answers every tool and server with its latest answer, and the
-// service's own state.
+// service's own state, rendered once per change (statusCache).
 func (s *server) status(w http.ResponseWriter, r *http.Request) {
-	gen := s.hub.generation()
-	g := s.svc.Gate()
-	reloaded, reloadErr := s.svc.LastReload()
+	s.hook("enter")
+	body, err := s.statuses.render(s.statusState, s.now, func(st statusState, now time.Time) ([]byte, bool, error) {
+		s.hook("encode")
+		return s.renderStatus(r.Context(), st, now)
+	})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeBody(w, http.StatusOK, "application/json", body)
+}
+
+// statusState reads what /v1/status tells besides the answers, and the
+// registries' versions; the generation first, as /v1/tools does: the
+// answer is at least as new as that event.
+func (s *server) statusState() statusState {
+	st := statusState{gen: s.hub.generation(), gate: s.svc.Gate()}
+	st.tools, st.servers = st.gate.Tools().Version(), st.gate.Servers().Version()
+	st.ready = s.svc.Ready()
+	st.reloadedAt, st.reloadErr = s.svc.LastReload()
+	return st
+}
+
+// renderStatus renders st and the answers of its Gate, with ages as of
+// now; the body may be kept unless ctx ended meanwhile (an answer may
+// then say that the read gave up waiting for a probe).
+func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time) ([]byte, bool, error) {
 	out := statusAnswer{
-		Service:    serviceJSON{Ready: s.svc.Ready(), LastReload: reloaded.UTC()},
-		Generation: gen,
+		Service:    serviceJSON{Ready: st.ready, LastReload: st.reloadedAt.UTC()},
+		Generation: st.gen,
 		Tools:      []statusJSON{},
 		Servers:    []statusJSON{},
 	}
-	if reloadErr != nil {
-		msg := s.problems.text(reloadErr)
+	if st.reloadErr != nil {
+		msg := s.problems.text(st.reloadErr)
 		out.Service.ReloadError = &msg
 	}
+	g := st.gate
 	if m := g.Manifest(); m != nil {
 		out.Service.Manifest = m.Path
 	}
 	probes := probeLabels(g)
-	now := time.Now()
 	for _, part := range []struct {
 		kind string
 		reg  *runtime.Registry
 		out  *[]statusJSON
 	}{{"tool", g.Tools(), &out.Tools}, {"server", g.Servers(), &out.Servers}} {
-		sts, err := part.reg.Status(r.Context())
+		sts, err := part.reg.Status(ctx)
 		if err != nil {
-			writeError(w, http.StatusInternalServerError, err.Error())
-			return
+			return nil, false, err
 		}
-		for _, st := range sts {
-			*part.out = append(*part.out, statusOf(st, probes[part.kind+"/"+st.Name], now))
+		for _, a := range sts {
+			*part.out = append(*part.out, statusOf(a, probes[part.kind+"/"+a.Name], now))
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	body, err := encodeJSON(out)
+	if err != nil {
+		return nil, false, fmt.Errorf("encoding the answer: %w", err)
+	}
+	return body, ctx.Err() == nil, nil
 }
 
 // probeLabels is the probe of every tool and server of g's manifest, as
