@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // Subscriptions to upstream resources. gate subscribes at the upstream
@@ -284,7 +286,7 @@ func (g *Gateway) resubscribe(ctx context.Context, u *upstream, cs *mcp.ClientSe
 			rt := featureRoute{up: u, timeout: g.cfg.callTimeout, policy: g.cfg.policyFor(nil)}
 			_, err := forwardTo(g, ctx, nil, rt, "resources/subscribe of "+quote(uri), func(ctx context.Context, c *mcp.ClientSession) (struct{}, error) {
 				if c != cs {
-					return struct{}{}, errSessionOver
+					return struct{}{}, uplink.ErrSessionOver
 				}
 				return struct{}{}, c.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 			})
