@@ -318,24 +318,3 @@ func (u *upstream) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNo
 	}
 	_ = u.gw.server.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
 }
-
-// Subscribed returns, for each upstream resource URI with subscribers
-// (or whose unsubscribe is being sent), its server and how many client
-// sessions are subscribed to it.
-func (g *Gateway) Subscribed() map[string]Subscription {
-	s := &g.subs
-	s.mu.Lock()
-	out := make(map[string]Subscription, len(s.byURI))
-	for uri, e := range s.byURI {
-		out[uri] = Subscription{Server: e.server, Sessions: len(e.sessions)}
-	}
-	s.mu.Unlock()
-	return out
-}
-
-// Subscription is the client sessions subscribed to one upstream
-// resource, as Subscribed reports them.
-type Subscription struct {
-	Server   string `json:"server"`
-	Sessions int    `json:"sessions"`
-}
