@@ -136,17 +136,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		RootsListChangedHandler: g.clientRootsChanged,
 	})
-	// Innermost, added first: the SDK's own handling of a method, which
-	// leaveAll unsubscribes a closed session through (see sdkForget).
-	g.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		g.sdkMethods = next
-		return next
-	})
-	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
-	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
-	g.server.AddReceivingMiddleware(g.serveFeatures) // resources, prompts, completions
-	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
-	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.addServerMiddleware()
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	g.bodies = newRequestBodies(cfg, cfg.metrics)
 	return g

@@ -193,7 +193,7 @@ func (u *upstream) serve(ctx context.Context) error {
 		//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		LoggingMessageHandler: u.forwardLog,
 	})
-	client.AddReceivingMiddleware(u.recoverPanics(g), countHandled(&g.Flow), u.gw.answerRoots)
+	u.addClientMiddleware(client, g)
 	var transport mcp.Transport = l
 	if _, ok := l.(*uplink.StdioLink); ok {
 		// An HTTP link scans its bodies for progress itself (link).
