@@ -129,13 +129,13 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		sent = true
 		// A call in flight owes the upstream a cancellation until it is
 		// answered: one that ends for gate's reasons has the SDK send one.
-		g.cancels.owe()
+		g.Cancels.Owe()
 		res, err = cs.CallTool(cctx, params)
 		raw = err
 		err = u.secrets.err(err)
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
-			g.cancels.owed.Add(-1)
+			g.Cancels.Settle()
 		}
 	case <-cctx.Done():
 		err = cctx.Err()

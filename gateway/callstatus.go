@@ -7,6 +7,8 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // forwardedMethods are the requests gate sends an upstream on a client's
@@ -25,6 +27,9 @@ var forwardedMethods = map[string]bool{
 	"resources/subscribe":   true,
 	"resources/unsubscribe": true,
 }
+
+// forwardedMethod says whether method is one of forwardedMethods.
+func forwardedMethod(method string) bool { return forwardedMethods[method] }
 
 // callStatusError is an HTTP status an upstream answered a forwarded
 // request with, instead of a JSON-RPC answer. It names the status by its
@@ -78,9 +83,9 @@ func statusOfCall(resp *http.Response) error {
 	}
 	// A JSON-RPC error is short: a longer body is not one, and is not
 	// held.
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, uplink.MaxAnswer+1))
 	_ = resp.Body.Close()
-	if err == nil && len(data) <= maxAnswer {
+	if err == nil && len(data) <= uplink.MaxAnswer {
 		if msg, derr := jsonrpc.DecodeMessage(data); derr == nil {
 			if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil {
 				resp.Body = io.NopCloser(bytes.NewReader(data))

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime/manifest"
 )
 
@@ -53,15 +54,15 @@ const longestBackoff = "gate tries again only after its longest backoff"
 var lookupSecret = os.LookupEnv
 
 // credentials is the transport of one session of a url upstream, under
-// gate's bounds (httpLink) and above the connection pool: it adds the
+// gate's bounds (uplink.HTTPLink) and above the connection pool: it adds the
 // headers and the token to requests to the url's origin, refuses
 // redirects, and turns a rejection of the credentials (rejection) into
 // the session's end.
 type credentials struct {
 	base    http.RoundTripper
-	g       *guard
+	g       *uplink.Guard
 	url     string // as written, for messages
-	origin  origin
+	origin  uplink.Origin
 	headers [][2]string
 	oauth   *tokenSource // nil without oauth
 	secrets *redactor
@@ -76,12 +77,12 @@ type credentials struct {
 
 // newCredentials reads the secrets of conn's headers and oauth, adding
 // each value to secrets before anything is sent.
-func newCredentials(conn *manifest.Upstream, cfg *Config, g *guard, base http.RoundTripper, secrets *redactor) (*credentials, error) {
+func newCredentials(conn *manifest.Upstream, cfg *Config, g *uplink.Guard, base http.RoundTripper, secrets *redactor) (*credentials, error) {
 	u, err := url.Parse(conn.URL)
 	if err != nil {
 		return nil, errors.New("bad url")
 	}
-	c := &credentials{base: base, g: g, url: conn.URL, origin: originOf(u), secrets: secrets, given: len(conn.Headers) > 0 || conn.OAuth != nil}
+	c := &credentials{base: base, g: g, url: conn.URL, origin: uplink.OriginOf(u), secrets: secrets, given: len(conn.Headers) > 0 || conn.OAuth != nil}
 	for _, h := range conn.Headers {
 		v, err := expandSecrets(h.Value, secrets, "header "+h.Name)
 		if err != nil {
@@ -142,7 +143,7 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := c.refused.Load(); err != nil {
 		return nil, *err
 	}
-	bound := originOf(req.URL) == c.origin
+	bound := uplink.OriginOf(req.URL) == c.origin
 	out, used, err := c.dress(req, bound, "")
 	if err != nil {
 		return nil, err
@@ -154,8 +155,11 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := c.redirected(resp); err != nil {
 		return nil, err
 	}
-	// Whose request it is matters only for a 403 (outgoingOf reads it).
-	forwarded := resp.StatusCode == http.StatusForbidden && outgoingOf(req).forwarded
+	// Whose request it is matters only for a 403 (Describe reads it).
+	forwarded := false
+	if resp.StatusCode == http.StatusForbidden {
+		_, forwarded = uplink.Describe(req, forwardedMethod)
+	}
 	if !rejection(resp.StatusCode, forwarded) {
 		return resp, nil
 	}
@@ -203,7 +207,7 @@ func (c *credentials) dress(req *http.Request, bound bool, stale string) (*http.
 			if errors.Is(err, errCredentialsRejected) {
 				return nil, "", c.refuse(err)
 			}
-			c.g.fail(err)
+			c.g.Fail(err)
 			return nil, "", err
 		}
 		out.Header.Set("Authorization", "Bearer "+token)
@@ -227,7 +231,8 @@ func replayable(req *http.Request) bool {
 func (c *credentials) rejected(req *http.Request, resp *http.Response) error {
 	challenge := resp.Header.Get("WWW-Authenticate")
 	discard(resp)
-	msg := fmt.Sprintf("credentials rejected (HTTP %d): %s answered %s with HTTP %s", resp.StatusCode, c.url, outgoingOf(req).desc, resp.Status)
+	what, _ := uplink.Describe(req, forwardedMethod)
+	msg := fmt.Sprintf("credentials rejected (HTTP %d): %s answered %s with HTTP %s", resp.StatusCode, c.url, what, resp.Status)
 	if challenge != "" {
 		msg += " (WWW-Authenticate: " + c.secrets.short(challenge) + ")"
 	}
@@ -240,7 +245,7 @@ func (c *credentials) rejected(req *http.Request, resp *http.Response) error {
 // refuse ends the session for err, and keeps its later requests unsent.
 func (c *credentials) refuse(err error) error {
 	c.refused.CompareAndSwap(nil, &err)
-	c.g.fail(err)
+	c.g.Fail(err)
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
@@ -34,7 +35,7 @@ func TestCredentialsBoundToOrigin(t *testing.T) {
 	t.Setenv("GATE_TEST_K", "the-key")
 	conn := &manifest.Upstream{URL: srv.URL + "/mcp", Headers: []manifest.Header{{Name: "X-Api-Key", Value: "${secret:GATE_TEST_K}"}, {Name: "X-Plain", Value: "p"}}}
 	var secrets redactor
-	c, err := newCredentials(conn, ptr(NewConfig()), newGuard(1), http.DefaultTransport, &secrets)
+	c, err := newCredentials(conn, ptr(NewConfig()), uplink.NewGuard(1, reachesGate), http.DefaultTransport, &secrets)
 	require.NoError(t, err)
 	for _, u := range []string{srv.URL + "/mcp", other.URL + "/x", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/y"} {
 		req, _ := http.NewRequest(http.MethodGet, u, nil)
@@ -52,19 +53,6 @@ func TestCredentialsBoundToOrigin(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func TestURLOrigin(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://h/mcp":          "http://h:80",
-		"HTTPS://H.example/x":   "https://h.example:443",
-		"https://h:443/":        "https://h:443",
-		"http://[::1]:8080/mcp": "http://[::1]:8080",
-	} {
-		u, err := url.Parse(in)
-		require.NoError(t, err)
-		assert.Equal(t, want, originOf(u).String(), in)
-	}
-}
 
 func TestRedactor(t *testing.T) {
 	var r redactor

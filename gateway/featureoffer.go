@@ -358,39 +358,3 @@ func (g *Gateway) skillResources(st skillState) []*resourceOffer {
 	}
 	return out
 }
-
-// ResourceChanges and PromptChanges return how many times the offered
-// resources (with templates) and prompts have changed; each change sent
-// one list_changed of its kind to the sessions open then.
-func (g *Gateway) ResourceChanges() uint64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.feats.resChanges
-}
-
-// PromptChanges: see ResourceChanges.
-func (g *Gateway) PromptChanges() uint64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.feats.promptChanges
-}
-
-// HiddenFeatures returns the resources (by URI) and prompts (by prefixed
-// name) known but not offered now, each with why.
-func (g *Gateway) HiddenFeatures() (resources, prompts map[string]string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	resources, prompts = map[string]string{}, map[string]string{}
-	for k, h := range g.feats.hiddenResources {
-		resources[k] = h.reason
-	}
-	for _, t := range g.feats.hiddenTemplates {
-		if _, had := resources[t.uriTemplate]; !had {
-			resources[t.uriTemplate] = t.why.reason
-		}
-	}
-	for k, h := range g.feats.hiddenPrompts {
-		prompts[k] = h.reason
-	}
-	return resources, prompts
-}

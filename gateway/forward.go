@@ -33,7 +33,7 @@ func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt
 			gd := u.guard
 			u.mu.Unlock()
 			if gd != nil {
-				gd.fail(perr)
+				gd.Fail(perr)
 			}
 			var zero R
 			res, err = zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %v", u.name, perr)}
@@ -68,13 +68,13 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	select {
 	case u.callSlots <- struct{}{}:
 		sent = true
-		gd.cancels.owe()
+		gd.Cancels.Owe()
 		res, err = send(cctx, cs)
 		raw = err
 		err = u.secrets.err(err) // as a tool call's: redact.go
 		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
-			gd.cancels.owed.Add(-1)
+			gd.Cancels.Settle()
 		}
 	case <-cctx.Done():
 		err = cctx.Err()

@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,17 +136,7 @@ func New(svc *runtime.Service, cfg Config) *Gateway {
 		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		RootsListChangedHandler: g.clientRootsChanged,
 	})
-	// Innermost, added first: the SDK's own handling of a method, which
-	// leaveAll unsubscribes a closed session through (see sdkForget).
-	g.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		g.sdkMethods = next
-		return next
-	})
-	g.server.AddReceivingMiddleware(g.refuseHidden, g.noteOpening, g.noteLogLevel)
-	g.server.AddReceivingMiddleware(g.serveOffered)  // before refuseHidden
-	g.server.AddReceivingMiddleware(g.serveFeatures) // resources, prompts, completions
-	g.server.AddReceivingMiddleware(g.limitRequests) // outermost: before any work
-	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.addServerMiddleware()
 	g.sessionMetrics = newSessionMetrics(cfg.metrics, g)
 	g.bodies = newRequestBodies(cfg, cfg.metrics)
 	return g
@@ -447,79 +436,9 @@ func reasonOf(st runtime.Status) string {
 	return string(st.State)
 }
 
-// Offered returns the names of the tools offered now, sorted.
-func (g *Gateway) Offered() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Sorted(maps.Keys(g.offered))
-}
-
-// Hidden returns the tools known but not offered now, each with why.
-func (g *Gateway) Hidden() map[string]string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	out := make(map[string]string, len(g.hidden))
-	for name, h := range g.hidden {
-		out[name] = h.reason
-	}
-	return out
-}
-
 // hiddenTool is why a tool is not offered: the stable code, and the
 // reason in words.
 type hiddenTool struct {
 	code   runtime.Code
 	reason string
-}
-
-// Changes returns how many times the offered set has changed; each change
-// sent one notifications/tools/list_changed to the sessions open then.
-func (g *Gateway) Changes() uint64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.changes
-}
-
-// Upstream is one upstream's state, as Upstreams reports it.
-type Upstream struct {
-	Server string `json:"server"`
-	State  string `json:"state"`
-	Error  string `json:"error,omitempty"`
-	Tools  int    `json:"tools"`
-	// Truncated says the upstream lists more tools than the gateway
-	// keeps of one server (Config.WithMaxTools, WithMaxListingBytes):
-	// those past it are not offered, and gate stops reading its list
-	// there.
-	Truncated bool `json:"truncated,omitempty"`
-	// Listings counts the tool listings made of the upstream: one per
-	// session, and one per burst of its list_changed notifications.
-	Listings uint64 `json:"listings"`
-	// Breaker is the state of its breaker: BreakerClosed, BreakerOpen
-	// (its tools are hidden: its calls kept failing) or BreakerHalfOpen.
-	Breaker string `json:"breaker"`
-}
-
-// Upstreams returns every upstream's state, sorted by server.
-func (g *Gateway) Upstreams() []Upstream {
-	g.upsMu.Lock()
-	ups := slices.Collect(maps.Values(g.ups))
-	g.upsMu.Unlock()
-	out := make([]Upstream, 0, len(ups))
-	for _, u := range ups {
-		state, lastErr, tools, over := u.snapshot()
-		u.mu.Lock()
-		lists := u.lists
-		u.mu.Unlock()
-		out = append(out, Upstream{Server: u.name, State: state, Error: lastErr, Tools: len(tools), Truncated: over, Listings: lists, Breaker: u.breaker.current()})
-	}
-	slices.SortFunc(out, func(a, b Upstream) int {
-		if a.Server < b.Server {
-			return -1
-		}
-		if a.Server > b.Server {
-			return 1
-		}
-		return 0
-	})
-	return out
 }

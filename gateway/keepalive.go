@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // keepAlive pings the upstream every interval until ctx is done, and fails
@@ -18,7 +20,7 @@ import (
 // servers answer "method not found"), so gate pings every session itself,
 // and counts that answer as one. A ping that fails at the transport (a
 // 5xx, a reset) is a failure of the server's for its breaker.
-func (u *upstream) keepAlive(ctx context.Context, cs *mcp.ClientSession, g *guard, every time.Duration) {
+func (u *upstream) keepAlive(ctx context.Context, cs *mcp.ClientSession, g *uplink.Guard, every time.Duration) {
 	if every <= 0 {
 		return
 	}
@@ -47,7 +49,7 @@ func (u *upstream) keepAlive(ctx context.Context, cs *mcp.ClientSession, g *guar
 			// Waiting behind a call: a server that handles one message
 			// at a time answers it once the call is done.
 		case timedOut:
-			g.fail(fmt.Errorf("no answer to a ping within %v%s", every, g.flow.throttled()))
+			g.Fail(fmt.Errorf("no answer to a ping within %v%s", every, g.Flow.Throttled()))
 			return
 		default:
 			// The session may be breaking for another reason, which its

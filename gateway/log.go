@@ -94,8 +94,8 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// flush logs a last line that ended without a newline.
-func (w *lineWriter) flush() {
+// Flush logs a last line that ended without a newline.
+func (w *lineWriter) Flush() {
 	if len(w.buf) > 0 || w.dropped > 0 {
 		w.line()
 	}
@@ -120,8 +120,8 @@ func (w *lineWriter) line() {
 	w.buf, w.dropped = w.buf[:0], 0
 }
 
-// lastLine is the last line the command wrote, escaped for a terminal.
-func (w *lineWriter) lastLine() string {
+// LastLine is the last line the command wrote, escaped for a terminal.
+func (w *lineWriter) LastLine() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.last

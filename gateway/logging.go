@@ -29,7 +29,7 @@ import (
 // through that session's outbox (outbox.go): a slow client loses log
 // messages, counted by gate_mcp_log_messages_dropped_total, and nothing
 // else; an upstream that floods messages is read no faster than gate
-// hands them on (inflow).
+// hands them on (uplink.Inflow).
 
 // methodLog is MCP's log message notification.
 const methodLog = "notifications/message"

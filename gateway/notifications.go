@@ -2,12 +2,15 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // notification is how the SDK's client takes one notification gate acts
@@ -23,10 +26,10 @@ type notification struct {
 }
 
 // handledNotifications are the notifications gate acts on, the only ones
-// the flow cap counts (see inflow): the SDK ignores the others, or refuses
-// them before gate sees them, so counting them would count what is never
-// handled. A stdio upstream's others are dropped before the SDK decodes
-// them.
+// the flow cap counts (uplink.Inflow, told by reachesGate): the SDK
+// ignores the others, or refuses them before gate sees them, so counting
+// them would count what is never handled. A stdio upstream's others are
+// dropped before the SDK decodes them.
 var handledNotifications = map[string]notification{
 	"notifications/progress":               {params: func() any { return new(mcp.ProgressNotificationParams) }},
 	"notifications/tools/list_changed":     {params: func() any { return new(mcp.ToolListChangedParams) }, missingParams: true},
@@ -71,4 +74,19 @@ func reachesGate(method string, params json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// countHandled counts each notification gate has handled in flow, as the
+// client's receiving middleware: the SDK handles notifications one at a
+// time, in order, so the count is what has left its queue.
+func countHandled(flow *uplink.Inflow) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if _, ok := handledNotifications[method]; !ok {
+				return next(ctx, method, req)
+			}
+			defer flow.Handled()
+			return next(ctx, method, req)
+		}
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // A panic while gate handles what one upstream sent (a listing, a
@@ -36,13 +38,13 @@ func (u *upstream) panicked(what string, v any) error {
 
 // recoverPanics is the receiving middleware of an upstream's session: a
 // panic while handling a message it sent fails its session (gd).
-func (u *upstream) recoverPanics(gd *guard) mcp.Middleware {
+func (u *upstream) recoverPanics(gd *uplink.Guard) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
 				if v := recover(); v != nil {
 					err = u.panicked(fmt.Sprintf("a %s message", method), v)
-					gd.fail(err)
+					gd.Fail(err)
 					res = nil
 				}
 			}()

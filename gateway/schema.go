@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -52,7 +53,7 @@ func schemaObject(ctx context.Context, v any, input bool, slot *compileSlot) (js
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, errors.New("is not a JSON object")
 	}
-	depth, objects := jsonShape(raw)
+	depth, objects := uplink.JSONShape(raw)
 	switch {
 	case depth > maxSchemaDepth:
 		return nil, fmt.Errorf("nests %d deep, over the gateway's %d", depth, maxSchemaDepth)
@@ -83,39 +84,6 @@ func schemaObject(ctx context.Context, v any, input bool, slot *compileSlot) (js
 		return nil, err
 	}
 	return raw, nil
-}
-
-// jsonShape returns how deeply objects and arrays nest in raw, and how
-// many objects it holds, in one pass that skips strings: the look the MCP
-// SDK's decoder takes, without its limit.
-func jsonShape(raw []byte) (depth, objects int) {
-	d, inString, escaped := 0, false, false
-	for _, b := range raw {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			if b == '{' {
-				objects++
-			}
-			d++
-			depth = max(depth, d)
-		case '}', ']':
-			d = max(d-1, 0)
-		}
-	}
-	return depth, objects
 }
 
 func describeType(v any) string {

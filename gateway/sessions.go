@@ -341,24 +341,3 @@ func (g *Gateway) abandon(ctx context.Context) error {
 	}
 	return ctx.Err()
 }
-
-// InFlight returns how many forwarded calls are being served now.
-func (g *Gateway) InFlight() int {
-	g.clients.mu.Lock()
-	defer g.clients.mu.Unlock()
-	n := 0
-	for _, cs := range g.clients.sessions {
-		cs.mu.Lock()
-		n += len(cs.calls)
-		cs.mu.Unlock()
-	}
-	return n
-}
-
-// CloseSessions is CloseSessionsContext bounded by the write timeout, for
-// http.Server.RegisterOnShutdown.
-func (g *Gateway) CloseSessions() {
-	ctx, cancel := context.WithTimeout(context.Background(), g.cfg.writeTimeout)
-	defer cancel()
-	_ = g.CloseSessionsContext(ctx)
-}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
 )
 
 // Subscriptions to upstream resources. gate subscribes at the upstream
@@ -284,7 +286,7 @@ func (g *Gateway) resubscribe(ctx context.Context, u *upstream, cs *mcp.ClientSe
 			rt := featureRoute{up: u, timeout: g.cfg.callTimeout, policy: g.cfg.policyFor(nil)}
 			_, err := forwardTo(g, ctx, nil, rt, "resources/subscribe of "+quote(uri), func(ctx context.Context, c *mcp.ClientSession) (struct{}, error) {
 				if c != cs {
-					return struct{}{}, errSessionOver
+					return struct{}{}, uplink.ErrSessionOver
 				}
 				return struct{}{}, c.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 			})
@@ -315,25 +317,4 @@ func (u *upstream) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNo
 		return
 	}
 	_ = u.gw.server.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
-}
-
-// Subscribed returns, for each upstream resource URI with subscribers
-// (or whose unsubscribe is being sent), its server and how many client
-// sessions are subscribed to it.
-func (g *Gateway) Subscribed() map[string]Subscription {
-	s := &g.subs
-	s.mu.Lock()
-	out := make(map[string]Subscription, len(s.byURI))
-	for uri, e := range s.byURI {
-		out[uri] = Subscription{Server: e.server, Sessions: len(e.sessions)}
-	}
-	s.mu.Unlock()
-	return out
-}
-
-// Subscription is the client sessions subscribed to one upstream
-// resource, as Subscribed reports them.
-type Subscription struct {
-	Server   string `json:"server"`
-	Sessions int    `json:"sessions"`
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,8 +61,8 @@ func checkTool(ctx context.Context, t *mcp.Tool, slot *compileSlot, prev map[str
 		return listedTool{invalid: "the upstream listed a null tool"}
 	}
 	lt := listedTool{name: t.Name}
-	if depth := tooDeep(t.Meta); depth > 0 {
-		lt.invalid = fmt.Sprintf("its definition nests %d deep: the listing was over the %d levels the MCP SDK decodes, and gate kept the server's other tools", depth, sdkMaxDepth)
+	if depth := uplink.TooDeep(t.Meta); depth > 0 {
+		lt.invalid = fmt.Sprintf("its definition nests %d deep: the listing was over the %d levels the MCP SDK decodes, and gate kept the server's other tools", depth, uplink.SDKMaxDepth)
 		return lt
 	}
 	if err := checkToolName(t.Name); err != nil {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,7 +80,7 @@ type upstream struct {
 	// sessionCtx ends with the session, with why as its cause; guard is
 	// the session's.
 	sessionCtx context.Context
-	guard      *guard
+	guard      *uplink.Guard
 	tools      []listedTool
 	over       bool             // it lists more tools than the gateway's cap
 	feats      upstreamFeatures // its resources, templates and prompts (features.go)
@@ -174,7 +175,7 @@ func (u *upstream) run(ctx context.Context) {
 // session ends or ctx is done. It returns why the session ended.
 func (u *upstream) serve(ctx context.Context) error {
 	cfg := &u.gw.cfg
-	g := newGuard(cfg.maxPending)
+	g := uplink.NewGuard(cfg.maxPending, reachesGate)
 	l, err := u.link(g)
 	if err != nil {
 		return err
@@ -192,9 +193,9 @@ func (u *upstream) serve(ctx context.Context) error {
 		//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		LoggingMessageHandler: u.forwardLog,
 	})
-	client.AddReceivingMiddleware(u.recoverPanics(g), g.flow.middleware, u.gw.answerRoots)
+	u.addClientMiddleware(client, g)
 	var transport mcp.Transport = l
-	if _, ok := l.(*stdioLink); ok {
+	if _, ok := l.(*uplink.StdioLink); ok {
 		// An HTTP link scans its bodies for progress itself (link).
 		transport = u.countProgress(l)
 	}
@@ -202,26 +203,26 @@ func (u *upstream) serve(ctx context.Context) error {
 	// A handshake cut short (its timeout, gate stopping) kills the link at
 	// once: the SDK would otherwise wait on the cancellation it sends an
 	// upstream that answers nothing.
-	stopKill := context.AfterFunc(cctx, l.kill)
+	stopKill := context.AfterFunc(cctx, l.Kill)
 	cs, err := client.Connect(cctx, transport, nil)
 	stopKill()
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 	cancel()
 	if err != nil {
-		l.kill()
+		l.Kill()
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return connectError(l, err, timedOut, cfg.connectTimeout)
 	}
-	l.handshakeDone()
+	l.HandshakeDone()
 	// sctx is the session's: its calls, listings and pings end with it,
 	// with why it ended as the cause.
 	sctx, end := context.WithCancelCause(ctx)
 	go func() {
 		select {
-		case <-g.broken:
-			end(g.reason())
+		case <-g.Broken():
+			end(g.Reason())
 		case <-sctx.Done():
 		}
 	}()
@@ -290,24 +291,24 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 	u.session, u.sessionCtx, u.guard = nil, nil, nil
 	u.mu.Unlock()
 	if why == nil {
-		why = errSessionOver
+		why = uplink.ErrSessionOver
 	}
 	end(why)
 	if failed {
 		// Its tools are hidden now, not once it has been stopped.
 		u.setState(StateDown, why.Error())
 	}
-	g := l.guard()
-	if g.reason() == nil {
+	g := l.Guard()
+	if g.Reason() == nil {
 		// A session closed whole: the calls just ended are cancelled at
 		// the upstream first, so that its tools stop too.
 		flush := time.Now().Add(cancelFlush)
 		if deadline.Before(flush) {
 			flush = deadline
 		}
-		g.cancels.flushed(flush)
+		g.Cancels.Flushed(flush)
 	}
-	g.fail(errSessionOver)
+	g.Fail(uplink.ErrSessionOver)
 	closed, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(closed)
@@ -318,7 +319,7 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 	// does not read, a handler), which ends it.
 	go func() {
 		defer close(stopped)
-		l.stop()
+		l.Stop()
 	}()
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
@@ -329,51 +330,51 @@ func (u *upstream) closeSession(cs *mcp.ClientSession, l link, end context.Cance
 		case <-stopped:
 			stopped = nil
 		case <-t.C:
-			l.kill()
+			l.Kill()
 			return
 		}
 	}
-	l.kill()
+	l.Kill()
 }
 
 // link is the transport of one upstream session, with what gate needs of
 // it beyond the SDK's Transport.
 type link interface {
 	mcp.Transport
-	guard() *guard
-	// handshakeDone marks the session open: from now on it is closed
+	Guard() *uplink.Guard
+	// HandshakeDone marks the session open: from now on it is closed
 	// gracefully.
-	handshakeDone()
-	// ended says how a stdio upstream's command ended on its own, and
+	HandshakeDone()
+	// Ended says how a stdio upstream's command ended on its own, and
 	// its last line on stderr; "" for one that runs, that gate ended, or
 	// an HTTP upstream.
-	ended() (how, lastLine string)
-	// stop ends the session gracefully below the SDK, where the SDK's
+	Ended() (how, lastLine string)
+	// Stop ends the session gracefully below the SDK, where the SDK's
 	// Close would wait: a stdio upstream's command is stopped.
-	stop()
-	// kill ends the session at once, below the SDK.
-	kill()
+	Stop()
+	// Kill ends the session at once, below the SDK.
+	Kill()
 }
 
 // connectError says why a session could not be opened: what gate saw of
 // the upstream, before the SDK's account of it.
 func connectError(l link, err error, timedOut bool, timeout time.Duration) error {
-	var nostart *startFailure
-	if r := l.guard().reason(); r != nil && r != errSessionOver {
+	var nostart *uplink.StartFailure
+	if r := l.Guard().Reason(); r != nil && r != uplink.ErrSessionOver {
 		return r
 	}
 	if errors.As(err, &nostart) {
 		return err
 	}
-	if how, last := l.ended(); how != "" {
+	if how, last := l.Ended(); how != "" {
 		return fmt.Errorf("the command %s before answering initialize%s", how, lastWords(last))
 	}
-	if hl, ok := l.(*httpLink); ok {
-		if refused := hl.refused(); refused != "" {
+	if hl, ok := l.(*uplink.HTTPLink); ok {
+		if refused := hl.Refused(); refused != "" {
 			return errors.New(refused)
 		}
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			return fmt.Errorf("nothing accepts connections at %s (connection refused)", hl.url)
+			return fmt.Errorf("nothing accepts connections at %s (connection refused)", hl.URL())
 		}
 	}
 	if timedOut {
@@ -392,10 +393,10 @@ func lastWords(line string) string {
 
 // sessionEnded says why an open session ended.
 func sessionEnded(l link, err error) error {
-	if r := l.guard().reason(); r != nil && r != errSessionOver {
+	if r := l.Guard().Reason(); r != nil && r != uplink.ErrSessionOver {
 		return r
 	}
-	if how, last := l.ended(); how != "" {
+	if how, last := l.Ended(); how != "" {
 		return fmt.Errorf("the command %s%s", how, lastWords(last))
 	}
 	if err == nil {
@@ -462,22 +463,22 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 }
 
 // link makes the transport the manifest entry asks for.
-func (u *upstream) link(g *guard) (link, error) {
+func (u *upstream) link(g *uplink.Guard) (link, error) {
 	if u.conn.URL != "" {
-		l := newHTTPLink(u.conn.URL, &u.gw.cfg, g)
+		l := uplink.NewHTTP(u.conn.URL, g, u.gw.cfg.linkLimits(), forwardedMethod, statusOfCall)
 		if u.conn.Transport == manifest.TransportSSE {
-			if err := l.useSSE(); err != nil {
+			if err := l.UseSSE(); err != nil {
 				return nil, err
 			}
 		}
-		creds, err := newCredentials(&u.conn, &u.gw.cfg, g, l.base, &u.secrets)
+		creds, err := newCredentials(&u.conn, &u.gw.cfg, g, l.Base(), &u.secrets)
 		if err != nil {
 			return nil, err
 		}
 		// Progress is counted as the upstream's bodies are read, below
 		// gate's bounds on them (countProgress); the credentials go on
 		// below that, to the url's origin only (credentials.go).
-		l.next = &progressScanTransport{base: creds, u: u}
+		l.SetNext(&progressScanTransport{base: creds, u: u})
 		return l, nil
 	}
 	if len(u.conn.Command) == 0 {
@@ -494,5 +495,10 @@ func (u *upstream) link(g *guard) (link, error) {
 	cmd.Dir = u.dir
 	log := u.gw.lineLog("upstream " + u.name + ": ")
 	log.secrets = &u.secrets
-	return &stdioLink{g: g, cmd: cmd, argv0: u.conn.Command[0], log: log, cfg: &u.gw.cfg}, nil
+	return uplink.NewStdio(g, cmd, log, u.gw.cfg.linkLimits()), nil
+}
+
+// linkLimits are the bounds of the gateway's config its links keep.
+func (c *Config) linkLimits() uplink.Limits {
+	return uplink.Limits{MaxMessage: c.maxMessage, WriteTimeout: c.upstreamWrite, StopGrace: c.stopGrace}
 }

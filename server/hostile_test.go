@@ -72,7 +72,13 @@ func mcpFixture(t *testing.T, metrics *Metrics, gw gateway.Config, opts Options,
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { defer close(ran); _ = g.Run(ctx) }()
-	t.Cleanup(func() { g.CloseSessions(); cancel(); <-ran })
+	t.Cleanup(func() {
+		closing, stop := context.WithTimeout(context.Background(), 5*time.Second)
+		defer stop()
+		_ = g.CloseSessionsContext(closing)
+		cancel()
+		<-ran
+	})
 	opts.MCP = g.Handler()
 	f := serveWith(t, svc, metrics, opts, sopts)
 	metrics.WatchListener(f.listener)

@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"bytes"
@@ -15,24 +15,33 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stdioLink is the transport of a stdio upstream's session: the SDK's
+// StdioLink is the transport of a stdio upstream's session: the SDK's
 // newline-delimited JSON over pipes gate owns, with gate's bounds on both
-// directions (see process, lineCap, stdinWriter, inflow).
-type stdioLink struct {
-	g     *guard
+// directions (see process, lineCap, stdinWriter, Inflow).
+type StdioLink struct {
+	g     *Guard
 	cmd   *exec.Cmd
 	argv0 string
-	log   *lineWriter
-	cfg   *Config
+	log   StderrLog
+	lim   Limits
 
 	proc      atomic.Pointer[process] // once Connect has started it
 	killed    atomic.Bool
 	connected atomic.Bool // the handshake succeeded: closing is graceful
 }
 
-func (l *stdioLink) guard() *guard { return l.g }
+// NewStdio returns the transport that starts cmd (made with exec.Command,
+// not started) and speaks MCP over its stdin and stdout; its stderr goes
+// to log.
+func NewStdio(g *Guard, cmd *exec.Cmd, log StderrLog, lim Limits) *StdioLink {
+	return &StdioLink{g: g, cmd: cmd, argv0: cmd.Args[0], log: log, lim: lim}
+}
 
-func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
+// Guard is the session's guard.
+func (l *StdioLink) Guard() *Guard { return l.g }
+
+// Connect starts the command, and the SDK's transport over its pipes.
+func (l *StdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 	p, err := startProcess(l.cmd, l.log)
 	if err != nil {
 		return nil, startError(l.argv0, err)
@@ -45,37 +54,44 @@ func (l *stdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 		// Each message within the cap is fitted to the SDK's depth
 		// (fitLines), so that one nested too deep fails only what it
 		// belongs to, not the session.
-		Reader: io.NopCloser(fitLines(&lineCap{r: p.stdout, max: l.cfg.maxMessage, g: l.g}, l.cfg.maxMessage)),
-		Writer: &stdinWriter{f: p.stdin, d: l.cfg.upstreamWrite, g: l.g},
+		Reader: io.NopCloser(fitLines(&lineCap{r: p.stdout, max: l.lim.MaxMessage, g: l.g}, l.lim.MaxMessage)),
+		Writer: &stdinWriter{f: p.stdin, d: l.lim.WriteTimeout, g: l.g},
 		// One past gate's own cap, so that lineCap, which names the cap,
 		// is what stops a long line; the SDK's cap still bounds a JSON
 		// value spread over many short lines.
-		MaxLineLength: l.cfg.maxMessage + 1,
+		MaxLineLength: l.lim.MaxMessage + 1,
 	}).Connect(ctx)
 	if err != nil {
 		p.kill()
-		p.stop(l.cfg.stopGrace)
+		p.stop(l.lim.StopGrace)
 		return nil, err
 	}
 	return &stdioConn{Connection: inner, l: l}, nil
 }
 
-func (l *stdioLink) handshakeDone() { l.connected.Store(true) }
+// HandshakeDone marks the session open: from now on it is closed
+// gracefully.
+func (l *StdioLink) HandshakeDone() { l.connected.Store(true) }
 
-func (l *stdioLink) ended() (how, lastLine string) {
+// Ended says how the command ended on its own, and its last line on
+// stderr; "" while it runs, or when gate ended it.
+func (l *StdioLink) Ended() (how, lastLine string) {
 	if p := l.proc.Load(); p != nil {
 		return p.ended()
 	}
 	return "", ""
 }
 
-func (l *stdioLink) stop() {
+// Stop stops the command: its stdin closed, then SIGTERM, then SIGKILL
+// to its group.
+func (l *StdioLink) Stop() {
 	if p := l.proc.Load(); p != nil {
-		p.stop(l.cfg.stopGrace)
+		p.stop(l.lim.StopGrace)
 	}
 }
 
-func (l *stdioLink) kill() {
+// Kill ends the command's group at once.
+func (l *StdioLink) Kill() {
 	l.killed.Store(true)
 	if p := l.proc.Load(); p != nil {
 		p.kill()
@@ -87,11 +103,11 @@ func (l *stdioLink) kill() {
 // act on are dropped here, before they reach the SDK's queue.
 type stdioConn struct {
 	mcp.Connection // the SDK's, over the pipes
-	l              *stdioLink
+	l              *StdioLink
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	flow := &c.l.g.flow
+	flow := &c.l.g.Flow
 	for {
 		if err := flow.wait(ctx); err != nil {
 			return nil, c.readError(err)
@@ -107,7 +123,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case req.IsCall():
 			flow.received(true)
 			return msg, nil
-		case reachesGate(req.Method, req.Params):
+		case c.l.g.counted(req.Method, req.Params):
 			flow.received(false)
 			return msg, nil
 		}
@@ -118,11 +134,11 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // usually means it is ending: its exit is waited for (briefly), so that
 // the session's end can say how it ended.
 func (c *stdioConn) readError(err error) error {
-	if r := c.l.g.reason(); r != nil && r != errSessionOver {
+	if r := c.l.g.Reason(); r != nil && r != ErrSessionOver {
 		return r
 	}
 	if errors.Is(err, io.EOF) {
-		c.l.proc.Load().waitExit(c.l.cfg.stopGrace)
+		c.l.proc.Load().waitExit(c.l.lim.StopGrace)
 	}
 	return err
 }
@@ -131,10 +147,10 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
-		c.l.g.flow.answered()
+		c.l.g.Flow.answered()
 	case *jsonrpc.Request:
 		if m.Method == methodCancelled {
-			c.l.g.cancels.sentOne()
+			c.l.g.Cancels.sentOne()
 		}
 	}
 	return err
@@ -147,7 +163,7 @@ func (c *stdioConn) Close() error {
 	if !c.l.connected.Load() {
 		p.kill()
 	}
-	p.stop(c.l.cfg.stopGrace)
+	p.stop(c.l.lim.StopGrace)
 	return c.Connection.Close()
 }
 
@@ -157,7 +173,7 @@ type lineCap struct {
 	r    io.Reader
 	max  int
 	line int // bytes since the last newline
-	g    *guard
+	g    *Guard
 }
 
 func (r *lineCap) Read(p []byte) (int, error) {
@@ -171,7 +187,7 @@ func (r *lineCap) Read(p []byte) (int, error) {
 		}
 		if r.line > r.max {
 			tooLarge := messageTooLarge(r.max)
-			r.g.fail(tooLarge)
+			r.g.Fail(tooLarge)
 			return 0, tooLarge
 		}
 		if i < 0 {
@@ -191,18 +207,18 @@ func (r *lineCap) Close() error { return nil }
 type stdinWriter struct {
 	f *os.File
 	d time.Duration
-	g *guard
+	g *Guard
 }
 
 func (w *stdinWriter) Write(p []byte) (int, error) {
-	if r := w.g.reason(); r != nil {
+	if r := w.g.Reason(); r != nil {
 		return 0, r // the session is over: no write waits for its deadline
 	}
 	_ = w.f.SetWriteDeadline(time.Now().Add(w.d))
 	n, err := w.f.Write(p)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		err = fmt.Errorf("it read nothing of its stdin for %v (the write timeout)", w.d)
-		w.g.fail(err)
+		w.g.Fail(err)
 	}
 	return n, err
 }

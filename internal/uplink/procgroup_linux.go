@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"os/exec"

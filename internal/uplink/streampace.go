@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // is paced: past idleBurst bytes of it, gate reads the stream no faster
 // than idleRate, so that an upstream that streams nothing costs gate no
 // more CPU than that, and only its own stream waits. Messages are not
-// paced, nor is an event past maxAnswer (it may be an answer, and the
+// paced, nor is an event past MaxAnswer (it may be an answer, and the
 // message cap bounds it); a server's keep-alive comment every few seconds
 // is far under.
 const (
@@ -66,6 +66,6 @@ func (p *idlePace) wait(ctx context.Context, done <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-done:
-		return errSessionOver
+		return ErrSessionOver
 	}
 }

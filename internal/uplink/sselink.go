@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // 2024-11-05: gate opens an event stream at its url (a GET), whose first
 // event, "endpoint", names where gate posts its messages; every message
 // of the server's comes on the stream. The SDK's SSEClientTransport
-// speaks it, over the same httpLink (and so the same bounds) as a
+// speaks it, over the same HTTPLink (and so the same bounds) as a
 // streamable server's: every body capped, every request but the stream
 // bounded by the write timeout (here each POST too: the server answers
 // it at once, and its answer comes on the stream), the stream read no
@@ -27,8 +27,8 @@ import (
 // endpoint event that names another origin ends the session, with that
 // reason.
 
-// useSSE makes l speak the HTTP+SSE transport to its url.
-func (l *httpLink) useSSE() error {
+// UseSSE makes l speak the HTTP+SSE transport to its url.
+func (l *HTTPLink) UseSSE() error {
 	u, err := url.Parse(l.url)
 	if err != nil {
 		return fmt.Errorf("bad url %s: %v", quote(l.url), err)
@@ -43,12 +43,12 @@ func (l *httpLink) useSSE() error {
 // it: the stream gets one without its end. The handshake is bounded all
 // the same: one that runs out of time kills the link (serve), which ends
 // every request of it.
-func (l *httpLink) connectSSE(ctx context.Context) (mcp.Connection, error) {
+func (l *HTTPLink) connectSSE(ctx context.Context) (mcp.Connection, error) {
 	ctx = context.WithoutCancel(ctx)
 	return (&mcp.SSEClientTransport{
 		Endpoint: l.url,
 		HTTPClient: &http.Client{
-			Transport: fitTransport{base: l, max: l.cfg.maxMessage},
+			Transport: fitTransport{base: l, max: l.lim.MaxMessage},
 			CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 				return http.ErrUseLastResponse
 			},
@@ -57,7 +57,7 @@ func (l *httpLink) connectSSE(ctx context.Context) (mcp.Connection, error) {
 		// reports a message over it; the SDK's, on a whole event, is
 		// left room for the event's other lines, so that gate's is met
 		// first.
-		MaxEventSize: l.cfg.maxMessage + maxAnswer,
+		MaxEventSize: l.lim.MaxMessage + MaxAnswer,
 	}).Connect(ctx)
 }
 
@@ -67,10 +67,10 @@ var errOtherOrigin = errors.New("gate sends a url server's messages only to the 
 
 // sameOrigin refuses a request that does not go to the url's origin,
 // and fails the session for it.
-func (l *httpLink) sameOrigin(req *http.Request) error {
-	if got, want := originOf(req.URL), originOf(l.sse); got != want {
+func (l *HTTPLink) sameOrigin(req *http.Request) error {
+	if got, want := OriginOf(req.URL), OriginOf(l.sse); got != want {
 		err := fmt.Errorf("it had gate send a request to %s, not %s: %w", got, want, errOtherOrigin)
-		l.g.fail(err)
+		l.g.Fail(err)
 		return err
 	}
 	return nil
@@ -78,15 +78,15 @@ func (l *httpLink) sameOrigin(req *http.Request) error {
 
 // checkEndpoint checks the data of the server's endpoint event: a URL,
 // resolved against the url as the SDK resolves it, on the url's origin.
-func (l *httpLink) checkEndpoint(data []byte, cut bool) error {
+func (l *HTTPLink) checkEndpoint(data []byte, cut bool) error {
 	if cut {
-		return fmt.Errorf("its endpoint event is over %d bytes", maxAnswer)
+		return fmt.Errorf("its endpoint event is over %d bytes", MaxAnswer)
 	}
 	ep, err := l.sse.Parse(string(data))
 	if err != nil {
 		return fmt.Errorf("its endpoint event names %s, which is not a URL", quote(string(data)))
 	}
-	if got, want := originOf(ep), originOf(l.sse); got != want {
+	if got, want := OriginOf(ep), OriginOf(l.sse); got != want {
 		return fmt.Errorf("its endpoint event names %s, on %s, not the origin of its url (%s): %w", quote(ep.String()), got, want, errOtherOrigin)
 	}
 	return nil

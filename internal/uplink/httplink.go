@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// httpLink is the transport of a streamable-HTTP upstream's session: the
+// HTTPLink is the transport of a streamable-HTTP upstream's session: the
 // SDK's, over an http.RoundTripper of gate's that bounds what the upstream
 // can make gate read, wait for or hold. The SDK v1.8.0 reads a JSON
 // response body whole with no cap, waits for an answer's or a stream's
@@ -26,12 +26,17 @@ import (
 // is not a call has the write timeout, an event stream is read no further
 // while too much of what it brought waits (inflow), and what the bodies
 // hold together of messages begun and not ended is bounded (unfinished).
-type httpLink struct {
-	g    *guard
+type HTTPLink struct {
+	g    *Guard
 	url  string
-	cfg  *Config
+	lim  Limits
 	base *http.Transport
 	next http.RoundTripper // base, or what wraps it
+	// forwarded says whether a request method is one gate sends on a
+	// client's behalf; callStatus makes the HTTP error answer to one that
+	// request's error (nil: the answer is passed on).
+	forwarded  func(method string) bool
+	callStatus func(*http.Response) error
 	// sse is the url of a server spoken to over HTTP+SSE (sselink.go);
 	// nil for streamable HTTP.
 	sse *url.URL
@@ -48,16 +53,33 @@ type httpLink struct {
 	refusal string // the last request the upstream refused, and how
 }
 
-func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
-	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(cfg.maxMessage))}
+// NewHTTP returns the transport of a session with the streamable-HTTP
+// server at url (UseSSE: an HTTP+SSE one). forwarded says whether a
+// request method is one gate sends on a client's behalf, and callStatus
+// makes an HTTP error answer to one that request's error, or nil to pass
+// the answer on to the SDK.
+func NewHTTP(url string, g *Guard, lim Limits, forwarded func(method string) bool, callStatus func(*http.Response) error) *HTTPLink {
+	l := &HTTPLink{g: g, url: url, lim: lim, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(lim.MaxMessage)), forwarded: forwarded, callStatus: callStatus}
 	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
 }
 
-func (l *httpLink) guard() *guard { return l.g }
+// Base is the connection pool the link's requests end in.
+func (l *HTTPLink) Base() *http.Transport { return l.base }
 
-func (l *httpLink) Connect(ctx context.Context) (mcp.Connection, error) {
+// SetNext makes next, which ends in Base, what the link sends its
+// requests through, below its own bounds.
+func (l *HTTPLink) SetNext(next http.RoundTripper) { l.next = next }
+
+// URL is the server's url.
+func (l *HTTPLink) URL() string { return l.url }
+
+// Guard is the session's guard.
+func (l *HTTPLink) Guard() *Guard { return l.g }
+
+// Connect opens the session's transport: the SDK's, over the link.
+func (l *HTTPLink) Connect(ctx context.Context) (mcp.Connection, error) {
 	if l.sse != nil {
 		return l.connectSSE(ctx)
 	}
@@ -65,43 +87,48 @@ func (l *httpLink) Connect(ctx context.Context) (mcp.Connection, error) {
 		Endpoint: l.url,
 		// Bodies are capped (l), then each message fitted to the SDK's
 		// depth (fitTransport).
-		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.cfg.maxMessage}},
+		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.lim.MaxMessage}},
 		// The gateway reconnects itself, with its own backoff, and hides
 		// the tools meanwhile; retries inside the transport would only
 		// keep a dead upstream's tools offered longer.
 		MaxRetries:   -1,
-		MaxEventSize: l.cfg.maxMessage,
+		MaxEventSize: l.lim.MaxMessage,
 	}).Connect(ctx)
 }
 
-func (l *httpLink) handshakeDone() {}
+// HandshakeDone does nothing: an HTTP session is always closed with its
+// DELETE.
+func (l *HTTPLink) HandshakeDone() {}
 
-// stop kills the requests of a session the upstream broke: a hung one
+// Stop kills the requests of a session the upstream broke: a hung one
 // would hold the SDK's Close for as long as it holds the cancellations
 // the SDK sends it first. A healthy one is closed by the SDK's Close,
 // with its DELETE.
-func (l *httpLink) stop() {
-	if r := l.g.reason(); r != nil && r != errSessionOver {
-		l.kill()
+func (l *HTTPLink) Stop() {
+	if r := l.g.Reason(); r != nil && r != ErrSessionOver {
+		l.Kill()
 	}
 }
-func (l *httpLink) ended() (string, string) { return "", "" }
 
-func (l *httpLink) kill() {
+// Ended is "": there is no command.
+func (l *HTTPLink) Ended() (string, string) { return "", "" }
+
+// Kill ends every request of the session, and refuses new ones.
+func (l *HTTPLink) Kill() {
 	l.close()
 	l.base.CloseIdleConnections()
 }
 
 // refuse records how the upstream refused a request.
-func (l *httpLink) refuse(how string) {
+func (l *HTTPLink) refuse(how string) {
 	l.mu.Lock()
 	l.refusal = how
 	l.mu.Unlock()
 }
 
-// refused is how the upstream last refused a request ("" when it has
+// Refused is how the upstream last refused a request ("" when it has
 // not): the truest account of a failed handshake.
-func (l *httpLink) refused() string {
+func (l *HTTPLink) Refused() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.refusal
@@ -114,11 +141,11 @@ var errLinkClosed = errors.New("gate closed the session")
 // timeout.
 var errWriteTimeout = errors.New("write timeout")
 
-func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
+func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	if l.closed.Err() != nil {
 		return nil, errLinkClosed
 	}
-	what := outgoingOf(req)
+	what := outgoingOf(req, l.forwarded)
 	if l.sse != nil {
 		if err := l.sameOrigin(req); err != nil {
 			l.refuse(err.Error())
@@ -131,7 +158,7 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	if what.kind != outCall || l.sse != nil {
 		// An HTTP+SSE server answers every POST at once: its answer to a
 		// call comes on the stream.
-		timer = time.AfterFunc(l.cfg.upstreamWrite, func() { cancel(errWriteTimeout) })
+		timer = time.AfterFunc(l.lim.WriteTimeout, func() { cancel(errWriteTimeout) })
 	}
 	release := func() {
 		if timer != nil {
@@ -143,14 +170,14 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.next.RoundTrip(req.WithContext(ctx))
 	switch {
 	case what.kind == outAnswer:
-		l.g.flow.answered()
+		l.g.Flow.answered()
 	case what.method == methodCancelled:
-		l.g.cancels.sentOne()
+		l.g.Cancels.sentOne()
 	}
 	if err != nil {
 		if context.Cause(ctx) == errWriteTimeout {
-			err = fmt.Errorf("it did not take %s within %v (the write timeout)", what.desc, l.cfg.upstreamWrite)
-			l.g.fail(err)
+			err = fmt.Errorf("it did not take %s within %v (the write timeout)", what.desc, l.lim.WriteTimeout)
+			l.g.Fail(err)
 		}
 		release()
 		return nil, err
@@ -160,27 +187,27 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode >= 400 {
 		// A redirect never comes here: the credentials transport below
-		// refuses every one (credentials.go).
+		// refuses every one (the gateway's credentials).
 		l.refuse(fmt.Sprintf("%s answered %s with HTTP %s", l.url, what.desc, resp.Status))
 	}
 	if what.forwarded {
 		// An HTTP error on a client's request is that request's: the SDK
-		// would end the session for a 4xx (callstatus.go).
-		if err := statusOfCall(resp); err != nil {
+		// would end the session for a 4xx (callStatus).
+		if err := l.callStatus(resp); err != nil {
 			release()
 			return nil, err
 		}
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
-		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b := &sseBody{ctx: ctx, max: l.lim.MaxMessage, g: l.g, held: l.held}
 		if l.sse != nil && what.kind == outStream {
 			b.endpoint = l.checkEndpoint
 		}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.event); release() }}
 		resp.Body = b
 	} else {
-		b := &capBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		b := &capBody{ctx: ctx, max: l.lim.MaxMessage, g: l.g, held: l.held}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.msg); release() }}
 		resp.Body = b
 		if what.kind == outCall {
@@ -215,23 +242,23 @@ type outgoing struct {
 	desc   string // for an error message: `"tools/list"`, "an answer"
 	method string // of a request or a notification
 	// forwarded says it is a request gate sends on a client's behalf
-	// (forwardedMethods), not one of its own.
+	// (forwarded), not one of its own.
 	forwarded bool
 }
 
-// maxAnswer is more than any answer or notification gate sends (pings,
+// MaxAnswer is more than any answer or notification gate sends (pings,
 // cancellations, empty root lists); a larger body is a call.
-const maxAnswer = 64 << 10
+const MaxAnswer = 64 << 10
 
 // outgoingOf tells what a request of the SDK's transport carries.
-func outgoingOf(req *http.Request) outgoing {
+func outgoingOf(req *http.Request, forwarded func(method string) bool) outgoing {
 	switch req.Method {
 	case http.MethodGet:
 		return outgoing{kind: outStream, desc: "the request for its event stream"}
 	case http.MethodDelete:
 		return outgoing{kind: outEnd, desc: "the end of the session"}
 	}
-	if req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > maxAnswer {
+	if req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > MaxAnswer {
 		// Gate's own requests are short: a longer one is a client's.
 		return outgoing{kind: outCall, desc: "a request", forwarded: true}
 	}
@@ -240,7 +267,7 @@ func outgoingOf(req *http.Request) outgoing {
 		return outgoing{kind: outCall, desc: "a request"}
 	}
 	defer body.Close()
-	b, _ := io.ReadAll(io.LimitReader(body, maxAnswer))
+	b, _ := io.ReadAll(io.LimitReader(body, MaxAnswer))
 	msg, err := jsonrpc.DecodeMessage(b)
 	if err != nil {
 		return outgoing{kind: outCall, desc: "a request"}
@@ -252,9 +279,17 @@ func outgoingOf(req *http.Request) outgoing {
 		if !m.IsCall() {
 			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
 		}
-		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwardedMethods[m.Method]}
+		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwarded(m.Method)}
 	}
 	return outgoing{kind: outCall, desc: "a request"}
+}
+
+// Describe says what a request of the SDK's transport carries, for an
+// error message (`"tools/list"`, "an answer to its request"), and whether
+// gate sends it on a client's behalf (forwarded).
+func Describe(req *http.Request, forwarded func(method string) bool) (desc string, onBehalf bool) {
+	what := outgoingOf(req, forwarded)
+	return what.desc, what.forwarded
 }
 
 // body is a response body whose Close also releases what its request
@@ -277,7 +312,7 @@ type capBody struct {
 	body
 	ctx    context.Context
 	max, n int
-	g      *guard
+	g      *Guard
 	held   *unfinished
 	msg    unfinishedMsg
 }
@@ -294,7 +329,7 @@ func (b *capBody) Read(p []byte) (int, error) {
 	b.n += n
 	if b.n > b.max {
 		tooLarge := messageTooLarge(b.max)
-		b.g.fail(tooLarge)
+		b.g.Fail(tooLarge)
 		return 0, tooLarge
 	}
 	b.held.read(&b.msg, n)
@@ -312,7 +347,7 @@ type sseBody struct {
 	body
 	ctx   context.Context
 	max   int
-	g     *guard
+	g     *Guard
 	held  *unfinished
 	event unfinishedMsg // the event being read
 
@@ -327,9 +362,9 @@ type sseBody struct {
 	dataLen int      // bytes of the event's data lines, not charged to idle
 	fields  int      // bytes of its other lines (event:, id:, ...), charged
 	lineLen int      // bytes of the line so far
-	line    []byte   // its first maxAnswer bytes
+	line    []byte   // its first MaxAnswer bytes
 	name    string   // the event's name
-	data    []byte   // its data, while at most maxAnswer bytes
+	data    []byte   // its data, while at most MaxAnswer bytes
 	hasData bool
 	cut     bool // its data was longer: it is not counted
 
@@ -344,7 +379,7 @@ type sseBody struct {
 // inflow, and nothing more until gate has caught up: one read brings many
 // small events, which would otherwise all be let through at once.
 func (b *sseBody) Read(p []byte) (int, error) {
-	if err := b.g.flow.wait(b.ctx); err != nil {
+	if err := b.g.Flow.wait(b.ctx); err != nil {
 		return 0, err
 	}
 	if err := b.idle.wait(b.ctx, b.g.broken); err != nil {
@@ -370,7 +405,7 @@ func (b *sseBody) Read(p []byte) (int, error) {
 	}
 	k, serr := b.scan(p[:n])
 	if serr != nil {
-		b.g.fail(serr)
+		b.g.Fail(serr)
 		return 0, serr
 	}
 	if k < n {
@@ -402,7 +437,7 @@ func (b *sseBody) scan(p []byte) (int, error) {
 		} else {
 			b.held.read(&b.event, len(seg))
 		}
-		if room := maxAnswer - len(b.line); room > 0 {
+		if room := MaxAnswer - len(b.line); room > 0 {
 			b.line = append(b.line, seg[:min(room, len(seg))]...)
 		}
 		if i < 0 {
@@ -451,7 +486,7 @@ func (b *sseBody) endLine(truncated bool) {
 		}
 		b.hasData = true
 		b.data = append(b.data, value...)
-		if truncated || len(b.data) > maxAnswer {
+		if truncated || len(b.data) > MaxAnswer {
 			b.cut, b.data = true, b.data[:0]
 		}
 	case "event":
@@ -460,7 +495,7 @@ func (b *sseBody) endLine(truncated bool) {
 }
 
 // endEvent counts the event that ends, when it is a request or a
-// notification gate acts on. An event past maxAnswer bytes is not
+// notification gate acts on. An event past MaxAnswer bytes is not
 // counted: the stream is then bounded by the time reading it takes. An
 // event that is no JSON-RPC message (but the endpoint event) has its data
 // charged to the stream's pace.
@@ -480,16 +515,16 @@ func (b *sseBody) endEvent() {
 		if message && m.Method != "" {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":
-				b.g.flow.received(true)
-				b.stop = b.g.flow.full()
-			case reachesGate(m.Method, m.Params):
-				b.g.flow.received(false)
-				b.stop = b.g.flow.full()
+				b.g.Flow.received(true)
+				b.stop = b.g.Flow.full()
+			case b.g.counted(m.Method, m.Params):
+				b.g.Flow.received(false)
+				b.stop = b.g.Flow.full()
 			}
 		}
 	}
 	if !message && !b.cut {
-		// An event past maxAnswer may be an answer: it is bounded by
+		// An event past MaxAnswer may be an answer: it is bounded by
 		// the message cap, and never paced.
 		b.idle.charge(b.dataLen)
 	}

@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"bytes"
@@ -14,9 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// maxFitFrame is gate's cap on one message, the default: what the fitters
-// hold at most in these tests.
-const maxFitFrame = DefaultMaxMessageBytes
+// maxFitFrame is gate's cap on one message, the default
+// (gateway.DefaultMaxMessageBytes): what the fitters hold at most in these
+// tests.
+const maxFitFrame = 16 << 20
 
 // deep is a JSON value nesting n arrays.
 func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
@@ -82,8 +83,9 @@ func TestFitMessage(t *testing.T) {
 	}
 }
 
-// A fitted tool list decodes, and its stand-in is hidden with why while the
-// other tools check as they are.
+// A fitted tool list decodes, and its stand-in carries the tool's name
+// and depth, which the gateway hides it with (TooDeep), while the other
+// tools come as they are.
 func TestFittedToolListDecodes(t *testing.T) {
 	msg := `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"deep","inputSchema":{"type":"object","x":` + deep(1500) + `}},{"name":"ok","inputSchema":{"type":"object"}}]}}`
 	fitted, keep := fitMessage([]byte(msg))
@@ -93,10 +95,10 @@ func TestFittedToolListDecodes(t *testing.T) {
 	var res mcp.ListToolsResult
 	require.NoError(t, json.Unmarshal(m.(*jsonrpc.Response).Result, &res))
 	require.Len(t, res.Tools, 2)
-	lt := checkTool(t.Context(), res.Tools[0], &compileSlot{}, nil)
-	assert.Equal(t, "deep", lt.name)
-	assert.Contains(t, lt.invalid, "its definition nests 1502 deep")
-	assert.Empty(t, checkTool(t.Context(), res.Tools[1], &compileSlot{}, nil).invalid)
+	assert.Equal(t, "deep", res.Tools[0].Name)
+	assert.Equal(t, 1502, TooDeep(res.Tools[0].Meta))
+	assert.Equal(t, "ok", res.Tools[1].Name)
+	assert.Zero(t, TooDeep(res.Tools[1].Meta))
 }
 
 // fitLines finds messages as the SDK's decoder does, whatever the reads
@@ -162,8 +164,8 @@ func TestFitEvents(t *testing.T) {
 	}
 }
 
-// FuzzFitMessage: jsonShape counts depth as the SDK does (a message is
-// refused for its depth exactly when jsonShape says it is too deep); a
+// FuzzFitMessage: JSONShape counts depth as the SDK does (a message is
+// refused for its depth exactly when JSONShape says it is too deep); a
 // message the SDK decodes comes back as it is, through fitMessage and
 // through fitLines; and one gate fits is no longer refused for its depth.
 func FuzzFitMessage(f *testing.F) {
@@ -179,12 +181,12 @@ func FuzzFitMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		depth, _ := jsonShape(msg)
-		if got := tooDeepForSDK(msg); got != (depth > sdkMaxDepth) {
+		depth, _ := JSONShape(msg)
+		if got := tooDeepForSDK(msg); got != (depth > SDKMaxDepth) {
 			t.Fatalf("depth %d, yet the SDK refuses it for its depth: %v", depth, got)
 		}
 		fitted, keep := fitMessage(msg)
-		if depth <= sdkMaxDepth {
+		if depth <= SDKMaxDepth {
 			if !keep || !bytes.Equal(fitted, msg) {
 				t.Fatalf("a message within the SDK's depth was changed: %q", fitted)
 			}

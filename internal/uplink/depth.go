@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"bytes"
@@ -7,13 +7,13 @@ import (
 	"strconv"
 )
 
-// sdkMaxDepth is how deeply objects and arrays may nest in one JSON-RPC
+// SDKMaxDepth is how deeply objects and arrays may nest in one JSON-RPC
 // message for the MCP SDK v1.8.0 to decode it (internal/json's
 // defaultMaxDepth): past it the SDK fails the message, and with it the
 // whole session, so that one tool nested too deep would hide every tool
 // of its server, for ever (each new session lists it again). gate reads
 // what an upstream sends through fitMessage first.
-const sdkMaxDepth = 1000
+const SDKMaxDepth = 1000
 
 // tooDeepKey marks the stand-in fitMessage puts where a tool was that
 // nests too deep; its value is the depth. checkTool hides such a tool
@@ -22,7 +22,7 @@ const tooDeepKey = "gate.dev/too-deep"
 
 // fitMessage returns one message an upstream sent (a JSON-RPC message or
 // a batch of them) as the SDK can decode it, and false when it is to be
-// dropped. A message that nests no deeper than sdkMaxDepth, or that is not
+// dropped. A message that nests no deeper than SDKMaxDepth, or that is not
 // a JSON-RPC message gate can take apart, comes back as it is. Of one that
 // nests deeper, what is too deep is cut out and only what it belongs to
 // fails:
@@ -35,7 +35,7 @@ const tooDeepKey = "gate.dev/too-deep"
 //   - a request or notification from the upstream is dropped (a request
 //     then goes unanswered: the upstream's own loss).
 func fitMessage(msg []byte) ([]byte, bool) {
-	if depth, _ := jsonShape(msg); depth <= sdkMaxDepth {
+	if depth, _ := JSONShape(msg); depth <= SDKMaxDepth {
 		return msg, true
 	}
 	i := skipSpace(msg, 0)
@@ -66,13 +66,13 @@ func fitMessage(msg []byte) ([]byte, bool) {
 	}
 	if result != nil {
 		if fitted, ok := fitToolList(msg, result); ok {
-			if depth, _ := jsonShape(fitted); depth <= sdkMaxDepth {
+			if depth, _ := JSONShape(fitted); depth <= SDKMaxDepth {
 				return fitted, true
 			}
 		}
 	}
-	depth, _ := jsonShape(msg)
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"gate: the server's answer nests %d deep, over the %d levels the MCP SDK decodes; it was not passed on"}}`, id, depth, sdkMaxDepth), true
+	depth, _ := JSONShape(msg)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"gate: the server's answer nests %d deep, over the %d levels the MCP SDK decodes; it was not passed on"}}`, id, depth, SDKMaxDepth), true
 }
 
 // fitBatch fits each message of the batch that starts at msg[i].
@@ -118,8 +118,8 @@ func fitToolList(msg, result []byte) ([]byte, bool) {
 	last := 0
 	elements(tools, 0, func(tool []byte) {
 		// The message, the result and the list are three levels.
-		depth, _ := jsonShape(tool)
-		if depth+3 <= sdkMaxDepth {
+		depth, _ := JSONShape(tool)
+		if depth+3 <= SDKMaxDepth {
 			return
 		}
 		start := base + spanStart(tools, tool)
@@ -279,8 +279,8 @@ func spanStart(b, sub []byte) int {
 	return cap(b) - cap(sub)
 }
 
-// tooDeep returns the depth a stand-in of fitToolList records, or 0.
-func tooDeep(meta map[string]any) int {
+// TooDeep returns the depth a stand-in of fitToolList records, or 0.
+func TooDeep(meta map[string]any) int {
 	switch v := meta[tooDeepKey].(type) {
 	case float64:
 		return int(v)
@@ -289,4 +289,37 @@ func tooDeep(meta map[string]any) int {
 		return n
 	}
 	return 0
+}
+
+// JSONShape returns how deeply objects and arrays nest in raw, and how
+// many objects it holds, in one pass that skips strings: the look the MCP
+// SDK's decoder takes, without its limit.
+func JSONShape(raw []byte) (depth, objects int) {
+	d, inString, escaped := 0, false, false
+	for _, b := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			if b == '{' {
+				objects++
+			}
+			d++
+			depth = max(depth, d)
+		case '}', ']':
+			d = max(d-1, 0)
+		}
+	}
+	return depth, objects
 }

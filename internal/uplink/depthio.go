@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 const keepFitBuffer = 64 << 10
 
 // nesting follows the nesting of objects and arrays across the chunks of
-// a stream, as jsonShape does for a whole message.
+// a stream, as JSONShape does for a whole message.
 type nesting struct {
 	depth             int
 	inString, escaped bool
@@ -140,7 +140,7 @@ func (f *fitter) next() {
 // fitFrame fits one message with the space around it (a newline after it
 // stays); one dropped leaves nothing.
 func fitFrame(frame []byte) []byte {
-	if depth, _ := jsonShape(frame); depth <= sdkMaxDepth {
+	if depth, _ := JSONShape(frame); depth <= SDKMaxDepth {
 		return frame
 	}
 	msg := bytes.TrimSpace(frame)
@@ -172,7 +172,7 @@ func fitEvent(event []byte) []byte {
 		return event
 	}
 	msg := bytes.Join(data, []byte("\n"))
-	if depth, _ := jsonShape(msg); depth <= sdkMaxDepth {
+	if depth, _ := JSONShape(msg); depth <= SDKMaxDepth {
 		return event
 	}
 	fitted, keep := fitMessage(msg)

@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"context"
@@ -49,10 +49,10 @@ func TestStreamWithoutMessagesIsPaced(t *testing.T) {
 		{"messages", message, false, 0},
 		{"messages with ids", "id: 12345\n" + message, false, 0},
 		{"comments before each message", ": " + strings.Repeat("x", 1024) + "\n" + message, true, len(message) + maxFraming},
-		{"large messages", "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/other\",\"params\":{\"pad\":\"" + strings.Repeat("x", 2*maxAnswer) + "\"}}\n\n", false, 0},
+		{"large messages", "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/other\",\"params\":{\"pad\":\"" + strings.Repeat("x", 2*MaxAnswer) + "\"}}\n\n", false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newGuard(1 << 20)
+			g := newTestGuard(1 << 20)
 			up := &endless{unit: tc.unit}
 			b := &sseBody{ctx: context.Background(), max: 1 << 20, g: g, held: newUnfinished(4 << 20)}
 			b.body = body{rc: up, release: func() {}}
@@ -64,7 +64,7 @@ func TestStreamWithoutMessagesIsPaced(t *testing.T) {
 			}
 			// What the time allows, one read more, the idleBurst, and
 			// the data of an event not yet known to be no message.
-			bound := idleBurst + int(time.Since(began).Seconds()*idleRate) + len(buf) + len(tc.unit) + maxAnswer
+			bound := idleBurst + int(time.Since(began).Seconds()*idleRate) + len(buf) + len(tc.unit) + MaxAnswer
 			bound = bound * len(tc.unit) / (len(tc.unit) - tc.free)
 			t.Logf("%d bytes in %v (the pace allows %d)", up.taken, time.Since(began), bound)
 			if tc.paced {

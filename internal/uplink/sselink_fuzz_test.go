@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"net/url"
@@ -21,7 +21,7 @@ func FuzzSSEEndpoint(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	l := &httpLink{sse: base}
+	l := &HTTPLink{sse: base}
 	f.Fuzz(func(t *testing.T, data string) {
 		err := l.checkEndpoint([]byte(data), false)
 		if err != nil {
@@ -31,13 +31,13 @@ func FuzzSSEEndpoint(f *testing.F) {
 		if perr != nil {
 			t.Fatalf("took %q, which the SDK cannot parse: %v", data, perr)
 		}
-		if got := originOf(ep); got != originOf(base) {
+		if got := OriginOf(ep); got != OriginOf(base) {
 			t.Fatalf("took %q, on %s", data, got)
 		}
 		// The SDK posts to the URL written out and parsed again.
 		again, perr := url.Parse(ep.String())
-		if perr == nil && originOf(again) != originOf(base) {
-			t.Fatalf("took %q, which the SDK posts to on %s", data, originOf(again))
+		if perr == nil && OriginOf(again) != OriginOf(base) {
+			t.Fatalf("took %q, which the SDK posts to on %s", data, OriginOf(again))
 		}
 	})
 }

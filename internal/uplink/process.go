@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"errors"
@@ -25,7 +25,7 @@ type process struct {
 	forwarded  chan struct{} // closed once its stderr is read to the end
 	signalled  atomic.Bool   // gate signalled it before it ended
 	stopOnce   sync.Once
-	stderrLine *lineWriter
+	stderrLine StderrLog
 }
 
 // groupPoll is how often stop looks whether a group it signalled is gone.
@@ -34,7 +34,7 @@ const groupPoll = 10 * time.Millisecond
 // startProcess starts cmd with its stdin, stdout and stderr on new pipes;
 // what it writes on stderr goes to stderrLog, a line at a time, read
 // whether or not the log keeps up.
-func startProcess(cmd *exec.Cmd, stderrLog *lineWriter) (*process, error) {
+func startProcess(cmd *exec.Cmd, stderrLog StderrLog) (*process, error) {
 	var parent, child [3]*os.File
 	closeAll := func(fs []*os.File) {
 		for _, f := range fs {
@@ -75,7 +75,7 @@ func startProcess(cmd *exec.Cmd, stderrLog *lineWriter) (*process, error) {
 	go func() {
 		defer close(p.forwarded)
 		_, _ = io.Copy(stderrLog, p.stderr)
-		stderrLog.flush()
+		stderrLog.Flush()
 	}()
 	return p, nil
 }
@@ -184,17 +184,17 @@ func (p *process) ended() (how, lastLine string) {
 	} else if st.Exited() {
 		how = fmt.Sprintf("exited with status %d", st.ExitCode())
 	}
-	return how, p.stderrLine.lastLine()
+	return how, p.stderrLine.LastLine()
 }
 
 // stderrSettle bounds how long ended waits for the last of an ended
 // command's stderr.
 const stderrSettle = 200 * time.Millisecond
 
-// startFailure is a command that could not be started, and why.
-type startFailure struct{ why string }
+// StartFailure is a command that could not be started, and why.
+type StartFailure struct{ why string }
 
-func (e *startFailure) Error() string { return e.why }
+func (e *StartFailure) Error() string { return e.why }
 
 // startError says why a command could not be started.
 func startError(argv0 string, err error) error {
@@ -208,5 +208,5 @@ func startError(argv0 string, err error) error {
 	case errors.Is(err, fs.ErrPermission):
 		why = fmt.Sprintf("the command %q cannot be run: permission denied", argv0)
 	}
-	return &startFailure{why}
+	return &StartFailure{why}
 }

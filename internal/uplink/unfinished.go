@@ -1,4 +1,4 @@
-package gateway
+package uplink
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type unfinished struct {
 
 // smallMessage is what of each message may always be read: more than any
 // ping, cancellation or progress notification.
-const smallMessage = maxAnswer
+const smallMessage = MaxAnswer
 
 // unfinishedMsg is the message one body is reading.
 type unfinishedMsg struct {
@@ -46,7 +46,7 @@ func newUnfinished(max int64) *unfinished {
 
 // room returns how many bytes of p the body reading m may read now, at
 // least one, waiting until it may read any; it returns early with the
-// error of ctx, or errSessionOver once broken is closed.
+// error of ctx, or ErrSessionOver once broken is closed.
 func (u *unfinished) room(ctx context.Context, broken <-chan struct{}, m *unfinishedMsg, p int) (int, error) {
 	for {
 		u.mu.Lock()
@@ -74,7 +74,7 @@ func (u *unfinished) room(ctx context.Context, broken <-chan struct{}, m *unfini
 		select {
 		case <-moved:
 		case <-broken:
-			err = errSessionOver
+			err = ErrSessionOver
 		case <-ctx.Done():
 			err = ctx.Err()
 		}
