@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,8 +17,10 @@ import (
 // failed. Every client and every other upstream go on.
 
 // testHookUpstreamData, when set, is called with the server's name and
-// what gate is about to handle of its: "listing", "answer", or the method
-// of a message it sent.
+// what gate is about to handle of its: "listing", "answer" (a forwarded
+// request's result), "error" (its error), "offer" (its tools, into the
+// offered set), "features" (its resources, templates and prompts, into
+// theirs), or the method of a message it sent.
 var testHookUpstreamData atomic.Pointer[func(server, what string)]
 
 func (u *upstream) hookData(what string) {
@@ -50,4 +53,19 @@ func (u *upstream) recoverPanics(gd *guard) mcp.Middleware {
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// failForPanic ends the upstream's session for a panic recovered while
+// handling what of its, a client's request forwarded to it, and is the
+// error that client is answered with: it says gate failed, and quotes
+// nothing the upstream sent, nor what the panic held (that is logged).
+func (u *upstream) failForPanic(what string, v any) *jsonrpc.Error {
+	perr := u.panicked(what, v)
+	u.mu.Lock()
+	gd := u.guard
+	u.mu.Unlock()
+	if gd != nil {
+		gd.fail(perr)
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %v", u.name, perr)}
 }

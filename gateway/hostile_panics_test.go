@@ -1,0 +1,132 @@
+package gateway_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/gateway"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// panicHook is a test's panic at one point of gate's handling of one
+// server's data (gateway.SetUpstreamDataHook), armed and disarmed by the
+// test.
+type panicHook struct {
+	mu     sync.Mutex
+	on     bool
+	server string
+	what   string
+}
+
+func armPanic(t *testing.T, server, what string, on bool) *panicHook {
+	p := &panicHook{on: on, server: server, what: what}
+	gateway.SetUpstreamDataHook(t, func(server, what string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.on && server == p.server && what == p.what {
+			panic("a test's panic on " + what)
+		}
+	})
+	return p
+}
+
+func (p *panicHook) set(on bool) {
+	p.mu.Lock()
+	p.on = on
+	p.mu.Unlock()
+}
+
+// twoUpstreams is the manifest of two test upstreams, "bad" (prefix b_)
+// and "good" (g_): one over stdio (this test binary), the other over
+// streamable HTTP, the bad one over stdio when badOverStdio.
+func twoUpstreams(t *testing.T, badOverStdio bool) string {
+	url, _ := httpUpstream(t, newUpstreamServer(""))
+	httpEntry := func(name string) string {
+		return fmt.Sprintf("[[servers]]\nname = %q\nurl = %q\nprefix = %q\n", name, url, name[:1]+"_")
+	}
+	stdioEntry := func(name string) string {
+		return fmt.Sprintf("[[servers]]\nname = %q\nprefix = %q\n", name, name[:1]+"_") + stdioCommand("plain", "")
+	}
+	if badOverStdio {
+		return stdioEntry("bad") + "\n" + httpEntry("good")
+	}
+	return httpEntry("bad") + "\n" + stdioEntry("good")
+}
+
+// A panic while gate handles one upstream's answer to a forwarded call
+// (its result, its error, its progress) fails that call, with an error
+// that says gate failed and quotes nothing the upstream sent, and ends
+// that upstream's session, logged with its name; the process, the other
+// upstream and the client's session go on, and the upstream is retried.
+func TestHostileCallAnswerThatPanicsFailsItsUpstream(t *testing.T) {
+	tests := []struct {
+		name         string
+		badOverStdio bool
+		what         string
+		tool         string
+		args         map[string]any
+		upstreamText string // what the upstream would have answered
+	}{
+		{"its result, over stdio", true, "answer", "b_echo", map[string]any{"text": "hi"}, "echo: hi"},
+		{"its result, over HTTP", false, "answer", "b_echo", map[string]any{"text": "hi"}, "echo: hi"},
+		{"its error, over stdio", true, "error", "b_fail", nil, "the upstream refuses"},
+		{"its error, over HTTP", false, "error", "b_fail", nil, "the upstream refuses"},
+		{"its progress, over HTTP", false, "notifications/progress", "b_slow", map[string]any{"steps": 3}, "step 1"},
+		{"its progress, over stdio", true, "notifications/progress", "b_slow", map[string]any{"steps": 3}, "step 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hook := armPanic(t, "bad", tt.what, false)
+			log := &blockedLog{released: make(chan struct{})}
+			close(log.released)
+			h := start(t, twoUpstreams(t, tt.badOverStdio), fastConfig().WithLog(log))
+			c := h.client()
+			waitForTools(t, h, "b_echo", "g_echo")
+			hook.set(true)
+
+			params := &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args}
+			params.SetProgressToken("client-token")
+			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+			_, err := c.Session.CallTool(ctx, params)
+			require.Error(t, err, "the call fails")
+			assert.Contains(t, err.Error(), "gate panicked handling")
+			assert.NotContains(t, err.Error(), "a test's panic", "the client is told gate failed, not what the panic held")
+			assert.NotContains(t, err.Error(), tt.upstreamText, "nor what the upstream sent")
+
+			reason := waitDown(t, h, "bad", "gate panicked handling")
+			assert.NotContains(t, reason, "a test's panic")
+			require.Eventually(t, func() bool {
+				return strings.Contains(log.String(), "upstream bad: gate panicked handling") && strings.Contains(log.String(), "a test's panic on "+tt.what)
+			}, waitFor, 10*time.Millisecond, "log:\n%s", log)
+			echoes(t, c, "g_echo")
+
+			hook.set(false)
+			require.Eventually(t, func() bool {
+				res, err := c.call(t, "b_echo", map[string]any{"text": "back"})
+				return err == nil && textOf(res) == "echo: back"
+			}, waitFor, 20*time.Millisecond, "the upstream is retried, and serves again")
+		})
+	}
+}
+
+// waitForTools waits until every tool of want is offered.
+func waitForTools(t *testing.T, h *harness, want ...string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		o := h.gw.Offered()
+		for _, w := range want {
+			if !slices.Contains(o, w) {
+				return false
+			}
+		}
+		return true
+	}, waitFor, 10*time.Millisecond, "offered: %v", h.gw.Offered())
+}
