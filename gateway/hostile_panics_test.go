@@ -130,3 +130,72 @@ func waitForTools(t *testing.T, h *harness, want ...string) {
 		return true
 	}, waitFor, 10*time.Millisecond, "offered: %v", h.gw.Offered())
 }
+
+// A panic while gate folds one server's listing into the offered set (its
+// tools, or its resources, templates and prompts) drops that server: all
+// of it is hidden with why, its session is ended and the panic logged
+// with its name; the rest of the set is computed and offered, and the
+// other server's tools are called and its resources read.
+func TestHostileListingThatPanicsWhenOfferedDropsItsServer(t *testing.T) {
+	t.Run("its tools", func(t *testing.T) {
+		armPanic(t, "bad", "offer", true)
+		log := &blockedLog{released: make(chan struct{})}
+		close(log.released)
+		h := start(t, twoUpstreams(t, true), fastConfig().WithLog(log))
+		c := h.client()
+		waitForTools(t, h, "g_echo")
+		require.Eventually(t, func() bool {
+			return strings.Contains(h.gw.Hidden()["b_echo"], "gate panicked handling the tools of a listing")
+		}, waitFor, 10*time.Millisecond, "hidden: %v\nups: %v\nlog:\n%s", h.gw.Hidden(), h.gw.Upstreams(), log)
+		assert.NotContains(t, h.gw.Hidden()["b_echo"], "a test's panic")
+		for _, name := range h.gw.Offered() {
+			assert.False(t, strings.HasPrefix(name, "b_"), "%s of the dropped server is offered", name)
+		}
+		waitDown(t, h, "bad", "gate panicked handling the tools of a listing")
+		assert.Contains(t, log.String(), "upstream bad: gate panicked handling the tools of a listing of its: a test's panic on offer")
+		echoes(t, c, "g_echo")
+	})
+	t.Run("its resources and prompts", func(t *testing.T) {
+		hook := armPanic(t, "bad", "features", true)
+		bad := newFeatureUpstream("bad")
+		bad.s.AddResource(&mcp.Resource{URI: "file:///bad/only.txt", Name: "only"}, nil)
+		bad.s.AddTool(&mcp.Tool{Name: "echo", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("echo"), nil
+		})
+		badURL, _ := httpUpstream(t, bad.s)
+		log := &blockedLog{released: make(chan struct{})}
+		close(log.released)
+		h := start(t, "[[servers]]\nname = \"good\"\nprefix = \"g_\"\n"+stdioCommand("features", "")+
+			fmt.Sprintf("\n[[servers]]\nname = \"bad\"\nurl = %q\nprefix = \"b_\"\n", badURL), fastConfig().WithLog(log))
+		fc := h.featureClient()
+		require.Eventually(t, func() bool {
+			res, prompts := h.gw.HiddenFeatures()
+			return strings.Contains(res["file:///bad/only.txt"], "gate panicked handling the resources, templates and prompts of a listing") &&
+				strings.Contains(prompts["b_greet"], "gate panicked handling")
+		}, waitFor, 10*time.Millisecond)
+		waitDown(t, h, "bad", "gate panicked handling the resources, templates and prompts of a listing")
+		assert.Contains(t, log.String(), "upstream bad: gate panicked handling the resources, templates and prompts of a listing of its: a test's panic on features")
+
+		require.Eventually(t, func() bool { return slices.Contains(fc.names(t), "prompt g_greet") }, waitFor, 10*time.Millisecond, "the other server's prompt is offered")
+		assert.NotContains(t, fc.names(t), "prompt b_greet")
+		for _, r := range fc.resourceList(t) {
+			assert.NotEqual(t, "file:///bad/only.txt", r.URI, "the dropped server's resource is not listed")
+		}
+		got, err := readText(t, fc, docA)
+		require.NoError(t, err)
+		assert.Equal(t, "stdio reads "+docA, got, "the other server's resource is read")
+		res, err := fc.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "g_change"})
+		require.NoError(t, err)
+		assert.Equal(t, "changed", textOf(res), "the other server's tool is called")
+
+		hook.set(false)
+		require.Eventually(t, func() bool {
+			for _, r := range fc.resourceList(t) {
+				if r.URI == "file:///bad/only.txt" {
+					return true
+				}
+			}
+			return false
+		}, waitFor, 20*time.Millisecond, "the server is retried, and offered again")
+	})
+}
