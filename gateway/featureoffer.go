@@ -181,6 +181,10 @@ func (g *Gateway) featuresOf(served []servedServer, skills skillState, prev *fea
 			return featureSet{}, false
 		}
 	}
+	if i, why, ok := next.hideShadowed(); !ok {
+		failed[i] = why
+		return featureSet{}, false
+	}
 	return next, true
 }
 

@@ -20,7 +20,8 @@ import (
 // what gate is about to handle of its: "listing", "answer" (a forwarded
 // request's result), "error" (its error), "offer" (its tools, into the
 // offered set), "features" (its resources, templates and prompts, into
-// theirs), or the method of a message it sent.
+// theirs), "shadow" (a resource of its, matched against the templates of
+// the servers before it), or the method of a message it sent.
 var testHookUpstreamData atomic.Pointer[func(server, what string)]
 
 func (u *upstream) hookData(what string) {
