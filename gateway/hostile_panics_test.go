@@ -155,6 +155,30 @@ func TestHostileListingThatPanicsWhenOfferedDropsItsServer(t *testing.T) {
 		assert.Contains(t, log.String(), "upstream bad: gate panicked handling the tools of a listing of its: a test's panic on offer")
 		echoes(t, c, "g_echo")
 	})
+	t.Run("its resource, matched against the templates before it", func(t *testing.T) {
+		armPanic(t, "bad", "shadow", true)
+		first := templateUpstream(t, "first", "y://{id}")
+		bad := newFeatureUpstream("bad")
+		badURL, _ := httpUpstream(t, bad.s)
+		log := &blockedLog{released: make(chan struct{})}
+		close(log.released)
+		h := start(t, fmt.Sprintf("[[servers]]\nname = \"first\"\nurl = %q\nprefix = \"f_\"\n\n[[servers]]\nname = \"bad\"\nurl = %q\nprefix = \"b_\"\n", first, badURL), fastConfig().WithLog(log))
+		fc := h.featureClient()
+		require.Eventually(t, func() bool {
+			res, prompts := h.gw.HiddenFeatures()
+			return strings.Contains(res[docA], "gate panicked handling the resources of a listing") && strings.Contains(prompts["b_greet"], "gate panicked handling")
+		}, waitFor, 10*time.Millisecond)
+		waitDown(t, h, "bad", "gate panicked handling the resources of a listing")
+		assert.Contains(t, log.String(), "upstream bad: gate panicked handling the resources of a listing of its: a test's panic on shadow")
+		got, err := readText(t, fc, "y://7")
+		require.NoError(t, err)
+		assert.Equal(t, "first reads it", got, "the other server's template is offered and read")
+		echoes := func() bool {
+			res, err := fc.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "f_echo"})
+			return err == nil && textOf(res) == "echo"
+		}
+		assert.True(t, echoes(), "the other server's tool is called")
+	})
 	t.Run("its resources and prompts", func(t *testing.T) {
 		hook := armPanic(t, "bad", "features", true)
 		bad := newFeatureUpstream("bad")
