@@ -84,6 +84,9 @@ type featureSet struct {
 	// collisions is the templates whose space a later server's resource
 	// was read in, logged once each.
 	collisions *sync.Map
+	// shadows is the verdicts of each server's resources against the
+	// templates before it (featureshadow.go), for the next set.
+	shadows map[*upstream]*shadowMemo
 
 	// resSum and promptSum tell a change of what a client sees of the
 	// resources and templates, and of the prompts.
@@ -181,7 +184,7 @@ func (g *Gateway) featuresOf(served []servedServer, skills skillState, prev *fea
 			return featureSet{}, false
 		}
 	}
-	if i, why, ok := next.hideShadowed(); !ok {
+	if i, why, ok := next.hideShadowed(prev.shadows); !ok {
 		failed[i] = why
 		return featureSet{}, false
 	}

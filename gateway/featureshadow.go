@@ -24,6 +24,11 @@ import (
 // the servers list. The computation runs on Run's goroutine, under no
 // lock a client's request takes.
 
+// The verdicts of each server's resources are kept with the set (its
+// shadowMemo) and used again while neither its resources checked nor the
+// templates before it change: a computation made for another reason (a
+// probe's flip, another server's listing) matches nothing again.
+
 // shadowStepsPerServer bounds the steps of matching all of one server's
 // resources against the templates of the servers before it.
 const shadowStepsPerServer = matchStepsPerURI
@@ -36,15 +41,35 @@ type shadowed struct {
 	why   hiddenTool
 }
 
+// shadowMemo is the verdicts of one server's resources: what they were
+// matched against (the templates before it, in order) and which URIs, in
+// order, and why each is hidden ("" when it is not).
+type shadowMemo struct {
+	earlier []shadowTemplate
+	uris    []string
+	why     []hiddenTool
+}
+
+// shadowTemplate is what a verdict depends on of one earlier template:
+// its matcher (the same one while its server's listing keeps it), and
+// what a reason names.
+type shadowTemplate struct {
+	match    *uriMatcher
+	server   string
+	template string
+}
+
 // hideShadowed hides each offered resource of a server whose URI is in
 // the space of a template of a server before it, or is not provably
-// outside them. It returns the server a panic was recovered on, if one
-// was, with why (offerpanics.go); the set is then to be made again
-// without that server.
-func (f *featureSet) hideShadowed() (failed int, why hiddenTool, ok bool) {
+// outside them; prev is the memos of the set before. It returns the
+// server a panic was recovered on, if one was, with why
+// (offerpanics.go); the set is then to be made again without that
+// server.
+func (f *featureSet) hideShadowed(prev map[*upstream]*shadowMemo) (failed int, why hiddenTool, ok bool) {
 	if len(f.routes) == 0 {
 		return 0, hiddenTool{}, true
 	}
+	f.shadows = map[*upstream]*shadowMemo{}
 	first := f.routes[0].order
 	var later []shadowed
 	for uri, o := range f.resources {
@@ -58,21 +83,33 @@ func (f *featureSet) hideShadowed() (failed int, why hiddenTool, ok bool) {
 		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.uri, b.uri))
 	})
 	var sc matchScratch
-	server, spent := -1, 0
 	var hide []shadowed
-	for _, r := range later {
-		o := f.resources[r.uri]
-		if r.order != server {
-			server, spent = r.order, 0
+	for start := 0; start < len(later); {
+		end := start + 1
+		for end < len(later) && later[end].order == later[start].order {
+			end++
 		}
-		h, steps, panicked := f.shadowOf(r.uri, o, &sc, spent)
-		if panicked != nil {
-			return r.order, *panicked, false
+		group := later[start:end]
+		start = end
+		u := f.resources[group[0].uri].up
+		memo := f.memoOf(group, prev[u])
+		f.shadows[u] = memo
+		if memo.why == nil {
+			spent := 0
+			for _, r := range group {
+				h, steps, panicked := f.shadowOf(r.uri, f.resources[r.uri], &sc, spent)
+				if panicked != nil {
+					return r.order, *panicked, false
+				}
+				spent += steps
+				memo.why = append(memo.why, h)
+			}
 		}
-		spent += steps
-		if h.reason != "" {
-			r.why = h
-			hide = append(hide, r)
+		for i, r := range group {
+			if memo.why[i].reason != "" {
+				r.why = memo.why[i]
+				hide = append(hide, r)
+			}
 		}
 	}
 	for _, r := range hide {
@@ -109,4 +146,24 @@ func (f *featureSet) shadowOf(uri string, o *resourceOffer, sc *matchScratch, sp
 		return hiddenTool{runtime.CodeNotOffered, fmt.Sprintf("server %s lists it, but its URI is in resource template %s of server %s, which comes first in the manifest: a read of it goes to server %s", o.up.name, quote(t.uriTemplate), t.up.name, t.up.name)}, steps, nil
 	}
 	return hiddenTool{}, steps, nil
+}
+
+// memoOf is the memo of one server's resources (group, sorted by URI):
+// old, when it was made of the same URIs against the same templates,
+// else a new one without verdicts.
+func (f *featureSet) memoOf(group []shadowed, old *shadowMemo) *shadowMemo {
+	m := &shadowMemo{uris: make([]string, len(group))}
+	for i, r := range group {
+		m.uris[i] = r.uri
+	}
+	for _, t := range f.routes {
+		if t.order >= group[0].order {
+			break
+		}
+		m.earlier = append(m.earlier, shadowTemplate{t.match, t.up.name, t.uriTemplate})
+	}
+	if old != nil && old.why != nil && slices.Equal(old.uris, m.uris) && slices.Equal(old.earlier, m.earlier) {
+		return old
+	}
+	return m
 }
