@@ -223,3 +223,22 @@ func TestHostileListingThatPanicsWhenOfferedDropsItsServer(t *testing.T) {
 		}, waitFor, 20*time.Millisecond, "the server is retried, and offered again")
 	})
 }
+
+// A panic while gate handles one upstream's answer to its ping, on the
+// session's own goroutine, ends that session, logged with the server's
+// name; the process and the other upstream go on.
+func TestHostilePingAnswerThatPanicsFailsItsUpstream(t *testing.T) {
+	for _, badOverStdio := range []bool{true, false} {
+		t.Run(fmt.Sprintf("over stdio %v", badOverStdio), func(t *testing.T) {
+			armPanic(t, "bad", "ping", true)
+			log := &blockedLog{released: make(chan struct{})}
+			close(log.released)
+			h := start(t, twoUpstreams(t, badOverStdio), fastConfig().WithKeepAlive(50*time.Millisecond).WithLog(log))
+			c := h.client()
+			waitDown(t, h, "bad", "gate panicked handling its answer to a ping")
+			assert.Contains(t, log.String(), "upstream bad: gate panicked handling its answer to a ping of its: a test's panic on ping")
+			waitForTools(t, h, "g_echo")
+			echoes(t, c, "g_echo")
+		})
+	}
+}

@@ -21,7 +21,8 @@ import (
 // request's result), "error" (its error), "offer" (its tools, into the
 // offered set), "features" (its resources, templates and prompts, into
 // theirs), "shadow" (a resource of its, matched against the templates of
-// the servers before it), or the method of a message it sent.
+// the servers before it), "ping" (its answer to gate's ping), or the
+// method of a message it sent.
 var testHookUpstreamData atomic.Pointer[func(server, what string)]
 
 func (u *upstream) hookData(what string) {
@@ -69,4 +70,14 @@ func (u *upstream) failForPanic(what string, v any) *jsonrpc.Error {
 		gd.fail(perr)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %v", u.name, perr)}
+}
+
+// failOnPanic, deferred by a goroutine of one session of the upstream's
+// that handles what it answers (gate's pings, log level,
+// resubscriptions), makes a panic there the failure of that session (gd),
+// not the process's.
+func (u *upstream) failOnPanic(gd *guard, what string) {
+	if v := recover(); v != nil {
+		gd.fail(u.panicked(what, v))
+	}
 }

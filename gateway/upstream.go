@@ -230,11 +230,17 @@ func (u *upstream) serve(ctx context.Context) error {
 	// The keepalive ends with the session, before serve returns: what it
 	// tells the breaker is over once the upstream is stopped.
 	pinging := make(chan struct{})
+	// Each goroutine that handles the upstream's answers makes a panic
+	// while it does its session's failure (panics.go).
 	go func() {
 		defer close(pinging)
+		defer u.failOnPanic(g, "its answer to a ping")
 		u.keepAlive(sctx, cs, g, cfg.keepAlive)
 	}()
-	go u.keepLogLevel(sctx, cs)
+	go func() {
+		defer u.failOnPanic(g, "its answer to logging/setLevel")
+		u.keepLogLevel(sctx, cs)
+	}()
 	go u.keepRoots(sctx, client)
 	var why error
 	defer func() {
@@ -256,7 +262,10 @@ func (u *upstream) serve(ctx context.Context) error {
 			return why
 		}
 		if first {
-			go u.gw.resubscribe(sctx, u, cs)
+			go func() {
+				defer u.failOnPanic(g, "its answer to resources/subscribe")
+				u.gw.resubscribe(sctx, u, cs)
+			}()
 		}
 		select {
 		case <-sctx.Done():
