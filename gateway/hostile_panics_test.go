@@ -242,3 +242,42 @@ func TestHostilePingAnswerThatPanicsFailsItsUpstream(t *testing.T) {
 		})
 	}
 }
+
+// A panic while an upstream's link reads one of its messages, on the
+// SDK's reading goroutine (a stdio upstream's line, an HTTP+SSE
+// upstream's event), ends that upstream's session, logged with its name;
+// the call waiting on the message is answered with an error, and the
+// process and the other upstream go on.
+func TestHostileMessageThatPanicsTheLinkFailsItsUpstream(t *testing.T) {
+	tests := []struct {
+		name string
+		bad  func(t *testing.T) string // its manifest entry
+	}{
+		{"over stdio", func(t *testing.T) string {
+			return "[[servers]]\nname = \"bad\"\nprefix = \"b_\"\n" + stdioCommand("plain", "")
+		}},
+		{"over HTTP+SSE", func(t *testing.T) string {
+			url, _ := sseUpstream(t, newUpstreamServer(""))
+			return fmt.Sprintf("[[servers]]\nname = \"bad\"\nurl = %q\ntransport = \"sse\"\nprefix = \"b_\"\n", url)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hook := armPanic(t, "bad", "read", false)
+			log := &blockedLog{released: make(chan struct{})}
+			close(log.released)
+			good, _ := httpUpstream(t, newUpstreamServer(""))
+			h := start(t, tt.bad(t)+fmt.Sprintf("\n[[servers]]\nname = \"good\"\nurl = %q\nprefix = \"g_\"\n", good), fastConfig().WithLog(log))
+			c := h.client()
+			waitForTools(t, h, "b_echo", "g_echo")
+			hook.set(true)
+			_, err := c.call(t, "b_echo", map[string]any{"text": "hi"})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "gate panicked handling the bytes of a message")
+			assert.NotContains(t, err.Error(), "a test's panic")
+			waitDown(t, h, "bad", "gate panicked handling the bytes of a message")
+			assert.Contains(t, log.String(), "upstream bad: gate panicked handling the bytes of a message of its: a test's panic on read")
+			echoes(t, c, "g_echo")
+		})
+	}
+}

@@ -21,8 +21,9 @@ import (
 // request's result), "error" (its error), "offer" (its tools, into the
 // offered set), "features" (its resources, templates and prompts, into
 // theirs), "shadow" (a resource of its, matched against the templates of
-// the servers before it), "ping" (its answer to gate's ping), or the
-// method of a message it sent.
+// the servers before it), "ping" (its answer to gate's ping), "read" (a
+// message its link reads, but over streamable HTTP), or the method of a
+// message it sent.
 var testHookUpstreamData atomic.Pointer[func(server, what string)]
 
 func (u *upstream) hookData(what string) {
@@ -80,4 +81,59 @@ func (u *upstream) failOnPanic(gd *guard, what string) {
 	if v := recover(); v != nil {
 		gd.fail(u.panicked(what, v))
 	}
+}
+
+// recoverReads returns t with a panic while its connection reads or
+// writes one of the session's messages (the link's own code, on the
+// SDK's goroutines: a stdio line, an HTTP+SSE event) made that session's
+// failure (gd): the read or write returns the error, which ends the
+// SDK's connection. The SDK's streamable-HTTP connection is not wrapped
+// (countingTransport says why); its bodies are read by the link's own
+// readers.
+func (u *upstream) recoverReads(t mcp.Transport, gd *guard) mcp.Transport {
+	return &recoveringTransport{Transport: t, u: u, g: gd}
+}
+
+type recoveringTransport struct {
+	mcp.Transport
+	u *upstream
+	g *guard
+}
+
+func (t *recoveringTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil || fmt.Sprintf("%T", c) == streamableClientConn {
+		return c, err
+	}
+	return &recoveringConn{Connection: c, u: t.u, g: t.g}, nil
+}
+
+type recoveringConn struct {
+	mcp.Connection
+	u *upstream
+	g *guard
+}
+
+func (c *recoveringConn) Read(ctx context.Context) (msg jsonrpc.Message, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, err = nil, c.u.panicked("the bytes of a message", v)
+			c.g.fail(err)
+		}
+	}()
+	msg, err = c.Connection.Read(ctx)
+	if err == nil {
+		c.u.hookData("read")
+	}
+	return msg, err
+}
+
+func (c *recoveringConn) Write(ctx context.Context, msg jsonrpc.Message) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = c.u.panicked("the writing of a message to it", v)
+			c.g.fail(err)
+		}
+	}()
+	return c.Connection.Write(ctx, msg)
 }

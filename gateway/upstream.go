@@ -198,6 +198,7 @@ func (u *upstream) serve(ctx context.Context) error {
 		// An HTTP link scans its bodies for progress itself (link).
 		transport = u.countProgress(l)
 	}
+	transport = u.recoverReads(transport, g)
 	cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
 	// A handshake cut short (its timeout, gate stopping) kills the link at
 	// once: the SDK would otherwise wait on the cancellation it sends an
