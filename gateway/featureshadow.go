@@ -33,8 +33,8 @@ import (
 // resources against the templates of the servers before it.
 const shadowStepsPerServer = matchStepsPerURI
 
-// shadowed is a resource the check hides: its URI, its server's place and
-// name, and why.
+// shadowed is a resource the check hides: its URI, its server's place,
+// and why.
 type shadowed struct {
 	uri   string
 	order int

@@ -9,8 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A panic while gate handles what one upstream sent (a listing, a
-// notification or request of its, the answer to a forwarded request) is
+// A panic while gate handles what one upstream sent (a listing and the
+// compile of its schemas, a notification or request of its, the answer
+// to a forwarded request or to gate's own, the bytes its link reads, the
+// folding of its listing into the offered sets: offerpanics.go) is
 // that upstream's failure, never the process's: it is recovered where the
 // upstream's data is handled, logged with the server's name, and ends the
 // upstream's session, which is then down and retried like any other that
