@@ -127,7 +127,29 @@ func (g *Gateway) routeURI(uri string) (rt featureRoute, read mcp.ResourceHandle
 	g.mu.Lock()
 	f := g.feats // a set is never changed once made: computeFeatures replaces it whole
 	g.mu.Unlock()
-	return f.route(g, uri)
+	// A panic while matching the URI against a server's template is that
+	// server's failure: its session is ended, and the request answered
+	// with an error (panics.go). Its templates are matched no more once
+	// the set is computed again without it (offerpanics.go).
+	var sc routeScratch
+	defer func() {
+		if sc.current == nil {
+			return
+		}
+		if v := recover(); v != nil {
+			rt, read, hidden, found = featureRoute{}, nil, nil, false
+			err = sc.current.up.failForPanic("a match against its resource templates", v)
+		}
+	}()
+	return f.route(g, uri, &sc)
+}
+
+// routeScratch is the scratch of matching one URI against the templates,
+// and the template being matched while it is (nil between), for a
+// panic's recover to name its server.
+type routeScratch struct {
+	matchScratch
+	current *templateOffer
 }
 
 // Matching one URI against the templates is bounded in steps (urimatch.go),
@@ -149,7 +171,7 @@ var testHookMatching atomic.Pointer[func()]
 // a name taken by an earlier server is its; the log says so. hidden is why
 // it is not offered when a hidden entry has it; neither found is MCP's
 // "resource not found". err is a match past its bound.
-func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
+func (f *featureSet) route(g *Gateway, uri string, sc *routeScratch) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
 	exactOrder := math.MaxInt
 	o, offered := f.resources[uri]
 	why, isHidden := f.hiddenResources[uri]
@@ -163,8 +185,7 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 		if h := testHookMatching.Load(); h != nil {
 			(*h)()
 		}
-		var sc matchScratch
-		t, _, tooCostly := f.firstTemplate(uri, exactOrder, &sc)
+		t, _, tooCostly := f.firstTemplate(uri, exactOrder, sc)
 		if tooCostly != nil {
 			return featureRoute{}, nil, nil, false, tooCostly.err(uri)
 		}
@@ -204,7 +225,7 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 // server's templates to matchStepsPerServer, all of them together to
 // matchStepsPerURI; past a bound it returns why, and no template. steps
 // is what the match spent.
-func (f *featureSet) firstTemplate(uri string, before int, sc *matchScratch) (found *templateOffer, steps int, tooCostly *matchOverrun) {
+func (f *featureSet) firstTemplate(uri string, before int, sc *routeScratch) (found *templateOffer, steps int, tooCostly *matchOverrun) {
 	var budget matchBudget
 	server, share, used := -2, 0, 0
 	spent := func() int { return used + share - max(budget.left, 0) }
@@ -217,7 +238,10 @@ func (f *featureSet) firstTemplate(uri string, before int, sc *matchScratch) (fo
 			server, share = t.order, min(matchStepsPerServer, matchStepsPerURI-used)
 			budget.left = share
 		}
-		matched, ok := t.match.match(uri, sc, &budget)
+		sc.current = t
+		t.up.hookData("match")
+		matched, ok := t.match.match(uri, &sc.matchScratch, &budget)
+		sc.current = nil
 		if !ok {
 			return nil, spent(), &matchOverrun{server: t.up.name, whole: share < matchStepsPerServer}
 		}

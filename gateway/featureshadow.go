@@ -82,7 +82,7 @@ func (f *featureSet) hideShadowed(prev map[*upstream]*shadowMemo) (failed int, w
 	slices.SortFunc(later, func(a, b shadowed) int {
 		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.uri, b.uri))
 	})
-	var sc matchScratch
+	var sc routeScratch
 	var hide []shadowed
 	for start := 0; start < len(later); {
 		end := start + 1
@@ -97,9 +97,9 @@ func (f *featureSet) hideShadowed(prev map[*upstream]*shadowMemo) (failed int, w
 		if memo.why == nil {
 			spent := 0
 			for _, r := range group {
-				h, steps, panicked := f.shadowOf(r.uri, f.resources[r.uri], &sc, spent)
+				h, steps, blamed, panicked := f.shadowOf(r.uri, f.resources[r.uri], &sc, spent)
 				if panicked != nil {
-					return r.order, *panicked, false
+					return blamed, *panicked, false
 				}
 				spent += steps
 				memo.why = append(memo.why, h)
@@ -122,12 +122,19 @@ func (f *featureSet) hideShadowed(prev map[*upstream]*shadowMemo) (failed int, w
 
 // shadowOf is why the resource o, listed at uri, is hidden ("" when it is
 // not), and the steps its match took; spent is what its server's
-// resources took before it. A panic while matching is o's server's
-// failure: its session is ended, and panicked is why all of it is hidden.
-func (f *featureSet) shadowOf(uri string, o *resourceOffer, sc *matchScratch, spent int) (why hiddenTool, steps int, panicked *hiddenTool) {
+// resources took before it. A panic is the failure of the server whose
+// template was being matched, or else of o's: its session is ended,
+// blamed is its place, and panicked is why all of it is hidden.
+func (f *featureSet) shadowOf(uri string, o *resourceOffer, sc *routeScratch, spent int) (why hiddenTool, steps, blamed int, panicked *hiddenTool) {
 	defer func() {
 		if v := recover(); v != nil {
-			h := o.up.dropForPanic("the resources of a listing", v)
+			var h hiddenTool
+			if t := sc.current; t != nil {
+				h, blamed = t.up.dropForPanic("a match against its resource templates", v), t.order
+				sc.current = nil
+			} else {
+				h, blamed = o.up.dropForPanic("the resources of a listing", v), o.order
+			}
 			panicked = &h
 		}
 	}()
@@ -136,16 +143,16 @@ func (f *featureSet) shadowOf(uri string, o *resourceOffer, sc *matchScratch, sp
 		return hiddenTool{runtime.CodeNotOffered, fmt.Sprintf("server %s lists it, but it is not provably outside the resource templates of the servers before it in the manifest, which would answer its reads: %s", o.up.name, bound)}
 	}
 	if spent >= shadowStepsPerServer {
-		return notDistinct(fmt.Sprintf("matching the server's resources against them took more than gate's bound of %d steps", shadowStepsPerServer)), 0, nil
+		return notDistinct(fmt.Sprintf("matching the server's resources against them took more than gate's bound of %d steps", shadowStepsPerServer)), 0, 0, nil
 	}
 	t, steps, tooCostly := f.firstTemplate(uri, o.order, sc)
 	switch {
 	case tooCostly != nil:
-		return notDistinct(tooCostly.bound()), steps, nil
+		return notDistinct(tooCostly.bound()), steps, 0, nil
 	case t != nil:
-		return hiddenTool{runtime.CodeNotOffered, fmt.Sprintf("server %s lists it, but its URI is in resource template %s of server %s, which comes first in the manifest: a read of it goes to server %s", o.up.name, quote(t.uriTemplate), t.up.name, t.up.name)}, steps, nil
+		return hiddenTool{runtime.CodeNotOffered, fmt.Sprintf("server %s lists it, but its URI is in resource template %s of server %s, which comes first in the manifest: a read of it goes to server %s", o.up.name, quote(t.uriTemplate), t.up.name, t.up.name)}, steps, 0, nil
 	}
-	return hiddenTool{}, steps, nil
+	return hiddenTool{}, steps, 0, nil
 }
 
 // memoOf is the memo of one server's resources (group, sorted by URI):

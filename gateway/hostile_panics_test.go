@@ -179,6 +179,23 @@ func TestHostileListingThatPanicsWhenOfferedDropsItsServer(t *testing.T) {
 		}
 		assert.True(t, echoes(), "the other server's tool is called")
 	})
+	t.Run("its template, matched against a later server's resource", func(t *testing.T) {
+		armPanic(t, "bad", "match", true)
+		bad := templateUpstream(t, "bad", "x://{id}")
+		log := &blockedLog{released: make(chan struct{})}
+		close(log.released)
+		h := start(t, fmt.Sprintf("[[servers]]\nname = \"bad\"\nurl = %q\nprefix = \"b_\"\n\n[[servers]]\nname = \"good\"\nprefix = \"g_\"\n", bad)+stdioCommand("features", ""), fastConfig().WithLog(log))
+		fc := h.featureClient()
+		require.Eventually(t, func() bool {
+			res, _ := h.gw.HiddenFeatures()
+			return strings.Contains(res["x://{id}"], "gate panicked handling a match against its resource templates")
+		}, waitFor, 10*time.Millisecond)
+		waitDown(t, h, "bad", "gate panicked handling a match against its resource templates")
+		assert.Contains(t, log.String(), "upstream bad: gate panicked handling a match against its resource templates of its: a test's panic on match")
+		got, err := readText(t, fc, docA)
+		require.NoError(t, err)
+		assert.Equal(t, "stdio reads "+docA, got, "the later server, whose resource was being matched, is offered")
+	})
 	t.Run("its resources and prompts", func(t *testing.T) {
 		hook := armPanic(t, "bad", "features", true)
 		bad := newFeatureUpstream("bad")
@@ -280,4 +297,31 @@ func TestHostileMessageThatPanicsTheLinkFailsItsUpstream(t *testing.T) {
 			echoes(t, c, "g_echo")
 		})
 	}
+}
+
+// A panic while a client's read is matched against one upstream's
+// resource templates, on the client's request goroutine, is that
+// upstream's failure: the read is answered with an error, its session is
+// ended and logged; the process and the other upstream go on.
+func TestHostileTemplateMatchThatPanicsFailsItsUpstream(t *testing.T) {
+	hook := armPanic(t, "bad", "match", false)
+	bad := templateUpstream(t, "bad", "x://{id}")
+	log := &blockedLog{released: make(chan struct{})}
+	close(log.released)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"bad\"\nurl = %q\nprefix = \"b_\"\n\n[[servers]]\nname = \"good\"\nprefix = \"g_\"\n", bad)+stdioCommand("plain", ""), fastConfig().WithLog(log))
+	fc := h.featureClient()
+	c := h.client()
+	waitForTools(t, h, "b_echo", "g_echo")
+	got, err := readText(t, fc, "x://7")
+	require.NoError(t, err)
+	require.Equal(t, "bad reads it", got)
+
+	hook.set(true)
+	_, err = readText(t, fc, "x://8")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "server bad: gate panicked handling a match against its resource templates")
+	assert.NotContains(t, err.Error(), "a test's panic")
+	waitDown(t, h, "bad", "gate panicked handling a match against its resource templates")
+	assert.Contains(t, log.String(), "upstream bad: gate panicked handling a match against its resource templates of its: a test's panic on match")
+	echoes(t, c, "g_echo")
 }

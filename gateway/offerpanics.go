@@ -100,7 +100,9 @@ func (f *featureSet) addServerRecovering(g *Gateway, order int, sv servedServer,
 // listing for why, each URI, URI template and name it can own, as
 // addServer does for a server that is down, but without looking into any
 // of them: it is what gate offers of a server whose listing made addServer
-// panic.
+// panic. Its templates are not matched against (routes): a URI in their
+// space is read from the next server that has it, if any, as if it had
+// no templates.
 func (f *featureSet) hideServer(order int, sv servedServer, why hiddenTool, resOwner, tmplOwner, promptOwner map[string]string) {
 	u, name := sv.u, sv.s.Name
 	u.mu.Lock()
@@ -124,10 +126,7 @@ func (f *featureSet) hideServer(order int, sv servedServer, why hiddenTool, resO
 		if lt.template == "" {
 			continue
 		}
-		t := &templateOffer{featureRoute: rt, uriTemplate: lt.template, match: lt.match, why: why}
-		if lt.match != nil {
-			f.routes = append(f.routes, t)
-		}
+		t := &templateOffer{featureRoute: rt, uriTemplate: lt.template, why: why}
 		if tmplOwner[lt.template] == "" {
 			tmplOwner[lt.template] = name
 		}
