@@ -68,8 +68,18 @@ func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 // forward returns the handler of an offered tool: the call goes to its
 // upstream under the upstream's name for it.
 func (g *Gateway) forward(o *offer) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
+		// A panic while gate handles the upstream's answer (its result,
+		// its error, the SDK's decoding of either, what the breaker makes
+		// of it) is the upstream's failure: its session ends, and the
+		// call is answered with an error (panics.go).
+		defer func() {
+			if v := recover(); v != nil {
+				res, err = nil, o.up.failForPanic("the answer to the call of "+o.tool.Name, v)
+				g.metrics.call(o.up.name, o.tool.Name, OutcomeError, time.Since(start))
+			}
+		}()
 		res, outcome, h, err := o.up.call(ctx, req, o)
 		// Once more after the message was cleaned and cut (call redacts
 		// the upstream's error whole first).
@@ -130,10 +140,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		// A call in flight owes the upstream a cancellation until it is
 		// answered: one that ends for gate's reasons has the SDK send one.
 		g.Cancels.Owe()
-		res, err = cs.CallTool(cctx, params)
+		res, err = sendInSlot(u, func() (*mcp.CallToolResult, error) { return cs.CallTool(cctx, params) })
 		raw = err
 		err = u.secrets.err(err)
-		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
 			g.Cancels.Settle()
 		}
@@ -147,6 +156,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	}
 	switch {
 	case err == nil:
+		u.hookData("answer")
 		b, merr := json.Marshal(res)
 		if merr != nil {
 			return nil, OutcomeError, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s answered a result gate cannot write: %v", u.name, merr)}
@@ -174,8 +184,18 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		u.callTimedOut()
 		return nil, OutcomeTimeout, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer the call of %s within %v (its call_timeout)", u.name, prefixed, timeout)}
 	}
+	u.hookData("error")
 	outcome, h, jerr := u.judge(raw, err, "the call of "+prefixed)
 	return nil, outcome, h, jerr
+}
+
+// sendInSlot sends one request in the call slot its caller took, and
+// gives the slot back however the send ends: a panic while the SDK
+// decodes the upstream's answer must not keep one of the upstream's slots
+// for ever.
+func sendInSlot[R any](u *upstream, send func() (R, error)) (R, error) {
+	defer func() { <-u.callSlots }()
+	return send()
 }
 
 // judge reads the error a forwarded request (what: "the call of x")

@@ -51,6 +51,16 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 	done := make(chan error, 1)
 	go func() {
 		defer func() { <-s.ch }()
+		// A panic of the compiler on an upstream's schema is handed to
+		// the listing that waits for it, and raised again there, where
+		// the listing's recover makes it the upstream's failure
+		// (panics.go); here it would end the process. One that comes
+		// after the listing stopped waiting is dropped with the compile.
+		defer func() {
+			if v := recover(); v != nil {
+				done <- compilePanic{v}
+			}
+		}()
 		if h := testHookCompile; h != nil {
 			h()
 		}
@@ -62,6 +72,9 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 	}()
 	select {
 	case err := <-done:
+		if p, ok := err.(compilePanic); ok {
+			panic(p.v)
+		}
 		if err != nil {
 			return fmt.Errorf("is not a valid JSON Schema: %s", firstLine(err.Error()))
 		}
@@ -72,6 +85,12 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
 	}
 }
+
+// compilePanic carries a panic of the compile's goroutine to the
+// listing that waits for it.
+type compilePanic struct{ v any }
+
+func (p compilePanic) Error() string { return fmt.Sprint("the compiler panicked: ", p.v) }
 
 // compiled remembers the schemas that compiled, by their bytes' hash:
 // upstreams relist on every list_changed and most tools of a server share

@@ -84,6 +84,9 @@ type featureSet struct {
 	// collisions is the templates whose space a later server's resource
 	// was read in, logged once each.
 	collisions *sync.Map
+	// shadows is the verdicts of each server's resources against the
+	// templates before it (featureshadow.go), for the next set.
+	shadows map[*upstream]*shadowMemo
 
 	// resSum and promptSum tell a change of what a client sees of the
 	// resources and templates, and of the prompts.
@@ -114,25 +117,12 @@ func (g *Gateway) computeFeatures() {
 	served, skills, prev := g.served, g.skills, g.feats
 	g.mu.Unlock()
 
-	next := featureSet{
-		resources: map[string]*resourceOffer{}, prompts: map[string]*promptOffer{},
-		hiddenResources: map[string]hiddenTool{}, hiddenResOrder: map[string]int{}, hiddenPrompts: map[string]hiddenTool{},
-		resChanges: prev.resChanges, promptChanges: prev.promptChanges,
-		collisions: &sync.Map{},
-	}
-	// gate's own skills come first: they win any conflict.
-	for _, r := range g.skillResources(skills) {
-		r.order = -1
-		next.resources[r.res.URI] = r
-	}
-	if skills.on {
-		next.prompts[SkillsPromptName] = &promptOffer{prompt: skillsPrompt, def: mustJSON(skillsPrompt), get: g.getPrompt}
-	}
-	promptOwner := map[string]string{}
-	tmplOwner := map[string]string{}
-	resOwner := map[string]string{}
-	for i, sv := range served {
-		next.addServer(g, i, sv, resOwner, tmplOwner, promptOwner)
+	// A server whose listing made addServer panic is dropped, and the set
+	// made again without looking into its listing (offerpanics.go).
+	failed := map[int]hiddenTool{}
+	next, ok := g.featuresOf(served, skills, &prev, failed)
+	for !ok {
+		next, ok = g.featuresOf(served, skills, &prev, failed)
 	}
 	next.sortAndSum()
 	if !prev.computed {
@@ -161,6 +151,44 @@ func (g *Gateway) computeFeatures() {
 			g.server.AddPrompt(&mcp.Prompt{Name: promptsChangedName}, nil)
 		}, func() { g.server.RemovePrompts(promptsChangedName) })
 	}
+}
+
+// featuresOf makes the set of served and skills, each server in failed
+// hidden whole for its reason; it returns false when addServer panicked
+// on a server's listing, which it adds to failed.
+func (g *Gateway) featuresOf(served []servedServer, skills skillState, prev *featureSet, failed map[int]hiddenTool) (featureSet, bool) {
+	next := featureSet{
+		resources: map[string]*resourceOffer{}, prompts: map[string]*promptOffer{},
+		hiddenResources: map[string]hiddenTool{}, hiddenResOrder: map[string]int{}, hiddenPrompts: map[string]hiddenTool{},
+		resChanges: prev.resChanges, promptChanges: prev.promptChanges,
+		collisions: &sync.Map{},
+	}
+	// gate's own skills come first: they win any conflict.
+	for _, r := range g.skillResources(skills) {
+		r.order = -1
+		next.resources[r.res.URI] = r
+	}
+	if skills.on {
+		next.prompts[SkillsPromptName] = &promptOffer{prompt: skillsPrompt, def: mustJSON(skillsPrompt), get: g.getPrompt}
+	}
+	promptOwner := map[string]string{}
+	tmplOwner := map[string]string{}
+	resOwner := map[string]string{}
+	for i, sv := range served {
+		if why, dropped := failed[i]; dropped {
+			next.hideServer(i, sv, why, resOwner, tmplOwner, promptOwner)
+			continue
+		}
+		if why, ok := next.addServerRecovering(g, i, sv, resOwner, tmplOwner, promptOwner); !ok {
+			failed[i] = why
+			return featureSet{}, false
+		}
+	}
+	if i, why, ok := next.hideShadowed(prev.shadows); !ok {
+		failed[i] = why
+		return featureSet{}, false
+	}
+	return next, true
 }
 
 // resChangedOn says whether the sentinel is in the SDK's set after the
@@ -241,6 +269,7 @@ func (f *featureSet) addServer(g *Gateway, order int, sv servedServer, resOwner,
 		return hiddenTool{runtime.CodeNotOffered, fmt.Sprintf("server %s's %s %s is malformed: %s", name, kind, quote(what), why)}
 	}
 	for _, lr := range feats.resources {
+		u.hookData("features")
 		hide := func(why hiddenTool) {
 			if _, on := f.resources[lr.uri]; !on {
 				if _, had := f.hiddenResources[lr.uri]; !had {

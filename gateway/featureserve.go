@@ -127,7 +127,29 @@ func (g *Gateway) routeURI(uri string) (rt featureRoute, read mcp.ResourceHandle
 	g.mu.Lock()
 	f := g.feats // a set is never changed once made: computeFeatures replaces it whole
 	g.mu.Unlock()
-	return f.route(g, uri)
+	// A panic while matching the URI against a server's template is that
+	// server's failure: its session is ended, and the request answered
+	// with an error (panics.go). Its templates are matched no more once
+	// the set is computed again without it (offerpanics.go).
+	var sc routeScratch
+	defer func() {
+		if sc.current == nil {
+			return
+		}
+		if v := recover(); v != nil {
+			rt, read, hidden, found = featureRoute{}, nil, nil, false
+			err = sc.current.up.failForPanic("a match against its resource templates", v)
+		}
+	}()
+	return f.route(g, uri, &sc)
+}
+
+// routeScratch is the scratch of matching one URI against the templates,
+// and the template being matched while it is (nil between), for a
+// panic's recover to name its server.
+type routeScratch struct {
+	matchScratch
+	current *templateOffer
 }
 
 // Matching one URI against the templates is bounded in steps (urimatch.go),
@@ -149,7 +171,7 @@ var testHookMatching atomic.Pointer[func()]
 // a name taken by an earlier server is its; the log says so. hidden is why
 // it is not offered when a hidden entry has it; neither found is MCP's
 // "resource not found". err is a match past its bound.
-func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
+func (f *featureSet) route(g *Gateway, uri string, sc *routeScratch) (rt featureRoute, read mcp.ResourceHandler, hidden *hiddenTool, found bool, err error) {
 	exactOrder := math.MaxInt
 	o, offered := f.resources[uri]
 	why, isHidden := f.hiddenResources[uri]
@@ -163,28 +185,16 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 		if h := testHookMatching.Load(); h != nil {
 			(*h)()
 		}
-		var sc matchScratch
-		var budget matchBudget
-		server, share, used := -2, 0, 0
-		for _, t := range f.routes {
-			if t.order >= exactOrder {
-				break
-			}
-			if t.order != server {
-				used += share - budget.left
-				server, share = t.order, min(matchStepsPerServer, matchStepsPerURI-used)
-				budget.left = share
-			}
-			matched, ok := t.match.match(uri, &sc, &budget)
-			if !ok {
-				return featureRoute{}, nil, nil, false, matchTooCostly(uri, t.up.name, share < matchStepsPerServer)
-			}
-			if !matched {
-				continue
-			}
+		t, _, tooCostly := f.firstTemplate(uri, exactOrder, sc)
+		if tooCostly != nil {
+			return featureRoute{}, nil, nil, false, tooCostly.err(uri)
+		}
+		if t != nil {
 			if (offered || isHidden) && f.collisions != nil {
 				// Once per template of a set: a client reading such URIs
-				// again and again does not fill the log.
+				// again and again does not fill the log. (A resource of
+				// a later server listed in the space is not offered:
+				// hideShadowed.)
 				if _, seen := f.collisions.LoadOrStore(t, true); !seen {
 					later := "a later server"
 					if offered && o.up != nil {
@@ -209,15 +219,58 @@ func (f *featureSet) route(g *Gateway, uri string) (rt featureRoute, read mcp.Re
 	return featureRoute{}, nil, nil, false, nil
 }
 
-// matchTooCostly is the error of a URI whose match ran past its bound:
-// the share of one server's templates, or the whole. It says the URI's
-// length, not the URI.
-func matchTooCostly(uri, server string, whole bool) *jsonrpc.Error {
-	bound := fmt.Sprintf("server %s's resource templates take more than gate's bound of %d steps to match it", server, matchStepsPerServer)
-	if whole {
-		bound = fmt.Sprintf("the servers' resource templates take more than gate's bound of %d steps to match it", matchStepsPerURI)
+// firstTemplate is the first template, in manifest order, of the
+// servers before the one at place before, whose space has uri: the
+// template that answers for it. Matching is bounded in steps, each
+// server's templates to matchStepsPerServer, all of them together to
+// matchStepsPerURI; past a bound it returns why, and no template. steps
+// is what the match spent.
+func (f *featureSet) firstTemplate(uri string, before int, sc *routeScratch) (found *templateOffer, steps int, tooCostly *matchOverrun) {
+	var budget matchBudget
+	server, share, used := -2, 0, 0
+	spent := func() int { return used + share - max(budget.left, 0) }
+	for _, t := range f.routes {
+		if t.order >= before {
+			break
+		}
+		if t.order != server {
+			used = spent()
+			server, share = t.order, min(matchStepsPerServer, matchStepsPerURI-used)
+			budget.left = share
+		}
+		sc.current = t
+		t.up.hookData("match")
+		matched, ok := t.match.match(uri, &sc.matchScratch, &budget)
+		sc.current = nil
+		if !ok {
+			return nil, spent(), &matchOverrun{server: t.up.name, whole: share < matchStepsPerServer}
+		}
+		if matched {
+			return t, spent(), nil
+		}
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the resource URI of %d bytes is not available now: %s", len(uri), bound), Data: codeData(runtime.CodeNotOffered)}
+	return nil, spent(), nil
+}
+
+// matchOverrun is a URI's match that ran past its bound: the share of
+// one server's templates, or the whole.
+type matchOverrun struct {
+	server string
+	whole  bool
+}
+
+// bound says which bound, naming the server; never the URI.
+func (m *matchOverrun) bound() string {
+	if m.whole {
+		return fmt.Sprintf("the servers' resource templates take more than gate's bound of %d steps to match it", matchStepsPerURI)
+	}
+	return fmt.Sprintf("server %s's resource templates take more than gate's bound of %d steps to match it", m.server, matchStepsPerServer)
+}
+
+// err is the error of a read of uri whose match ran past its bound. It
+// says the URI's length, not the URI.
+func (m *matchOverrun) err(uri string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the resource URI of %d bytes is not available now: %s", len(uri), m.bound()), Data: codeData(runtime.CodeNotOffered)}
 }
 
 // readResource answers resources/read of uri from its owner.

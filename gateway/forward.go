@@ -27,16 +27,8 @@ import (
 func forwardTo[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, rt featureRoute, what string, send func(context.Context, *mcp.ClientSession) (R, error)) (res R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			u := rt.up
-			perr := u.panicked("the answer to "+what, v)
-			u.mu.Lock()
-			gd := u.guard
-			u.mu.Unlock()
-			if gd != nil {
-				gd.Fail(perr)
-			}
 			var zero R
-			res, err = zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s: %v", u.name, perr)}
+			res, err = zero, rt.up.failForPanic("the answer to "+what, v)
 		}
 	}()
 	return forwardOnce(g, ctx, ss, rt, what, send)
@@ -69,10 +61,9 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	case u.callSlots <- struct{}{}:
 		sent = true
 		gd.Cancels.Owe()
-		res, err = send(cctx, cs)
+		res, err = sendInSlot(u, func() (R, error) { return send(cctx, cs) })
 		raw = err
 		err = u.secrets.err(err) // as a tool call's: redact.go
-		<-u.callSlots
 		if err == nil || cctx.Err() == nil {
 			gd.Cancels.Settle()
 		}
@@ -107,6 +98,7 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 		u.callTimedOut()
 		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s did not answer %s within %v (its call_timeout)", u.name, what, rt.timeout)}
 	}
+	u.hookData("error")
 	_, verdict, jerr := u.judge(raw, err, what)
 	h = verdict
 	return zero, jerr

@@ -256,6 +256,7 @@ func (g *Gateway) compute(ctx context.Context) {
 	hidden := map[string]hiddenTool{}
 	owner := map[string]string{} // prefixed name -> server that took it
 	var served []servedServer
+	var writes toolWrites
 	g.mu.Lock()
 	prev := g.offered // never changed, only replaced (below)
 	g.mu.Unlock()
@@ -271,7 +272,7 @@ func (g *Gateway) compute(ctx context.Context) {
 			if u == nil {
 				continue
 			}
-			down := g.offerServer(s, u, status, prev, offered, hidden, owner)
+			down := g.offerServerRecovering(s, u, status, prev, offered, hidden, owner, &writes)
 			served = append(served, servedServer{s: s, u: u, down: down})
 		}
 	}
@@ -350,8 +351,10 @@ func sortedTools(offered map[string]*offer) []*mcp.Tool {
 // server is hidden whole, if it is. A tool offered before (in prev) from
 // the same check of the same upstream's listing, on the same terms, keeps
 // its offer: a computation allocates for the tools that changed, not for
-// every tool of every upstream.
-func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, prev, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string) hiddenTool {
+// every tool of every upstream. w gets each name it adds to offered,
+// hidden and owner (every one a name not there before), for
+// offerServerRecovering to take them back.
+func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]runtime.Status, prev, offered map[string]*offer, hidden map[string]hiddenTool, owner map[string]string, w *toolWrites) hiddenTool {
 	state, lastErr, tools, _ := u.snapshot()
 	prefix := prefixOf(s.Name, s.Upstream)
 	timeout := g.cfg.callTimeout
@@ -381,10 +384,12 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		if _, on := offered[name]; !on {
 			if _, had := hidden[name]; !had {
 				hidden[name] = hiddenTool{code, why}
+				w.hidden = append(w.hidden, name)
 			}
 		}
 	}
 	for _, lt := range tools {
+		u.hookData("offer")
 		if lt.name == "" {
 			continue
 		}
@@ -402,6 +407,7 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 			continue
 		}
 		owner[name] = s.Name
+		w.owner = append(w.owner, name)
 		why := serverDown
 		if pinned := g.pinHides(s, lt, name); why.reason == "" {
 			why = pinned
@@ -420,11 +426,13 @@ func (g *Gateway) offerServer(s manifest.Server, u *upstream, status map[string]
 		}
 		if o := prev[name]; o != nil && o.from == lt.tool && o.up == u && o.upstream == lt.name && o.timeout == timeout && o.breaker == policy {
 			offered[name] = o
+			w.offered = append(w.offered, name)
 			continue
 		}
 		t := *lt.tool
 		t.Name = name
 		offered[name] = &offer{up: u, upstream: lt.name, from: lt.tool, tool: &t, def: lt.def, timeout: timeout, breaker: policy}
+		w.offered = append(w.offered, name)
 	}
 	return serverDown
 }

@@ -135,3 +135,62 @@ func TestHostileFeatureListingThatHangs(t *testing.T) {
 	assert.Empty(t, fc.resourceList(t))
 	assert.Equal(t, gateway.StateReady, h.gw.Upstreams()[0].State)
 }
+
+// A later server's resource whose URI an earlier server's template may
+// hold is read from the earlier server, so it is not offered: one whose
+// match runs past a read's bound is not provably outside the template
+// (a read of it is refused), nor are a server's resources once matching
+// them has taken gate's bound for one server. The rest are offered.
+func TestHostileResourcesNotProvablyOutsideEarlierTemplates(t *testing.T) {
+	templates := make([]string, 10)
+	for i := range templates {
+		templates[i] = fmt.Sprintf("x://{+a}z%d", i)
+	}
+	tests := []struct {
+		name   string
+		uris   []string
+		hidden string // the URI hidden
+		why    string
+	}{
+		{
+			"one past a read's bound",
+			[]string{"x://" + strings.Repeat("a", 100_000), "x://short"},
+			"x://" + strings.Repeat("a", 100_000),
+			"server later lists it, but it is not provably outside the resource templates of the servers before it in the manifest, which would answer its reads: server costly's resource templates take more than gate's bound of 4194304 steps to match it",
+		},
+		{
+			"past the server's bound",
+			func() []string {
+				var uris []string
+				for i := range 10 {
+					uris = append(uris, fmt.Sprintf("x://%s/%d", strings.Repeat("a", 40_000), i))
+				}
+				return uris
+			}(),
+			fmt.Sprintf("x://%s/%d", strings.Repeat("a", 40_000), 9),
+			"server later lists it, but it is not provably outside the resource templates of the servers before it in the manifest, which would answer its reads: matching the server's resources against them took more than gate's bound of 16777216 steps",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			costly := templateUpstream(t, "costly", templates...)
+			s := mcp.NewServer(&mcp.Implementation{Name: "later", Version: "1"}, &mcp.ServerOptions{PageSize: 5000})
+			s.AddTool(&mcp.Tool{Name: "echo", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return text("echo"), nil
+			})
+			for i, uri := range tt.uris {
+				s.AddResource(&mcp.Resource{URI: uri, Name: fmt.Sprintf("r%d", i)}, nil)
+			}
+			later, _ := httpUpstream(t, s)
+			h := start(t, fmt.Sprintf("[[servers]]\nname = \"costly\"\nurl = %q\nprefix = \"c_\"\n\n[[servers]]\nname = \"later\"\nurl = %q\nprefix = \"l_\"\n", costly, later), fastConfig())
+			fc := h.featureClient()
+			require.Eventually(t, func() bool { return len(fc.resourceList(t)) == len(tt.uris)-1 }, waitFor, 20*time.Millisecond)
+			res, _ := h.gw.HiddenFeatures()
+			assert.Equal(t, tt.why, res[tt.hidden])
+			assert.NotContains(t, res[tt.hidden], "aaaa", "the URI is not echoed")
+			for _, r := range fc.resourceList(t) {
+				assert.NotEqual(t, tt.hidden, r.URI)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -99,8 +100,9 @@ func TestHostileTemplatesTooCostlyToMatch(t *testing.T) {
 }
 
 // A later server's resource whose URI is in an earlier server's template
-// is the earlier server's, as a tool name is: server order decides, and
-// the log says so.
+// is the earlier server's, as a tool name is: server order decides, the
+// log says so, and the later server's resource is not offered (a client
+// would read something else), with why.
 func TestFrontedResourceInAnEarlierServersTemplate(t *testing.T) {
 	first := templateUpstream(t, "first", "file:///docs/{name}.md")
 	second := newFeatureUpstream("second")
@@ -113,19 +115,19 @@ func TestFrontedResourceInAnEarlierServersTemplate(t *testing.T) {
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"first\"\nurl = %q\nprefix = \"f_\"\n\n[[servers]]\nname = \"second\"\nurl = %q\nprefix = \"s_\"\n", first, url2), fastConfig().WithLog(log))
 	fc := h.featureClient()
 	require.Eventually(t, func() bool {
-		for _, r := range fc.resourceList(t) {
-			if r.URI == "file:///docs/x.md" {
-				return len(h.gw.Offered()) == 1
-			}
-		}
-		return false
+		res, _ := h.gw.HiddenFeatures()
+		_, hidden := res["file:///docs/x.md"]
+		return hidden && slices.ContainsFunc(fc.resourceList(t), func(r *mcp.Resource) bool { return r.URI == docA })
 	}, waitFor, 10*time.Millisecond)
+	res, _ := h.gw.HiddenFeatures()
+	assert.Equal(t, `server second lists it, but its URI is in resource template "file:///docs/{name}.md" of server first, which comes first in the manifest: a read of it goes to server first`, res["file:///docs/x.md"])
+	assert.False(t, slices.ContainsFunc(fc.resourceList(t), func(r *mcp.Resource) bool { return r.URI == "file:///docs/x.md" }), "a resource whose read another server answers is not listed")
 	got, err := readText(t, fc, "file:///docs/x.md")
 	require.NoError(t, err)
 	assert.Equal(t, "first reads it", got, "the earlier server's template owns the URI")
 	_, err = readText(t, fc, "file:///docs/x.md")
 	require.NoError(t, err)
-	assert.Equal(t, 1, strings.Count(log.String(), `resources/read: a URI server second lists is in resource template "file:///docs/{name}.md" of server first, which comes first in the manifest`), "logged once:\n%s", log)
+	assert.Equal(t, 1, strings.Count(log.String(), `resources/read: a URI a later server lists is in resource template "file:///docs/{name}.md" of server first, which comes first in the manifest`), "logged once:\n%s", log)
 	got, err = readText(t, fc, docA)
 	require.NoError(t, err)
 	assert.Equal(t, "second reads "+docA, got, "outside the template, the later server's own")

@@ -38,6 +38,7 @@ func (u *upstream) keepAlive(ctx context.Context, cs *mcp.ClientSession, g *upli
 		err := cs.Ping(pctx, nil)
 		timedOut := errors.Is(pctx.Err(), context.DeadlineExceeded)
 		cancel()
+		u.hookData("ping")
 		var answer *jsonrpc.Error
 		switch {
 		case err == nil, errors.As(err, &answer) && !sdkTransportError(answer):

@@ -133,6 +133,32 @@ func TestCompileIsBoundedInTime(t *testing.T) {
 	assert.Len(t, started, 0)
 }
 
+// A panic of the compiler on an upstream's schema is raised again in the
+// listing that waits for it, whose recover makes it that upstream's
+// failure (panics.go), and not in the compile's own goroutine, where
+// nothing could recover it and the process would end; the upstream's
+// compile slot is given back.
+func TestCompileThatPanicsIsRaisedInTheListing(t *testing.T) {
+	var armed atomic.Bool
+	armed.Store(true)
+	testHookCompile = func() {
+		if armed.Load() {
+			panic("a test's panic in the compiler")
+		}
+	}
+	t.Cleanup(func() { testHookCompile = nil })
+	run := time.Now().UnixNano()
+	schema := func(n int) string { return fmt.Sprintf(`{"type":"object","properties":{"panics%d_%d":{}}}`, run, n) }
+	slot := &compileSlot{}
+	assert.PanicsWithValue(t, "a test's panic in the compiler", func() {
+		checkTool(context.Background(), toolWith(schema(1)), slot, nil)
+	})
+	armed.Store(false)
+	lt := checkTool(context.Background(), toolWith(schema(2)), slot, nil)
+	assert.Empty(t, lt.invalid, "the slot was given back")
+	assert.NotNil(t, lt.tool)
+}
+
 // The prose of a schema, at any depth, is cleaned by the rule tool
 // descriptions are: controls and bidi formatting become U+FFFD, invisible
 // characters are dropped. Names and contract values are not changed: one

@@ -199,6 +199,7 @@ func (u *upstream) serve(ctx context.Context) error {
 		// An HTTP link scans its bodies for progress itself (link).
 		transport = u.countProgress(l)
 	}
+	transport = u.recoverReads(transport, g)
 	cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
 	// A handshake cut short (its timeout, gate stopping) kills the link at
 	// once: the SDK would otherwise wait on the cancellation it sends an
@@ -231,11 +232,17 @@ func (u *upstream) serve(ctx context.Context) error {
 	// The keepalive ends with the session, before serve returns: what it
 	// tells the breaker is over once the upstream is stopped.
 	pinging := make(chan struct{})
+	// Each goroutine that handles the upstream's answers makes a panic
+	// while it does its session's failure (panics.go).
 	go func() {
 		defer close(pinging)
+		defer u.failOnPanic(g, "its answer to a ping")
 		u.keepAlive(sctx, cs, g, cfg.keepAlive)
 	}()
-	go u.keepLogLevel(sctx, cs)
+	go func() {
+		defer u.failOnPanic(g, "its answer to logging/setLevel")
+		u.keepLogLevel(sctx, cs)
+	}()
 	go u.keepRoots(sctx, client)
 	var why error
 	defer func() {
@@ -257,7 +264,10 @@ func (u *upstream) serve(ctx context.Context) error {
 			return why
 		}
 		if first {
-			go u.gw.resubscribe(sctx, u, cs)
+			go func() {
+				defer u.failOnPanic(g, "its answer to resources/subscribe")
+				u.gw.resubscribe(sctx, u, cs)
+			}()
 		}
 		select {
 		case <-sctx.Done():
