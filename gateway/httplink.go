@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,13 +44,16 @@ type httpLink struct {
 	// held bounds the bytes of the upstream's unfinished messages, across
 	// all its answers (unfinished.go).
 	held *unfinished
+	// tails counts the calls over whose answered streams are let end
+	// (answertail.go).
+	tails atomic.Int64
 
 	mu      sync.Mutex
 	refusal string // the last request the upstream refused, and how
 }
 
 func newHTTPLink(url string, cfg *Config, g *guard) *httpLink {
-	l := &httpLink{g: g, url: url, cfg: cfg, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(cfg.maxMessage))}
+	l := &httpLink{g: g, url: url, cfg: cfg, base: upstreamTransport(cfg), held: newUnfinished(4 * int64(cfg.maxMessage))}
 	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
@@ -125,8 +129,21 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithCancelCause(req.Context())
+	// A call's request is ended by the call's end through callOver, which
+	// lets the rest of an answered stream come (answertail.go).
+	parent := req.Context()
+	var tail *callTail
+	if what.kind == outCall && l.sse == nil {
+		tail = &callTail{}
+		parent = context.WithoutCancel(parent)
+	}
+	ctx, cancel := context.WithCancelCause(parent)
 	stopClose := context.AfterFunc(l.closed, func() { cancel(errLinkClosed) })
+	stopCall := func() bool { return false }
+	if tail != nil {
+		caller := req.Context()
+		stopCall = context.AfterFunc(caller, func() { l.callOver(tail, context.Cause(caller), cancel) })
+	}
 	var timer *time.Timer
 	if what.kind != outCall || l.sse != nil {
 		// An HTTP+SSE server answers every POST at once: its answer to a
@@ -138,6 +155,10 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			timer.Stop()
 		}
 		stopClose()
+		stopCall()
+		if tail != nil {
+			l.releaseTail(tail)
+		}
 		cancel(nil)
 	}
 	resp, err := l.next.RoundTrip(req.WithContext(ctx))
@@ -174,6 +195,9 @@ func (l *httpLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
 		b := &sseBody{ctx: ctx, max: l.cfg.maxMessage, g: l.g, held: l.held}
+		if tail != nil {
+			b.answered = &tail.answered
+		}
 		if l.sse != nil && what.kind == outStream {
 			b.endpoint = l.checkEndpoint
 		}
@@ -338,6 +362,10 @@ type sseBody struct {
 	// what it found wrong.
 	endpoint func(data []byte, cut bool) error
 	bad      error
+
+	// answered is set once an answer has passed, on a call's stream; nil
+	// on other streams.
+	answered *atomic.Bool
 }
 
 // Read gives out the stream up to the end of the event that fills the
@@ -477,6 +505,9 @@ func (b *sseBody) endEvent() {
 			Params json.RawMessage `json:"params"`
 		}
 		message = json.Unmarshal(b.data, &m) == nil && (m.Method != "" || len(m.ID) > 0)
+		if message && m.Method == "" && b.answered != nil {
+			b.answered.Store(true)
+		}
 		if message && m.Method != "" {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":

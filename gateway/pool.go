@@ -1,0 +1,29 @@
+package gateway
+
+import "net/http"
+
+// ownRequests is how many connections the idle pool of an HTTP upstream
+// keeps beyond one per forwarded call: for gate's own requests, which no
+// call slot counts (a ping, a listing, an answer to the upstream's
+// request, a notification, a cancellation).
+const ownRequests = 8
+
+// upstreamTransport is the HTTP transport of one upstream session: the
+// default transport's dialer, proxy and timeouts, with an idle pool as
+// large as the connections the session may use at once. The default keeps
+// two idle connections a host: past two calls in flight, every call that
+// ends closes its connection and the next opens one, which costs a dial
+// and the upstream an accept per call and leaves a socket in TIME_WAIT
+// for each.
+//
+// What bounds the pool is what bounds the connections: a connection is
+// opened only for a request, and the forwarded requests in flight to one
+// upstream are capped (Config.WithMaxUpstreamCalls, the call slots), so
+// the pool never holds more than the cap and gate's own requests made at
+// once; idle ones close after the default's idle timeout.
+func upstreamTransport(cfg *Config) *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = cfg.maxUpstreamCalls + ownRequests
+	t.MaxIdleConns = t.MaxIdleConnsPerHost
+	return t
+}
