@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -265,20 +264,26 @@ func outgoingOf(req *http.Request) outgoing {
 	}
 	defer body.Close()
 	b, _ := io.ReadAll(io.LimitReader(body, maxAnswer))
-	msg, err := jsonrpc.DecodeMessage(b)
-	if err != nil {
+	// Only its id and method tell what it is: read with the standard
+	// decoder, which skips the rest without the SDK decoder's 32 KiB
+	// buffer, on every request of every call.
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
 		return outgoing{kind: outCall, desc: "a request"}
 	}
-	switch m := msg.(type) {
-	case *jsonrpc.Response:
+	hasID := len(m.ID) > 0 && string(m.ID) != "null"
+	switch {
+	case m.Method == "" && hasID:
 		return outgoing{kind: outAnswer, desc: "an answer to its request"}
-	case *jsonrpc.Request:
-		if !m.IsCall() {
-			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
-		}
-		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwardedMethods[m.Method]}
+	case m.Method == "":
+		return outgoing{kind: outCall, desc: "a request"}
+	case !hasID:
+		return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
 	}
-	return outgoing{kind: outCall, desc: "a request"}
+	return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwardedMethods[m.Method]}
 }
 
 // body is a response body whose Close also releases what its request
