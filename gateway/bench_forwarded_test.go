@@ -21,7 +21,8 @@ import (
 // BENCHMARKS.md, "Many sessions calling at once"). Every client session
 // has an HTTP client of its own, as separate clients would. Beside ns/op
 // (wall time per call, all sessions together: calls/s is 1e9 over it), it
-// reports p50-µs and p99-µs over the calls, and conns/1000calls: the TCP
+// reports p50-µs and p99-µs over the calls, cpu-µs/op (the whole
+// process's CPU per call), and conns/1000calls: the TCP
 // connections the upstream accepted during the run per 1,000 calls, from
 // a listener that counts them (the same listener for both sides).
 //
@@ -50,12 +51,17 @@ func BenchmarkForwardedCalls(b *testing.B) {
 				// One call from every session at once before the clock
 				// starts: the connections a run needs are open.
 				callAll(b, v.cs, params, len(v.cs))
-				accepted := up.accepted.Load()
+				accepted, cpu0 := up.accepted.Load(), processCPU()
 				b.ResetTimer()
 				lat := callAll(b, v.cs, params, b.N)
 				b.StopTimer()
 				reportPercentiles(b, lat, time.Microsecond, "µs")
 				b.ReportMetric(float64(up.accepted.Load()-accepted)*1000/float64(b.N), "conns/1000calls")
+				// The CPU of the whole process (clients, gateway, upstream):
+				// with every core busy, calls/s follows it.
+				if cpu := processCPU() - cpu0; cpu > 0 {
+					b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+				}
 			})
 		}
 	}
