@@ -101,6 +101,7 @@ func callAll(b *testing.B, cs []*mcp.ClientSession, params *mcp.CallToolParams, 
 type countedUpstream struct {
 	url      string
 	accepted atomic.Int64
+	open     atomic.Int64 // the connections not yet closed
 }
 
 // countingUpstream serves s over streamable HTTP on loopback until tb
@@ -117,6 +118,14 @@ func countingServer(tb testing.TB, h http.Handler) *countedUpstream {
 	up := &countedUpstream{}
 	srv := httptest.NewUnstartedServer(h)
 	srv.Listener = &countingListener{Listener: srv.Listener, n: &up.accepted}
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		switch state {
+		case http.StateNew:
+			up.open.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			up.open.Add(-1)
+		}
+	}
 	srv.Start()
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()

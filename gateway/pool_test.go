@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,8 @@ func (b *barrier) wait(ctx context.Context) error {
 // are kept for the next: rounds of n calls that each wait for all n to
 // arrive (so that every round holds n connections at once) open fewer
 // new connections, all rounds after the first together, than one round
-// needs; nor do calls one after another.
+// needs; nor do calls one after another. Once the calls stop, the
+// connections they kept close.
 func TestForwardedCallsReuseConnections(t *testing.T) {
 	const n, rounds, sequential = 8, 6, 50
 	meet := newBarrier(n)
@@ -87,4 +89,8 @@ func TestForwardedCallsReuseConnections(t *testing.T) {
 	opened := up.accepted.Load() - before
 	require.Less(t, opened, int64(n),
 		"after a first round of %d calls at once, %d more rounds and %d calls one by one opened %d new connections to the upstream: the idle ones were not kept", n, rounds-1, sequential, opened)
+	// Kept while they are of use, not after: once the calls stop, the
+	// connections close but the session's event stream.
+	require.Eventually(t, func() bool { return up.open.Load() <= 1 }, waitFor, 10*time.Millisecond,
+		"the burst's idle connections to the upstream were still open: %d", up.open.Load())
 }
