@@ -510,5 +510,5 @@ func (u *upstream) link(g *uplink.Guard) (link, error) {
 
 // linkLimits are the bounds of the gateway's config its links keep.
 func (c *Config) linkLimits() uplink.Limits {
-	return uplink.Limits{MaxMessage: c.maxMessage, WriteTimeout: c.upstreamWrite, StopGrace: c.stopGrace}
+	return uplink.Limits{MaxMessage: c.maxMessage, WriteTimeout: c.upstreamWrite, MaxCalls: c.maxUpstreamCalls, StopGrace: c.stopGrace}
 }

@@ -11,9 +11,9 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,6 +48,9 @@ type HTTPLink struct {
 	// held bounds the bytes of the upstream's unfinished messages, across
 	// all its answers (unfinished.go).
 	held *unfinished
+	// tails counts the calls over whose answered streams are let end
+	// (answertail.go).
+	tails atomic.Int64
 
 	mu      sync.Mutex
 	refusal string // the last request the upstream refused, and how
@@ -59,7 +62,7 @@ type HTTPLink struct {
 // makes an HTTP error answer to one that request's error, or nil to pass
 // the answer on to the SDK.
 func NewHTTP(url string, g *Guard, lim Limits, forwarded func(method string) bool, callStatus func(*http.Response) error) *HTTPLink {
-	l := &HTTPLink{g: g, url: url, lim: lim, base: http.DefaultTransport.(*http.Transport).Clone(), held: newUnfinished(4 * int64(lim.MaxMessage)), forwarded: forwarded, callStatus: callStatus}
+	l := &HTTPLink{g: g, url: url, lim: lim, base: transport(lim), held: newUnfinished(4 * int64(lim.MaxMessage)), forwarded: forwarded, callStatus: callStatus}
 	l.next = l.base
 	l.closed, l.close = context.WithCancel(context.Background())
 	return l
@@ -152,8 +155,21 @@ func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithCancelCause(req.Context())
+	// A call's request is ended by the call's end through callOver, which
+	// lets the rest of an answered stream come (answertail.go).
+	parent := req.Context()
+	var tail *callTail
+	if what.kind == outCall && l.sse == nil {
+		tail = &callTail{}
+		parent = context.WithoutCancel(parent)
+	}
+	ctx, cancel := context.WithCancelCause(parent)
 	stopClose := context.AfterFunc(l.closed, func() { cancel(errLinkClosed) })
+	stopCall := func() bool { return false }
+	if tail != nil {
+		caller := req.Context()
+		stopCall = context.AfterFunc(caller, func() { l.callOver(tail, context.Cause(caller), cancel) })
+	}
 	var timer *time.Timer
 	if what.kind != outCall || l.sse != nil {
 		// An HTTP+SSE server answers every POST at once: its answer to a
@@ -165,6 +181,10 @@ func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			timer.Stop()
 		}
 		stopClose()
+		stopCall()
+		if tail != nil {
+			l.releaseTail(tail)
+		}
 		cancel(nil)
 	}
 	resp, err := l.next.RoundTrip(req.WithContext(ctx))
@@ -201,6 +221,9 @@ func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
 		b := &sseBody{ctx: ctx, max: l.lim.MaxMessage, g: l.g, held: l.held}
+		if tail != nil {
+			b.answered = &tail.answered
+		}
 		if l.sse != nil && what.kind == outStream {
 			b.endpoint = l.checkEndpoint
 		}
@@ -268,20 +291,26 @@ func outgoingOf(req *http.Request, forwarded func(method string) bool) outgoing 
 	}
 	defer body.Close()
 	b, _ := io.ReadAll(io.LimitReader(body, MaxAnswer))
-	msg, err := jsonrpc.DecodeMessage(b)
-	if err != nil {
+	// Only its id and method tell what it is: read with the standard
+	// decoder, which skips the rest without the SDK decoder's 32 KiB
+	// buffer, on every request of every call.
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
 		return outgoing{kind: outCall, desc: "a request"}
 	}
-	switch m := msg.(type) {
-	case *jsonrpc.Response:
+	hasID := len(m.ID) > 0 && string(m.ID) != "null"
+	switch {
+	case m.Method == "" && hasID:
 		return outgoing{kind: outAnswer, desc: "an answer to its request"}
-	case *jsonrpc.Request:
-		if !m.IsCall() {
-			return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
-		}
-		return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwarded(m.Method)}
+	case m.Method == "":
+		return outgoing{kind: outCall, desc: "a request"}
+	case !hasID:
+		return outgoing{kind: outNote, desc: fmt.Sprintf("the notification %q", m.Method), method: m.Method}
 	}
-	return outgoing{kind: outCall, desc: "a request"}
+	return outgoing{kind: outCall, desc: fmt.Sprintf("%q", m.Method), method: m.Method, forwarded: forwarded(m.Method)}
 }
 
 // Describe says what a request of the SDK's transport carries, for an
@@ -373,6 +402,10 @@ type sseBody struct {
 	// what it found wrong.
 	endpoint func(data []byte, cut bool) error
 	bad      error
+
+	// answered is set once an answer has passed, on a call's stream; nil
+	// on other streams.
+	answered *atomic.Bool
 }
 
 // Read gives out the stream up to the end of the event that fills the
@@ -512,6 +545,9 @@ func (b *sseBody) endEvent() {
 			Params json.RawMessage `json:"params"`
 		}
 		message = json.Unmarshal(b.data, &m) == nil && (m.Method != "" || len(m.ID) > 0)
+		if message && m.Method == "" && b.answered != nil {
+			b.answered.Store(true)
+		}
 		if message && m.Method != "" {
 			switch {
 			case len(m.ID) > 0 && string(m.ID) != "null":

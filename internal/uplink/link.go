@@ -26,6 +26,11 @@ type Limits struct {
 	// WriteTimeout bounds each write to the upstream, and each HTTP
 	// request that is not a call.
 	WriteTimeout time.Duration
+	// MaxCalls is the most requests the gateway forwards to the upstream
+	// at once (its call slots); it sizes the idle pool of an HTTP
+	// upstream (transport) and the streams let end after their answer
+	// (answertail.go).
+	MaxCalls int
 	// StopGrace is how long a stdio upstream's command is given at each
 	// step of its stop.
 	StopGrace time.Duration
