@@ -261,8 +261,8 @@ func TestHostilePingAnswerThatPanicsFailsItsUpstream(t *testing.T) {
 }
 
 // A panic while an upstream's link reads one of its messages, on the
-// SDK's reading goroutine (a stdio upstream's line, an HTTP+SSE
-// upstream's event), ends that upstream's session, logged with its name;
+// SDK's reading goroutine (a stdio upstream's line, a streamable-HTTP
+// upstream's body, an HTTP+SSE upstream's event), ends that upstream's session, logged with its name;
 // the call waiting on the message is answered with an error, and the
 // process and the other upstream go on.
 func TestHostileMessageThatPanicsTheLinkFailsItsUpstream(t *testing.T) {
@@ -272,6 +272,10 @@ func TestHostileMessageThatPanicsTheLinkFailsItsUpstream(t *testing.T) {
 	}{
 		{"over stdio", func(t *testing.T) string {
 			return "[[servers]]\nname = \"bad\"\nprefix = \"b_\"\n" + stdioCommand("plain", "")
+		}},
+		{"over streamable HTTP", func(t *testing.T) string {
+			url, _ := httpUpstream(t, newUpstreamServer(""))
+			return fmt.Sprintf("[[servers]]\nname = \"bad\"\nurl = %q\nprefix = \"b_\"\n", url)
 		}},
 		{"over HTTP+SSE", func(t *testing.T) string {
 			url, _ := sseUpstream(t, newUpstreamServer(""))

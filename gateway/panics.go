@@ -92,8 +92,8 @@ func (u *upstream) failOnPanic(gd *uplink.Guard, what string) {
 // SDK's goroutines: a stdio line, an HTTP+SSE event) made that session's
 // failure (gd): the read or write returns the error, which ends the
 // SDK's connection. The SDK's streamable-HTTP connection is not wrapped
-// (countingTransport says why); its bodies are read by the link's own
-// readers.
+// (countingTransport says why): the link watches its bodies instead
+// (link, uplink.HTTPLink.WatchBodies).
 func (u *upstream) recoverReads(t mcp.Transport, gd *uplink.Guard) mcp.Transport {
 	return &recoveringTransport{Transport: t, u: u, g: gd}
 }

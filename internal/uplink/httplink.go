@@ -52,6 +52,11 @@ type HTTPLink struct {
 	// (answertail.go).
 	tails atomic.Int64
 
+	// panicked and read watch the bodies of the upstream's answers
+	// (WatchBodies); nil until then.
+	panicked func(v any) error
+	read     func()
+
 	mu      sync.Mutex
 	refusal string // the last request the upstream refused, and how
 }
@@ -228,11 +233,11 @@ func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			b.endpoint = l.checkEndpoint
 		}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.event); release() }}
-		resp.Body = b
+		resp.Body = l.watched(b)
 	} else {
 		b := &capBody{ctx: ctx, max: l.lim.MaxMessage, g: l.g, held: l.held}
 		b.body = body{rc: resp.Body, release: func() { l.held.end(&b.msg); release() }}
-		resp.Body = b
+		resp.Body = l.watched(b)
 		if what.kind == outCall {
 			// A call's JSON answer is read whole here, within the request:
 			// the SDK v1.8.0 reads it after the request, and a read that
@@ -240,8 +245,8 @@ func (l *HTTPLink) RoundTrip(req *http.Request) (*http.Response, error) {
 			// timeout or a client's cancellation) breaks its whole
 			// connection, and with it every other call on the upstream.
 			// Failing here fails only the call.
-			data, err := io.ReadAll(b)
-			_ = b.Close()
+			data, err := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
 			if err != nil {
 				return nil, err
 			}
