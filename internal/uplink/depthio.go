@@ -12,6 +12,12 @@ import (
 // that one large message does not keep its buffer for the session.
 const keepFitBuffer = 64 << 10
 
+// fitChunk is what a fitter reads at a time: a line, or this much of a
+// longer one. Most answers are far shorter than keepFitBuffer, and every
+// answer of an HTTP upstream gets its own fitter, so its read buffer is
+// small; a longer line is read in chunks of it, into the frame.
+const fitChunk = 4 << 10
+
 // nesting follows the nesting of objects and arrays across the chunks of
 // a stream, as JSONShape does for a whole message.
 type nesting struct {
@@ -91,7 +97,7 @@ type fitter struct {
 }
 
 func newFitter(r io.Reader, end func([]byte, bool) bool, fit func([]byte) []byte, max int) *fitter {
-	return &fitter{r: bufio.NewReaderSize(r, keepFitBuffer), end: end, fit: fit, max: max}
+	return &fitter{r: bufio.NewReaderSize(r, fitChunk), end: end, fit: fit, max: max}
 }
 
 func (f *fitter) Read(p []byte) (int, error) {
