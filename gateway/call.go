@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -174,8 +175,8 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		return nil, OutcomeCancelled, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: the call of %s to server %s was cancelled", prefixed, u.name)}
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, healthNone, ctx.Err()
-	case sctx.Err() != nil:
-		return nil, OutcomeError, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(context.Cause(sctx).Error()))}
+	case sctx.Err() != nil || g.Reason() != nil:
+		return nil, OutcomeError, healthFault, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during the call of %s: %s", u.name, prefixed, cleanMessage(sessionEnd(sctx, g).Error()))}
 	case cctx.Err() != nil && !sent:
 		return nil, OutcomeTimeout, healthNone, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call of %s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", prefixed, u.name, u.gw.cfg.maxUpstreamCalls, timeout)}
 	case cctx.Err() != nil:
@@ -187,6 +188,16 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	u.hookData("error")
 	outcome, h, jerr := u.judge(raw, err, "the call of "+prefixed)
 	return nil, outcome, h, jerr
+}
+
+// sessionEnd is why the upstream's session ended under a request: its
+// link's failure (the Guard), which may end the request before the
+// session's end reaches its context (sctx), else that context's cause.
+func sessionEnd(sctx context.Context, g *uplink.Guard) error {
+	if why := g.Reason(); why != nil {
+		return why
+	}
+	return context.Cause(sctx)
 }
 
 // sendInSlot sends one request in the call slot its caller took, and

@@ -88,9 +88,9 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate is shutting down: %s to server %s was cancelled", what, u.name)}
 	case ctx.Err() != nil:
 		return zero, ctx.Err()
-	case sctx.Err() != nil:
+	case sctx.Err() != nil || gd.Reason() != nil:
 		h = healthFault
-		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during %s: %s", u.name, what, cleanMessage(context.Cause(sctx).Error()))}
+		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s's session ended during %s: %s", u.name, what, cleanMessage(sessionEnd(sctx, gd).Error()))}
 	case cctx.Err() != nil && !sent:
 		return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s was not sent: server %s had %d calls in flight (the gateway's cap) for all of its call_timeout, %v", what, u.name, g.cfg.maxUpstreamCalls, rt.timeout)}
 	case cctx.Err() != nil:

@@ -30,7 +30,13 @@ type watchedBody struct {
 }
 
 func (b *watchedBody) Read(p []byte) (n int, err error) {
-	defer b.recover(&err)
+	defer func() {
+		// What a read that panicked brought is not passed on: the
+		// session ends on the error instead.
+		if v := recover(); v != nil {
+			n, err = 0, b.failed(v)
+		}
+	}()
 	n, err = b.rc.Read(p)
 	if n > 0 && b.l.read != nil {
 		b.l.read()
@@ -39,15 +45,18 @@ func (b *watchedBody) Read(p []byte) (n int, err error) {
 }
 
 func (b *watchedBody) Close() (err error) {
-	defer b.recover(&err)
+	defer func() {
+		if v := recover(); v != nil {
+			err = b.failed(v)
+		}
+	}()
 	return b.rc.Close()
 }
 
-// recover makes a panic of the read or close its error, and the
-// session's failure.
-func (b *watchedBody) recover(err *error) {
-	if v := recover(); v != nil {
-		*err = b.l.panicked(v)
-		b.l.g.Fail(*err)
-	}
+// failed makes a panic of a read or close (v) the session's failure, and
+// returns its error.
+func (b *watchedBody) failed(v any) error {
+	err := b.l.panicked(v)
+	b.l.g.Fail(err)
+	return err
 }
