@@ -269,9 +269,12 @@ func (p *soakParties) subscribe(t *testing.T, h *hostileClients) {
 	subscribed.Add(len(p.subscribers))
 	h.wg.Go(func() {
 		subscribed.Wait()
-		want := int(p.subscribed.Load())
-		assert.Eventually(t, func() bool { return p.templates.Subscribed() == want }, mcpWait, 20*time.Millisecond,
-			"gate is subscribed upstream to %d URIs, not the %d its sessions are", p.templates.Subscribed(), want)
+		// Only when every subscription was answered: one that was not,
+		// its server down for a late ping, may still be held.
+		if want := int(p.subscribed.Load()); want == soakSubscribers*maxSubscriptions {
+			assert.Eventually(t, func() bool { return p.templates.Subscribed() == want }, mcpWait, 20*time.Millisecond,
+				"gate is subscribed upstream to %d URIs, not the %d its sessions are", p.templates.Subscribed(), want)
+		}
 		p.allSubscribed <- struct{}{}
 	})
 	ask := func(c *mcptest.Raw, i, j int) string {
@@ -293,6 +296,7 @@ func (p *soakParties) subscribe(t *testing.T, h *hostileClients) {
 			// Four at a time: every loopback client is one peer of
 			// serve's, whose connections are capped.
 			var each sync.WaitGroup
+			var mine atomic.Int64
 			slots := make(chan struct{}, 4)
 			for j := range maxSubscriptions {
 				slots <- struct{}{}
@@ -305,11 +309,14 @@ func (p *soakParties) subscribe(t *testing.T, h *hostileClients) {
 					}
 					if assert.NotContains(t, answer, `"error"`) {
 						p.subscribed.Add(1)
+						mine.Add(1)
 					}
 				})
 			}
 			each.Wait()
-			assert.Contains(t, ask(c, i, maxSubscriptions), "-32602", "a subscription past the cap")
+			if mine.Load() == maxSubscriptions {
+				assert.Contains(t, ask(c, i, maxSubscriptions), "-32602", "a subscription past the cap")
+			}
 		})
 	}
 }
