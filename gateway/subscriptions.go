@@ -52,6 +52,10 @@ type subEntry struct {
 // offered now and declares resources.subscribe.
 func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri, ss := req.Params.URI, req.Session
+	// Before the URI is matched against the templates, its largest cost.
+	if len(uri) > maxSubscriptionURI {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("gate: a subscription's URI is at most %d bytes; this one has %d", maxSubscriptionURI, len(uri))}
+	}
 	rt, _, hidden, found, err := g.routeURI(uri)
 	if err == nil && (!found || hidden != nil) {
 		// An upstream making its first connection may be about to offer it.
@@ -74,9 +78,6 @@ func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeReque
 	u.mu.Unlock()
 	if !can {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("resource %s: server %s does not support subscriptions (its capabilities have no resources.subscribe)", quote(uri), u.name)}
-	}
-	if len(uri) > maxSubscriptionURI {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("gate: a subscription's URI is at most %d bytes; this one has %d", maxSubscriptionURI, len(uri))}
 	}
 	s := &g.subs
 	s.mu.Lock()

@@ -94,7 +94,16 @@ func connectAny(t *testing.T, endpoint, token string, noStream bool) *goClient {
 // cap, a batch past the request cap and a session at it, connections
 // without the token that send nothing, a body trickled a byte at a time,
 // calls of every hostile upstream's tools, and a reload that restarts an
-// upstream. Meanwhile the honest clients (the Go SDK's with and without a
+// upstream. The parties of serve_mcp_parties_test.go push the rest of
+// gate's bounds (docs/MCP.md, "Limits"): upstreams with a template of
+// 1,002 variables and with 9,990 templates, one answering calls 400, 403
+// insufficient_scope, 413 and 429, one slow past its call_timeout, a
+// single-threaded one busy with a long call, one sending notifications
+// that do not decode, a legacy SSE one streaming blank lines, one whose
+// OAuth tokens live 3 s; and clients with 200 stalled bodies, event
+// streams past a peer's share, sessions subscribing to the cap's worth of
+// URIs then closing, one setting its log level to debug, one telling gate
+// its roots changed without end. Meanwhile the honest clients (the Go SDK's with and without a
 // standalone stream, the TypeScript SDK's) must get every call answered
 // with all its progress. Then memory and goroutines must come back near
 // their start, and SIGTERM, sent during a reload that restarts an upstream
@@ -118,6 +127,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return hostile }, nil)
 	endlessURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "endless", Tool: "echo"})
 	stallURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "stall", Tool: "wait", Size: 15 << 20})
+	parties := startSoakParties(t, exe, serveUpstream)
 	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
 	honestOnly := fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", upURL)
 	servers := func(generation string) string {
@@ -129,7 +139,8 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 			fmt.Sprintf("\n[[servers]]\nname = \"stall\"\nprefix = \"stall_\"\nurl = %q\n", stallURL) +
 			hostileEntry(exe, "deaf", "deaf") + hostileEntry(exe, "hung", "hang-after-list") +
 			hostileEntry(exe, "forker", "forker", mcptest.PIDFileEnv, pidFile, "GENERATION", generation) +
-			hostileEntry(exe, "chatty", "chatty") + hostileEntry(exe, "liner", "endless-line")
+			hostileEntry(exe, "chatty", "chatty") + hostileEntry(exe, "liner", "endless-line") +
+			parties.servers()
 	}
 	var s *serveProcess
 	manifest := mcpManifest(t, servers(""))
@@ -137,7 +148,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		writeFile(t, manifest, "[runtime]\nttl = \"30ms\"\ngrace = \"0s\"\n"+servers(generation))
 		assert.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
 	}
-	s = startServeArgs(t, buildGatectlBinary(t), mcpEnv(t, "GATE_TOKEN="+token), "-m", manifest, "--addr", "127.0.0.1:0")
+	s = startServeArgs(t, buildGatectlBinary(t), mcpEnv(t, "GATE_TOKEN="+token, soakSecret), "-m", manifest, "--addr", "127.0.0.1:0")
 	s.token = token
 	t.Cleanup(func() {
 		if s.cmd.ProcessState == nil {
@@ -149,6 +160,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	goStream := connectAny(t, endpoint, token, false)
 	goBare := connectAny(t, endpoint, token, true)
 	victim := connectAny(t, endpoint, token, true)
+	second := connectAny(t, endpoint, token, true)
 	ts := startTSHTTPClient(t, endpoint, token, true, mcptest.ProgressTools)
 	// Memory and goroutines, before the hostile upstreams come (a reload)
 	// and after they have gone (another): they fail and come back for as
@@ -159,12 +171,19 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		t.Helper()
 		require.Eventually(t, func() bool {
 			tools := victim.Tools(t)
-			return slices.Contains(tools, "stall_wait") && slices.Contains(tools, "forker_wait") && slices.Contains(tools, "chatty_echo")
+			for _, tool := range append([]string{"stall_wait", "forker_wait", "chatty_echo"}, listedTools...) {
+				if !slices.Contains(tools, tool) {
+					return false
+				}
+			}
+			return true
 		}, 2*mcpWait, 50*time.Millisecond, "the hostile upstreams are listed")
 	}
 	rewrite("1")
 	hostileListed()
 	first := mcptest.ReadPID(t, pidFile, 0)
+	parties.block(victim)
+	parties.openSessions(t, endpoint, token)
 
 	// A session at the request cap: a batch past it is refused whole, one
 	// at it is held by the honest upstream's "hang", and one more request
@@ -187,7 +206,9 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	}, mcpWait, 20*time.Millisecond, "a session at the request cap")
 
 	h := newHostileClients(t, s, endpoint, token)
+	parties.holdConnections(t, s)
 	defer h.start(5 * time.Second)()
+	parties.attack(t, h, victim, second, goBare)
 	// A body trickled a byte at a time, with the token and without.
 	for _, auth := range []string{"Authorization: Bearer " + token + "\r\n", ""} {
 		h.loop(func() {
@@ -208,7 +229,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	// Calls of every hostile upstream's tools, each given up after 3 s.
 	var hostileCalls atomic.Int64
 	h.loop(func() {
-		for _, tool := range []string{"endless_echo", "stall_wait", "deaf_echo", "hung_wait", "forker_wait", "chatty_echo", "liner_echo"} {
+		for _, tool := range []string{"endless_echo", "stall_wait", "deaf_echo", "hung_wait", "forker_wait", "chatty_echo", "liner_echo", "legacy_echo", "single_echo"} {
 			go func() {
 				cctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 				defer cancel()
@@ -230,7 +251,8 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		calls, hostileCalls.Load(), h.most.Load(), h.refused.Load())
 	assert.LessOrEqual(t, h.most.Load(), int64(256), "sessions open at once")
 	assert.Positive(t, h.refused.Load(), "initializes past the cap are refused")
-	second := mcptest.ReadPID(t, pidFile, first)
+	parties.checkAttack(t, s, goBare)
+	secondPID := mcptest.ReadPID(t, pidFile, first)
 
 	// The attackers go away, and so do the hostile upstreams (a reload),
 	// their children with them; the stalled sessions are dropped once a
@@ -238,12 +260,13 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	// its upstream answers them, after 15 s.
 	rewrite("")
 	require.Eventually(t, func() bool { return slices.Equal(victim.Tools(t), mcptest.ProgressTools) }, mcpWait, 50*time.Millisecond)
-	for _, pid := range []int{first, second} {
+	for _, pid := range []int{first, secondPID} {
 		require.Eventually(t, func() bool { return mcptest.ProcessGone(pid) }, mcpWait, 10*time.Millisecond,
 			"an upstream's child (pid %d) outlived its upstream", pid)
 	}
 	h.leave()
-	honest := 5.0 // goStream, goBare, victim, the TypeScript client, busy
+	parties.checkGone(t, s)
+	honest := 6.0 // goStream, goBare, victim, second, the TypeScript client, busy
 	require.Eventually(t, func() bool { return s.gauge(t, "gate_mcp_sessions") == honest }, 60*time.Second, 100*time.Millisecond,
 		"the stalled sessions are dropped: %v sessions open", s.gauge(t, "gate_mcp_sessions"))
 	require.Eventually(t, func() bool {
@@ -290,7 +313,7 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	}
 	rewrite("3")
 	hostileListed()
-	third := mcptest.ReadPID(t, pidFile, second)
+	third := mcptest.ReadPID(t, pidFile, secondPID)
 	inFlight(goBare, "hang", 20)
 	inFlight(victim, "stall_wait", 5)
 	time.Sleep(500 * time.Millisecond)

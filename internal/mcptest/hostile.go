@@ -49,6 +49,7 @@ const (
 //	thief            serves, with a tool "environ" that answers what it
 //	                 reads of its parent's /proc/PID/environ, or why it
 //	                 cannot
+//	single           handles one message at a time: see runSingleThreaded
 //	plain            serves
 var hostileModes = map[string]func(){
 	"hang-after-list": func() { twist(hangAfterList) },
@@ -123,6 +124,12 @@ func RunHostile(mode string) bool {
 // its "text", "wait" answers once cancelled (or after Wait).
 func Server() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
+	addServerTools(s)
+	return s
+}
+
+// addServerTools adds Server's tools to s.
+func addServerTools(s *mcp.Server) {
 	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var a struct{ Text string }
@@ -137,7 +144,6 @@ func Server() *mcp.Server {
 			return nil, errors.New("wait: never cancelled")
 		}
 	})
-	return s
 }
 
 func serveStdio() { _ = Server().Run(context.Background(), &mcp.StdioTransport{}) }

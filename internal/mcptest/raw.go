@@ -24,6 +24,9 @@ type Raw struct {
 	// the session names; "" is 2025-11-25. A session of 2025-03-26 may
 	// send JSON-RPC batches.
 	Version string
+	// Capabilities is the client capabilities Open declares, as JSON; ""
+	// is none.
+	Capabilities string
 }
 
 func (c *Raw) version() string {
@@ -37,9 +40,14 @@ func (c *Raw) version() string {
 const InitializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // Open initializes a session: initialize, then notifications/initialized.
+// The session is not closed when the test ends: Close does.
 func (c *Raw) Open() {
 	c.T.Helper()
-	resp := c.Post(strings.Replace(InitializeBody, "2025-11-25", c.version(), 1))
+	body := strings.Replace(InitializeBody, "2025-11-25", c.version(), 1)
+	if c.Capabilities != "" {
+		body = strings.Replace(body, `"capabilities":{}`, `"capabilities":`+c.Capabilities, 1)
+	}
+	resp := c.Post(body)
 	require.Equal(c.T, http.StatusOK, resp.StatusCode)
 	c.ID = resp.Header.Get("Mcp-Session-Id")
 	require.NotEmpty(c.T, c.ID)
@@ -58,16 +66,27 @@ func (c *Raw) Post(body string) *http.Response {
 // Ask sends body and returns the answer's status and body.
 func (c *Raw) Ask(body string) (int, string) {
 	c.T.Helper()
-	req, err := http.NewRequest(http.MethodPost, c.Endpoint, strings.NewReader(body))
+	code, answer, err := c.Exchange(body)
 	require.NoError(c.T, err)
+	return code, answer
+}
+
+// Exchange is Ask that returns the error of a request that failed, for a
+// goroutine other than the test's.
+func (c *Raw) Exchange(body string) (int, string, error) {
+	req, err := http.NewRequest(http.MethodPost, c.Endpoint, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
 	c.headers(req.Header)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
-	require.NoError(c.T, err)
+	if err != nil {
+		return 0, "", err
+	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	require.NoError(c.T, err)
-	return resp.StatusCode, string(b)
+	return resp.StatusCode, string(b), err
 }
 
 // Try is Post that returns the error of a request that failed.
@@ -130,4 +149,17 @@ func (c *Raw) Stall(method, body string) net.Conn {
 func (c *Raw) Gone() bool {
 	resp, err := c.Try(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
 	return err == nil && resp.StatusCode == http.StatusNotFound
+}
+
+// Close ends the session with a DELETE.
+func (c *Raw) Close() {
+	req, err := http.NewRequest(http.MethodDelete, c.Endpoint, nil)
+	if err != nil {
+		return
+	}
+	c.headers(req.Header)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 }
