@@ -159,6 +159,14 @@ const (
 	matchStepsPerURI    = 1 << 24
 )
 
+// maxMatchedURI bounds a URI gate matches against the templates, or
+// answers "not found" of (an error that carries the URI back): a
+// resource's URI is far shorter, and a longer one would cost every
+// server's templates their bound in steps on each request. A listed
+// resource with a longer URI is still read, while no earlier server has
+// templates.
+const maxMatchedURI = 8 << 10
+
 // testHookMatching, when set, is called before a URI is matched against
 // the templates.
 var testHookMatching atomic.Pointer[func()]
@@ -180,6 +188,11 @@ func (f *featureSet) route(g *Gateway, uri string, sc *routeScratch) (rt feature
 		exactOrder = o.order
 	case isHidden:
 		exactOrder = f.hiddenResOrder[uri]
+	}
+	if len(uri) > maxMatchedURI && (exactOrder == math.MaxInt || len(f.routes) > 0 && f.routes[0].order < exactOrder) {
+		// Neither listed by a server before every template, nor to be
+		// matched.
+		return featureRoute{}, nil, nil, false, (&matchOverrun{long: true}).err(uri)
 	}
 	if len(f.routes) > 0 && f.routes[0].order < exactOrder {
 		if h := testHookMatching.Load(); h != nil {
@@ -226,6 +239,12 @@ func (f *featureSet) route(g *Gateway, uri string, sc *routeScratch) (rt feature
 // matchStepsPerURI; past a bound it returns why, and no template. steps
 // is what the match spent.
 func (f *featureSet) firstTemplate(uri string, before int, sc *routeScratch) (found *templateOffer, steps int, tooCostly *matchOverrun) {
+	if len(uri) > maxMatchedURI {
+		if len(f.routes) > 0 && f.routes[0].order < before {
+			return nil, 0, &matchOverrun{long: true}
+		}
+		return nil, 0, nil
+	}
 	var budget matchBudget
 	server, share, used := -2, 0, 0
 	spent := func() int { return used + share - max(budget.left, 0) }
@@ -257,10 +276,14 @@ func (f *featureSet) firstTemplate(uri string, before int, sc *routeScratch) (fo
 type matchOverrun struct {
 	server string
 	whole  bool
+	long   bool // the URI is longer than maxMatchedURI: never matched
 }
 
 // bound says which bound, naming the server; never the URI.
 func (m *matchOverrun) bound() string {
+	if m.long {
+		return fmt.Sprintf("gate matches URIs of at most %d bytes against the servers' resource templates", maxMatchedURI)
+	}
 	if m.whole {
 		return fmt.Sprintf("the servers' resource templates take more than gate's bound of %d steps to match it", matchStepsPerURI)
 	}
@@ -271,6 +294,17 @@ func (m *matchOverrun) bound() string {
 // says the URI's length, not the URI.
 func (m *matchOverrun) err(uri string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the resource URI of %d bytes is not available now: %s", len(uri), m.bound()), Data: codeData(runtime.CodeNotOffered)}
+}
+
+// resourceNotFound is MCP's "resource not found" of uri, whose data
+// carries the URI back to its client; of a URI longer than gate matches,
+// an error that says its length instead, so that what a client sent is
+// not sent back to it at any size.
+func resourceNotFound(uri string) error {
+	if len(uri) > maxMatchedURI {
+		return (&matchOverrun{long: true}).err(uri)
+	}
+	return mcp.ResourceNotFoundError(uri)
 }
 
 // readResource answers resources/read of uri from its owner.
@@ -286,7 +320,7 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resourceNotFound(uri)
 	case hidden != nil:
 		return nil, featureNotOffered("resource", uri, *hidden)
 	case read != nil:

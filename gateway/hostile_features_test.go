@@ -142,9 +142,11 @@ func TestHostileFeatureListingThatHangs(t *testing.T) {
 // (a read of it is refused), nor are a server's resources once matching
 // them has taken gate's bound for one server. The rest are offered.
 func TestHostileResourcesNotProvablyOutsideEarlierTemplates(t *testing.T) {
+	// Each byte of a URI steps every one of a template's 60 expressions:
+	// URIs within the bound on their length, costly to match.
 	templates := make([]string, 10)
 	for i := range templates {
-		templates[i] = fmt.Sprintf("x://{+a}z%d", i)
+		templates[i] = fmt.Sprintf("x://%sz%d", strings.Repeat("{+a}", 60), i)
 	}
 	tests := []struct {
 		name   string
@@ -154,8 +156,8 @@ func TestHostileResourcesNotProvablyOutsideEarlierTemplates(t *testing.T) {
 	}{
 		{
 			"one past a read's bound",
-			[]string{"x://" + strings.Repeat("a", 100_000), "x://short"},
-			"x://" + strings.Repeat("a", 100_000),
+			[]string{"x://" + strings.Repeat("a", 8_000), "x://short"},
+			"x://" + strings.Repeat("a", 8_000),
 			"server later lists it, but it is not provably outside the resource templates of the servers before it in the manifest, which would answer its reads: server costly's resource templates take more than gate's bound of 4194304 steps to match it",
 		},
 		{
@@ -163,11 +165,11 @@ func TestHostileResourcesNotProvablyOutsideEarlierTemplates(t *testing.T) {
 			func() []string {
 				var uris []string
 				for i := range 10 {
-					uris = append(uris, fmt.Sprintf("x://%s/%d", strings.Repeat("a", 40_000), i))
+					uris = append(uris, fmt.Sprintf("x://%s/%d", strings.Repeat("a", 1_200), i))
 				}
 				return uris
 			}(),
-			fmt.Sprintf("x://%s/%d", strings.Repeat("a", 40_000), 9),
+			fmt.Sprintf("x://%s/%d", strings.Repeat("a", 1_200), 9),
 			"server later lists it, but it is not provably outside the resource templates of the servers before it in the manifest, which would answer its reads: matching the server's resources against them took more than gate's bound of 16777216 steps",
 		},
 	}
@@ -184,9 +186,13 @@ func TestHostileResourcesNotProvablyOutsideEarlierTemplates(t *testing.T) {
 			later, _ := httpUpstream(t, s)
 			h := start(t, fmt.Sprintf("[[servers]]\nname = \"costly\"\nurl = %q\nprefix = \"c_\"\n\n[[servers]]\nname = \"later\"\nurl = %q\nprefix = \"l_\"\n", costly, later), fastConfig())
 			fc := h.featureClient()
-			require.Eventually(t, func() bool { return len(fc.resourceList(t)) == len(tt.uris)-1 }, waitFor, 20*time.Millisecond)
+			require.Eventually(t, func() bool {
+				res, _ := h.gw.HiddenFeatures()
+				return strings.HasPrefix(res[tt.hidden], "server later lists it")
+			}, waitFor, 20*time.Millisecond)
 			res, _ := h.gw.HiddenFeatures()
 			assert.Equal(t, tt.why, res[tt.hidden])
+			require.Eventually(t, func() bool { return len(fc.resourceList(t)) > 0 }, waitFor, 20*time.Millisecond, "the first resource is offered")
 			assert.NotContains(t, res[tt.hidden], "aaaa", "the URI is not echoed")
 			for _, r := range fc.resourceList(t) {
 				assert.NotEqual(t, tt.hidden, r.URI)

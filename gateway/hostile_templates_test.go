@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,11 +84,14 @@ func TestHostileTemplateWithManyVariables(t *testing.T) {
 // of steps is refused with an error that names the server, not the URI;
 // the templates stay offered, and other URIs are read.
 func TestHostileTemplatesTooCostlyToMatch(t *testing.T) {
-	costly := templateUpstream(t, "costly", "x://{+a}z", "x://{+a}y", "x://{+a}w")
+	// Each byte of the URI steps every one of a template's 600
+	// expressions: within the bound on a URI's length, past the steps.
+	many := "x://" + strings.Repeat("{+a}", 600)
+	costly := templateUpstream(t, "costly", many+"z", many+"y", many+"w")
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"costly\"\nurl = %q\n", costly), fastConfig())
 	fc := h.featureClient()
 	require.Eventually(t, func() bool { return len(fc.templateList(t)) == 3 }, waitFor, 10*time.Millisecond)
-	long := "x://" + strings.Repeat("a", 1<<20)
+	long := "x://" + strings.Repeat("a", 8<<10-4)
 	_, err := readText(t, fc, long)
 	var rpc *jsonrpc.Error
 	require.ErrorAs(t, err, &rpc)
@@ -133,6 +137,64 @@ func TestFrontedResourceInAnEarlierServersTemplate(t *testing.T) {
 	assert.Equal(t, "second reads "+docA, got, "outside the template, the later server's own")
 }
 
+// A URI longer than gate matches against templates (8 KiB) is refused
+// before any match, by its length: a read, whether or not a server has
+// templates, never carries it back; a listed resource with such a URI is
+// hidden behind an earlier server's templates (it cannot be shown to be
+// outside them), and offered where none come before it.
+func TestHostileResourceURIPastTheBound(t *testing.T) {
+	longListed := "file:///long/" + strings.Repeat("b", 9<<10)
+	listing := func(tag string) string {
+		s := mcp.NewServer(&mcp.Implementation{Name: tag, Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "echo", InputSchema: objectSchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("echo"), nil
+		})
+		s.AddResource(&mcp.Resource{URI: longListed, Name: "long"}, func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, Text: tag + " reads the long one"}}}, nil
+		})
+		url, _ := httpUpstream(t, s)
+		return url
+	}
+	refusedByLength := func(t *testing.T, err error, uri string) {
+		t.Helper()
+		var rpc *jsonrpc.Error
+		require.ErrorAs(t, err, &rpc)
+		assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
+		assert.Contains(t, rpc.Message, fmt.Sprintf("the resource URI of %d bytes", len(uri)))
+		assert.Contains(t, rpc.Message, "gate matches URIs of at most 8192 bytes")
+		assert.Less(t, len(rpc.Message)+len(rpc.Data), 1024, "the URI is not carried back")
+	}
+	huge := "x://" + strings.Repeat("a", 1<<20)
+
+	t.Run("behind templates", func(t *testing.T) {
+		tmpl := templateUpstream(t, "tmpl", "x://{+a}", "file:///other/{name}")
+		h := start(t, fmt.Sprintf("[[servers]]\nname = \"tmpl\"\nurl = %q\nprefix = \"t_\"\n\n[[servers]]\nname = \"later\"\nurl = %q\nprefix = \"l_\"\n", tmpl, listing("later")), fastConfig())
+		fc := h.featureClient()
+		require.Eventually(t, func() bool { return len(fc.templateList(t)) == 2 }, waitFor, 10*time.Millisecond)
+		var matched atomic.Int64
+		gateway.SetMatchingHook(t, func() { matched.Add(1) })
+		_, err := readText(t, fc, huge)
+		refusedByLength(t, err, huge)
+		assert.Zero(t, matched.Load(), "matched before the length was checked")
+		require.Eventually(t, func() bool {
+			res, _ := h.gw.HiddenFeatures()
+			return strings.Contains(res[longListed], "gate matches URIs of at most 8192 bytes")
+		}, waitFor, 10*time.Millisecond, "the long listed resource is hidden, with why")
+		_, err = readText(t, fc, longListed)
+		refusedByLength(t, err, longListed)
+	})
+	t.Run("no templates", func(t *testing.T) {
+		h := start(t, fmt.Sprintf("[[servers]]\nname = \"only\"\nurl = %q\n", listing("only")), fastConfig())
+		fc := h.featureClient()
+		require.Eventually(t, func() bool { return len(fc.resourceList(t)) == 1 }, waitFor, 10*time.Millisecond)
+		got, err := readText(t, fc, longListed)
+		require.NoError(t, err)
+		assert.Equal(t, "only reads the long one", got)
+		_, err = readText(t, fc, huge)
+		refusedByLength(t, err, huge)
+	})
+}
+
 // Matching a URI against the templates holds no lock another client
 // needs: while one read is being matched (held here, in the middle),
 // another client lists the tools and is answered.
@@ -153,7 +215,7 @@ func TestResourceReadMatchesOutsideTheLock(t *testing.T) {
 	})
 	read := make(chan error, 1)
 	go func() {
-		_, err := readText(t, fc, "x://"+strings.Repeat("a", 1<<20))
+		_, err := readText(t, fc, "x://"+strings.Repeat("a", 4<<10))
 		read <- err
 	}()
 	<-matching

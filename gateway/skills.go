@@ -99,7 +99,7 @@ func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) erro
 				return nil
 			}
 		}
-		return mcp.ResourceNotFoundError(uri)
+		return resourceNotFound(uri)
 	}
 	return g.subscribeUpstream(ctx, req)
 }
@@ -137,7 +137,7 @@ func (g *Gateway) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (
 	uri := req.Params.URI
 	name, ok := skillName(uri)
 	if !ok {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resourceNotFound(uri)
 	}
 	m := g.svc.Gate().Skills(ctx)
 	var sk *skills.Skill

@@ -66,11 +66,11 @@ func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeReque
 	case err != nil:
 		return err
 	case !found:
-		return mcp.ResourceNotFoundError(uri)
+		return resourceNotFound(uri)
 	case hidden != nil:
 		return featureNotOffered("resource", uri, *hidden)
 	case rt.up == nil:
-		return mcp.ResourceNotFoundError(uri)
+		return resourceNotFound(uri)
 	}
 	u := rt.up
 	u.mu.Lock()
