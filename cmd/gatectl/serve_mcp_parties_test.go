@@ -66,6 +66,7 @@ type soakParties struct {
 	singleAnswer                               chan string
 	release                                    func() // ends holdConnections' streams and bodies
 	honestEchoes                               atomic.Int64
+	hugeReads                                  atomic.Int64 // reads of a 100 KB URI answered during the attack
 	bodiesEnded                                atomic.Int64
 	subscribed                                 atomic.Int64 // subscriptions answered without error
 	tokensBefore                               int64
@@ -165,6 +166,7 @@ func (p *soakParties) attack(t *testing.T, h *hostileClients, attacker, second, 
 		p.callSlow(h, c)
 	}
 	p.callHonest(t, h, honest)
+	p.readHuge(t, h, attacker)
 	p.subscribe(t, h)
 	h.wg.Go(func() {
 		_, _, _ = p.level.Exchange(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}`)
@@ -181,6 +183,25 @@ func (p *soakParties) attack(t *testing.T, h *hostileClients, attacker, second, 
 	h.loop(func() {
 		p.mostBodies.Store(max(p.mostBodies.Load(), int64(h.s.gauge(t, "gate_mcp_request_body_bytes"))))
 		time.Sleep(50 * time.Millisecond)
+	})
+}
+
+// readHuge reads, over and over, a URI of 100 KB in the space of the
+// 1,002-variable template: refused by its length before it is matched,
+// without the URI carried back. (Longer ones cost the SDK's decoders,
+// under the race detector, seconds of both processes' CPU a read, which
+// the body budget bounds; gate's matching is the same refusal at any
+// length past 8 KiB.)
+func (p *soakParties) readHuge(t *testing.T, h *hostileClients, c *goClient) {
+	uri := "x://h/" + strings.Repeat("a", 100_000)
+	h.loop(func() {
+		_, err := c.Session.ReadResource(h.ctx, &mcp.ReadResourceParams{URI: uri})
+		if h.ctx.Err() == nil {
+			p.hugeReads.Add(1)
+			if assert.Error(t, err, "a read of a 100 KB URI") {
+				assert.Less(t, len(err.Error()), 1024, "the URI is carried back")
+			}
+		}
 	})
 }
 
@@ -443,6 +464,8 @@ func (p *soakParties) checkAttack(t *testing.T, s *serveProcess, honest *goClien
 		assert.Equal(t, "many reads it", res.Contents[0].Text)
 	}
 	assert.Positive(t, p.honestEchoes.Load())
+	t.Logf("reads of a 100 KB URI answered: %d", p.hugeReads.Load())
+	assert.Positive(t, p.hugeReads.Load(), "no read of a 100 KB URI was answered")
 	// The subscribers have closed: gate unsubscribes where it subscribed.
 	assert.Eventually(t, func() bool { return p.templates.Subscribed() == 0 }, mcpWait, 50*time.Millisecond,
 		"gate's subscriptions outlived their sessions: %d at the upstream", p.templates.Subscribed())
