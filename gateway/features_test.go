@@ -583,11 +583,10 @@ func TestSubscriptionsEndWithTheirSession(t *testing.T) {
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig())
 	first := h.featureClient()
 	first.waitNames(t, docTmpl+"=d_md")
-	ctx := ctxFor(t)
 	long := func(session, i, n int) string {
 		return fmt.Sprintf("file:///docs/%d-%d-%s.md", session, i, strings.Repeat("x", n))
 	}
-	err := first.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: long(0, 0, 9<<10)})
+	err := first.cs.Subscribe(ctxFor(t), &mcp.SubscribeParams{URI: long(0, 0, 9<<10)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a subscription's URI is at most 8192 bytes")
 
@@ -602,7 +601,9 @@ func TestSubscriptionsEndWithTheirSession(t *testing.T) {
 	for s := range sessions {
 		c := h.featureClient()
 		for i := range each {
-			require.NoError(t, c.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: long(s, i, 8<<10-64)}))
+			// Each its own wait: 512 of them, under the race detector
+			// on a loaded machine, may take longer than one.
+			require.NoError(t, c.cs.Subscribe(ctxFor(t), &mcp.SubscribeParams{URI: long(s, i, 8<<10-64)}))
 		}
 		require.NoError(t, c.cs.Close())
 	}

@@ -254,8 +254,12 @@ func TestHostilePingAnswerThatPanicsFailsItsUpstream(t *testing.T) {
 			c := h.client()
 			waitDown(t, h, "bad", "gate panicked handling its answer to a ping")
 			assert.Contains(t, log.String(), "upstream bad: gate panicked handling its answer to a ping of its: a test's panic on ping")
-			waitForTools(t, h, "g_echo")
-			echoes(t, c, "g_echo")
+			// The good server is pinged as often, and may miss a ping of
+			// its own on a loaded machine: it answers once it is back.
+			require.Eventually(t, func() bool {
+				res, err := c.call(t, "g_echo", map[string]any{"text": "still here"})
+				return err == nil && textOf(res) == "echo: still here"
+			}, waitFor, 20*time.Millisecond, "the other server answers")
 		})
 	}
 }

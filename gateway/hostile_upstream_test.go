@@ -430,7 +430,13 @@ func TestConnectFailuresSayWhatHappened(t *testing.T) {
 		{"mute", "[[servers]]\nname = \"mute\"\n" + stdioCommand("hang", ""), "no answer to initialize within 300ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, tc.manifest, fastConfig().WithConnectTimeout(300*time.Millisecond))
+			// Only the mute server is to be timed out: the others fail at
+			// once, however long a loaded machine takes to start them.
+			timeout := 300 * time.Millisecond
+			if tc.name != "mute" {
+				timeout = time.Minute
+			}
+			h := start(t, tc.manifest, fastConfig().WithConnectTimeout(timeout))
 			t.Logf("down: %s", waitDown(t, h, tc.name, tc.want))
 		})
 	}
@@ -550,7 +556,10 @@ func TestUnfinishedAnswersAreBounded(t *testing.T) {
 	stall := &stallAnswers{next: sdkHandler(false), size: msgCap - 64<<10}
 	// Its 60 calls that time out in a row would open web's breaker, and
 	// hide web_echo, which the test calls after them: the breaker is off.
-	h := start(t, httpServer("web", serveHTTP(t, stall))+httpServer("honest", serveHTTP(t, sdkServer(newUpstreamServer(""))))+hostileServer(t, "other", "plain"),
+	// The honest server's large answers are not to be timed out by the
+	// machine's load: its own call_timeout is long.
+	honest := strings.TrimSuffix(httpServer("honest", serveHTTP(t, sdkServer(newUpstreamServer("")))), "\n") + "call_timeout = \"2m\"\n\n"
+	h := start(t, httpServer("web", serveHTTP(t, stall))+honest+hostileServer(t, "other", "plain"),
 		fastConfig().WithMaxMessageBytes(msgCap).WithCallTimeout(10*time.Second).WithMaxSessionRequests(100).WithBreaker(0, 0, 0))
 	c := h.client()
 	c.WaitTools(t, append(append(prefixed("honest_", upstreamTools...), "other_echo", "other_wait"), "web_echo", "web_wait")...)
@@ -588,11 +597,14 @@ func TestUnfinishedAnswersAreBounded(t *testing.T) {
 	echoes(t, c, "web_echo")
 
 	// An honest upstream's large answers, many at once (more than the
-	// bound together), all arrive.
+	// bound together), all arrive: each in its own time, which under the
+	// race detector on a loaded machine may be longer than one wait.
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			res, err := c.call(t, "honest_big", map[string]any{"bytes": 500 << 10})
+			ctx, cancel := context.WithTimeout(context.Background(), 4*waitFor)
+			defer cancel()
+			res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "honest_big", Arguments: map[string]any{"bytes": 500 << 10}})
 			if assert.NoError(t, err) {
 				assert.Len(t, textOf(res), 500<<10)
 			}
