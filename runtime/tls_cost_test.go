@@ -66,8 +66,13 @@ func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
 		require.Len(t, results[p], rounds)
 		for _, res := range results[p] {
 			require.Equal(t, Unavailable, res.Outcome, "%v %s", res.Err, res.Reason)
-			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: the peer sent over 64 KiB before its handshake ended")
 			assert.NotContains(t, res.Reason, testnet.HostileSubject)
+			if res.Elapsed >= lateLimit*p.Budget() {
+				// The machine kept the run off the CPU past the late
+				// limit: it timed out before the peer's 64 KiB came.
+				continue
+			}
+			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: the peer sent over 64 KiB before its handshake ended")
 		}
 	}
 	require.Len(t, results[good], 2*rounds)

@@ -66,7 +66,7 @@ type soakParties struct {
 	singleAnswer                               chan string
 	release                                    func() // ends holdConnections' streams and bodies
 	honestEchoes                               atomic.Int64
-	hugeReads                                  atomic.Int64 // reads of a 100 KB URI answered during the attack
+	hugeReads                                  atomic.Int64 // reads of a 100 KB URI answered
 	bodiesEnded                                atomic.Int64
 	subscribed                                 atomic.Int64 // subscriptions answered without error
 	tokensBefore                               int64
@@ -195,8 +195,12 @@ func (p *soakParties) attack(t *testing.T, h *hostileClients, attacker, second, 
 func (p *soakParties) readHuge(t *testing.T, h *hostileClients, c *goClient) {
 	uri := "x://h/" + strings.Repeat("a", 100_000)
 	h.loop(func() {
-		_, err := c.Session.ReadResource(h.ctx, &mcp.ReadResourceParams{URI: uri})
-		if h.ctx.Err() == nil {
+		// Each read has its own wait, past the attack's end: a loaded
+		// machine may answer none within the attack.
+		ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+		defer cancel()
+		_, err := c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if ctx.Err() == nil {
 			p.hugeReads.Add(1)
 			if assert.Error(t, err, "a read of a 100 KB URI") {
 				assert.Less(t, len(err.Error()), 1024, "the URI is carried back")
