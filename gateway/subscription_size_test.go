@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -17,17 +16,7 @@ import (
 // matched against any server's templates: the bound is there to keep
 // what a URI costs small, and matching a long one is its largest cost.
 func TestSubscriptionURIRefusedBeforeMatching(t *testing.T) {
-	up := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	up.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: docTmpl, Name: "md"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{}, nil
-	})
-	url, _ := httpUpstream(t, up)
-	h := start(t, fmt.Sprintf("[[servers]]\nname = \"docs\"\nurl = %q\nprefix = \"d_\"\n", url), fastConfig())
-	c := h.featureClient()
-	c.waitNames(t, docTmpl+"=d_md")
+	c := subscribableDocs(t).featureClient()
 	var matched atomic.Int64
 	gateway.SetMatchingHook(t, func() { matched.Add(1) })
 
