@@ -31,8 +31,3 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-// The jsonschema module with its draft meta-schemas compiled on first use
-// rather than in its init: third_party/jsonschema/README.md says what
-// differs and why, docs/RATIONALE.md what it saves.
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
