@@ -26,44 +26,69 @@ import (
 // connections the upstream accepted during the run per 1,000 calls, from
 // a listener that counts them (the same listener for both sides).
 //
+// Each count runs twice: with tool=echo, which answers at once, so that
+// the run measures nothing but the path a call takes; and with
+// tool=api20ms, which waits 20 ms before it answers as a tool that calls
+// a remote API waits for it, so that the run measures what the path adds
+// to a call whose tool does some work.
+//
 //	go test -c -o /tmp/gw.test ./gateway && cd gateway
 //	for i in $(seq 5); do /tmp/gw.test -test.run '^$' -test.bench ForwardedCalls -test.benchtime 2s >> /tmp/fwd.txt; done
 //	benchstat -col /via /tmp/fwd.txt
 func BenchmarkForwardedCalls(b *testing.B) {
 	b.Cleanup(noLeaks(b))
 	const most = 64
-	up := countingUpstream(b, newUpstreamServer(""))
+	s := newUpstreamServer("")
+	s.AddTool(&mcp.Tool{Name: "api20ms", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(apiWork):
+		}
+		return text("echo: " + parse(req).Text), nil
+	})
+	up := countingUpstream(b, s)
 	h := startB(b, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", up.url), fastConfig())
-	waitOffered(b, h.gw, len(upstreamTools))
+	waitOffered(b, h.gw, len(upstreamTools)+1)
 	direct := make([]*mcp.ClientSession, most)
 	via := make([]*mcp.ClientSession, most)
 	for i := range most {
 		direct[i] = connectB(b, up.url, nil)
 		via[i] = connectB(b, h.url, nil)
 	}
-	for _, n := range []int{1, 16, 64} {
-		for _, v := range []struct {
-			name, tool string
-			cs         []*mcp.ClientSession
-		}{{"via=direct", "echo", direct[:n]}, {"via=gateway", "w_echo", via[:n]}} {
-			b.Run(fmt.Sprintf("sessions=%d/%s", n, v.name), func(b *testing.B) {
-				params := &mcp.CallToolParams{Name: v.tool, Arguments: map[string]any{"text": "hi"}}
-				// One call from every session at once before the clock
-				// starts: the connections a run needs are open.
-				callAll(b, v.cs, params, len(v.cs))
-				accepted, cpu0 := up.accepted.Load(), processCPU()
-				b.ResetTimer()
-				lat := callAll(b, v.cs, params, b.N)
-				b.StopTimer()
-				reportPercentiles(b, lat, time.Microsecond, "µs")
-				b.ReportMetric(float64(up.accepted.Load()-accepted)*1000/float64(b.N), "conns/1000calls")
-				// The CPU of the whole process (clients, gateway, upstream):
-				// with every core busy, calls/s follows it.
-				if cpu := processCPU() - cpu0; cpu > 0 {
-					b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
-				}
-			})
+	for _, tool := range []string{"echo", "api20ms"} {
+		for _, n := range []int{1, 16, 64} {
+			for _, v := range []struct {
+				name, prefix string
+				cs           []*mcp.ClientSession
+			}{{"via=direct", "", direct[:n]}, {"via=gateway", "w_", via[:n]}} {
+				b.Run(fmt.Sprintf("tool=%s/sessions=%d/%s", tool, n, v.name), func(b *testing.B) {
+					forwardedCalls(b, up, v.cs, &mcp.CallToolParams{Name: v.prefix + tool, Arguments: map[string]any{"text": "hi"}})
+				})
+			}
 		}
+	}
+}
+
+// apiWork is how long the api20ms tool waits before it answers.
+const apiWork = 20 * time.Millisecond
+
+// forwardedCalls is one run of BenchmarkForwardedCalls: b.N calls of
+// params from every session of cs at once.
+func forwardedCalls(b *testing.B, up *countedUpstream, cs []*mcp.ClientSession, params *mcp.CallToolParams) {
+	// One call from every session at once before the clock starts: the
+	// connections a run needs are open.
+	callAll(b, cs, params, len(cs))
+	accepted, cpu0 := up.accepted.Load(), processCPU()
+	b.ResetTimer()
+	lat := callAll(b, cs, params, b.N)
+	b.StopTimer()
+	reportPercentiles(b, lat, time.Microsecond, "µs")
+	b.ReportMetric(float64(up.accepted.Load()-accepted)*1000/float64(b.N), "conns/1000calls")
+	// The CPU of the whole process (clients, gateway, upstream): with
+	// every core busy, calls/s follows it.
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 	}
 }
 
