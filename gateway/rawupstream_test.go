@@ -7,10 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 )
-
-func init() { rawModes["single"] = runSingleThreaded }
 
 // runRawUpstream is a hostile MCP server written by hand on stdio, for what
 // the SDK's server would refuse to send: tools with invalid names and
@@ -103,69 +100,6 @@ func runRawUpstream(mode string) {
 			if len(req.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
 			}
-		}
-	}
-}
-
-// runSingleThreaded is an MCP server on stdio that handles one message at
-// a time, as a Python SDK server with a plain def tool does: "block"
-// sleeps for its text (a duration) before it answers, and reads nothing
-// meanwhile; "echo" answers its text.
-func runSingleThreaded() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<26)
-	out := bufio.NewWriter(os.Stdout)
-	answer := func(id json.RawMessage, result any) {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
-		_, _ = out.Write(append(b, '\n'))
-		_ = out.Flush()
-	}
-	text := func(s string) map[string]any {
-		return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
-	}
-	obj := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
-	for in.Scan() {
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ProtocolVersion string `json:"protocolVersion"`
-				Name            string `json:"name"`
-				Arguments       struct {
-					Text string `json:"text"`
-				} `json:"arguments"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
-			continue
-		}
-		switch req.Method {
-		case "initialize":
-			answer(req.ID, map[string]any{
-				"protocolVersion": req.Params.ProtocolVersion,
-				"capabilities":    map[string]any{"tools": map[string]any{}},
-				"serverInfo":      map[string]any{"name": "single", "version": "1"},
-			})
-		case "ping":
-			answer(req.ID, map[string]any{})
-		case "tools/list":
-			answer(req.ID, map[string]any{"tools": []any{
-				map[string]any{"name": "block", "inputSchema": obj},
-				map[string]any{"name": "echo", "inputSchema": obj},
-			}})
-		case "tools/call":
-			a := req.Params.Arguments.Text
-			if req.Params.Name == "block" {
-				d, _ := time.ParseDuration(a)
-				time.Sleep(d)
-				answer(req.ID, text("blocked "+a))
-				continue
-			}
-			answer(req.ID, text("echo: "+a))
-		default:
-			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
-			_, _ = out.Write(append(b, '\n'))
-			_ = out.Flush()
 		}
 	}
 }

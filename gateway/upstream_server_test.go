@@ -47,6 +47,10 @@ func runStdioUpstream(mode string) {
 	if mode == "hang" {
 		select {}
 	}
+	if mode == "single" {
+		mcptest.RunHostile(mode)
+		return
+	}
 	if run, ok := rawModes[mode]; ok {
 		run()
 		return
