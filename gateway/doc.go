@@ -27,8 +27,8 @@
 // The skills of the manifest are offered as resources: the skills prompt
 // at gate://skills/prompt and each offered skill's SKILL.md at
 // gate://skills/NAME/SKILL.md, and as one prompt, "skills", that returns
-// the skills prompt (see docs/RATIONALE.md, "Why skills as resources and
-// a prompt, not tools?").
+// the skills prompt (see docs/RATIONALE.md, "Skills are resources and a
+// prompt, not tools").
 //
 // The wiring, as gatectl mcp does it over stdio:
 //

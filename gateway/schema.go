@@ -17,9 +17,9 @@ import (
 // Bounds of one tool schema (input or output), checked on its bytes before
 // it is decoded for the compiler. The JSON Schema compiler's cost grows
 // with the square of a schema's subschemas and faster than the cube of its
-// nesting (docs/RATIONALE.md has the numbers); within these bounds its
-// worst case is about a tenth of a second, so the work an upstream can
-// make gate do stays proportional to what it sends.
+// nesting; within these bounds its worst case is a fraction of a second
+// (docs/BENCHMARKS.md, "What compiling a tool schema costs"), so the work
+// an upstream can make gate do stays proportional to what it sends.
 const (
 	// maxSchemaDepth is how deeply objects and arrays may nest in a
 	// schema: real ones nest a dozen levels.
@@ -29,13 +29,13 @@ const (
 	maxSchemaObjects = 2048
 	// maxSchemaPatterns is how many regular expressions a schema may
 	// hold ("pattern" keywords and patternProperties names): each is
-	// compiled, and a repetition such as {1000} makes one cost 0.2 MB.
+	// compiled, and a repetition such as {1000} makes one large.
 	maxSchemaPatterns = 256
 )
 
 // compileTimeout bounds one schema compile, with its wait for the
-// upstream's previous compile. Within the bounds above a compile takes
-// under 0.2 s; the timeout is for a machine far busier than that. A
+// upstream's previous compile. Within the bounds above a compile takes a
+// fraction of this; the timeout is for a machine far busier than that. A
 // variable so that tests can shorten it.
 var compileTimeout = 2 * time.Second
 

@@ -14,7 +14,7 @@ import (
 )
 
 // worstSchemas are the costliest schemas found within the bounds of
-// schemaObject (docs/RATIONALE.md has the numbers): as many objects as
+// schemaObject (docs/BENCHMARKS.md has the numbers): as many objects as
 // allowed, flat or under the deepest nesting allowed, and as many
 // patterns as allowed, each a repetition the regexp compiler expands.
 func worstSchemas() map[string]string {

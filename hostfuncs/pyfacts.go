@@ -4,10 +4,10 @@ package hostfuncs
 // disk, like a compile cache keeps compiled code, so that a process whose
 // interpreter and environment have not changed does not start Python at
 // all. Starting Python is the one cost of the py: resolver that grows with
-// the machine rather than with the question: 20-30 ms for Debian's
-// python3, 80-100 ms behind a pyenv shim (a bash script that runs pyenv to
-// pick a version), which made `gatectl check` ten times slower than a
-// check without py: probes.
+// the machine rather than with the question, most of all behind a pyenv
+// shim (a bash script that runs pyenv to pick a version), and it made
+// `gatectl check` many times slower than a check without py: probes
+// (docs/BENCHMARKS.md).
 //
 // An entry is a JSON file named by a hash of what must be equal for its
 // facts to hold without a look at the file system: the configured Python,

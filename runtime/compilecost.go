@@ -10,13 +10,13 @@ import (
 
 // The compile cost limits cap the shape of a module's functions
 // (wasm.FuncCost), which predicts what wazero's optimizing compiler
-// spends on them better than their size does: an 82 KB function with
-// 1,000 locals and 5,000 blocks left early took 6-14 s and 560-690 MB to
-// compile, one of 33 KB 33 s and 1.8 GB. Nothing interrupts the compile
-// of one function, so these are checked before it starts. At the
-// per-function limits the costliest shapes measured compile in 0.1-1.4 s
-// of CPU and at most 134 MB on a 2-core machine; the Go probe of
-// DefaultMaxModuleSize stays under a fifth of each (docs/RATIONALE.md).
+// spends on them better than their size does: a function of tens of
+// kilobytes can take minutes and gigabytes. Nothing interrupts the
+// compile of one function, so these are checked before it starts. At the
+// per-function limits the costliest shapes measured compile in about a
+// second, and an honest Go probe stays far under each
+// (docs/BENCHMARKS.md, "What a compile costs by the shape of its
+// functions").
 const (
 	// MaxFunctionBlocks caps a function's blocks and branches: loop
 	// detection walks the dominator tree from each block.
@@ -44,8 +44,9 @@ const (
 // module. wazero checks it between two functions (one function's compile
 // is bounded by the compile cost limits instead), so a module whose
 // functions are each within the limits but too many together is
-// stopped, and its compile slot freed for the next. The 13.6 MB Go probe
-// of DefaultMaxModuleSize compiles in 2.5-5.5 s, 9 s on a loaded machine.
+// stopped, and its compile slot freed for the next. A Go probe near
+// DefaultMaxModuleSize compiles in seconds even on a loaded machine, far
+// within it (docs/BENCHMARKS.md, "What a compile costs").
 const DefaultCompileTimeout = 60 * time.Second
 
 // WithCompileTimeout sets how long compiling one module may take (see

@@ -24,7 +24,7 @@ const honestMargin = 0.25
 // repository (the standard probes, the examples, the toolchain-built test
 // probes) and the Go-built test probes, and reports how close each comes
 // to the compile cost limits. GATE_COMPILE_COST_EXTRA adds files (comma
-// separated), such as the large Go probe docs/RATIONALE.md measures.
+// separated), such as the large Go probe docs/BENCHMARKS.md measures.
 func TestHonestProbesUnderCompileCost(t *testing.T) {
 	modules := map[string][]byte{}
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {

@@ -13,8 +13,8 @@ const compileWorkers = 2
 // processCompiles bounds the wazero compiles under way in the process,
 // every engine's together, to one per compileWorkers CPUs (one on a
 // 2-core machine). A compile cannot be interrupted within a function, and one module within
-// the load limits takes a few seconds and up to about 190 MB (a 13.6 MB
-// Go probe: docs/RATIONALE.md); more of them at once would not finish
+// the load limits takes seconds and hundreds of megabytes (a Go probe
+// near the size limit: docs/BENCHMARKS.md); more of them at once would not finish
 // sooner on the same cores, they would only multiply the memory, and the
 // compiles of callers that gave up would pile up behind the ones still
 // waited for. A compile waits for its turn within its caller's context,

@@ -20,8 +20,8 @@ import (
 const MaxBudget = limits.MaxBudget
 
 // DefaultMemoryLimit caps each probe instance's linear memory. A C or WAT
-// probe needs one 64 KiB page; a Go probe about 2.3 MiB after its runtime
-// starts. 32 MiB leaves room for real work and keeps a thousand bombs at
+// probe needs one 64 KiB page; a Go probe a few MiB once its runtime has
+// started. 32 MiB leaves room for real work and keeps a thousand bombs at
 // once from taking the host down.
 const DefaultMemoryLimit = 32 << 20
 
@@ -33,15 +33,12 @@ const DefaultMemoryLimit = 32 << 20
 //
 // It bounds bytes rather than calls because wazero's compiler grows its
 // native stack by doubling and copying, in Go code no deadline can
-// interrupt, up to a ~100 MB ceiling: under the 10,000-call limit this
-// replaces, a function with 2,000 values live in each frame reached that
-// ceiling after 3,400 calls, in 70-120 ms and 100 MB. At 2 MiB, endless
-// recursions with tiny frames or with 2,000 locals or operands a frame
-// trap in 1-13 ms with under 6 MB of transient memory. A Go probe's
-// runtime needs about 680 slots (5 KiB) at its deepest, 28 nested calls;
-// tiny C or WAT frames may nest about 13,000 deep, more than the old limit
-// allowed. The count estimates wazero's frames rather than bounding them
-// (see docs/RATIONALE.md).
+// interrupt, up to a ceiling near 100 MB, and a cap on calls bounds that
+// only for small frames. At 2 MiB an endless recursion of any frame shape
+// traps within a budget and a few megabytes, while a Go probe's runtime
+// and C or WAT frames thousands deep fit (docs/BENCHMARKS.md, "What the
+// sandbox's bounds were measured against"). The count estimates wazero's
+// frames rather than bounding them (see docs/RATIONALE.md).
 const MaxStack = 2 << 20
 
 // MaxTableElements caps the tables of a probe: table.grow past it returns
@@ -95,9 +92,10 @@ func NewEngineConfig() EngineConfig {
 
 // DefaultIdleMemoryLimit caps the linear memory that idle instances of all
 // of an engine's probes keep between runs. A C or WAT probe's instance
-// holds 64 KiB and a Go probe's about 2.5 MiB, so at 256 MiB an engine
-// keeps 4,000 C instances or 100 Go ones warm; past it, runs instantiate
-// fresh (microseconds for a C probe, a few milliseconds for a Go one).
+// holds 64 KiB and a Go probe's a few MiB, so at 256 MiB an engine keeps
+// thousands of C instances or about a hundred Go ones warm; past it, runs
+// instantiate fresh (microseconds for a C probe, milliseconds for a Go
+// one).
 const DefaultIdleMemoryLimit = 256 << 20
 
 // WithIdleMemoryLimit caps the linear memory, in bytes, that idle reactor
@@ -190,8 +188,8 @@ func (c EngineConfig) WithPython(path string) EngineConfig {
 }
 
 // WithInterpreter selects wazero's interpreter instead of its compiler.
-// The interpreter is about 40x slower but compiles a Go-built probe in a
-// tenth of the time; it is also the only engine on platforms without the
+// The interpreter runs probes many times slower but compiles a Go-built
+// probe in a fraction of the time; it is also the only engine on platforms without the
 // compiler.
 func (c EngineConfig) WithInterpreter(on bool) EngineConfig {
 	c.interpreter = on

@@ -141,7 +141,7 @@ func (e *Engine) instantiateHostModules(ctx context.Context) error {
 
 // ensureImports instantiates each lazy host module (host.Import.Lazy) the
 // first time a module that imports it is compiled: WASI's 46 functions'
-// trampolines were a quarter of making an engine and loading the env
+// trampolines are a large part of making an engine and loading the env
 // probe, which, like the other standard probes, imports nothing from WASI.
 // It is gate's own WASI, not wazero's: wazero's never checks the deadline
 // and works in one go on guest-given sizes (32 MiB of random_get, 4M

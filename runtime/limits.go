@@ -12,37 +12,34 @@ import (
 // functions too: see MaxFunctionBlocks); a module over a limit is refused
 // with a message that names the limit.
 const (
-	// DefaultMaxModuleSize caps a probe module's size. wazero's compiler
-	// takes 0.2-0.6 s per MB of code with two workers on a 2-core machine
-	// (a Go probe linking net/http, encoding/json and text/template is
-	// 13.6 MB with Go 1.26 and compiles in 2.5-5.5 s and 171-187 MB), so
-	// 16 MiB bounds a load at a few seconds and lets that probe load.
+	// DefaultMaxModuleSize caps a probe module's size. wazero's compile
+	// time grows with the code, and a Go probe linking net/http,
+	// encoding/json and text/template is over 13 MB, so 16 MiB bounds a
+	// load at a few seconds and lets that probe load (docs/BENCHMARKS.md,
+	// "What a compile costs").
 	DefaultMaxModuleSize = 16 << 20
 
-	// DefaultMaxFunctionSize caps one function body. Compiling a function
-	// costs about 115 bytes of memory per byte of body (a 14 MB function
-	// took 1.6 GB and 3.4-6.5 s); the largest function of that Go probe is
-	// 46 KB, so 512 KiB leaves ten times that and bounds a compile at
-	// about 60 MB.
+	// DefaultMaxFunctionSize caps one function body. A compile's memory
+	// grows with the body, about a hundred bytes per byte; the largest
+	// function of that Go probe is a tenth of this cap, so it bounds one
+	// function's compile at tens of megabytes.
 	DefaultMaxFunctionSize = 512 << 10
 
 	// MaxFunctions caps how many functions a module defines: compiling
-	// costs 20-30 µs and about 1.2 KB of memory per function however
-	// small, on top of what its body costs: 15.7 MB in 131,071 functions
-	// of 120 bytes took 3.9 s and 162 MB on a 2-core machine (9 s on a
-	// loaded one), the same bytes in 32,767 functions 3.4 s and 62 MB, no
-	// more time than an honest Go probe of that size. That Go probe
-	// defines 8,613; a Go program fills the 16 MiB module limit with about
-	// 10,000 (docs/RATIONALE.md).
+	// costs time and memory per function however small, on top of what its
+	// body costs, so at this cap the worst module of small functions costs
+	// no more time than an honest Go probe of the same bytes, which defines
+	// fewer (a Go program fills the 16 MiB module limit with about 10,000):
+	// docs/BENCHMARKS.md, "What a compile costs".
 	MaxFunctions = 1 << 15
 
 	// MaxInstantiationWork caps the work every new instance repeats,
 	// counted at load: element segment entries, data segments, globals,
-	// imports and exports, each about 50-90 ns to set up. A command probe
-	// pays it inside every run's budget; at the cap it is 15-25 ms on a
-	// 2-core machine (eight 1M-entry element segments took 0.8-1 s a
-	// run). That Go probe has 100,000 data segments and 8,613 element
-	// entries.
+	// imports and exports, each set up anew per instance. A command probe
+	// pays it inside every run's budget, so the cap keeps it to a small
+	// part of a budget (docs/BENCHMARKS.md, "What the sandbox's bounds were
+	// measured against"). That Go probe has 100,000 data segments and 8,613
+	// element entries.
 	MaxInstantiationWork = 1 << 18
 
 	// MaxTables caps how many tables a module has: each may hold up to

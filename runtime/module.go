@@ -65,8 +65,9 @@ func (e *Engine) CompileFile(ctx context.Context, path string) (*Module, error) 
 
 // Compile checks, rewrites and compiles a probe module; name is used in
 // messages. Compiling the same bytes again returns the same Module. The
-// cost is paid here, never in a run: under a millisecond for a C or WAT
-// probe, 0.5-1 s for a Go-built one (70-90 ms from the on-disk cache).
+// cost is paid here, never in a run: a C or WAT probe compiles in far
+// less than a budget, a Go-built one in most of a second, less from the
+// on-disk cache (docs/BENCHMARKS.md, "Loading a probe module").
 func (e *Engine) Compile(ctx context.Context, name string, wasm []byte) (*Module, error) {
 	sum := sha256.Sum256(wasm)
 	e.mu.Lock()

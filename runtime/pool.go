@@ -137,9 +137,9 @@ func (pl *instancePool) release() {
 // waits the warm-up itself used; up to ten times as long on the wall clock
 // when the machine keeps it off the CPU: see Probe.Run). It is MaxBudget
 // whatever the probe's own budget, because it pays for the toolchain's
-// start (a Go runtime's), not for the probe's answer: a Go-built probe's first instance in a fresh
-// process took 3-22 ms on a 2-core machine, idle or with four busy loops
-// on its cores (docs/BENCHMARKS.md).
+// start (a Go runtime's), not for the probe's answer: a Go-built probe's
+// first instance in a fresh process takes a fraction of a budget, more on
+// a busy machine (docs/BENCHMARKS.md).
 const WarmupBudget = MaxBudget
 
 // warm instantiates a reactor (running _initialize) ahead of the first run
@@ -206,13 +206,13 @@ func (pl *instancePool) take() *instance {
 // put keeps a healthy instance for the next run, up to one per execution
 // slot (runs that wait on the network keep theirs meanwhile, so a burst
 // of them makes fresh instances, which are closed again here: keeping the
-// most ever out once held 32 KB of idle memory per tcp tool) and while the
+// most ever out would hold a burst's memory for good) and while the
 // idle instances of all the engine's pools hold less linear memory than
 // its idle memory limit; otherwise the instance is closed and its memory
 // goes back at once. An
 // instance's memory never shrinks, and a probe that touched a byte every 2
 // MiB of a 32 MiB memory keeps all of it resident: without the limit, a
-// thousand such tools held 32 GiB between runs.
+// thousand such tools would hold 32 GiB between runs.
 func (pl *instancePool) put(inst *instance) {
 	e := pl.engine
 	size := inst.memorySize()

@@ -19,7 +19,7 @@ var warmSystemRoots = host.WarmSystemRoots
 // allows an https: URL; or a grant lets it skip verification (which
 // gate.tls still reports against the roots). Only such probes warm the
 // system roots when they are made: loading them (x509.SystemCertPool in
-// a fresh process) took 8 ms on the project's machine, work that a
+// a fresh process) takes a good part of a budget, work that a
 // plaintext probe (redis:, postgres:, http://) and the process that runs
 // it should not pay, even on another core. A probe that reaches TLS another
 // way (an address built in its code) loads them at its first handshake,

@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
-// probeBuckets run from 10 µs (a reused env probe answers in about one) to
+// probeBuckets run from 10 µs (a reused env probe answers in a few) to
 // 100 ms, the largest budget a probe may have: an observation past the last
 // bucket is an overrun.
 var probeBuckets = []float64{

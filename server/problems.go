@@ -10,7 +10,7 @@ import (
 
 // Bounds of a problem list as the API reports it: a reload error in
 // /v1/status and the reason of a "reload" event. A manifest with 200,000
-// bad keys has 200,000 problems (about 31 MB): whole, every status read
+// bad keys has 200,000 problems (tens of megabytes): whole, every status read
 // and every stream would carry them. The first ones are what a person
 // fixes first; `gatectl check` lists them all. The runtime may shorten
 // the list itself (its first 20 problems and a line counting the rest):
@@ -97,7 +97,7 @@ func thousands(n int) string {
 
 // problemCache keeps shortProblems of the last reload error seen, so that
 // a status read does not format the whole error again (Error() of 200,000
-// problems builds 31 MB) while it is the same one.
+// problems builds tens of megabytes) while it is the same one.
 type problemCache struct {
 	mu  sync.Mutex
 	key any

@@ -58,8 +58,9 @@ type DiscoverOptions struct {
 	// path it was found under. It is off by default: the search stays
 	// inside the paths it was given, because a link to / or to a home
 	// directory otherwise walks the whole file system, again at every
-	// Refresh, and offers the model every SKILL.md found there (one such
-	// link took 7.5 s and 851 MB, and offered 52,487 skills). A link not
+	// Refresh, and offers the model every SKILL.md found there
+	// (docs/BENCHMARKS.md, "What the file and process bounds were measured
+	// against"). A link not
 	// followed is a ReportOutsideLink naming it and its target. A discovery
 	// path that is itself a link is not affected: the search stays inside
 	// its target.

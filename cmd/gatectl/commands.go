@@ -11,8 +11,8 @@ func init() {
 }
 
 // usage is the top-level usage made from cli, written when asked for:
-// the wrapping took 70 µs and 324 allocations, which a command that never
-// prints it should not spend at every start.
+// wrapping it is work and allocations that a command that never prints
+// it should not spend at every start.
 var usage = sync.OnceValue(func() string { return topUsage(cli) })
 
 // commands is the table of gatectl's commands (the fields are cmd's, in

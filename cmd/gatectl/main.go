@@ -48,23 +48,23 @@ func main() {
 // a command that runs once and exits (every command but serve), unless
 // GOGC or GOMEMLIMIT is set.
 //
-// With Go's default (GOGC=100) a check of 10,000 tools collected a dozen
-// times on its way to an exit that frees everything anyway, and peaked at
-// twice its live heap (88 MB). Collecting when the heap has grown
-// fivefold, but never letting it pass 48 MiB before collecting, made that
-// check about a tenth quicker and kept its peak resident memory under 64
-// MiB. serve and mcp run for days: they keep Go's defaults.
+// With Go's default (GOGC=100) a large check collects many times on its
+// way to an exit that frees everything anyway, and peaks at twice its
+// live heap. Collecting when the heap has grown fivefold, but never
+// letting it pass 48 MiB before collecting, makes it quicker and keeps its
+// peak low (docs/BENCHMARKS.md, "What the file and process bounds were
+// measured against"). serve and mcp run for days: they keep Go's defaults.
 //
 // A larger manifest raises the limit (see fitMemoryToManifest): under a
-// fixed 48 MiB a check of 50,000 tools, whose live heap is about 75 MB,
-// collected 25 times and spent more than half its CPU doing so.
+// fixed 48 MiB a check whose live heap is above it collects over and over
+// and spends most of its CPU doing so.
 const (
 	oneShotGCPercent   = 400
 	oneShotMemoryLimit = 48 << 20
 	// oneShotHeapPerManifestByte is the memory limit of a one-shot
-	// command per byte of its manifest: a check's live heap is about 8
-	// bytes per manifest byte at 50,000 env-probed tools, and what it
-	// allocates on top of that about as much again.
+	// command per byte of its manifest: what a check keeps live, and what
+	// it allocates on top of that, is each about half of this per
+	// manifest byte (docs/BENCHMARKS.md).
 	oneShotHeapPerManifestByte = 16
 )
 

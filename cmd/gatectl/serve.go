@@ -260,8 +260,9 @@ func readToken(file string) (string, error) {
 // returnMemoryAfterReloads returns a subscriber that, once reloads have
 // stopped for a second, gives the memory of the configurations they
 // replaced back to the system. Go returns freed heap to the system only
-// gradually: after a storm of 25 reloads of 1,000 tools the process kept
-// 330 MB for minutes, where it had started at 44 MB. A forced collection
+// gradually, so after a storm of reloads the process kept several times
+// its starting memory for minutes (docs/BENCHMARKS.md, "Hostile files,
+// edits and clients"). A forced collection
 // costs a few milliseconds of one core per quiet period, which reloads
 // (each compiling and probing a whole manifest) dwarf.
 func returnMemoryAfterReloads(ctx context.Context) func(runtime.Event) {

@@ -5,7 +5,7 @@
 //     warmed up then, not per model call);
 //   - before every model call it asks for the tools a model may be offered
 //     and their schema, and for the skills prompt: answers come from the
-//     cache (57 ns however many tools) and stale ones are probed, all at
+//     cache (in the same time however many tools) and stale ones are probed, all at
 //     once, within one 100 ms budget;
 //   - it subscribes to availability changes, so it can tell a running
 //     conversation at once when a tool goes away or comes back: while it

@@ -28,3 +28,23 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLinks: the links and anchors of any page that parses are read
+// without a panic, and an anchor is its own anchor.
+func FuzzLinks(f *testing.F) {
+	f.Add(linkPage)
+	f.Add("## `a` [b](c#d) ##\n")
+	f.Add("[x](#)\n```\n[y](z)\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Parse("p.md", []byte(src))
+		if err != nil {
+			return
+		}
+		for _, l := range p.Links() {
+			assert.Positive(t, l.Line)
+		}
+		for a := range p.Anchors() {
+			assert.Equal(t, a, Anchor(a))
+		}
+	})
+}

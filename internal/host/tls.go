@@ -100,9 +100,9 @@ func (c *Call) tlsOf(id int32, out []byte) int32 {
 var warmRoots sync.Once
 
 // WarmSystemRoots loads the system's TLS roots in the background, once per
-// process. crypto/x509 loads them on first use, which takes 10-100 ms (and
-// seconds under the race detector): inside a probe's first TLS handshake
-// that would spend its budget. The engine calls it when it makes a probe
+// process. crypto/x509 loads them on first use, which takes a good part of
+// a budget (and seconds under the race detector): inside a probe's first
+// TLS handshake that would spend its budget. The engine calls it when it makes a probe
 // that will speak TLS, and only then: a process that runs plaintext
 // probes has no use for the roots.
 func WarmSystemRoots() {

@@ -27,8 +27,8 @@ const (
 )
 
 // How much work a WASI call does between two budget checks. A call never
-// runs past the deadline by more than one chunk, which takes about a
-// hundred microseconds at most (64 KiB from crypto/rand).
+// runs past the deadline by more than one chunk, a small fraction of a
+// budget even for the slowest (64 KiB from crypto/rand).
 const (
 	wasiChunkBytes = 64 << 10
 	wasiChunkIOVs  = 64

@@ -25,19 +25,18 @@ const pageSize = limits.PageSize
 // one page moves there at its first memory.grow. Growing thereby costs
 // nothing that no deadline can interrupt: wazero's default appends each
 // grow to a Go slice, so a probe growing one page at a time towards a
-// 32 MiB cap copied gigabytes (1.2 s for 512 one-page grows); in the
-// region a grow copies nothing. Touching fresh pages is the kernel's work
-// between two metering checks: 12-18 ms for all of a 32 MiB memory here,
-// and up to 140 ms the first time a VM's memory is used where its host
-// backs guest memory lazily (a fresh Firecracker VM: 17 µs a page). It is
-// bounded by the cap, once per run, not by time.
+// 32 MiB cap copied gigabytes; in the region a grow copies nothing.
+// Touching fresh pages is the kernel's work between two metering checks,
+// slowest the first time a VM's memory is used where its host backs guest
+// memory lazily (docs/BENCHMARKS.md, "What the sandbox's bounds were
+// measured against"). It is bounded by the cap, once per run, not by time.
 type probeAllocator struct{}
 
 func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 	if capacity <= pageSize && max >= pageSize {
 		// Reuse a buffer from an instance that was closed: allocating 64
-		// KiB afresh for every fresh instance was a fifth of its cost,
-		// most of it in the GC.
+		// KiB afresh for every fresh instance was a large part of its
+		// cost, most of it in the GC.
 		select {
 		case page := <-onePage:
 			// Zeroed here, where it is reused, not when it was freed:
@@ -55,8 +54,9 @@ func (probeAllocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 	return &probeMemory{buf: make([]byte, 0, capacity), max: max}
 }
 
-// maxPooledPages bounds onePage: 16 MiB, the one-page memories of 256
-// instances, enough that a Gate's fresh instances rarely allocate.
+// maxPooledPages bounds onePage: the one-page memories of as many
+// instances, enough that a Gate's fresh instances rarely allocate, since
+// instances of the standard modules are shared between tools.
 const maxPooledPages = 32
 
 // onePage recycles one-page memories. A buffer is zeroed when it is taken
@@ -65,9 +65,10 @@ const maxPooledPages = 32
 // reach.
 //
 // It is a bounded free list, not a sync.Pool: a sync.Pool keeps all it is
-// given until two garbage collections pass, and a reload storm (25
-// reloads of 1,000 tools in 5 s) gave it gigabytes, which stayed for
-// minutes in a process whose heap grows slowly between collections.
+// given until two garbage collections pass, and a reload storm gave it
+// gigabytes, which stayed for minutes in a process whose heap grows slowly
+// between collections (docs/BENCHMARKS.md, "Hostile files, edits and
+// clients").
 var onePage = make(chan *[pageSize]byte, maxPooledPages)
 
 type probeMemory struct {

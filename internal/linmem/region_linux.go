@@ -6,11 +6,12 @@ import "syscall"
 // commits pages only as they are touched (MAP_NORESERVE), or returns nil.
 //
 // It does not ask for transparent huge pages (MADV_HUGEPAGE), though they
-// make a loop that touches every page about five times cheaper: each first
-// touch of a huge page commits (and zeroes) 2 MiB, so a probe storing one
-// byte every 2 MiB committed 32 MiB, and on a VM whose host backs guest
-// memory lazily each such store took 2-10 ms: 40-200 ms for a 16-store
-// probe, stalled in the kernel where no check reaches it.
+// make a loop that touches every page cheaper: each first touch of a huge
+// page commits (and zeroes) 2 MiB, so a probe storing one byte every 2 MiB
+// commits its whole memory, and on a VM whose host backs guest memory
+// lazily each such store stalls in the kernel, where no check reaches it,
+// for milliseconds (docs/BENCHMARKS.md, "What the sandbox's bounds were
+// measured against").
 func mapRegion(max uint64) []byte {
 	if max == 0 || max > 1<<32 {
 		return nil

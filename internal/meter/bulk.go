@@ -4,7 +4,7 @@ import "github.com/gate-dev/gate/internal/wasm"
 
 // memory.fill and memory.copy run to completion once started, and a single
 // one can take a long time: a fill of 32 MiB of pages the guest has not
-// touched yet faults in 8192 pages, some 150-250 ms on a slow VM. So the
+// touched yet faults in 8192 pages, longer than a budget on a slow VM. So the
 // rewrite replaces each of them (on memory 0, which with the features gate
 // enables is the only memory) by a call to an injected function with the
 // same operands and semantics, which works in chunks and checks the fuel
@@ -38,7 +38,7 @@ const (
 	// helperBulkShift: the helpers charge one unit per 4 bytes. On memory
 	// already faulted in, wazero fills or copies about that many bytes in
 	// the time of one simple instruction, so a Quantum is about as long as
-	// one of instructions (512 KiB, a few tens of µs); on fresh pages it
+	// one of instructions (512 KiB); on fresh pages it
 	// bounds the time between checks to the faults of 128 pages.
 	helperBulkShift = 2
 	memoryChunkCost = bulkChunk >> helperBulkShift

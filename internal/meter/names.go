@@ -11,10 +11,11 @@ import (
 // MaxNameBytes bounds each name the rewrite keeps in the name section.
 // wazero writes the module name and a function's name into every frame of
 // a trap's stack trace (up to 30 frames), which gate hands on as the error
-// detail of a run, in HTTP responses and logs: a 1 MiB function name made
-// a 31 MB error, and 4 MiB names a run that overran its budget and used
-// 516 MB. 128 bytes keep every real name (a Go symbol, a C++ mangled
-// name's useful start) readable.
+// detail of a run, in HTTP responses and logs: a name's bytes come back
+// once a frame, so a long name made an error of tens of megabytes
+// (docs/BENCHMARKS.md, "What the sandbox's bounds cost honest probes").
+// 128 bytes keep every real name (a Go symbol, a C++ mangled name's useful
+// start) readable.
 const MaxNameBytes = 128
 
 // nameSection writes the "name" custom section that wazero reads for stack

@@ -81,7 +81,7 @@ func readCapped(f *os.File, fi os.FileInfo, path string, max int64) ([]byte, err
 	// The size can change under us (an editor writing it): read one byte
 	// past the cap to notice, never more. The buffer starts at the size
 	// fstat gave (and one byte to see the end): growing it by doubling
-	// from 512 bytes cost a 3.5 MB manifest 3-8 ms of copies.
+	// from 512 bytes would copy a large manifest over and over.
 	b := make([]byte, 0, fi.Size()+1)
 	for int64(len(b)) <= max {
 		if len(b) == cap(b) {

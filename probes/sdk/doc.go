@@ -91,24 +91,26 @@
 //
 // # What it costs
 //
-// A Go-built probe carries the Go runtime: it is about 2 MB, takes 0.5-0.9 s
-// to compile (gate caches the compiled code on disk after the first load),
-// 70-90 ms to load from that cache in a new process, and about 3 ms and
-// 3.6 MiB for each fresh instance. A probe written in C against gate.h (or
-// in WAT) is a few hundred bytes, compiles in under 1 ms and runs in a
-// fresh instance in about 15 µs. So prefer the standard env, tcp and import
-// probes, or C, for anything on a hot path, and use Go where its libraries
-// are worth the cost. Importing fmt adds about 300 KB, which is why Reason
-// takes a plain string.
+// A Go-built probe carries the Go runtime: it is megabytes, takes most of
+// a second to compile (gate caches the compiled code on disk after the
+// first load), tens of milliseconds to load from that cache in a new
+// process, and milliseconds and megabytes for each fresh instance. A probe
+// written in C against gate.h (or in WAT) is a few hundred bytes, compiles
+// in well under a millisecond and runs in a fresh instance in microseconds
+// (docs/BENCHMARKS.md, "Loading a probe module" and "Probes in four
+// languages, and the CLI habits"). So prefer the standard env, tcp and
+// import probes, or C, for anything on a hot path, and use Go where its
+// libraries are worth the cost. Importing fmt adds hundreds of kilobytes,
+// which is why Reason takes a plain string.
 //
 // Each function here is one host call, a few microseconds, except where
 // its doc says more: a failed version-2 call asks gate.last_error too,
 // HTTP reads the status and body (three calls), and Env, Config and
 // Response.Header ask again when the value is longer than their first
 // buffer. The host calls' own waits are the probe's real cost, and the
-// budget bounds them: a wait (connecting, a peer's answer, an HTTP exchange) costs about
-// 20 µs beyond the network, for the execution slot the run gives back
-// and takes again; once a run has sent a secret to a stream's address,
+// budget bounds them: a wait (connecting, a peer's answer, an HTTP exchange) costs
+// tens of microseconds beyond the network, for the execution slot the run
+// gives back and takes again; once a run has sent a secret to a stream's address,
 // a read there that gets less than 12 KiB first waits for the peer's 5 ms
 // of quiet (docs/ABI.md, "Secrets", says why).
 // docs/BENCHMARKS.md has the figures against Go doing the same.

@@ -113,7 +113,7 @@ func Config(key string) (string, bool) {
 // Reason sets the human-readable reason shown when the probe is
 // unavailable; a later call replaces it. The host keeps 1 KiB of it and
 // makes it valid UTF-8. It takes a string rather than a format because fmt
-// would add about 300 KB to the probe.
+// would add hundreds of kilobytes to the probe.
 func Reason(msg string) {
 	p, n := str(msg)
 	gateReason(p, n)

@@ -6,8 +6,8 @@
 //
 //	sh examples/custom-probe/build.sh
 //
-// A Go probe carries the Go runtime (about 2 MB, and 0.5-0.9 s to compile
-// the first time, cached on disk after that); the same checks in C are a
+// A Go probe carries the Go runtime (megabytes, and most of a second to
+// compile the first time, cached on disk after that); the same checks in C are a
 // few hundred bytes (see docs/ABI.md). Go is worth it when a probe needs
 // Go's libraries.
 package main
