@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -52,7 +51,7 @@ func writeManifest(t testing.TB, dir, body string) string {
 // serviceConfig is what gatectl serve passes: metrics as the registries'
 // observer. tune, when not nil, has the last word.
 func serviceConfig(metrics *Metrics, tune func(runtime.GateConfig) runtime.GateConfig) runtime.ServiceConfig {
-	reg := runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))
+	reg := runtime.NewRegistryConfig()
 	if metrics != nil {
 		reg = reg.WithObserver(metrics)
 	}

@@ -85,7 +85,7 @@ func TestCorpusLevels(t *testing.T) {
 	for _, level := range []Level{LevelDisabled, LevelTelemetry, LevelWarn, LevelStrict} {
 		t.Run(level.String(), func(t *testing.T) {
 			cat, rel := discoverCorpus(t)
-			m := NewManager(cat, ManagerOptions{Level: level, Host: corpusHost, Logger: discardLogger})
+			m := NewManager(cat, ManagerOptions{Level: level, Host: corpusHost})
 			m.SetAvailable(corpusTools, corpusServers)
 
 			var offered []string

@@ -143,6 +143,3 @@ func newRecorder() (*logRecorder, *slog.Logger) {
 	r := &logRecorder{}
 	return r, slog.New(r)
 }
-
-// discardLogger drops everything.
-var discardLogger = slog.New(slog.DiscardHandler)

@@ -47,11 +47,10 @@ func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io
 // openGateObserved is openGateWith with an observer of every probe run
 // (nil for none).
 func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, obs runtime.Observer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
-	logger := quietLogger()
+	registry := runtime.NewRegistryConfig()
 	if verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		registry = registry.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
-	registry := runtime.NewRegistryConfig().WithLogger(logger)
 	if obs != nil {
 		registry = registry.WithObserver(obs)
 	}
@@ -83,9 +82,6 @@ func reportManifestError(stderr io.Writer, cmd, path string, err error) {
 		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.TerminalLines(err.Error()))
 	}
 }
-
-// quietLogger drops log lines: the commands print what they found.
-func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 const checkSynopsis = `gatectl check [-m gate.toml] [--json] [NAME...]
 

@@ -87,7 +87,7 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	// shutdown: its last lines get logClose.
 	log := logq.New(stderr, "gatectl mcp")
 	defer log.Close(logClose)
-	logger := slog.New(slog.DiscardHandler)
+	var logger *slog.Logger // nil: the registry logs nothing
 	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

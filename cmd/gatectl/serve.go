@@ -99,7 +99,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	// Without -v the registry says nothing: its log has a line per probe
 	// run that fails (every few seconds for one tool that stays down);
 	// the event log below says when a tool flips, once.
-	logger := slog.New(slog.DiscardHandler)
+	var logger *slog.Logger // nil: the registry logs nothing
 	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
