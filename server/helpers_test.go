@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,13 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // cacheDir is one compilation cache for every test, so that opening a
 // service (and every reload) compiles the standard probes once per run.
@@ -293,17 +291,10 @@ func isEvent(name string) func(sseEvent) bool {
 	return func(e sseEvent) bool { return e.Event == name }
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t testing.TB, name, got string) {
+// assertGolden compares got with testdata/name, or rewrites it with -update.
+func assertGolden(t testing.TB, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	require.Equal(t, string(want), got, "golden file %s (go test -update rewrites it)", path)
+	golden.Check(t, filepath.Join(goldenDir, name), []byte(got))
 }
 
 // goldenDir is absolute, so tests that change directory still find it.

@@ -166,5 +166,5 @@ func TestHermesEnvDoctor(t *testing.T) {
 		}
 		return p
 	}
-	golden(t, "hermes-env-doctor.json", jsonOf(t, NewDoctor(m, true, rel)))
+	assertGolden(t, "hermes-env-doctor.json", jsonOf(t, NewDoctor(m, true, rel)))
 }
