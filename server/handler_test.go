@@ -119,7 +119,7 @@ func TestEndpoints(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(f.get(t, "/v1/status").body), &st))
 		assert.True(t, st.Service.Ready)
 		assert.Nil(t, st.Service.ReloadError)
-		byName := map[string]statusJSON{}
+		byName := map[string]runtime.StatusInfo{}
 		for _, e := range st.Tools {
 			byName[e.Name] = e
 		}

@@ -118,9 +118,14 @@ func TestProbeInspect(t *testing.T) {
 	assert.Contains(t, stderr, "truncated.wasm: wasm: ")
 }
 
-var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms|latency_ms)": [0-9.e-]+`)
+var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms|latency_ms|age_seconds)": [0-9.e+-]+`)
 
-func maskTimings(s string) string { return timing.ReplaceAllString(s, `"$1": 0`) }
+var checkedAt = regexp.MustCompile(`"checked_at": "[^"]+"`)
+
+// maskTimings replaces what differs from run to run: timings and times.
+func maskTimings(s string) string {
+	return checkedAt.ReplaceAllString(timing.ReplaceAllString(s, `"$1": 0`), `"checked_at": "<time>"`)
+}
 
 // assertGolden compares got with testdata/name, or rewrites it with -update.
 func assertGolden(t *testing.T, name, got string) {
