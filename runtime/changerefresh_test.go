@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	goruntime "runtime"
 	"sync"
@@ -56,7 +55,7 @@ func collect(changes chan Change) func(Change) {
 func nativeGate(t *testing.T, reg RegistryConfig, up *atomic.Bool) *Gate {
 	t.Helper()
 	ctx := context.Background()
-	g, err := New(ctx, NewGateConfig().WithRegistry(reg.WithLogger(slog.New(slog.DiscardHandler))))
+	g, err := New(ctx, NewGateConfig().WithRegistry(reg))
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close(ctx) })
 	require.NoError(t, g.Tools().Register(Tool{Name: "gpu_infer", Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
@@ -89,7 +88,7 @@ name = "echo"
 	ctx := context.Background()
 	counter := &probeCounter{}
 	g, err := Open(ctx, path, NewGateConfig().WithRegistry(NewRegistryConfig().
-		WithObserver(counter).WithLogger(slog.New(slog.DiscardHandler))))
+		WithObserver(counter)))
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close(ctx) })
 
@@ -222,7 +221,7 @@ func TestOnChangeHammer(t *testing.T) {
 	for range rounds {
 		ctx := context.Background()
 		g, err := New(ctx, NewGateConfig().WithRegistry(NewRegistryConfig().
-			WithTTL(time.Millisecond).WithGrace(0).WithLogger(slog.New(slog.DiscardHandler))))
+			WithTTL(time.Millisecond).WithGrace(0)))
 		require.NoError(t, err)
 		for i := range 4 {
 			require.NoError(t, g.Tools().Register(Tool{Name: fmt.Sprint("flaky", i), Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {

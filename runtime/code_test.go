@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,10 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/host"
 )
-
-var update = flag.Bool("update", false, "rewrite the generated table of docs/CODES.md")
 
 // TestCodeTable checks that the set of codes is complete and closed:
 // every code has a meaning and an action, no code is listed twice, every
@@ -105,7 +103,7 @@ func TestCodesDoc(t *testing.T) {
 	_, after, ok := strings.Cut(rest, codesEnd)
 	require.True(t, ok, "%s has no line %q after the begin marker", codesDoc, codesEnd)
 	want := before + codesBegin + codesTable() + codesEnd + after
-	if *update {
+	if golden.Update() {
 		require.NoError(t, os.WriteFile(codesDoc, []byte(want), 0o644))
 		return
 	}

@@ -3,7 +3,6 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,7 +16,7 @@ import (
 // offered only what the registry lists.
 func ExampleRegistry() {
 	ctx := context.Background()
-	r := runtime.NewRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler)))
+	r := runtime.NewRegistry(runtime.NewRegistryConfig())
 	_ = r.Register(runtime.Tool{Name: "echo"}, false) // no probe: always available
 	_ = r.Register(runtime.Tool{
 		Name: "gpu_infer",
@@ -75,8 +74,7 @@ name = "echo"
 description = "Repeat the input."
 `), 0o644)
 
-	g, err := runtime.Open(ctx, path, runtime.NewGateConfig().
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	g, err := runtime.Open(ctx, path, runtime.NewGateConfig())
 	if err != nil {
 		fmt.Printf("%+v\n", err)
 		return
@@ -125,8 +123,7 @@ probe = "env:SERP_API_KEY"
 		return v.(string), true
 	}
 	g, err := runtime.Open(ctx, path, runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithLookupEnv(lookup)).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+		WithEngine(runtime.NewEngineConfig().WithLookupEnv(lookup)))
 	if err != nil {
 		fmt.Printf("%+v\n", err)
 		return

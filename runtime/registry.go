@@ -56,7 +56,8 @@ type RegistryConfig struct {
 }
 
 // NewRegistryConfig returns the defaults: TTL and grace of 30 s, the system
-// clock, slog.Default(), and "tool" as the noun in log messages.
+// clock, no logger (nothing is logged), and "tool" as the noun in log
+// messages.
 func NewRegistryConfig() RegistryConfig {
 	return RegistryConfig{ttl: DefaultTTL, grace: DefaultGrace, clock: systemClock{}, kind: "tool"}
 }
@@ -77,7 +78,9 @@ func (c RegistryConfig) WithClock(clock Clock) RegistryConfig { c.clock = clock;
 
 // WithLogger sets where availability messages go (the texts of PraisonAI's
 // tool registry, at its levels: DEBUG for an honest "unavailable" and for a
-// graced failure, WARNING for a failure that hides the tool).
+// graced failure, WARNING for a failure that hides the tool). Without one,
+// or with nil, the registry logs nothing: a library speaks only when its
+// caller asks it to, and slog.Default is the application's, not gate's.
 func (c RegistryConfig) WithLogger(l *slog.Logger) RegistryConfig { c.logger = l; return c }
 
 // WithKind sets the noun in log messages and errors: "tool" or "server".
@@ -264,7 +267,7 @@ func NewRegistry(cfg RegistryConfig) *Registry {
 	}
 	logger := cfg.logger
 	if logger == nil {
-		logger = slog.Default()
+		logger = slog.New(slog.DiscardHandler)
 	}
 	noun := "Tool"
 	if cfg.kind == "server" {

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -35,8 +34,7 @@ func (s *gateSkills) rescanDue() {
 
 func skillsGate(t *testing.T, dir string) *Gate {
 	t.Helper()
-	g, err := New(context.Background(), NewGateConfig().WithSkillPaths(dir).
-		WithRegistry(NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	g, err := New(context.Background(), NewGateConfig().WithSkillPaths(dir))
 	require.NoError(t, err)
 	return g
 }

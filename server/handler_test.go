@@ -89,7 +89,7 @@ func TestEndpoints(t *testing.T) {
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
 			assert.Equal(t, "no-store", r.header.Get("Cache-Control"))
 			assert.True(t, json.Valid([]byte(r.body)), r.body)
-			golden(t, e.golden, maskTimings(r.body, dir))
+			assertGolden(t, e.golden, maskTimings(r.body, dir))
 
 			head := f.do(t, http.MethodHead, e.path, "")
 			assert.Equal(t, http.StatusOK, head.code)
@@ -119,7 +119,7 @@ func TestEndpoints(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(f.get(t, "/v1/status").body), &st))
 		assert.True(t, st.Service.Ready)
 		assert.Nil(t, st.Service.ReloadError)
-		byName := map[string]statusJSON{}
+		byName := map[string]runtime.StatusInfo{}
 		for _, e := range st.Tools {
 			byName[e.Name] = e
 		}
@@ -137,7 +137,7 @@ func TestEndpoints(t *testing.T) {
 		assert.Equal(t, "text/plain; charset=utf-8", r.header.Get("Content-Type"))
 		assert.Equal(t, "no-store", r.header.Get("Cache-Control"))
 		assert.Equal(t, f.svc.Gate().SkillsPrompt(context.Background()), r.body)
-		golden(t, "prompt.xml", maskTimings(r.body, dir))
+		assertGolden(t, "prompt.xml", maskTimings(r.body, dir))
 	})
 
 	t.Run("health", func(t *testing.T) {

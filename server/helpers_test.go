@@ -3,10 +3,8 @@ package server
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,13 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // cacheDir is one compilation cache for every test, so that opening a
 // service (and every reload) compiles the standard probes once per run.
@@ -52,7 +49,7 @@ func writeManifest(t testing.TB, dir, body string) string {
 // serviceConfig is what gatectl serve passes: metrics as the registries'
 // observer. tune, when not nil, has the last word.
 func serviceConfig(metrics *Metrics, tune func(runtime.GateConfig) runtime.GateConfig) runtime.ServiceConfig {
-	reg := runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))
+	reg := runtime.NewRegistryConfig()
 	if metrics != nil {
 		reg = reg.WithObserver(metrics)
 	}
@@ -294,17 +291,10 @@ func isEvent(name string) func(sseEvent) bool {
 	return func(e sseEvent) bool { return e.Event == name }
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t testing.TB, name, got string) {
+// assertGolden compares got with testdata/name, or rewrites it with -update.
+func assertGolden(t testing.TB, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	require.Equal(t, string(want), got, "golden file %s (go test -update rewrites it)", path)
+	golden.Check(t, filepath.Join(goldenDir, name), []byte(got))
 }
 
 // goldenDir is absolute, so tests that change directory still find it.

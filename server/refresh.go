@@ -11,8 +11,8 @@ import (
 // refreshAnswer is the shape of POST /v1/refresh: the new answers of what
 // was probed, as /v1/status shows them.
 type refreshAnswer struct {
-	Tools   []statusJSON `json:"tools"`
-	Servers []statusJSON `json:"servers"`
+	Tools   []runtime.StatusInfo `json:"tools"`
+	Servers []runtime.StatusInfo `json:"servers"`
 }
 
 // refresh probes now, whatever their cached answers, the tools and
@@ -53,13 +53,13 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	probes := probeLabels(g)
-	out := refreshAnswer{Tools: []statusJSON{}, Servers: []statusJSON{}}
+	out := refreshAnswer{Tools: []runtime.StatusInfo{}, Servers: []runtime.StatusInfo{}}
 	now := time.Now()
 	for _, part := range []struct {
 		kind  string
 		reg   *runtime.Registry
 		names []string
-		out   *[]statusJSON
+		out   *[]runtime.StatusInfo
 	}{{"tool", g.Tools(), tools, &out.Tools}, {"server", g.Servers(), servers, &out.Servers}} {
 		if !all && len(part.names) == 0 {
 			continue
@@ -70,7 +70,7 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, st := range sts {
-			*part.out = append(*part.out, statusOf(st, probes[part.kind+"/"+st.Name], now))
+			*part.out = append(*part.out, runtime.NewStatusInfo(st, probes[part.kind+"/"+st.Name], now))
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

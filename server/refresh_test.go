@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/runtime"
 )
 
 // POST /v1/refresh probes what it names now, whatever the TTL, and
@@ -33,8 +35,8 @@ probe = "env:GATE_TEST_REFRESH"
 	runService(t, svc)
 	f := serve(t, svc, nil, Options{Token: token})
 	type answer struct {
-		Tools   []statusJSON `json:"tools"`
-		Servers []statusJSON `json:"servers"`
+		Tools   []runtime.StatusInfo `json:"tools"`
+		Servers []runtime.StatusInfo `json:"servers"`
 	}
 	tools := func() []string {
 		r := f.do(t, http.MethodGet, "/v1/tools", token)

@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
+	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // statusAnswer is the shape of /v1/status.
 type statusAnswer struct {
-	Service    serviceJSON  `json:"service"`
-	Generation uint64       `json:"generation"`
-	Tools      []statusJSON `json:"tools"`
-	Servers    []statusJSON `json:"servers"`
+	Service    serviceJSON          `json:"service"`
+	Generation uint64               `json:"generation"`
+	Tools      []runtime.StatusInfo `json:"tools"`
+	Servers    []runtime.StatusInfo `json:"servers"`
 }
 
 type serviceJSON struct {
@@ -28,31 +29,6 @@ type serviceJSON struct {
 	// before keeps serving), null when it worked; its first problems only
 	// (shortProblems).
 	ReloadError *string `json:"reload_error"`
-}
-
-// statusJSON is one tool or server; the fields follow `gatectl check
-// --json` where they overlap.
-type statusJSON struct {
-	Name      string `json:"name"`
-	State     string `json:"state"`
-	Available bool   `json:"available"`
-	Reason    string `json:"reason"`
-	Probe     string `json:"probe"`
-	Graced    bool   `json:"graced"`
-	Cached    bool   `json:"cached"`
-	// CheckedAt and AgeSeconds say when the probe run behind the answer
-	// started, and how long ago; null for a tool without a probe.
-	CheckedAt  *time.Time         `json:"checked_at"`
-	AgeSeconds *float64           `json:"age_seconds"`
-	LatencyMS  float64            `json:"latency_ms"`
-	Error      *runtime.ErrorInfo `json:"error"`
-	// Pending is a flip under way (failure_threshold, success_threshold,
-	// hold_down): the latest answers disagree with the one served; left
-	// out when there is none.
-	Pending *runtime.Pending `json:"pending,omitempty"`
-	// CodeInfo adds "code", "retryable" and "action" to an answer that is
-	// not available.
-	*runtime.CodeInfo
 }
 
 // status answers every tool and server with its latest answer, and the
@@ -88,8 +64,8 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 	out := statusAnswer{
 		Service:    serviceJSON{Ready: st.ready, LastReload: st.reloadedAt.UTC()},
 		Generation: st.gen,
-		Tools:      []statusJSON{},
-		Servers:    []statusJSON{},
+		Tools:      []runtime.StatusInfo{},
+		Servers:    []runtime.StatusInfo{},
 	}
 	if st.reloadErr != nil {
 		msg := s.problems.text(st.reloadErr)
@@ -103,14 +79,14 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 	for _, part := range []struct {
 		kind string
 		reg  *runtime.Registry
-		out  *[]statusJSON
+		out  *[]runtime.StatusInfo
 	}{{"tool", g.Tools(), &out.Tools}, {"server", g.Servers(), &out.Servers}} {
 		sts, err := part.reg.Status(ctx)
 		if err != nil {
 			return nil, false, err
 		}
 		for _, a := range sts {
-			*part.out = append(*part.out, statusOf(a, probes[part.kind+"/"+a.Name], now))
+			*part.out = append(*part.out, runtime.NewStatusInfo(a, probes[part.kind+"/"+a.Name], now))
 		}
 	}
 	body, err := encodeJSON(out)
@@ -121,7 +97,9 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 }
 
 // probeLabels is the probe of every tool and server of g's manifest, as
-// the manifest writes it, by "tool/NAME" and "server/NAME".
+// the manifest writes it, by "tool/NAME" and "server/NAME"; a
+// [[servers.tools]] rule is a server of its own (NAME is
+// manifest.UpstreamRuleName's), as in gatectl check.
 func probeLabels(g *runtime.Gate) map[string]string {
 	probes := map[string]string{}
 	if m := g.Manifest(); m != nil {
@@ -130,31 +108,12 @@ func probeLabels(g *runtime.Gate) map[string]string {
 		}
 		for _, sv := range m.Servers {
 			probes["server/"+sv.Name] = sv.Probe.Label()
+			if sv.Upstream != nil {
+				for _, r := range sv.Upstream.Tools {
+					probes["server/"+manifest.UpstreamRuleName(sv.Name, r.Rule())] = r.Probe.Label()
+				}
+			}
 		}
 	}
 	return probes
-}
-
-func statusOf(st runtime.Status, probe string, now time.Time) statusJSON {
-	e := statusJSON{
-		Name:      st.Name,
-		State:     string(st.State),
-		Available: st.Available(),
-		Reason:    st.Reason,
-		Probe:     probe,
-		Graced:    st.Graced,
-		Cached:    st.Cached,
-		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
-		Pending:   st.Pending,
-	}
-	if !st.CheckedAt.IsZero() {
-		at := st.CheckedAt.UTC()
-		age := now.Sub(st.CheckedAt).Seconds()
-		e.CheckedAt, e.AgeSeconds = &at, &age
-	}
-	e.Error = runtime.NewErrorInfo(st.Err)
-	if !st.Available() {
-		e.CodeInfo = st.Code.Info()
-	}
-	return e
 }

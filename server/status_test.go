@@ -64,7 +64,7 @@ func (sr *statusReader) get(t *testing.T) (string, statusAnswer, int64) {
 	return r.body, st, sr.renders.Load()
 }
 
-func toolNamed(t *testing.T, st statusAnswer, name string) statusJSON {
+func toolNamed(t *testing.T, st statusAnswer, name string) runtime.StatusInfo {
 	t.Helper()
 	for _, e := range st.Tools {
 		if e.Name == name {
@@ -72,7 +72,7 @@ func toolNamed(t *testing.T, st statusAnswer, name string) statusJSON {
 		}
 	}
 	t.Fatalf("no tool %q in /v1/status", name)
-	return statusJSON{}
+	return runtime.StatusInfo{}
 }
 
 const statusEnv = "GATE_STATUS_TEST_KEY"

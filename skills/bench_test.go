@@ -128,7 +128,7 @@ func newBenchManager(b *testing.B, level Level) *Manager {
 	if len(cat.Skills) != benchSkills {
 		b.Fatalf("%d skills, %d reports", len(cat.Skills), len(cat.Reports))
 	}
-	m := NewManager(cat, ManagerOptions{Level: level, Host: benchHost, Logger: discardLogger})
+	m := NewManager(cat, ManagerOptions{Level: level, Host: benchHost})
 	tools, servers := benchAvailable()
 	m.SetAvailable(tools, servers)
 	return m
@@ -142,7 +142,7 @@ func BenchmarkDiscoverValidate(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		cat := Discover([]string{root}, DiscoverOptions{})
-		m := NewManager(cat, ManagerOptions{Level: LevelStrict, Host: benchHost, Logger: discardLogger})
+		m := NewManager(cat, ManagerOptions{Level: LevelStrict, Host: benchHost})
 		m.SetAvailable(tools, servers)
 		m.Diagnostics()
 		m.Prompt()

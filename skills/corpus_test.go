@@ -49,7 +49,7 @@ func discoverCorpus(t *testing.T) (cat *Catalog, relative func(string) string) {
 
 func TestCorpusCatalog(t *testing.T) {
 	cat, rel := discoverCorpus(t)
-	golden(t, "catalog.json", []byte(rel(string(jsonOf(t, cat)))))
+	assertGolden(t, "catalog.json", []byte(rel(string(jsonOf(t, cat)))))
 
 	names := map[string]bool{}
 	for _, s := range cat.Skills {
@@ -85,7 +85,7 @@ func TestCorpusLevels(t *testing.T) {
 	for _, level := range []Level{LevelDisabled, LevelTelemetry, LevelWarn, LevelStrict} {
 		t.Run(level.String(), func(t *testing.T) {
 			cat, rel := discoverCorpus(t)
-			m := NewManager(cat, ManagerOptions{Level: level, Host: corpusHost, Logger: discardLogger})
+			m := NewManager(cat, ManagerOptions{Level: level, Host: corpusHost})
 			m.SetAvailable(corpusTools, corpusServers)
 
 			var offered []string
@@ -97,8 +97,8 @@ func TestCorpusLevels(t *testing.T) {
 				Summary     Summary  `json:"summary"`
 				Offered     []string `json:"offered"`
 			}{m.Diagnostics(), m.Summary(), offered}
-			golden(t, "level-"+level.String()+".json", []byte(rel(string(jsonOf(t, out)))))
-			golden(t, "level-"+level.String()+".prompt.xml", []byte(rel(m.Prompt())+"\n"))
+			assertGolden(t, "level-"+level.String()+".json", []byte(rel(string(jsonOf(t, out)))))
+			assertGolden(t, "level-"+level.String()+".prompt.xml", []byte(rel(m.Prompt())+"\n"))
 		})
 	}
 }

@@ -2,7 +2,6 @@ package skills_test
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/gate-dev/gate/skills"
 )
@@ -31,9 +30,8 @@ When asked to fetch a URL, use curl through the terminal tool.
 	fmt.Println(s.Name, s.Requirements.Tools, s.Requirements.Bins, s.Requirements.FallbackForTools)
 
 	v := skills.Validator{
-		Level:  skills.LevelStrict,
-		Host:   skills.MapHost{Bins: []string{"curl"}, GOOS: "linux"},
-		Logger: slog.New(slog.DiscardHandler),
+		Level: skills.LevelStrict,
+		Host:  skills.MapHost{Bins: []string{"curl"}, GOOS: "linux"},
 	}
 	r := v.Validate(s.Name, &s.Requirements, skills.Available{Tools: skills.NewSet("web_search")})
 	fmt.Println(r.State, r.Errors)
@@ -58,9 +56,8 @@ func ExampleManager_Prompt() {
 			"requires_tools: [terminal]\nfallback_for_tools: [web_search]\n---\n"),
 	)
 	m := skills.NewManager(cat, skills.ManagerOptions{
-		Level:  skills.LevelStrict,
-		Host:   skills.MapHost{GOOS: "linux"},
-		Logger: slog.New(slog.DiscardHandler),
+		Level: skills.LevelStrict,
+		Host:  skills.MapHost{GOOS: "linux"},
 	})
 
 	m.SetAvailable([]string{"pdf_read", "terminal"}, nil)

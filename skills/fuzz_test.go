@@ -122,7 +122,7 @@ func FuzzParseSkill(f *testing.F) {
 		if _, err := json.Marshal(s); err != nil {
 			t.Fatalf("the skill does not marshal: %v", err)
 		}
-		res := Validator{Host: MapHost{GOOS: "linux"}, Logger: discardLogger}.Validate(s.Name, r, Available{})
+		res := Validator{Host: MapHost{GOOS: "linux"}}.Validate(s.Name, r, Available{})
 		if res.State == StateUnknown {
 			t.Fatal("validated as unknown")
 		}

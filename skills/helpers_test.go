@@ -3,7 +3,6 @@ package skills
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -12,25 +11,16 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-// golden compares got with testdata/golden/name, or rewrites it with
+// assertGolden compares got with testdata/golden/name, or rewrites it with
 // -update.
-func golden(t *testing.T, name string, got []byte) {
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "no golden file: run go test ./skills -update")
-	assert.Equal(t, string(want), string(got), "%s differs: if the change is right, run go test ./skills -update", path)
+	golden.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 // jsonOf marshals v indented, with a final newline.
@@ -143,6 +133,3 @@ func newRecorder() (*logRecorder, *slog.Logger) {
 	r := &logRecorder{}
 	return r, slog.New(r)
 }
-
-// discardLogger drops everything.
-var discardLogger = slog.New(slog.DiscardHandler)

@@ -145,9 +145,9 @@ func TestValidateHermesEnv(t *testing.T) {
 	assert.Equal(t, []string{"SHARED_TOKEN"}, r.MissingEnvVars, "OC_ONLY is skipped, SHARED_TOKEN is Hermes' too")
 
 	fallback := mustParse(t, "fb", skillText("fb", "d", "fallback_for_tools: [web_search]", "required_environment_variables: [NOT_SET]"))
-	m := NewManager(NewCatalog(fallback), ManagerOptions{Host: host, Logger: discardLogger})
+	m := NewManager(NewCatalog(fallback), ManagerOptions{Host: host})
 	require.Len(t, m.Offered(), 1, "a fallback missing only a variable is offered outside strict mode")
-	m = NewManager(NewCatalog(fallback), ManagerOptions{Level: LevelStrict, Host: host, Logger: discardLogger})
+	m = NewManager(NewCatalog(fallback), ManagerOptions{Level: LevelStrict, Host: host})
 	assert.Empty(t, m.Offered())
 }
 
@@ -159,12 +159,12 @@ func TestHermesEnvDoctor(t *testing.T) {
 	require.NoError(t, err)
 	cat := Discover([]string{dir}, DiscoverOptions{})
 	host := MapHost{Env: map[string]string{"SCIMINER_API_KEY": "k", "HOMELAB_GH_TOKEN": "ghp", "API_KEY": "k", "API_URL": ""}, GOOS: "linux"}
-	m := NewManager(cat, ManagerOptions{Host: host, Logger: discardLogger})
+	m := NewManager(cat, ManagerOptions{Host: host})
 	rel := func(p string) string {
 		if r, err := filepath.Rel(filepath.Dir(filepath.Dir(dir)), p); err == nil && p != "" {
 			return filepath.ToSlash(r)
 		}
 		return p
 	}
-	golden(t, "hermes-env-doctor.json", jsonOf(t, NewDoctor(m, true, rel)))
+	assertGolden(t, "hermes-env-doctor.json", jsonOf(t, NewDoctor(m, true, rel)))
 }

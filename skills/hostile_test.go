@@ -115,7 +115,7 @@ func TestDiscoverNotRegular(t *testing.T) {
 func TestRefreshFIFOSwappedIn(t *testing.T) {
 	root := t.TempDir()
 	path := writeSkill(t, root, "flip", skillText("flip", "d"))
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
 
 	stop := make(chan struct{})
 	var renamer sync.WaitGroup
@@ -291,7 +291,7 @@ func TestRefreshContext(t *testing.T) {
 	for i := range 20 {
 		writeSkill(t, root, fmt.Sprintf("s%02d", i), skillText(fmt.Sprintf("s%02d", i), "d"))
 	}
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
 	before := m.Prompt()
 	writeSkill(t, root, "new", skillText("new", "d"))
 
@@ -345,7 +345,7 @@ func TestCatalogWarnings(t *testing.T) {
 	bad := writeSkill(t, root, "Bad_Name", skillText("Bad_Name", "d", `metadata: '{"openclaw": [}'`))
 	writeSkill(t, root, "clean", skillText("clean", "d"))
 	writeSkill(t, root, "lenient", "---\nname: lenient\ndescription: Use when: x\n---\n")
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
 
 	got := m.Warnings()
 	assert.Equal(t, m.Catalog().Warnings(), got)

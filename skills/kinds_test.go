@@ -100,7 +100,7 @@ func TestKindsFillEveryList(t *testing.T) {
 	assert.NotContains(t, string(b), "null")
 
 	cat := NewCatalog(mustParse(t, "s", skillText("s", "d", "requires_tools: [a]")))
-	d := NewDoctor(NewManager(cat, ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: discardLogger}), true, func(s string) string { return s })
+	d := NewDoctor(NewManager(cat, ManagerOptions{Host: MapHost{GOOS: "linux"}}), true, func(s string) string { return s })
 	require.Len(t, d.Skills, 1)
 	b, err = json.Marshal(d.Skills[0])
 	require.NoError(t, err)
@@ -137,10 +137,10 @@ func TestKindsManagerNeverStale(t *testing.T) {
 	} {
 		t.Run(line, func(t *testing.T) {
 			cat := NewCatalog(mustParse(t, "s", skillText("s", "d", line)))
-			m := NewManager(cat, ManagerOptions{Host: host, Logger: discardLogger})
+			m := NewManager(cat, ManagerOptions{Host: host})
 			for i, st := range steps {
 				m.SetAvailable(st.tools, st.servers)
-				fresh := NewManager(cat, ManagerOptions{Host: host, Logger: discardLogger})
+				fresh := NewManager(cat, ManagerOptions{Host: host})
 				fresh.SetAvailable(st.tools, st.servers)
 				assert.Equal(t, fresh.Diagnostics(), m.Diagnostics(), "step %d", i)
 				assert.Equal(t, len(fresh.Offered()), len(m.Offered()), "step %d", i)

@@ -16,7 +16,8 @@ type ManagerOptions struct {
 	// Host answers environment variables, binaries and the OS; nil means
 	// SystemHost().
 	Host Host
-	// Logger receives the validation log lines; nil means slog.Default().
+	// Logger receives the validation log lines; nil logs nothing (see
+	// Validator.Logger).
 	Logger *slog.Logger
 	// Toolsets maps a tool to the toolset it belongs to (a manifest
 	// tool's toolset key), for Hermes' requires_toolsets and

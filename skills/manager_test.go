@@ -16,7 +16,7 @@ import (
 // managerOf makes a Manager over skills given as name -> frontmatter lines.
 func managerOf(t testing.TB, level Level, skills ...*Skill) *Manager {
 	t.Helper()
-	return NewManager(NewCatalog(skills...), ManagerOptions{Level: level, Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	return NewManager(NewCatalog(skills...), ManagerOptions{Level: level, Host: MapHost{GOOS: "linux"}})
 }
 
 func skillOf(t testing.TB, name string, lines ...string) *Skill {
@@ -376,7 +376,7 @@ func TestManagerConcurrent(t *testing.T) {
 		writeSkill(t, root, fmt.Sprintf("s%02d", i), skillText(fmt.Sprintf("s%02d", i), "d",
 			fmt.Sprintf("requires_tools: [t%d]", i%5), fmt.Sprintf("fallback_for_tools: [f%d]", i%3)))
 	}
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}})
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -417,7 +417,7 @@ func TestManagerConcurrent(t *testing.T) {
 	// After the storm, the cached prompt equals one computed afresh.
 	m.SetAvailable([]string{"t1", "t2"}, nil)
 	got := m.Prompt()
-	fresh := NewManager(m.Catalog(), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: discardLogger})
+	fresh := NewManager(m.Catalog(), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}})
 	fresh.SetAvailable([]string{"t1", "t2"}, nil)
 	assert.Equal(t, fresh.Prompt(), got)
 }
@@ -441,7 +441,7 @@ func TestToolsetPresentWhileAnyToolIs(t *testing.T) {
 		{[]string{"web"}, []string{"browser"}},            // no toolset key: its own name's
 		{[]string{"browser"}, []string{"web", "browser"}}, // in automation only
 	} {
-		m := NewManager(NewCatalog(web, browser), ManagerOptions{Level: LevelWarn, Host: MapHost{GOOS: "linux"}, Logger: discardLogger, Toolsets: toolsets})
+		m := NewManager(NewCatalog(web, browser), ManagerOptions{Level: LevelWarn, Host: MapHost{GOOS: "linux"}, Toolsets: toolsets})
 		m.SetAvailable(tc.tools, nil)
 		var missing []string
 		for _, name := range []string{"web", "browser"} {

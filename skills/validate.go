@@ -149,15 +149,18 @@ func newResult(name string, state State) Result {
 
 // Validator checks skills' requirements against what is available, at one
 // enforcement level. Its zero value validates at LevelWarn against the
-// running process (SystemHost), logging to slog.Default(), as PraisonAI's
-// CapabilityValidator() does. It holds no state: caching is the Manager's.
+// running process (SystemHost), as PraisonAI's CapabilityValidator() does,
+// but logs nothing (PraisonAI's logs to its default logger: a library here
+// speaks only when its caller gives it a Logger). It holds no state:
+// caching is the Manager's.
 type Validator struct {
 	// Level is the enforcement level; the zero value is LevelWarn.
 	Level Level
 	// Host answers environment variables, binaries and the OS; nil means
 	// SystemHost().
 	Host Host
-	// Logger receives the log lines; nil means slog.Default().
+	// Logger receives the log lines; nil logs nothing: a library speaks
+	// only when asked, and slog.Default is the application's, not gate's.
 	Logger *slog.Logger
 }
 
@@ -188,11 +191,11 @@ func (v Validator) host() Host {
 // variables only the OpenClaw block declares. Fallback lists never change
 // the state: they decide whether the skill is offered (see Manager).
 //
-// It logs as PraisonAI's CapabilityValidator does, with its texts:
-// nothing under LevelDisabled; otherwise UNAVAILABLE in strict mode at
-// ERROR ("Skill 'n' blocked: ..."), DEGRADED at WARN ("Skill 'n' partially
-// available: ...") and ACTIVE at DEBUG ("Skill 'n' requirements
-// satisfied"). An UNAVAILABLE outside strict mode, which only an
+// It logs to v.Logger, when set, as PraisonAI's CapabilityValidator does,
+// with its texts: nothing under LevelDisabled; otherwise UNAVAILABLE in
+// strict mode at ERROR ("Skill 'n' blocked: ..."), DEGRADED at WARN
+// ("Skill 'n' partially available: ...") and ACTIVE at DEBUG ("Skill 'n'
+// requirements satisfied"). An UNAVAILABLE outside strict mode, which only an
 // unsupported OS gives, is at WARN ("Skill 'n' unavailable: ...").
 func (v Validator) Validate(name string, req *Requirements, avail Available) Result {
 	r := newResult(name, StateActive)
@@ -272,7 +275,7 @@ func (v Validator) log(r *Result) {
 	}
 	l := v.Logger
 	if l == nil {
-		l = slog.Default()
+		return
 	}
 	ctx := context.Background()
 	switch r.State {

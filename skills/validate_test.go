@@ -11,7 +11,7 @@ import (
 )
 
 func validator(level Level, host MapHost) Validator {
-	return Validator{Level: level, Host: host, Logger: discardLogger}
+	return Validator{Level: level, Host: host}
 }
 
 // avail is what a Manager makes of tools and servers, with no toolset
@@ -92,7 +92,7 @@ func TestValidateServerActiveStrict(t *testing.T) { // test_mcp_gated_skill_pass
 
 func TestValidateDefaultHostIsTheProcess(t *testing.T) {
 	t.Setenv("GATE_SKILLS_TEST_VAR", "1")
-	r := Validator{Logger: discardLogger}.Validate("s", &Requirements{Env: []string{"GATE_SKILLS_TEST_VAR"}}, Available{})
+	r := Validator{}.Validate("s", &Requirements{Env: []string{"GATE_SKILLS_TEST_VAR"}}, Available{})
 	assert.Equal(t, StateActive, r.State)
 }
 

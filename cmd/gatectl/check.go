@@ -47,11 +47,10 @@ func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io
 // openGateObserved is openGateWith with an observer of every probe run
 // (nil for none).
 func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, obs runtime.Observer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
-	logger := quietLogger()
+	registry := runtime.NewRegistryConfig()
 	if verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		registry = registry.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
-	registry := runtime.NewRegistryConfig().WithLogger(logger)
 	if obs != nil {
 		registry = registry.WithObserver(obs)
 	}
@@ -83,9 +82,6 @@ func reportManifestError(stderr io.Writer, cmd, path string, err error) {
 		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.TerminalLines(err.Error()))
 	}
 }
-
-// quietLogger drops log lines: the commands print what they found.
-func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 const checkSynopsis = `gatectl check [-m gate.toml] [--json] [NAME...]
 
@@ -177,28 +173,17 @@ type checkReport struct {
 	Summary checkSummary `json:"summary"`
 }
 
+// checkEntry is a tool or server as /v1/status shows it, and what its
+// probe run was denied: a check records that (denialRecorder), a Status
+// does not carry it.
 type checkEntry struct {
-	Name      string             `json:"name"`
-	State     string             `json:"state"` // available | unavailable | error
-	Available bool               `json:"available"`
-	Reason    string             `json:"reason"`
-	Probe     string             `json:"probe"`  // the standard shorthand, the module path, or "" for none
-	Source    string             `json:"source"` // probed | cached | graced | none
-	LatencyMS float64            `json:"latency_ms"`
-	Error     *runtime.ErrorInfo `json:"error"`
+	runtime.StatusInfo
 	// Denials are the requests of the probe run behind this answer that its
 	// grants refused; Denied counts them. A probe that was denied what it
 	// needs usually says something vaguer ("not configured"): this is what
 	// to grant, or why not.
 	Denials []denialJSON `json:"denials"`
 	Denied  int          `json:"denied"`
-	// Pending is a flip under way (see runtime.Policy); left out when
-	// there is none, as in every one-shot check, whose answers are each
-	// the first about its tool.
-	Pending *runtime.Pending `json:"pending,omitempty"`
-	// CodeInfo adds "code", "retryable" and "action" to an answer that is
-	// not available.
-	*runtime.CodeInfo
 }
 
 type checkSummary struct {
@@ -224,15 +209,16 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	}
 	r := checkReport{Manifest: path, Tools: make([]checkEntry, 0, len(tools)), Servers: make([]checkEntry, 0, len(servers)), Pins: pinsOf(m, path)}
 	toolProbes := toolProbeLabels(m, tools)
+	now := time.Now()
 	for i, st := range tools {
-		r.Tools = append(r.Tools, entryOf(st, toolProbes(i), denied.of("tool", st.Name)))
+		r.Tools = append(r.Tools, entryOf(st, toolProbes(i), denied.of("tool", st.Name), now))
 		r.Summary.Tools++
 		if st.Available() {
 			r.Summary.ToolsAvailable++
 		}
 	}
 	for _, st := range servers {
-		r.Servers = append(r.Servers, entryOf(st, probeOf[kindName{"server", st.Name}], denied.of("server", st.Name)))
+		r.Servers = append(r.Servers, entryOf(st, probeOf[kindName{"server", st.Name}], denied.of("server", st.Name), now))
 		r.Summary.Servers++
 		if st.Available() {
 			r.Summary.ServersAvailable++
@@ -268,32 +254,8 @@ func toolProbeLabels(m *manifest.Manifest, tools []runtime.Status) func(i int) s
 	}
 }
 
-func entryOf(st runtime.Status, probe string, denials []denialJSON) checkEntry {
-	e := checkEntry{
-		Denials:   denials,
-		Denied:    len(denials),
-		Name:      st.Name,
-		State:     string(st.State),
-		Available: st.Available(),
-		Reason:    st.Reason,
-		Probe:     probe,
-		Source:    "probed",
-		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
-		Pending:   st.Pending,
-	}
-	switch {
-	case !st.HasProbe:
-		e.Source = "none"
-	case st.Graced:
-		e.Source = "graced"
-	case st.Cached:
-		e.Source = "cached"
-	}
-	e.Error = runtime.NewErrorInfo(st.Err)
-	if !st.Available() {
-		e.CodeInfo = st.Code.Info()
-	}
-	return e
+func entryOf(st runtime.Status, probe string, denials []denialJSON, now time.Time) checkEntry {
+	return checkEntry{StatusInfo: runtime.NewStatusInfo(st, probe, now), Denials: denials, Denied: len(denials)}
 }
 
 // print writes the report as tables, each row at most width columns

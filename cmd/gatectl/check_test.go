@@ -34,11 +34,11 @@ func TestCheck(t *testing.T) {
 	t.Setenv("GATECTL_SERP_API_KEY", "k")
 	code, stdout, stderr := gatectl(t, "check", "-m", checkManifest)
 	assert.Equal(t, exitUnavailable, code, stderr)
-	golden(t, "check.txt", maskLatency(stdout))
+	assertGolden(t, "check.txt", maskLatency(stdout))
 
 	code, stdout, _ = gatectl(t, "check", "-m", checkManifest, "--json")
 	assert.Equal(t, exitUnavailable, code)
-	golden(t, "check.json", maskTimings(stdout))
+	assertGolden(t, "check.json", maskTimings(stdout))
 
 	code, stdout, _ = gatectl(t, "check", "-m", checkManifest, "search_web", "echo", "mcp:filesystem")
 	assert.Equal(t, exitOK, code, "all named tools and servers are available")
@@ -76,7 +76,7 @@ func TestSchema(t *testing.T) {
 		t.Run(f, func(t *testing.T) {
 			code, stdout, stderr := gatectl(t, "schema", "-m", checkManifest, "--format", f)
 			assert.Equal(t, exitOK, code, stderr)
-			golden(t, "schema_"+f+".json", stdout)
+			assertGolden(t, "schema_"+f+".json", stdout)
 		})
 	}
 	code, _, stderr := gatectl(t, "schema", "-m", checkManifest, "--format", "gemini")

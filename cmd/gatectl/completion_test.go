@@ -26,7 +26,7 @@ func TestCompletionGolden(t *testing.T) {
 			code, stdout, stderr := gatectl(t, "completion", shell)
 			require.Equal(t, exitOK, code, stderr)
 			assert.Empty(t, stderr)
-			golden(t, "completion."+shell, stdout)
+			assertGolden(t, "completion."+shell, stdout)
 		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/mcptest"
 	"github.com/gate-dev/gate/internal/testnet"
 )
@@ -98,7 +99,7 @@ breaker = { failures = 3, cooldown = "1h" }
 	s.waitFor("breaker web closed")
 	c.WaitTools(t, "w_echo")
 	require.NoError(t, call())
-	doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), *update)
+	doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), golden.Update())
 }
 
 // waitFree waits until addr can be listened on again.

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/testnet"
 )
 
@@ -109,8 +110,8 @@ func TestHTTPDocStreams(t *testing.T) {
 	if i := strings.LastIndex(got, "\n\n"); i >= 0 {
 		got = got[:i+2]
 	}
-	doctest.Compare(t, page, 0, events, ports.FromRun(got), *update)
-	doctest.Compare(t, page, 0, client, ports.FromRun(printed.String()), *update)
+	doctest.Compare(t, page, 0, events, ports.FromRun(got), golden.Update())
+	doctest.Compare(t, page, 0, client, ports.FromRun(printed.String()), golden.Update())
 	cancel()
 	require.Equal(t, exitOK, <-code)
 }

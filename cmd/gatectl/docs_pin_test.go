@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/mcptest"
 )
 
@@ -57,12 +58,12 @@ func TestPinDocSession(t *testing.T) {
 		for _, a := range args {
 			command += " " + a
 		}
-		doctest.Compare(t, page, nth, command, out, *update)
+		doctest.Compare(t, page, nth, command, out, golden.Update())
 	}
 	lock(0)
 	written, err := os.ReadFile("gate.lock")
 	require.NoError(t, err)
-	doctest.Compare(t, page, 0, "cat gate.lock", string(written), *update)
+	doctest.Compare(t, page, 0, "cat gate.lock", string(written), golden.Update())
 
 	s.waitFor("upstream notes ready")
 	cl, c := mcptest.New("pin-doc")
@@ -88,7 +89,7 @@ func TestPinDocSession(t *testing.T) {
 	lock(0, "notes")
 	s.waitFor("drift notes_search locked")
 	c.WaitTools(t, "notes_search", "notes_write")
-	doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", listeningFirst(ports.FromRun(s.stop())), *update)
+	doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", listeningFirst(ports.FromRun(s.stop())), golden.Update())
 }
 
 // listeningFirst puts serve's "listening" line first: serve starts the

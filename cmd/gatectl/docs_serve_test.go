@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/testnet"
 )
 
@@ -40,7 +41,7 @@ func TestServeDocLogs(t *testing.T) {
 		s.waitFor("a character device")
 		s.reload <- os.Interrupt // the test stands in for SIGHUP
 		s.waitFor("on SIGHUP failed")
-		doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", s.stop(), *update)
+		doctest.Compare(t, page, 0, "gatectl serve -m gate.toml", s.stop(), golden.Update())
 	})
 
 	t.Run("flips and a new tool", func(t *testing.T) {
@@ -56,7 +57,7 @@ func TestServeDocLogs(t *testing.T) {
 		s.waitFor("tool cache_data unavailable")
 		s.write(manifest + "\n[[tools]]\nname = \"search_web\"\nprobe = \"env:SERP_API_KEY\"\n")
 		s.waitFor("reloaded")
-		doctest.Compare(t, page, 1, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), *update)
+		doctest.Compare(t, page, 1, "gatectl serve -m gate.toml", ports.FromRun(s.stop()), golden.Update())
 	})
 
 	t.Run("thresholds", func(t *testing.T) {
@@ -73,8 +74,8 @@ func TestServeDocLogs(t *testing.T) {
 		s.waitFor("still unavailable")
 		s.waitFor("tool cache_data available")
 		log := ports.FromRun(s.stop())
-		doctest.Compare(t, page, 2, "gatectl serve -m gate.toml", log, *update)
-		doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, "gatectl serve -m gate.toml", log, *update)
+		doctest.Compare(t, page, 2, "gatectl serve -m gate.toml", log, golden.Update())
+		doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, "gatectl serve -m gate.toml", log, golden.Update())
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 )
 
 // docPages are the pages whose shell examples TestDocExamples keeps true,
@@ -76,7 +77,7 @@ func TestDocExamples(t *testing.T) {
 					t.Run(at, func(t *testing.T) { h.run(t, page, b) })
 				}
 			}
-			if *update {
+			if golden.Update() {
 				require.NoError(t, page.Save())
 			}
 		}
@@ -214,7 +215,7 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 			out = string(got)
 		}
 		got := doctest.Lines(fromRun(out))
-		if *update {
+		if golden.Update() {
 			s.Output = doctest.Merge(s.Output, got)
 			continue
 		}

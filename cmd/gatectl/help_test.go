@@ -70,7 +70,7 @@ func TestHelp(t *testing.T) {
 				case c.helpGolden == "":
 					assert.Equal(t, want, stdout.String(), "gatectl %s", strings.Join(args, " "))
 				case i == 0:
-					golden(t, c.helpGolden, stdout.String())
+					assertGolden(t, c.helpGolden, stdout.String())
 					want = readGolden(t, c.helpGolden)
 				default:
 					assert.Equal(t, want, stdout.String(), "gatectl %s", strings.Join(args, " "))

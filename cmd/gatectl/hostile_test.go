@@ -59,7 +59,7 @@ func TestCheckHostileReason(t *testing.T) {
 	assertTerminalSafe(t, stdout)
 	assert.Regexp(t, `(?m)^deploy_check +unavailable +\S+ +testdata/probes/hostile_reason\.wasm +\\r\\x1b\[2Kdeploy_prod  available  \\x1b\]52;c;ZXZpbA==\\a\\u202e\\tdone \[denied 1: env "GATECTL_HOSTILE_WANTS"\]$`, stdout)
 	assert.Contains(t, stdout, "\n1 of 2 tools available; the model would not be offered the 1 hidden tool(s).\n")
-	golden(t, "check_hostile.txt", maskLatency(stdout))
+	assertGolden(t, "check_hostile.txt", maskLatency(stdout))
 
 	code, stdout, _ = gatectl(t, "check", "-m", hostileTextManifest, "--json")
 	assert.Equal(t, exitUnavailable, code)
@@ -146,7 +146,7 @@ func TestProbeRunTool(t *testing.T) {
 
 	code, stdout, _ := gatectl(t, "probe", "run", "--json", "--tool", "deploy_check", "-m", hostileTextManifest)
 	assert.Equal(t, exitUnavailable, code)
-	golden(t, "probe_run_tool.json", portable(t, maskTimings(stdout)))
+	assertGolden(t, "probe_run_tool.json", portable(t, maskTimings(stdout)))
 }
 
 // hostileSkills writes skills whose names, descriptions, folder names and

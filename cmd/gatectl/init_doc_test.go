@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/probes"
 )
@@ -39,7 +40,7 @@ func TestInitDoc(t *testing.T) {
 	}
 	compare := func(command, got string) {
 		t.Helper()
-		doctest.Compare(t, page, 0, command, got, *update)
+		doctest.Compare(t, page, 0, command, got, golden.Update())
 	}
 
 	compare("OPENAI_API_KEY=... GITHUB_TOKEN=... gatectl init          # with a Redis on 127.0.0.1:6379", initOut(m))

@@ -248,7 +248,7 @@ func TestInitNothingFound(t *testing.T) {
 	assert.Contains(t, stdout, "found nothing here, so one example tool to edit")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	golden(t, "init_nothing.toml", strings.ReplaceAll(string(b), path, "gate.toml"))
+	assertGolden(t, "init_nothing.toml", strings.ReplaceAll(string(b), path, "gate.toml"))
 
 	code, stdout, stderr = gatectl(t, "check", "-m", path)
 	assert.Equal(t, exitUnavailable, code, stderr)
@@ -264,7 +264,7 @@ func TestInitGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitOK, initOn(m, []string{"--stdout"}, &stdout, &stderr), stderr.String())
 	got := strings.ReplaceAll(stdout.String(), redis, "127.0.0.1:PORT")
-	golden(t, "init_found.toml", got)
+	assertGolden(t, "init_found.toml", got)
 	assert.Empty(t, stderr.String())
 }
 

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -74,8 +73,7 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	defer log.Close(logClose)
 	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler)))))
+		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir()))))
 	if err != nil {
 		reportManifestError(log, cmd, path, err)
 		return exitUsage

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/gate-dev/gate/internal/golden"
+)
 
 // gatectl runs the command in-process with a private compilation cache.
 func gatectl(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -96,13 +95,13 @@ func TestProbeRunJSON(t *testing.T) {
 	code, stdout, _ := gatectl(t, "probe", "run", "--json", "--name", "asker", hostile("ask"),
 		"--config", "op=env", "--config", "arg=GATECTL_TEST_UNSET", "--env", "GATECTL_*")
 	assert.Equal(t, exitUnavailable, code)
-	golden(t, "probe_run.json", maskTimings(stdout))
+	assertGolden(t, "probe_run.json", maskTimings(stdout))
 }
 
 func TestProbeInspect(t *testing.T) {
 	code, stdout, _ := gatectl(t, "probe", "inspect", hostile("ask"))
 	assert.Equal(t, exitOK, code)
-	golden(t, "probe_inspect.txt", stdout)
+	assertGolden(t, "probe_inspect.txt", stdout)
 
 	// AssemblyScript's env.abort is part of the ABI, as any gate function.
 	code, stdout, _ = gatectl(t, "probe", "inspect", hostile("abort"))
@@ -112,36 +111,34 @@ func TestProbeInspect(t *testing.T) {
 
 	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", hostile("unknown_import"))
 	assert.Equal(t, exitUnavailable, code)
-	golden(t, "probe_inspect_violations.json", stdout)
+	assertGolden(t, "probe_inspect_violations.json", stdout)
 
 	code, _, stderr := gatectl(t, "probe", "inspect", hostile("truncated"))
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "truncated.wasm: wasm: ")
 }
 
-var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms|latency_ms)": [0-9.e-]+`)
+var timing = regexp.MustCompile(`"(elapsed_ms|queued_ms|latency_ms|age_seconds)": [0-9.e+-]+`)
 
-func maskTimings(s string) string { return timing.ReplaceAllString(s, `"$1": 0`) }
+var checkedAt = regexp.MustCompile(`"checked_at": "[^"]+"`)
 
-func golden(t *testing.T, name, got string) {
+// maskTimings replaces what differs from run to run: timings and times.
+func maskTimings(s string) string {
+	return checkedAt.ReplaceAllString(timing.ReplaceAllString(s, `"$1": 0`), `"checked_at": "<time>"`)
+}
+
+// assertGolden compares got with testdata/name, or rewrites it with -update.
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
 	// The hostile modules' paths differ by OS separator; keep goldens portable.
 	got = strings.ReplaceAll(got, string(filepath.Separator), "/")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	assert.Equal(t, readGolden(t, name), got)
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // readGolden returns the golden file testdata/name.
 func readGolden(t *testing.T, name string) string {
 	t.Helper()
-	want, err := os.ReadFile(filepath.Join("testdata", name))
-	require.NoError(t, err, "run go test ./cmd/gatectl -update to create it")
-	return string(want)
+	return golden.Read(t, filepath.Join("testdata", name))
 }
 
 func writeFile(t *testing.T, path, content string) {

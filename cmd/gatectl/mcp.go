@@ -8,20 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gate-dev/gate/gateway"
-	"github.com/gate-dev/gate/internal/logq"
-	"github.com/gate-dev/gate/runtime"
 )
 
 const mcpSynopsis = `gatectl mcp [-m gate.toml] [-v] [--list-changed-interval DURATION]
@@ -82,44 +76,14 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	if !ok {
 		return exitUsage
 	}
-	// Everything gatectl mcp logs goes through one queue, so that a stderr
-	// nobody reads holds up no probe, upstream or session, nor the
-	// shutdown: its last lines get logClose.
-	log := logq.New(stderr, "gatectl mcp")
-	defer log.Close(logClose)
-	logger := slog.New(slog.DiscardHandler)
-	if f.verbose {
-		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	path := manifestPath(f.manifest)
-	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger))))
-	if err != nil {
-		reportManifestError(log, "gatectl mcp", path, err)
+	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, nil, stderr)
+	if !ok {
 		return exitUsage
 	}
-	defer within(logClose, func() { _ = svc.Close(context.Background()) })
-	events := newEventLog("gatectl mcp", log)
-	defer events.close()
-	defer svc.Subscribe(events.add)()
-
-	gw := gateway.New(svc, gwConfig.WithLog(log).WithVersion(version()))
-	runCtx, cancelRun := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); _ = svc.Run(runCtx) }()
-	go func() { defer wg.Done(); _ = gw.Run(runCtx) }()
-	go func() {
-		for {
-			select {
-			case <-runCtx.Done():
-				return
-			case <-reload:
-				_ = svc.Reload(runCtx) // the event log says how it went
-			}
-		}
-	}()
+	defer d.close()
+	log := d.log
+	gw := d.gateway(gwConfig)
+	d.start(ctx, reload)
 
 	answers := newAnswerCount()
 	gw.Server().AddReceivingMiddleware(answers.middleware)
@@ -148,11 +112,7 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 		cancelServe()
 		within(time.Until(deadline), func() { <-served })
 	}
-	// The gateway's Run ends within its bound whatever the upstreams do;
-	// it is waited for, so that no upstream outlives gatectl.
-	cancelRun()
-	wg.Wait()
-	fmt.Fprintln(log, "gatectl mcp: stopped")
+	d.stop()
 	return code
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/testsvc"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // v2Probe needs ABI v2 and reads GATECTL_SECRET_KEY (see its .wat).
@@ -69,12 +70,12 @@ func TestProbeInspectV2(t *testing.T) {
 	code, stdout, _ := gatectl(t, "probe", "inspect", v2Probe)
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, stdout, "\nABI v2:  conforms\n")
-	golden(t, "probe_inspect_v2.txt", stdout)
+	assertGolden(t, "probe_inspect_v2.txt", stdout)
 
 	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", v2Probe)
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, stdout, `"abi_version": 2,`)
-	golden(t, "probe_inspect_v2.json", stdout)
+	assertGolden(t, "probe_inspect_v2.json", stdout)
 
 	code, stdout, _ = gatectl(t, "probe", "inspect", "--json", hostile("ask"))
 	assert.Equal(t, exitOK, code)
@@ -143,7 +144,7 @@ func TestProbeRunV2Flags(t *testing.T) {
 		"--secret", "GATECTL_SECRET_KEY=tls:127.0.0.1:6380", "--secret", "OTHER=unix:/run/redis.sock",
 		"--http", "https://api.example.com/v1/")
 	assert.Equal(t, exitUnavailable, code)
-	golden(t, "probe_run_v2.json", maskTimings(stdout))
+	assertGolden(t, "probe_run_v2.json", maskTimings(stdout))
 }
 
 // probe run --tool shows a manifest probe's v2 grants and settings, and
@@ -279,7 +280,7 @@ grants = { dial = ["127.0.0.1:*"], secrets = { GATECTL_SECRET_KEY = ["`+other+`"
 // A denial the reason does not already say is added to the reason column,
 // a secret's with where it was to go.
 func TestReasonColumnDenials(t *testing.T) {
-	e := checkEntry{Reason: "not configured", Denials: []denialJSON{
+	e := checkEntry{StatusInfo: runtime.StatusInfo{Reason: "not configured"}, Denials: []denialJSON{
 		{Kind: "env", Request: "A", Message: `env "A" not granted to probe "p"`},
 		{Kind: "secret", Request: "K", To: "127.0.0.1:6380", Message: `secret "K" not granted to probe "p" for "127.0.0.1:6380"`},
 	}}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -15,8 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gate-dev/gate/gateway"
-	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
@@ -91,34 +88,15 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 
-	// Everything serve logs from here on goes through one queue, so that a
-	// stderr nobody reads holds up no probe, upstream or session, nor the
-	// shutdown: its last lines get logClose.
-	log := logq.New(stderr, "gatectl serve")
-	defer log.Close(logClose)
-	// Without -v the registry says nothing: its log has a line per probe
-	// run that fails (every few seconds for one tool that stays down);
-	// the event log below says when a tool flips, once.
-	logger := slog.New(slog.DiscardHandler)
-	if f.verbose {
-		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
 	metrics := server.NewMetrics()
 	path := manifestPath(f.manifest)
-	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(logger).WithObserver(metrics))))
-	if err != nil {
-		reportManifestError(log, "gatectl serve", path, err)
+	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, metrics, stderr)
+	if !ok {
 		return exitUsage
 	}
-	// A compile under way cannot be interrupted; it finishes in the
-	// background, where nothing waits for it.
-	defer within(logClose, func() { _ = svc.Close(context.Background()) })
+	defer d.close()
+	log, svc := d.log, d.svc
 	defer metrics.Watch(svc)()
-	events := newEventLog("gatectl serve", log)
-	defer events.close()
-	defer svc.Subscribe(events.add)()
 	// Its goroutine ends with this function, whichever way it returns.
 	trimCtx, stopTrim := context.WithCancel(ctx)
 	defer stopTrim()
@@ -138,57 +116,24 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := gateway.New(svc, gwConfig.WithLog(log).WithVersion(version()).
-		WithMetrics(metrics.Registry).WithAnyHost(token != ""))
+	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != ""))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 	// The socket is listening already (Listen): said before the gateway
 	// starts, so that its first lines come after this one.
 	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))
-	runCtx, cancelRun := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		_ = svc.Run(runCtx)
-	}()
-	gwRan := make(chan struct{})
-	go func() {
-		defer close(gwRan)
-		_ = gw.Run(runCtx)
-	}()
+	d.start(ctx, reload)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	if listening != nil {
 		listening(l.Addr().String())
 	}
 
-	// Reloads run off the signal loop, one at a time, coalesced: a reload
-	// compiles modules (seconds for a large one) and must never keep
-	// SIGTERM waiting; cancelRun ends one midway.
-	reloads := make(chan struct{}, 1)
-	reloaded := make(chan struct{})
-	go func() {
-		defer close(reloaded)
-		for range reloads {
-			_ = svc.Reload(runCtx) // the event log says how it went
-		}
-	}()
-
 	code := exitOK
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-reload:
-			select {
-			case reloads <- struct{}{}:
-			default: // one is pending already; it will read the latest file
-			}
-		case err := <-served:
-			fmt.Fprintf(log, "gatectl serve: %v\n", err)
-			code = exitUsage
-			break loop
-		}
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		fmt.Fprintf(log, "gatectl serve: %v\n", err)
+		code = exitUsage
 	}
 
 	// Shut down: end the event streams (they never end by themselves),
@@ -209,12 +154,7 @@ loop:
 		_ = srv.Close()
 	}
 	<-gwDown
-	cancelRun()
-	close(reloads)
-	<-reloaded
-	<-ran
-	<-gwRan
-	fmt.Fprintln(log, "gatectl serve: stopped")
+	d.stop()
 	return code
 }
 

@@ -74,8 +74,7 @@ func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Write
 		}
 	case len(f.paths) > 0:
 		var err error
-		g, err = runtime.New(ctx, runtime.NewGateConfig().WithSkillPaths(f.paths...).
-			WithRegistry(runtime.NewRegistryConfig().WithLogger(quietLogger())))
+		g, err = runtime.New(ctx, runtime.NewGateConfig().WithSkillPaths(f.paths...))
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return nil, nil, false

@@ -31,15 +31,15 @@ func TestSkillsCommands(t *testing.T) {
 
 			code, stdout, stderr := gatectl(t, append([]string{"skills"}, base...)...)
 			assert.Equal(t, exitOK, code, stderr)
-			golden(t, "skills_"+level+".txt", stdout)
+			assertGolden(t, "skills_"+level+".txt", stdout)
 
 			code, stdout, _ = gatectl(t, append([]string{"skills", "--json"}, base...)...)
 			assert.Equal(t, exitOK, code)
-			golden(t, "skills_"+level+".json", stdout)
+			assertGolden(t, "skills_"+level+".json", stdout)
 
 			code, stdout, _ = gatectl(t, append([]string{"skills", "prompt"}, base...)...)
 			assert.Equal(t, exitOK, code)
-			golden(t, "skills_prompt_"+level+".xml", portable(t, stdout))
+			assertGolden(t, "skills_prompt_"+level+".xml", portable(t, stdout))
 
 			code, stdout, _ = gatectl(t, append([]string{"doctor", "skills", "--requirements", "--json"}, base...)...)
 			wantCode := exitOK
@@ -47,11 +47,11 @@ func TestSkillsCommands(t *testing.T) {
 				wantCode = exitUnavailable // some skill is unavailable under strict
 			}
 			assert.Equal(t, wantCode, code)
-			golden(t, "doctor_skills_"+level+".json", stdout)
+			assertGolden(t, "doctor_skills_"+level+".json", stdout)
 
 			code, stdout, _ = gatectl(t, append([]string{"doctor", "skills", "--deep"}, base...)...)
 			assert.Equal(t, wantCode, code)
-			golden(t, "doctor_skills_"+level+".txt", stdout)
+			assertGolden(t, "doctor_skills_"+level+".txt", stdout)
 		})
 	}
 }
@@ -94,11 +94,11 @@ func TestDoctorParseWarnings(t *testing.T) {
 	dir := filepath.Join("testdata", "skill_warnings")
 	code, stdout, stderr := gatectl(t, "doctor", "skills", "--path", dir)
 	assert.Equal(t, exitOK, code, stderr)
-	golden(t, "doctor_skill_warnings.txt", stdout)
+	assertGolden(t, "doctor_skill_warnings.txt", stdout)
 
 	code, stdout, _ = gatectl(t, "doctor", "skills", "--path", dir, "--json")
 	assert.Equal(t, exitOK, code)
-	golden(t, "doctor_skill_warnings.json", stdout)
+	assertGolden(t, "doctor_skill_warnings.json", stdout)
 }
 
 // TestPrintDoctorKinds: the text doctor shows every kind of requirement

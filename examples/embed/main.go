@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -59,8 +58,7 @@ func (cfg *config) bind(fs *flag.FlagSet) {
 }
 
 func run(ctx context.Context, cfg config, out io.Writer) error {
-	g, err := runtime.Open(ctx, cfg.manifest, runtime.NewGateConfig().
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	g, err := runtime.Open(ctx, cfg.manifest, runtime.NewGateConfig())
 	if err != nil {
 		return err
 	}

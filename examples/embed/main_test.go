@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/doctest"
+	"github.com/gate-dev/gate/internal/golden"
 )
 
 // TestEmbed runs the agent loop against a real loopback service that goes
@@ -101,7 +102,5 @@ func TestQuickstartManifest(t *testing.T) {
 
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), cfg, &out))
-	doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, command, ports.FromRun(out.String()), *update)
+	doctest.Compare(t, filepath.Join("..", "..", "README.md"), 0, command, ports.FromRun(out.String()), golden.Update())
 }
-
-var update = flag.Bool("update", false, "rewrite README.md's output of the example")

@@ -123,7 +123,7 @@ func TestUnavailableIsFinal(t *testing.T) {
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
 	g, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithLookupEnv(env.lookup)).
-		WithRegistry(runtime.NewRegistryConfig().WithClock(clock).WithLogger(slog.New(slog.DiscardHandler))))
+		WithRegistry(runtime.NewRegistryConfig().WithClock(clock)))
 	require.NoError(t, err)
 	defer g.Close(ctx)
 	status := func() runtime.Status {

@@ -3,7 +3,6 @@ package quickstart_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -43,8 +42,7 @@ func openWith(t *testing.T, s services, env map[string]string) *runtime.Gate {
 	require.NoError(t, os.WriteFile(manifest, []byte(text), 0o644))
 	ctx := context.Background()
 	g, err := runtime.Open(ctx, manifest, runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })).
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+		WithEngine(runtime.NewEngineConfig().WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })))
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close(ctx) })
 	return g

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -113,8 +112,7 @@ probe = "tcp:%[3]s"
 `, ttl, grace, rd.addr())), 0o644))
 
 	ctx := context.Background()
-	g, err := runtime.Open(ctx, manifest, runtime.NewGateConfig().
-		WithRegistry(runtime.NewRegistryConfig().WithLogger(slog.New(slog.DiscardHandler))))
+	g, err := runtime.Open(ctx, manifest, runtime.NewGateConfig())
 	require.NoError(t, err)
 	defer g.Close(ctx)
 	var mu sync.Mutex

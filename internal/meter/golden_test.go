@@ -1,18 +1,15 @@
 package meter
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
+	"github.com/gate-dev/gate/internal/golden"
+)
 
 // TestGolden compares the text format of instrumented testdata modules with
 // testdata/golden, which is there to be read: it shows exactly what the
@@ -45,15 +42,7 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, os.WriteFile(tmp, out, 0o644))
 			wat, err := exec.Command("wasm2wat", tmp).CombinedOutput()
 			require.NoError(t, err, "%s", wat)
-			golden := filepath.Join("testdata", "golden", name+".instrumented.wat")
-			if *update {
-				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
-				require.NoError(t, os.WriteFile(golden, wat, 0o644))
-				return
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err)
-			assert.Equal(t, strings.Split(string(want), "\n"), strings.Split(string(wat), "\n"))
+			golden.Check(t, filepath.Join("testdata", "golden", name+".instrumented.wat"), wat)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package toollock
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/gate-dev/gate/internal/golden"
+)
 
 // TestFormatGolden pins the lock file's format: a header, then one
 // sorted line per tool, "-" for a part the tool does not have.
@@ -36,14 +35,9 @@ func TestFormatGolden(t *testing.T) {
 	}
 	f := (&File{}).Replace("notes", entries[:2]).Replace("github", entries[2:])
 	got := Format(f)
-	golden := filepath.Join("testdata", "gate.lock")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, got, 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got))
-	back, err := Parse(golden, want)
+	path := filepath.Join("testdata", "gate.lock")
+	golden.Check(t, path, got)
+	back, err := Parse(path, got)
 	require.NoError(t, err)
 	assert.Equal(t, f, back)
 }

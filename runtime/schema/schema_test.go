@@ -2,16 +2,14 @@ package schema
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/gate-dev/gate/internal/golden"
+)
 
 var tools = []Tool{
 	{
@@ -29,14 +27,7 @@ func TestGolden(t *testing.T) {
 		t.Run(string(f), func(t *testing.T) {
 			got, err := JSON(f, tools)
 			require.NoError(t, err)
-			path := filepath.Join("testdata", string(f)+".json")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got))
+			golden.Check(t, filepath.Join("testdata", string(f)+".json"), got)
 		})
 	}
 }

@@ -1,0 +1,51 @@
+package runtime
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// useDefaultLogger makes l slog's default logger until the test ends.
+// The tests of this package do not run in parallel, so none of them logs
+// to it meanwhile.
+func useDefaultLogger(t *testing.T, l *slog.Logger) {
+	t.Helper()
+	old := slog.Default()
+	slog.SetDefault(l)
+	t.Cleanup(func() { slog.SetDefault(old) })
+}
+
+// TestRegistryLogsOnlyToItsLogger: a registry given no logger logs
+// nothing, not even to slog.Default (which is the application's); given
+// one, the same reads are logged there.
+func TestRegistryLogsOnlyToItsLogger(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		given bool
+	}{
+		{"no logger", false},
+		{"a logger", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fallback, own := &logRecorder{}, &logRecorder{}
+			useDefaultLogger(t, slog.New(fallback))
+			cfg := NewRegistryConfig().WithTTL(0).WithGrace(0)
+			if tc.given {
+				cfg = cfg.WithLogger(slog.New(own))
+			}
+			r := NewRegistry(cfg)
+			require.NoError(t, r.Register(Tool{Name: "down", Probe: script(raises)}, false))
+			require.NoError(t, r.Register(Tool{Name: "off", Probe: script(noWhy)}, false))
+			r.ListAvailable(context.Background())
+
+			assert.Empty(t, fallback.take(), "nothing goes to slog.Default")
+			if tc.given {
+				assert.NotEmpty(t, own.take(), "the failures are logged to the logger given")
+			}
+		})
+	}
+}
