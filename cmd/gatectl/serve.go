@@ -16,8 +16,8 @@ import (
 
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/server"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/server"
 )
 
 const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]

@@ -8,66 +8,105 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gate-dev/gate/internal/testnet"
-	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 const token = "py-client-token"
 
-// serveGate runs a service over manifest and serves it on a loopback port
-// with the token, as gatectl serve does; it returns the base URL.
+// gatectl builds the gatectl of this checkout once for the tests, into a
+// directory removed when they end.
+var gatectl = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "pyclient-gatectl")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "gatectl")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gate-dev/gate/cmd/gatectl").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build gatectl: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bin, err := gatectl(); err == nil {
+		_ = os.RemoveAll(filepath.Dir(bin))
+	}
+	os.Exit(code)
+}
+
+// listening matches the line gatectl serve logs once it accepts
+// connections.
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// serveGate runs gatectl serve over manifest on a loopback port with the
+// token, as a user runs it for a Python client, and returns its base URL
+// once its first round of probes has answered (/readyz).
 func serveGate(t *testing.T, manifest string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "gate.toml")
+	bin, err := gatectl()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gate.toml")
 	require.NoError(t, os.WriteFile(path, []byte(manifest), 0o644))
-	metrics := server.NewMetrics()
-	ctx, cancel := context.WithCancel(context.Background())
-	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(t.TempDir())).
-		WithRegistry(runtime.NewRegistryConfig().WithObserver(metrics))))
+	cmd := exec.Command(bin, "serve", "-m", path, "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "GATE_TOKEN="+token, "GATE_CACHE_DIR="+filepath.Join(dir, "cache"))
+	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
-	stop := metrics.Watch(svc)
-	ran := make(chan struct{})
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	urls := make(chan string, 1)
 	go func() {
-		defer close(ran)
-		_ = svc.Run(ctx)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				urls <- m[1]
+			}
+		}
+		exited <- cmd.Wait()
 	}()
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	require.NoError(t, server.CheckBind(ln.Addr().String(), false, token))
-	done := make(chan struct{})
-	srv := &http.Server{Handler: server.New(svc, metrics, server.Options{Token: token, Done: done})}
-	srv.RegisterOnShutdown(func() { close(done) })
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	t.Cleanup(func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		assert.NoError(t, srv.Shutdown(sctx), "graceful shutdown")
-		assert.ErrorIs(t, <-served, http.ErrServerClosed)
-		cancel()
-		<-ran
-		stop()
-		svc.Close(context.Background())
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			assert.NoError(t, err, "gatectl serve on SIGTERM")
+		case <-time.After(time.Minute):
+			_ = cmd.Process.Kill()
+			t.Errorf("gatectl serve did not stop on SIGTERM")
+		}
 	})
-	for !svc.Ready() {
-		time.Sleep(5 * time.Millisecond)
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-exited:
+		t.Fatalf("gatectl serve exited: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("gatectl serve never said where it listens")
 	}
-	return "http://" + ln.Addr().String()
+	require.Eventually(t, func() bool {
+		req, _ := http.NewRequest(http.MethodGet, url+"/readyz", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, time.Minute, 10*time.Millisecond, "gatectl serve never became ready")
+	return url
 }
 
 func python(t *testing.T) string {

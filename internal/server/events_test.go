@@ -186,7 +186,7 @@ func TestBrokenReload(t *testing.T) {
 // request before then still gets an answer.
 func TestReadyz(t *testing.T) {
 	t.Setenv("GATE_SERVER_TEST_KEY", "k")
-	loop, err := filepath.Abs(filepath.Join("..", "runtime", "testdata", "hostile", "loop_probe.wasm"))
+	loop, err := filepath.Abs(filepath.Join("..", "..", "runtime", "testdata", "hostile", "loop_probe.wasm"))
 	require.NoError(t, err)
 	path := writeManifest(t, t.TempDir(), fmt.Sprintf(`
 [[tools]]

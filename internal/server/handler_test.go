@@ -58,8 +58,8 @@ func endpointsFixture(t *testing.T, metrics *Metrics, opts Options) (*fixture, s
 	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "warn")
 	t.Setenv("GATECTL_SKILL_KEY", "") // needs-env stays degraded
 	dir := t.TempDir()
-	require.NoError(t, os.CopyFS(filepath.Join(dir, "skills"), os.DirFS(filepath.Join("..", "cmd", "gatectl", "testdata", "skills"))))
-	loop, err := filepath.Abs(filepath.Join("..", "runtime", "testdata", "hostile", "loop_probe.wasm"))
+	require.NoError(t, os.CopyFS(filepath.Join(dir, "skills"), os.DirFS(filepath.Join("..", "..", "cmd", "gatectl", "testdata", "skills"))))
+	loop, err := filepath.Abs(filepath.Join("..", "..", "runtime", "testdata", "hostile", "loop_probe.wasm"))
 	require.NoError(t, err)
 	path := writeManifest(t, dir, fmt.Sprintf(endpointsManifest, loop))
 	svc := openService(t, path, metrics, serviceConfig(metrics, nil))
@@ -221,7 +221,7 @@ func TestEndpoints(t *testing.T) {
 func TestSameAsGatectl(t *testing.T) {
 	t.Setenv("GATECTL_SERP_API_KEY", "k")
 	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "warn")
-	t.Chdir(filepath.Join("..", "cmd", "gatectl"))
+	t.Chdir(filepath.Join("..", "..", "cmd", "gatectl"))
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	svc := openService(t, filepath.Join("testdata", "check", "gate.toml"), nil, serviceConfig(nil, func(c runtime.GateConfig) runtime.GateConfig {
