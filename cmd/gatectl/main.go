@@ -56,16 +56,19 @@ func main() {
 // MiB. serve and mcp run for days: they keep Go's defaults.
 //
 // A larger manifest raises the limit (see fitMemoryToManifest): under a
-// fixed 48 MiB a check of 50,000 tools, whose live heap is about 75 MB,
-// collected 25 times and spent more than half its CPU doing so.
+// fixed 48 MiB a check of 50,000 tools, whose live heap peaks at about
+// 170 MB, collected dozens of times and spent more than half its CPU
+// doing so.
 const (
 	oneShotGCPercent   = 400
 	oneShotMemoryLimit = 48 << 20
 	// oneShotHeapPerManifestByte is the memory limit of a one-shot
-	// command per byte of its manifest: a check's live heap is about 8
-	// bytes per manifest byte at 50,000 env-probed tools, and what it
-	// allocates on top of that about as much again.
-	oneShotHeapPerManifestByte = 16
+	// command per byte of its manifest: a check's live heap peaks while
+	// the manifest is parsed (its source, position index, decoded document
+	// and Manifest), at about 18 bytes per manifest byte at 50,000
+	// env-probed tools, and what it allocates on top of that is about as
+	// much again.
+	oneShotHeapPerManifestByte = 32
 )
 
 // oneShot is set once oneShotMemory has applied the one-shot settings, so
