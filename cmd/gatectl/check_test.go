@@ -73,7 +73,7 @@ func TestCheckBadManifest(t *testing.T) {
 
 // TestCheckKeepsNoParsedManifest: the cache dir keeps compiled probes and
 // Python's facts, never a parsed manifest. Every command reads and checks
-// its manifest (a few milliseconds for 1,000 tools), so nothing but the
+// its manifest (under 10 ms for 1,000 tools), so nothing but the
 // file decides what a check does.
 func TestCheckKeepsNoParsedManifest(t *testing.T) {
 	cache := t.TempDir()

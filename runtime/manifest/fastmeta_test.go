@@ -9,16 +9,18 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// libraryValid is what the slow path decides for params: valid against
+// libraryValid is what the library decides for params: valid against
 // its draft's meta-schema (2020-12 unless "$schema" names another) and,
 // when it has references, compiled without error. It is the oracle the
-// fast path is checked against.
+// quick check is checked against.
 func libraryValid(t testing.TB, params map[string]any) bool {
 	t.Helper()
 	draft := jsonschema.Draft2020.String()
@@ -369,4 +371,30 @@ func (g *schemaGen) value(depth int) any {
 		}
 		return map[string]any{genKeywords[g.next()%len(genKeywords)]: g.schema(depth + 1)}
 	}
+}
+
+// TestFastMetaValidIsJSONClean checks what parameters relies on to skip
+// jsonClean: fastMetaValid never says valid for a schema holding a value
+// JSON cannot carry, wherever it is.
+func TestFastMetaValidIsJSONClean(t *testing.T) {
+	bad := []any{math.NaN(), math.Inf(1), math.Inf(-1), time.Time{}, toml.LocalDate{}, toml.LocalTime{},
+		toml.LocalDateTime{}, nil, int32(1), []any{math.NaN()}, map[string]any{"x": math.Inf(1)},
+		map[string]any{"type": "string", "default": time.Time{}}}
+	checked := 0
+	for _, k := range append(append([]string{}, genKeywords...), "x-custom", "default", "const", "enum") {
+		for _, v := range bad {
+			for _, params := range []map[string]any{
+				{"type": "object", k: v},
+				{"type": "object", "properties": map[string]any{"p": map[string]any{k: v}}},
+				{"type": "object", "items": []any{map[string]any{k: v}}},
+				{"type": "object", "allOf": []any{map[string]any{k: []any{v}}}},
+			} {
+				if fastMetaValid(params) {
+					require.True(t, jsonClean(params), "%#v", params)
+				}
+				checked++
+			}
+		}
+	}
+	assert.Greater(t, checked, 100)
 }

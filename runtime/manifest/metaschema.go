@@ -74,22 +74,10 @@ func knownDraft(s string) bool {
 	return false
 }
 
-// metaSchema checks the parameters at path, already converted to JSON
-// values, against the meta-schema of their draft, reporting each problem
-// at the keyword in the manifest.
-//
-// Most schemas are certainly valid by fastMetaValid's check, and need
-// nothing more; the others go to the library.
-func (c *checker) metaSchema(path string, params map[string]any) {
-	if fastMetaValid(params) {
-		// Certainly valid against 2020-12 (no "$schema" chose another
-		// draft), with nothing to compile: see fastmeta.go.
-		return
-	}
-	c.libraryMetaSchema(path, params)
-}
-
-// libraryMetaSchema is metaSchema by the library alone.
+// libraryMetaSchema checks the parameters at path, already converted to
+// JSON values, against the meta-schema of their draft with the library,
+// reporting each problem at the keyword in the manifest. parameters
+// calls it for the schemas fastMetaValid cannot vouch for.
 //
 // Validating against the meta-schema, compiled once per draft, is cheap;
 // compiling the schema itself costs about ten times more, so it is done
