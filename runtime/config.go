@@ -128,10 +128,7 @@ func (c EngineConfig) WithMemoryLimit(bytes uint64) EngineConfig {
 // Python reported about itself for "py:" lookups (in dir's
 // gate-pyfacts-v1), checked against the files it came from, so that a
 // second process need not start Python (25-330 ms, behind a pyenv shim
-// the most), and manifests Open parsed (in dir's gate-manifest-v5, keyed
-// by their bytes, path, limits and this program's file), so that a second
-// process need not parse and check them again. "" (the default) keeps
-// them in memory only.
+// the most). "" (the default) keeps them in memory only.
 func (c EngineConfig) WithCacheDir(dir string) EngineConfig {
 	c.cacheDir = dir
 	return c

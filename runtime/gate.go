@@ -114,14 +114,9 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 // servers registered and their probes compiled (not yet run). Every
 // problem is reported at once, each with the file, line and column it
 // comes from (manifest.Errors): a bad key, a missing probe module, a module
-// that does not match its sha256 pin or breaks the ABI. With a cache dir
-// (EngineConfig.WithCacheDir), a manifest this program parsed before, byte
-// for byte at the same path, is read from there instead of parsed again.
+// that does not match its sha256 pin or breaks the ABI.
 func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
-	// A manifest parsed before, unchanged, by this same program comes from
-	// the cache dir (manifest.LoadCached): parsing and checking 10,000
-	// tools is most of a check's time.
-	m, err := manifest.LoadCached(path, cfg.limits, cfg.engine.cacheDir)
+	m, err := manifest.LoadWithLimits(path, cfg.limits)
 	if err != nil {
 		return nil, err
 	}

@@ -110,16 +110,17 @@ func buildHelloWorld(b *testing.B) string {
 // (scripts/anchors/pymodel.py: register N availability lambdas, list once,
 // print the names), started with the interpreter itself rather than any
 // shim in front of it. It reports each one's wall time and peak resident
-// memory per run, and the ratios. Goals: no slower than the anchor at
-// 1,000, 10,000 and 50,000 tools, warm and with an empty cache dir; peak
-// resident memory under twice the anchor's; and the warm check's time a
-// tool at 50,000 within 1.3 times its time a tool at 1,000 (x-per-tool-1k).
+// memory per run, and the ratios, at 1,000 and 10,000 tools (the scale
+// gate is built for: docs/MANIFEST.md). Goals: well ahead of the model
+// reading the same manifest (x-python-toml), peak resident memory under
+// twice the anchor's, and the check's time a tool at 10,000 within 1.3
+// times its time a tool at 1,000 (x-per-tool-1k).
 //
-// The model's tools are in code, so it parses nothing: it is the anchor of
-// a warm check, whose manifest is parsed already. An empty cache dir makes
-// gate read and check the manifest too, so that check also has the model
+// The model's tools are in code, so it parses nothing, where gate reads
+// and checks its manifest at every run: so the check also has the model
 // reading the same manifest with Python's own TOML decoder (pymodel.py
-// --manifest, "python-toml"; x-python-toml-cold).
+// --manifest, "python-toml"). "Warm" is a cache dir an earlier run filled
+// (compiled probes); an empty one compiles the probe module too.
 //
 //	go test -run '^$' -bench CheckVsPython -benchtime 20x ./cmd/gatectl
 //
@@ -129,12 +130,12 @@ func BenchmarkCheckVsPython(b *testing.B) {
 	gatectl := buildGatectl(b)
 	pythons := realPythons(b)
 	var perTool1k float64 // the warm check's milliseconds a tool at 1,000 tools
-	for _, n := range []int{1_000, 10_000, 50_000} {
+	for _, n := range []int{1_000, 10_000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			manifest, env := envCheck(b, n, 2)
 			gate := &timedCommand{argv: []string{gatectl, "check", "-m", manifest}, env: env, exitCode: 1}
 			// The same with an empty cache dir each time: a fresh machine,
-			// a CI job without a cache (nothing compiled, nothing parsed).
+			// a CI job without a cache (nothing compiled).
 			cold := &timedCommand{argv: gate.argv, env: env, exitCode: 1, freshCache: true}
 			all := []*timedCommand{gate}
 			for _, python := range pythons {
@@ -170,6 +171,7 @@ func BenchmarkCheckVsPython(b *testing.B) {
 			cold.report(b, "gate-cold")
 			b.ReportMetric(cold.median()/fastest.median(), "x-python-cold")
 			pyTOML.report(b, "python-toml")
+			b.ReportMetric(gate.median()/pyTOML.median(), "x-python-toml")
 			b.ReportMetric(cold.median()/pyTOML.median(), "x-python-toml-cold")
 			if len(gate.rss) > 0 && len(fastest.rss) > 0 {
 				b.ReportMetric(float64(max(slices.Max(gate.rss), slices.Max(cold.rss)))/float64(slices.Max(fastest.rss)), "x-python-maxrss")

@@ -33,7 +33,7 @@ func TestCheckScalesLinearly(t *testing.T) {
 		for i := 0; i < n; i += 2 {
 			t.Setenv(fmt.Sprint("GATE_BENCH_", i), "x")
 		}
-		require.Equal(t, exitUnavailable, run([]string{"check", "-m", path}, io.Discard, io.Discard)) // fills the cache
+		require.Equal(t, exitUnavailable, run([]string{"check", "-m", path}, io.Discard, io.Discard)) // compiles the probe into the cache
 		runs := 20_000 / n
 		cpu = time.Duration(1<<63 - 1)
 		for range 3 {
@@ -57,9 +57,11 @@ func TestCheckScalesLinearly(t *testing.T) {
 	t.Logf("a tool: %.1f allocations, %.0f bytes, %v CPU at 1,000 tools; %.1f, %.0f, %v at 10,000",
 		smallMallocs, smallBytes, smallCPU, largeMallocs, largeBytes, largeCPU)
 	assert.Less(t, largeMallocs, 1.1*smallMallocs, "allocations a tool")
-	// And few of them: 11 at 10,000 tools, of which making the probe is 4
-	// (runtime's TestStandardProbeAllocations counts those exactly). A map
-	// per tool, as making the probes once took, is two more.
+	// And no more than they are: about 46 at 10,000 tools, of which the
+	// manifest's parse is about 37 (runtime/manifest's BenchmarkParseScale)
+	// and making the probe 4 (runtime's TestStandardProbeAllocations
+	// counts those exactly). A map per tool, as making the probes once
+	// took, is two more.
 	assert.Less(t, largeMallocs, maxCheckAllocsPerTool, "allocations a tool at 10,000 tools")
 	assert.Less(t, largeBytes, 1.1*smallBytes, "bytes allocated a tool")
 	if !raceEnabled { // the race detector's own cost a tool grows with the heap (1.45x here)
@@ -68,8 +70,8 @@ func TestCheckScalesLinearly(t *testing.T) {
 }
 
 // maxCheckAllocsPerTool bounds what a warm check allocates a tool, from
-// the cached manifest's decode to the table's line.
-const maxCheckAllocsPerTool = 12.5
+// the manifest's parse to the table's line.
+const maxCheckAllocsPerTool = 50.0
 
 // processCPU is the CPU time the process has used, user and system.
 func processCPU(t *testing.T) time.Duration {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,6 +69,26 @@ func TestCheckBadManifest(t *testing.T) {
 	code, _, stderr = gatectl(t, "check", "-m", filepath.Join(dir, "missing.toml"))
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "missing.toml")
+}
+
+// TestCheckKeepsNoParsedManifest: the cache dir keeps compiled probes and
+// Python's facts, never a parsed manifest. Every command reads and checks
+// its manifest (under 10 ms for 1,000 tools), so nothing but the
+// file decides what a check does.
+func TestCheckKeepsNoParsedManifest(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("GATE_CACHE_DIR", cache)
+	path := filepath.Join(t.TempDir(), "gate.toml")
+	writeFile(t, path, "[[tools]]\nname = \"a\"\nprobe = \"env:GATECTL_KEEPS_NO_MANIFEST\"\n")
+	for range 2 {
+		var stderr strings.Builder
+		require.Equal(t, exitUnavailable, run([]string{"check", "-m", path}, io.Discard, &stderr), stderr.String())
+	}
+	require.NoError(t, filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
+		require.NoError(t, err)
+		assert.NotContains(t, d.Name(), "manifest", "%s: a parsed manifest in the cache dir", p)
+		return nil
+	}))
 }
 
 func TestSchema(t *testing.T) {

@@ -62,10 +62,11 @@ const (
 	oneShotGCPercent   = 400
 	oneShotMemoryLimit = 48 << 20
 	// oneShotHeapPerManifestByte is the memory limit of a one-shot
-	// command per byte of its manifest: what a check keeps live, and what
-	// it allocates on top of that, is each about half of this per
-	// manifest byte (docs/BENCHMARKS.md).
-	oneShotHeapPerManifestByte = 16
+	// command per byte of its manifest: a check's live heap peaks while
+	// the manifest is parsed (its source, position index, decoded document
+	// and Manifest), and what it allocates on top of that is about as much
+	// again (docs/BENCHMARKS.md).
+	oneShotHeapPerManifestByte = 32
 )
 
 // oneShot is set once oneShotMemory has applied the one-shot settings, so

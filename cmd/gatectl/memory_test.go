@@ -70,9 +70,9 @@ func TestOneShotMemoryByTable(t *testing.T) {
 
 // TestOneShotMemoryFitsTheManifest: a one-shot check of a manifest whose
 // live heap is above oneShotMemoryLimit (50,000 env-probed tools, about
-// 75 MB) collects a few times, not continuously below its live heap (25
-// times under the fixed limit); a check of 1,000 tools keeps the fixed
-// limit.
+// 170 MB while the manifest is parsed) collects a few times, not
+// continuously below its live heap (40 times at 16 bytes a manifest
+// byte); a check of 1,000 tools keeps the fixed limit.
 func TestOneShotMemoryFitsTheManifest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 50,000-tool manifest")

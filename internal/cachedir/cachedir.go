@@ -1,10 +1,10 @@
 // Package cachedir keeps gate's own entries in a private directory inside
-// the cache dir (Python's facts, parsed manifests) so that a hostile file
-// system cannot feed them back: the directory must be a real directory of
-// this user that no one else may write to, an entry is read only if it is
-// such a regular file itself (a symlink or FIFO planted at its name is
-// never followed or opened), and an entry is replaced atomically, never
-// written in place.
+// the cache dir (Python's facts) so that a hostile file system cannot
+// feed them back: the directory must be a real directory of this user
+// that no one else may write to, an entry is read only if it is such a
+// regular file itself (a symlink or FIFO planted at its name is never
+// followed or opened), and an entry is replaced atomically, never written
+// in place.
 package cachedir
 
 import (

@@ -22,20 +22,6 @@ type checker struct {
 	lim    Limits // resolved
 	errs   Errors
 	misses []string // paths the index did not know (a bug; see tests)
-	// fast, on the fast path (no index), has the few positions a valid
-	// manifest holds; fastMiss says a path it lacks was asked for, which
-	// sends the parse down the full path.
-	fast     *fastPositions
-	fastMiss bool
-	// lazy, on the fast path, says the position index may still be built
-	// for a position fast lacks (see lazyIndex).
-	lazy bool
-	// fastStr is the source as the fast path's strings share it (see
-	// fastDecoder.str), for tests: the Manifest must keep none of it.
-	fastStr string
-	// slow are the parameters that metaSchema left to the library, for
-	// slowMetaSchemas.
-	slow []slowSchema
 
 	// lastLine is the line of the last position asked for (see lineOf).
 	lastLine int
@@ -57,11 +43,6 @@ func newChecker(file string, src []byte) *checker {
 		i += j + 1
 		starts = append(starts, i)
 	}
-	return newCheckerLines(file, src, starts)
-}
-
-// newCheckerLines is newChecker with the line starts already found.
-func newCheckerLines(file string, src []byte, starts []int) *checker {
 	return &checker{file: file, src: src, starts: starts}
 }
 
@@ -116,49 +97,8 @@ func (c *checker) entry(path string) entry {
 			return e
 		}
 	}
-	if c.fast != nil {
-		if e, ok := c.fast.lookup(path); ok {
-			return e
-		}
-		if c.ix == nil && c.lazyIndex() {
-			if e, ok := c.ix.lookup(path); ok {
-				return e
-			}
-		}
-		c.fastMiss = true
-		return entry{}
-	}
 	c.misses = append(c.misses, path)
 	return entry{}
-}
-
-// lazyIndex builds the position index on the fast path, once, when a
-// check asks for a position the fast decoder does not record and a valid
-// Manifest keeps (an upstream server's tool rules and their probes), so
-// that those positions are the full path's own. It reports whether the
-// index is there: one the index's pass refuses (a limit it counts
-// exactly and the fast decoder only estimates) leaves the document to the
-// full path, which reports why.
-func (c *checker) lazyIndex() bool {
-	if !c.lazy {
-		return false
-	}
-	c.lazy = false
-	var ix *index
-	var err error
-	// A panic in the index is a bug (recorded: see bugs.go), and the full
-	// path decides, as it does for one in the fast decoder.
-	ok := try("lazyIndex", func() {
-		if fault != nil {
-			fault("lazyIndex")
-		}
-		ix, err = buildIndex(c.src, c.lim)
-	})
-	if !ok || err != nil || ix.over != nil || ix.deep.len > 0 {
-		return false
-	}
-	c.ix = ix
-	return true
 }
 
 // keySpan is where path's key is written.

@@ -41,7 +41,6 @@ func FuzzEncodeParams(f *testing.F) {
 	f.Add("<&>", "\u2028\xff\x00", 1e-7, int64(-1))
 	f.Add("", "", 1e21, int64(0))
 	f.Fuzz(func(t *testing.T, k, s string, x float64, n int64) {
-		defer checkNoBugs(t)
 		v := map[string]any{k: s, k + "1": []any{x, n, map[string]any{s: k}}}
 		want, werr := json.Marshal(v)
 		got, gerr := encodeParams(v)

@@ -9,12 +9,14 @@ import "math"
 // DefaultLimits; a negative one means no limit (only for a host that
 // trusts its manifests: the caps are what keep loading linear).
 //
-// The defaults are far above any real manifest (a 10,000-tool manifest
-// with a description, a probe and a two-property parameters schema per
-// tool is 3.6 MB and 170,000 values, and parses in about 35 ms on two
-// cores with 47 MB allocated; see docs/BENCHMARKS.md) and far below what
-// hurts: at the
-// defaults, the worst manifest this package accepts loads in seconds.
+// gate is built for manifests of up to 10,000 tools, and loading stays
+// linear past that (docs/MANIFEST.md, "Scale"). The defaults are far
+// above any real manifest (a 10,000-tool manifest with a description, a
+// probe and a two-property parameters schema per tool is 3.6 MB and
+// 170,000 values, and parses in about a tenth of a second of one core
+// with 59 MB allocated; see docs/BENCHMARKS.md) and far below what hurts:
+// at the defaults, the worst manifest this package accepts loads in
+// seconds.
 type Limits struct {
 	// MaxBytes caps the manifest file's size. Default 16 MiB: more than
 	// 4 times a 10,000-tool manifest with parameters.
@@ -45,11 +47,11 @@ type Limits struct {
 	// their own. What a tool costs grows linearly
 	// (TestParseScalesLinearly): a tool of the quickstart's shape (a
 	// name, a description, a one-property parameters schema, an env
-	// probe; 170 bytes of TOML) allocates about 3.2 KB while it is parsed
+	// probe; 187 bytes of TOML) allocates about 5.4 KB while it is parsed
 	// and the Manifest keeps about 250 B of it; with a two-property
-	// schema (360 bytes) 4.8 KB and 250 B. A Gate adds about 0.9 KB a
+	// schema (360 bytes) 5.9 KB and 250 B. A Gate adds about 0.9 KB a
 	// probed tool while it idles (docs/BENCHMARKS.md). So 50,000 such
-	// tools parse with 160-240 MB allocated, mostly garbage, and keep
+	// tools parse with 270-300 MB allocated, mostly garbage, and keep
 	// about 60 MB with their Gate; a host that wants a tighter bound sets
 	// these. MaxTools also caps one server's [[servers.tools]] rules (a
 	// rule is about at least one tool), as MaxArrayLen does any array.

@@ -78,39 +78,24 @@ func Parse(path string, src []byte) (*Manifest, error) {
 
 // ParseWithLimits is Parse within lim (zero fields: the defaults).
 //
-// A parse is one decoder and one set of checks (see docs/RATIONALE.md,
-// "How is runtime/manifest laid out"): the fast path (fastParseOpts)
-// decodes, checks and returns a Manifest when nothing is wrong, recording
-// only the positions a Manifest keeps; on anything to report, the full
-// path (fullParse) reads the document again with every position at hand
-// and reports every problem in file order.
+// A parse is one pass of each part, in order: the byte scan and the
+// position index (positions.go: every limit, the syntax error, every
+// position), the decoder (decode.go), then the checks, every problem in
+// file order.
 func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
-	m, errs, _, _ := parseOpts(path, src, lim, fastPathEnabled, fastOpts{})
+	m, errs, _ := parseMisses(path, src, lim)
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return m, nil
 }
 
-// utf8BOM is what Windows editors put at the start of a UTF-8 file. TOML
-// does not allow it, but a user cannot see it.
-var utf8BOM = []byte("\xEF\xBB\xBF")
-
-// fastOpts tune the fast path's parallelism, for tests: workers
-// goroutines check the tools (0: GOMAXPROCS), and a document of at least
-// chunkMin bytes (0: defaultChunkMin; negative: none) is decoded in as
-// many chunks (see fastcheck.go, fastchunk.go).
-type fastOpts struct {
-	workers, chunkMin int
-}
-
-// parseOpts is ParseWithLimits, trying the fast path first when tryFast
-// is set, tuned by o, and also returning, for tests, the paths the
-// position index did not know and whether the result is the fast path's.
-func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_ *Manifest, _ Errors, _ []string, fast bool) {
+// parseMisses is ParseWithLimits, also returning, for tests, the paths
+// the position index did not know.
+func parseMisses(path string, src []byte, lim Limits) (*Manifest, Errors, []string) {
 	lim = lim.resolved()
 	if int64(len(src)) > lim.MaxBytes {
-		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil, false
+		return nil, Errors{{Pos: Position{File: path}, Msg: tooLarge(lim.MaxBytes)}}, nil
 	}
 	if bytes.HasPrefix(src, utf8BOM) {
 		// Blank it out rather than cut it, so that byte columns on the
@@ -123,75 +108,37 @@ func parseOpts(path string, src []byte, lim Limits, tryFast bool, o fastOpts) (_
 	if path != "" {
 		var err error
 		if abs, err = filepath.Abs(path); err != nil {
-			return nil, Errors{{Pos: Position{File: path}, Msg: "cannot resolve the manifest's path: " + err.Error(), err: err}}, nil, false
+			return nil, Errors{{Pos: Position{File: path}, Msg: "cannot resolve the manifest's path: " + err.Error(), err: err}}, nil
 		}
 		c.dir = filepath.Dir(abs)
 	} else if wd, err := os.Getwd(); err == nil {
 		c.dir = wd
 	}
-	if tryFast {
-		if m := c.fastParseOpts(o); m != nil {
-			m.Path = abs
-			return m, nil, nil, true
-		}
-		// Declined, or something is wrong: the full path finds out what,
-		// from the start, with a checker of its own.
-		fresh := newCheckerLines(path, src, c.starts)
-		fresh.lim, fresh.dir = c.lim, c.dir
-		c = fresh
+	m, errs := c.parse()
+	if len(errs) > 0 {
+		return nil, errs, c.misses
 	}
-	m, errs := c.fullParse()
-	if m != nil {
-		m.Path = abs
-	}
-	return m, errs, c.misses, false
+	m.Path = abs
+	return m, nil, c.misses
 }
 
-// fullParse is the full path: the pre-scans and the position index, then
-// the decoder without limits of its own, then the checks, every problem
-// in file order.
-func (c *checker) fullParse() (*Manifest, Errors) {
+// utf8BOM is what Windows editors put at the start of a UTF-8 file. TOML
+// does not allow it, but a user cannot see it.
+var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// parse decodes and checks c's source, returning every problem in file
+// order.
+func (c *checker) parse() (*Manifest, Errors) {
 	doc, err := c.decode()
 	if err != nil {
 		return nil, Errors{err}
 	}
 	m := c.document(doc)
-	c.slowMetaSchemas()
 	sort.SliceStable(c.errs, func(i, j int) bool {
 		a, b := c.errs[i].Pos, c.errs[j].Pos
 		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 	})
 	return m, c.errs
-}
-
-// fastParseOpts is the fast path, tuned by o: fastDecode, then the
-// checks, without the position index. It returns nil when fastDecode
-// declines or the checks find any problem (or ask for a position it did
-// not record).
-func (c *checker) fastParseOpts(o fastOpts) *Manifest {
-	pipe := newToolPipe(c, o.workers)
-	switch {
-	case o.chunkMin < 0:
-		pipe.chunks = 1
-	case o.chunkMin > 0:
-		pipe.chunkMin = o.chunkMin
-	}
-	defer pipe.stop()
-	doc, pos, ok := fastDecode(c.src, c.lim, pipe)
-	c.fastStr = pipe.str
-	if !ok {
-		return nil
-	}
-	c.fast, c.lazy = pos, true
-	m := c.fastDocument(doc, pipe)
-	if m == nil {
-		return nil
-	}
-	c.slowMetaSchemas()
-	if len(c.errs) > 0 || c.fastMiss {
-		return nil
-	}
-	return m
 }
 
 // decode parses the TOML, returning its one syntax or structure error if
@@ -201,19 +148,13 @@ func (c *checker) fastParseOpts(o fastOpts) *Manifest {
 // twice, a table redefined) and builds the values.
 func (c *checker) decode() (doc map[string]any, e *Error) {
 	defer func() {
-		// The decoder and the index are fuzzed, but a panic in either must
-		// not take a gateway down over a config file: it is the file's one
-		// error. Nothing here panics on purpose, so it is also a bug, and
-		// recorded as one (see bugs.go): every test fails on it, with its
-		// stack, and not only FuzzParse, which fails on this message.
+		// Nothing here panics on purpose, and the index and the decoder
+		// are fuzzed; but a config file must never take a gateway down:
+		// a panic is the file's one error (which FuzzParse fails on).
 		if r := recover(); r != nil {
-			recordBug("decode", r)
 			doc, e = nil, c.errAt(span{}, "", "", fmt.Sprintf("cannot parse TOML: internal error: %v", r))
 		}
 	}()
-	if fault != nil {
-		fault("full")
-	}
 	if at := rawScan(c.src, c.lim.MaxValues); at >= 0 {
 		return nil, c.errAt(span{at, 1}, "", "", fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", c.lim.MaxValues))
 	}

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -32,9 +30,10 @@ import (
 // means 2020-12, the draft MCP specifies.
 //
 // The library is slow for this job (tens of microseconds for a small
-// schema, hundreds with references to compile), so a schema in the plain
-// subset of 2020-12 that nearly every tool uses is first checked by
-// fastMetaValid (fastmeta.go), which can only say "certainly valid"; the
+// schema, hundreds with references to compile: 1,000 tools would take
+// tens of milliseconds), so a schema in the plain subset of 2020-12 that
+// nearly every tool uses is first checked by fastMetaValid (fastmeta.go),
+// which can only say "certainly valid" and takes under a microsecond; the
 // library checks the rest, and reports every problem.
 
 // schemaBase is the URL a tool's parameters are compiled at: a scheme
@@ -75,94 +74,10 @@ func knownDraft(s string) bool {
 	return false
 }
 
-// metaSchema checks the parameters at path, already converted to JSON
-// values, against the meta-schema of their draft, reporting each problem
-// at the keyword in the manifest.
-//
-// Most schemas are certainly valid by fastMetaValid's check, and need
-// nothing more. The others go to the library, later and on every core
-// (see slowMetaSchemas), since a schema with references costs hundreds
-// of microseconds.
-func (c *checker) metaSchema(path string, params map[string]any) {
-	if fastMetaValid(params) {
-		// Certainly valid against 2020-12 (no "$schema" chose another
-		// draft), with nothing to compile: see fastmeta.go.
-		return
-	}
-	c.slow = append(c.slow, slowSchema{path, params})
-}
-
-// slowSchema is a tool's parameters that the library must check.
-type slowSchema struct {
-	path   string
-	params map[string]any
-}
-
-// slowMetaSchemas runs the library's checks that metaSchema deferred, on
-// up to GOMAXPROCS goroutines, and adds their problems in the order of
-// the schemas, as if each had been checked where it was met: Parse sorts
-// problems by position, stably, and the problems of a tool's parameters
-// come after every other problem of the tool and before those of the
-// next (in the serial order too), so the result is the same. The checks
-// only read the checker's shared state (the source, the index); each
-// goroutine reports into a checker of its own.
-func (c *checker) slowMetaSchemas() {
-	jobs := c.slow
-	c.slow = nil
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
-	if workers <= 1 {
-		for _, j := range jobs {
-			c.libraryMetaSchema(j.path, j.params)
-		}
-		return
-	}
-	type result struct {
-		errs   Errors
-		misses []string
-	}
-	results := make([]result, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				// Re-raised below, in the caller's goroutine, as it would
-				// have been when the checks ran there.
-				if r := recover(); r != nil {
-					mu.Lock()
-					if panicked == nil {
-						panicked = r
-					}
-					mu.Unlock()
-				}
-			}()
-			w := *c
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					return
-				}
-				w.errs, w.misses = nil, nil
-				w.libraryMetaSchema(jobs[i].path, jobs[i].params)
-				results[i] = result{w.errs, w.misses}
-			}
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
-	for _, r := range results {
-		c.errs = append(c.errs, r.errs...)
-		c.misses = append(c.misses, r.misses...)
-	}
-}
-
-// libraryMetaSchema is metaSchema by the library alone.
+// libraryMetaSchema checks the parameters at path, already converted to
+// JSON values, against the meta-schema of their draft with the library,
+// reporting each problem at the keyword in the manifest. parameters
+// calls it for the schemas fastMetaValid cannot vouch for.
 //
 // Validating against the meta-schema, compiled once per draft, is cheap;
 // compiling the schema itself costs about ten times more, so it is done
@@ -265,12 +180,10 @@ func metaSchemaOf(url string) (*jsonschema.Schema, error) {
 }
 
 // validateSafely validates v against sch, turning a panic of the
-// validator into an error, and recording it as the bug it is (see
-// bugs.go).
+// validator into an error: a config file must not take a gateway down.
 func validateSafely(sch *jsonschema.Schema, v any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			recordBug("validateSafely", r)
 			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
 		}
 	}()
@@ -301,13 +214,12 @@ func hasRefs(v any) bool {
 // unless its "$schema" says otherwise; a "$ref" to anything but doc itself
 // fails, since gate never fetches), turning a panic of the validator into
 // an error: a config file, or an MCP server's tool list, must not take a
-// gateway down. Such a panic is a bug, and recorded as one (see bugs.go).
+// gateway down.
 // The manifest checks tools' parameters with it; the MCP gateway checks
 // upstream tools' schemas.
 func CompileSchema(doc map[string]any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			recordBug("CompileSchema", r)
 			err = fmt.Errorf("internal error in the JSON Schema validator: %v", r)
 		}
 	}()

@@ -10,7 +10,7 @@ import (
 
 // parameters checks a tool's JSON Schema and writes it as JSON. The top
 // must be a table of type "object", which is what the model APIs take;
-// the whole must be a valid JSON Schema (see metaSchema), since a client
+// the whole must be a valid JSON Schema (see metaschema.go), since a client
 // that gets an invalid one may refuse every tool, not just this one. The
 // meta-schema check runs only on values JSON can carry (the others are
 // reported already). The result is nil when anything is wrong (the
@@ -20,8 +20,11 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 	if !ok {
 		return nil
 	}
+	// A schema the quick meta-schema check vouches for holds only values
+	// JSON carries (TestFastMetaValidIsJSONClean): one walk, not two.
+	quick := fastMetaValid(t)
 	var out any = t
-	good := jsonClean(t)
+	good := quick || jsonClean(t)
 	if !good {
 		// Only now build the paths of the values, to report each one
 		// JSON cannot carry.
@@ -36,7 +39,9 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 	if !good || m == nil {
 		return nil
 	}
-	c.metaSchema(path, m)
+	if !quick {
+		c.libraryMetaSchema(path, m)
+	}
 	raw, err := encodeParams(m)
 	if err != nil {
 		// jsonClean or jsonValue let through only what JSON carries.

@@ -13,6 +13,17 @@ const maxThreshold = 1000
 // policy reads the policy keys of the table at path; nil when none is
 // written (or none is good: each bad one is reported).
 func (c *checker) policy(path string, t map[string]any) *Policy {
+	written := false
+	for _, key := range policyKeys {
+		if _, ok := t[key]; ok {
+			written = true
+			break
+		}
+	}
+	if !written {
+		// The usual case, without a path or a Policy made for nothing.
+		return nil
+	}
 	var p Policy
 	set := false
 	for i, key := range policyKeys[:2] {

@@ -513,10 +513,7 @@ func (ix *index) update(id int32, e entry) {
 
 // valueSpan is the range of v: its own when the parser records one (for
 // an inline table, just the "{"), otherwise a one-byte range at start.
-func (ix *index) valueSpan(v *unstable.Node, start span) span { return valueSpanOf(v, start) }
-
-// valueSpanOf is index.valueSpan, for the fast decoder too.
-func valueSpanOf(v *unstable.Node, start span) span {
+func (ix *index) valueSpan(v *unstable.Node, start span) span {
 	if s := rangeSpan(v.Raw); s.len > 0 {
 		return s
 	}
@@ -529,10 +526,8 @@ func valueSpanOf(v *unstable.Node, start span) span {
 // afterEquals finds where the value starts after a key: past blanks, "="
 // and blanks. The parser records no range for arrays, and a type error
 // about an array should still point at the array.
-func (ix *index) afterEquals(key span) span { return afterEquals(ix.src, key) }
-
-// afterEquals is index.afterEquals in src, for the fast decoder too.
-func afterEquals(src []byte, key span) span {
+func (ix *index) afterEquals(key span) span {
+	src := ix.src
 	i := key.off + key.len
 	i = skipBlanks(src, i)
 	if i < len(src) && src[i] == '=' {
@@ -546,10 +541,8 @@ func afterEquals(src []byte, key span) span {
 
 // headerSpan widens the key of a header to the whole "[x]" or "[[x]]", so
 // that a tool's position is its header.
-func (ix *index) headerSpan(first, last unstable.Range) span { return headerSpan(ix.src, first, last) }
-
-// headerSpan is index.headerSpan in src, for the fast decoder too.
-func headerSpan(src []byte, first, last unstable.Range) span {
+func (ix *index) headerSpan(first, last unstable.Range) span {
+	src := ix.src
 	start := skipBlanksBack(src, int(first.Offset))
 	if start == 0 || src[start-1] != '[' {
 		return rangeSpan(first)

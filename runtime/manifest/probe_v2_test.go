@@ -34,27 +34,24 @@ probe = { standard = "tcp:localhost:5432", tls_ca = "/etc/ca.pem", proxy = false
 name = "short"
 probe = "tcp:localhost:1"
 `
-	for _, fast := range []bool{true, false} {
-		m, errs, _, took := parseMode("/abs/dir/gate.toml", []byte(src), Limits{}, fast)
-		require.Empty(t, errs, "%+v", errs)
-		assert.Equal(t, fast, took, "the fast path takes v2 keys")
-		p := m.Tools[0].Probe
-		assert.Equal(t, "/abs/dir/p/redis.wasm", p.Module)
-		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Dial)
-		require.NotNil(t, p.Net)
-		assert.Equal(t, "/abs/certs/ca.pem", p.Net.TLSCA, "relative to the manifest's directory, cleaned")
-		assert.True(t, p.Net.Proxy)
-		assert.Equal(t, map[string][]string{"REDIS_PASSWORD": {"127.0.0.1:6379"}, "API_KEY": {"https://api.example.com/v1/"}}, p.Net.Secrets)
-		assert.Equal(t, []string{"127.0.0.1:6379"}, p.Net.Insecure)
-		assert.Equal(t, []string{"https://api.example.com/v1/"}, p.Net.HTTP)
+	m, errs, _ := parseMisses("/abs/dir/gate.toml", []byte(src), Limits{})
+	require.Empty(t, errs, "%+v", errs)
+	p := m.Tools[0].Probe
+	assert.Equal(t, "/abs/dir/p/redis.wasm", p.Module)
+	assert.Equal(t, []string{"127.0.0.1:6379"}, p.Dial)
+	require.NotNil(t, p.Net)
+	assert.Equal(t, "/abs/certs/ca.pem", p.Net.TLSCA, "relative to the manifest's directory, cleaned")
+	assert.True(t, p.Net.Proxy)
+	assert.Equal(t, map[string][]string{"REDIS_PASSWORD": {"127.0.0.1:6379"}, "API_KEY": {"https://api.example.com/v1/"}}, p.Net.Secrets)
+	assert.Equal(t, []string{"127.0.0.1:6379"}, p.Net.Insecure)
+	assert.Equal(t, []string{"https://api.example.com/v1/"}, p.Net.HTTP)
 
-		s := m.Tools[1].Probe
-		assert.Equal(t, "tcp:localhost:5432", s.Standard)
-		require.NotNil(t, s.Net)
-		assert.Equal(t, &ProbeNet{TLSCA: "/etc/ca.pem"}, s.Net)
+	s := m.Tools[1].Probe
+	assert.Equal(t, "tcp:localhost:5432", s.Standard)
+	require.NotNil(t, s.Net)
+	assert.Equal(t, &ProbeNet{TLSCA: "/etc/ca.pem"}, s.Net)
 
-		assert.Equal(t, &Probe{Standard: "tcp:localhost:1", Pos: m.Tools[2].Probe.Pos}, m.Tools[2].Probe)
-	}
+	assert.Equal(t, &Probe{Standard: "tcp:localhost:1", Pos: m.Tools[2].Probe.Pos}, m.Tools[2].Probe)
 }
 
 // An http entry is checked by the grants' compiler (internal/grants) like
@@ -65,7 +62,6 @@ func TestProbeV2HTTPGrantChecked(t *testing.T) {
 name = "api"
 probe = { module = "p.wasm", grants = { http = ["ftp://h/x", "ok"], env = ["A"] } }
 `
-	require.True(t, !sameAsFullPath(t, []byte(src), Limits{}), "an error: the full path's")
 	_, err := Parse("gate.toml", []byte(src))
 	var errs Errors
 	require.True(t, errors.As(err, &errs), "%v", err)
@@ -79,8 +75,7 @@ probe = { module = "p.wasm", grants = { http = ["ftp://h/x", "ok"], env = ["A"] 
 	assert.Equal(t, 62, errs[1].Pos.Col)
 }
 
-// A probe that writes none of ABI v2's keys has a nil Net, on the fast
-// path and the full one alike; proxy = false sets nothing, and an empty
+// A probe that writes none of ABI v2's keys has a nil Net; proxy = false sets nothing, and an empty
 // list is kept (nil and empty differ everywhere in a Manifest).
 func TestProbeNetNilWhenNone(t *testing.T) {
 	src := `[[tools]]
@@ -99,14 +94,12 @@ probe = { standard = "tcp:h:1", proxy = false }
 name = "emptyhttp"
 probe = { module = "p.wasm", grants = { http = [] } }
 `
-	for _, fast := range []bool{true, false} {
-		m, errs, _, _ := parseMode("/abs/gate.toml", []byte(src), Limits{}, fast)
-		require.Empty(t, errs, "%+v", errs)
-		for _, tool := range m.Tools[:3] {
-			assert.Nil(t, tool.Probe.Net, "%s, fast %v", tool.Name, fast)
-		}
-		assert.Equal(t, &ProbeNet{HTTP: []string{}}, m.Tools[3].Probe.Net, "fast %v", fast)
+	m, errs, _ := parseMisses("/abs/gate.toml", []byte(src), Limits{})
+	require.Empty(t, errs, "%+v", errs)
+	for _, tool := range m.Tools[:3] {
+		assert.Nil(t, tool.Probe.Net, tool.Name)
 	}
+	assert.Equal(t, &ProbeNet{HTTP: []string{}}, m.Tools[3].Probe.Net)
 }
 
 // What a Gate keeps of every probed tool: a Probe in the 176-byte size
@@ -152,8 +145,8 @@ func TestProbeJSON(t *testing.T) {
 	assert.Nil(t, tool.Probe.Net)
 }
 
-// Secrets are bound to destinations, in every form TOML writes a table,
-// on the fast path and the full one alike; the list form of old is
+// Secrets are bound to destinations, in every form TOML writes a table;
+// the list form of old is
 // refused with the table it should be, naming its secrets.
 func TestProbeV2SecretsBound(t *testing.T) {
 	src := `[[tools]]
@@ -173,14 +166,11 @@ name = "dotted"
 probe.module = "p.wasm"
 probe.grants.secrets.K = ["unix:/var/run/docker.sock:/_ping"]
 `
-	for _, fast := range []bool{true, false} {
-		m, errs, _, took := parseMode("/abs/gate.toml", []byte(src), Limits{}, fast)
-		require.Empty(t, errs, "%+v", errs)
-		assert.Equal(t, fast, took, "the fast path takes secrets tables")
-		assert.Equal(t, map[string][]string{"K": {"127.0.0.1:6379", "https://api.example.com/v1/"}}, m.Tools[0].Probe.Net.Secrets)
-		assert.Equal(t, map[string][]string{"K": {"tls:cache.internal:6380"}, "L": {"unix:/run/redis.sock"}}, m.Tools[1].Probe.Net.Secrets)
-		assert.Equal(t, map[string][]string{"K": {"unix:/var/run/docker.sock:/_ping"}}, m.Tools[2].Probe.Net.Secrets)
-	}
+	m, perrs, _ := parseMisses("/abs/gate.toml", []byte(src), Limits{})
+	require.Empty(t, perrs, "%+v", perrs)
+	assert.Equal(t, map[string][]string{"K": {"127.0.0.1:6379", "https://api.example.com/v1/"}}, m.Tools[0].Probe.Net.Secrets)
+	assert.Equal(t, map[string][]string{"K": {"tls:cache.internal:6380"}, "L": {"unix:/run/redis.sock"}}, m.Tools[1].Probe.Net.Secrets)
+	assert.Equal(t, map[string][]string{"K": {"unix:/var/run/docker.sock:/_ping"}}, m.Tools[2].Probe.Net.Secrets)
 
 	errs := parseErrs(t, `[[tools]]
 name = "old"

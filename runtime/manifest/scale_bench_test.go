@@ -2,17 +2,16 @@ package manifest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
 // benchScaleLimits let a 50,000-tool genTools manifest through (18 MB,
-// over the default MaxBytes), with the tool cap set as well so that the
-// benchmark runs on code whose default cap was 10,000.
-var benchScaleLimits = Limits{MaxBytes: 32 << 20, MaxTools: 100_000}
+// over the default MaxBytes).
+var benchScaleLimits = Limits{MaxBytes: 32 << 20}
 
 // scaleSizes are the manifests' sizes in tools.
 var scaleSizes = []int{1_000, 10_000, 50_000}
@@ -20,7 +19,8 @@ var scaleSizes = []int{1_000, 10_000, 50_000}
 // BenchmarkParseScale parses manifests of 1,000, 10,000 and 50,000 tools
 // of both benchmark shapes (genPlain is gatectl's BenchmarkCheckVsPython
 // manifest), with toml.Unmarshal of the same bytes as the anchor,
-// reporting time, bytes and allocations per tool.
+// reporting time, bytes and allocations per tool, and the heap the
+// Manifest keeps per tool.
 func BenchmarkParseScale(b *testing.B) {
 	for _, g := range []struct {
 		name string
@@ -42,6 +42,7 @@ func BenchmarkParseScale(b *testing.B) {
 					_, err := ParseWithLimits("gate.toml", src, benchScaleLimits)
 					return err
 				})
+				b.ReportMetric(retainedPerTool(b, src, n), "retained-B/tool")
 			})
 			b.Run(fmt.Sprintf("%s/tools=%d/Unmarshal", g.name, n), func(b *testing.B) {
 				perTool(b, func() error {
@@ -53,40 +54,38 @@ func BenchmarkParseScale(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadScale loads genTools manifests of 1,000, 10,000 and 50,000
-// tools through a warm cache (LoadCached, an entry present) and without
-// one (LoadWithLimits), to say whether the cache pays for itself at each
-// size.
-func BenchmarkLoadScale(b *testing.B) {
-	for _, n := range scaleSizes {
-		dir := b.TempDir()
-		file := filepath.Join(dir, "gate.toml")
-		if err := os.WriteFile(file, genTools(n), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		cache := filepath.Join(dir, "cache")
-		if _, err := LoadCached(file, benchScaleLimits, cache); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("tools=%d/cached", n), func(b *testing.B) {
-			b.ReportAllocs()
-			h := cacheHits.Load()
-			for b.Loop() {
-				if _, err := LoadCached(file, benchScaleLimits, cache); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if cacheHits.Load()-h != int64(b.N) {
-				b.Fatal("a warm load missed")
-			}
-		})
-		b.Run(fmt.Sprintf("tools=%d/uncached", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := LoadWithLimits(file, benchScaleLimits); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// genPlain is a manifest of n tools of the plainest real shape (what
+// scripts/gen.py-style generators write): a name, a description, an
+// inline parameters schema with one property, an env probe.
+func genPlain(n int) []byte {
+	var b strings.Builder
+	b.WriteString("[runtime]\nttl = \"30s\"\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[[tools]]\nname = \"tool_%d\"\ndescription = \"Tool number %d.\"\n"+
+			"parameters = { type = \"object\", properties = { q = { type = \"string\" } }, required = [\"q\"] }\n"+
+			"probe = \"env:GATE_BENCH_%d\"\n\n", i, i, i)
 	}
+	return []byte(b.String())
+}
+
+// retainedPerTool is the heap a Manifest parsed from a copy of src holds
+// once the copy is dropped, per tool.
+func retainedPerTool(b *testing.B, src []byte, n int) float64 {
+	b.StopTimer()
+	defer b.StartTimer()
+	own := append([]byte(nil), src...)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := Parse("gate.toml", own)
+	if err != nil {
+		b.Fatal(err)
+	}
+	own = nil
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(m)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
 }

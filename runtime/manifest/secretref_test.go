@@ -70,7 +70,6 @@ func FuzzSecretNames(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		defer checkNoBugs(t)
 		names, err := SecretNames(s)
 		out, xerr := ExpandSecrets(s, func(n string) (string, bool) { return "<" + n + ">", true })
 		if err != nil {

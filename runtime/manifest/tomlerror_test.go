@@ -114,9 +114,56 @@ func sameValue(a, b any) bool {
 
 // decodeExactSeeds are documents at the edges of what TOML lets a table
 // be: reopened, extended by headers and by dotted keys, redefined, and
-// values only go-toml's decoder reads.
+// values only go-toml's decoder reads; and manifests of every shape,
+// good and bad.
 func decodeExactSeeds() []string {
-	return append(fastPathSeeds(),
+	return append([]string{
+		"", "\xEF\xBB\xBF", "[", "[[tools]]", "tools = [[]]", "a.b.c = 1\na.d = 2",
+		"[[tools]]\nparameters.type = \"object\"\nparameters.x = [[1979-05-27]]",
+		"tools = [{ name = \"a\", parameters = { type = \"object\", x = nan } }]",
+		"[[tools]]\nname = \"a\"\n[tools.probe.grants]\nenv = [\"\"]",
+		"x = \"\"\"\n\n\"\"\"\ny = 1\r\n",
+		string(genTools(4)),
+		"[[tools]]\nname = \"a\"\nparameters = { type = \"object\", default = 1979-05-27T07:32:00Z, x = 07:32:00, y = 1979-05-27T07:32:00, z = 1979-05-27 }\n",
+		"[[tools]]\nname = \"a\"\n[tools.parameters]\ntype = \"object\"\nh = [0xDEAD_beef, 0o7_7, 0b1_0, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000]\nd = [+0, -0, 1_2_3, 9223372036854775807, -9223372036854775808, 9223372036854775808]\n",
+		"[[tools]]\nname = \"a\"\n[tools.parameters]\ntype = \"object\"\nf = [+inf, -inf, nan, -nan, 1e400, 5e-324, 1_0.0_1e1_0, -0.0, 1E+2, 3.14159265358979323846264338327950288]\n",
+		"[[tools]]\nname = \"a\"\nname = \"b\"\n",
+		"[runtime]\nttl = \"1s\"\n[runtime]\n",
+		"[a.b]\n[a]\n[a.b]\n",
+		"[a]\nb.c = 1\n[a.b]\n",
+		"[a]\nb.c = 1\n[a.b.d]\n",
+		"a = {b = 1}\na.c = 2\n",
+		"a = [1]\n[[a]]\n",
+		"[[a]]\n[a]\n",
+		"[[a.b]]\n[a]\n[[a.b]]\n",
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\n[[tools]]\nname = \"b\"\n[tools.probe]\nstandard = \"env:B\"\n",
+		"tools = [ { name = \"a\" }, # c\n { name = \"b\", probe = { standard = \"env:X\", budget = \"1ms\" } } ]\n",
+		"servers = [ 1, { name = \"s\" } ]\n",
+		"[skills.x]\n[skills]\n",
+		"skills = { paths = [\"a\", 'b'], enforcement = \"warn\" }\n",
+		"[[tools]]\nname = \"a\"\nprobe.standard = \"env:A\"\nprobe.budget = \"1ms\"\n",
+		"[[tools]]\nname = \"a\"\nparameters = { type = \"object\", properties = { q = { type = \"string\", pattern = \"^[a-z]+$\" } }, required = [\"q\", \"q\"] }\n",
+		"[[tools]]\nname = \"a\"\ndescription = '''\nmulti\nline'''\nparameters.type = \"object\"\nparameters.\"quoted key\" = \"<&>\\u2028\"\n",
+		"[\"tools\"]\n",
+		"[[ tools ]]\nname = \"sp\"\n[ tools . probe ]\nmodule = \"m.wasm\"\n",
+		// ABI v2's grants and settings, good and bad.
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"p.wasm\"\ntls_ca = \"ca.pem\"\nproxy = true\n[tools.probe.grants]\nsecrets = [\"K\", \"K*\"]\ninsecure = [\"h:1\", \"unix:/s\"]\nhttp = [\"https://h/v1/\"]\n",
+		"tools = [{ name = \"a\", probe = { standard = \"tcp:h:1\", tls_ca = \"\", proxy = \"yes\", grants = { secrets = [] } } }]\n",
+		"[[servers]]\nname = \"s\"\nprobe.module = \"m.wasm\"\nprobe.tls_ca = [1]\nprobe.grants.secrets = [\"\"]\n",
+		// Secrets bound to destinations: every form, good and bad.
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { dial = [\"h:1\"], secrets = { K = [\"h:1\", \"tls:h:2\", \"unix:/s\", \"unix:/s:/p\", \"https://h/v1/\"], L = [\"127.0.0.1:*\"] } } }\n",
+		"[[tools]]\nname = \"a\"\n[tools.probe]\nmodule = \"m.wasm\"\n[tools.probe.grants.secrets]\nK = [\"h:1\"]\n[[tools]]\nname = \"b\"\nprobe.module = \"m.wasm\"\nprobe.grants.secrets.K = [\"https://h/\"]\nprobe.grants.secrets.L = []\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = { \"A-B\" = [\"h:1\"], \"\" = [\"h:1\"], E = [], S = \"h:1\", D = [\"127.1:1\", \"\", 1], T = {} } } }\n",
+		"[[tools]]\nname = \"a\"\nprobe = { module = \"m.wasm\", grants = { secrets = {} } }\n",
+		// Toolsets: good, empty, bad, not a string, inline.
+		"[[tools]]\nname = \"a\"\ntoolset = \"web\"\nprobe = \"env:A\"\n[[tools]]\nname = \"b\"\ntoolset = \"mcp-gh.v2\"\n",
+		"tools = [{ name = \"a\", toolset = \"\" }, { name = \"b\", toolset = \"a b\" }, { name = \"c\", toolset = 1 }, { name = \"d\", toolset = \"web\", description = \"d\" }]\n",
+		// Upstreams.
+		"[[servers]]\nname = \"s\"\ncommand = [\"./x\", \"a\"]\nenv = { B = \"2\", A = \"1\" }\npass_env = [\"HOME\"]\nprefix = \"\"\ncall_timeout = \"5s\"\n[[servers.tools]]\nmatch = \"w*\"\nprobe = \"env:W\"\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
+		"servers = [{ name = \"s\", url = \"http://h/mcp\", tools = [{ name = \"t\", probe = { standard = \"env:A\", budget = \"1ms\" } }] }]\n",
+		"[[servers]]\nname = \"s\"\nurl = \"http://u@h:x/#f\"\ncommand = [\"\"]\nenv = { \"1\" = 1 }\n[servers.tools]\n",
+		"[[servers]]\nname = \"s\"\nprefix = \"p\"\ntools = [{ name = \"a\", match = \"[\" }, { match = \"a\", probe = 1 }, { name = \"a\", probe = \"env:A\" }]\n",
+	},
 		"a.b.c = 1\n[a.b.d]\nx = 1\n",
 		"a.b.c = 1\n[a.b]\n",
 		"a.b = 1\n[[a]]\n",
@@ -149,7 +196,6 @@ func FuzzDecodeExact(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		defer checkNoBugs(t)
 		sameAsGoTOML(t, src)
 	})
 }
@@ -166,7 +212,6 @@ func TestDecodeExactMatchesGoTOML(t *testing.T) {
 		n = 2_000
 	}
 	refused := 0
-	defer checkNoBugs(t)
 	for range n {
 		src := []byte(randomTables(r))
 		sameAsGoTOML(t, src)
@@ -220,9 +265,9 @@ func randomTables(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestDecodeExactIsTheFullPathsDecoder checks that the full path reports
-// what go-toml's decoder refuses with go-toml's message, at its key.
-func TestDecodeExactIsTheFullPathsDecoder(t *testing.T) {
+// TestParseReportsWhatGoTOMLRefuses checks that Parse reports what
+// go-toml's decoder refuses with go-toml's message, at its key.
+func TestParseReportsWhatGoTOMLRefuses(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"[[tools]]\nname = \"a\"\nname = \"b\"\n", "gate.toml:3:1: TOML: key name is already defined"},
 		{"a.b.c = 1\n[a.b]\n", "gate.toml:2:2: TOML: table b already exists as defined by a dotted key"},

@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"crypto/sha256"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -251,7 +249,6 @@ func TestUpstreamErrors(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 			_, _, misses := parse("gate.toml", []byte(src))
 			assert.Empty(t, misses, "paths the index does not know")
-			sameAsFullPath(t, []byte(src), Limits{})
 		})
 	}
 }
@@ -264,111 +261,4 @@ func TestUpstreamRuleLimit(t *testing.T) {
 	require.ErrorAs(t, err, &errs)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "gate.toml:10:1: servers[0].tools[2]: more than 2 tool rules in one server (manifest.Limits.MaxTools)", errs[0].Error())
-}
-
-// Servers with upstreams take the fast path, which builds the position
-// index for their rules' positions (see lazyIndex), when they are valid,
-// and give the full path's result either way.
-func TestUpstreamFastPath(t *testing.T) {
-	for _, src := range []string{
-		upstreamSrc,
-		"[[servers]]\nname = \"s\"\nurl = \"http://h\"\n",
-		"[[tools]]\nname = \"t\"\n[[servers]]\nname = \"s\"\nprefix = \"p\"\n",
-		"servers = [{ name = \"s\", command = [\"x\"], tools = [{ match = \"*\", probe = \"env:A\" }] }]\n",
-		"[[servers]]\nname = \"a\"\n[[servers]]\nname = \"b\"\ncommand = [\"./x\"]\n[[servers.tools]]\nname = \"t\"\n[servers.tools.probe]\nmodule = \"m.wasm\"\n",
-	} {
-		for _, o := range []fastOpts{{workers: 1, chunkMin: -1}, {workers: 2, chunkMin: 1}} {
-			sameWithOpts(t, []byte(src), Limits{}, o)
-		}
-		_, err := Parse("gate.toml", []byte(src))
-		assert.Equal(t, err == nil, sameAsFullPath(t, []byte(src), Limits{}), src)
-	}
-	assert.True(t, sameAsFullPath(t, []byte("[[servers]]\nname = \"s\"\nprobe = \"env:S\"\n"), Limits{}))
-}
-
-// The cache carries upstreams whole: nil and empty, unset and set apart,
-// rules with their probes and positions.
-func TestUpstreamCacheRoundTrip(t *testing.T) {
-	key := [sha256.Size]byte{7}
-	m, err := Parse("/abs/dir/gate.toml", []byte(upstreamSrc))
-	require.NoError(t, err)
-	got, err := decodeEntry(encodeEntry(m, key), key, Limits{})
-	require.NoError(t, err)
-	require.True(t, reflect.DeepEqual(m, got), "%#v\n%#v", m, got)
-	require.NotNil(t, got.Servers[0].Upstream.Prefix)
-	assert.Empty(t, *got.Servers[0].Upstream.Prefix)
-	assert.Equal(t, "/abs/dir/p.wasm", got.Servers[0].Upstream.Tools[1].Probe.Module)
-	assert.Nil(t, got.Servers[1].Upstream.CallTimeout)
-	assert.Nil(t, got.Servers[2].Upstream)
-
-	zero, empty := time.Duration(0), ""
-	for _, u := range []*Upstream{
-		{},
-		{Command: []string{}, Env: []EnvVar{}, PassEnv: []string{}, Tools: []UpstreamTool{}, Prefix: &empty, CallTimeout: &zero},
-		{Command: []string{""}, Env: []EnvVar{{"", ""}}, PassEnv: []string{""}, URL: "u", Tools: []UpstreamTool{{}, {Probe: &Probe{}}}},
-		{Headers: []Header{}, OAuth: &OAuth{}},
-		{Headers: []Header{{"a", "1"}, {"B", "${secret:X}"}}, OAuth: &OAuth{TokenURL: "t", ClientID: "i", ClientSecret: "s", Scopes: []string{"x", "y"}}},
-		{Env: []EnvVar{{"A", "1"}, {"B", ""}}, Tools: []UpstreamTool{{Name: "n", Match: "m", Probe: &Probe{Config: map[string]string{}}, Pos: Position{File: "other", Line: 3}}}},
-	} {
-		m := &Manifest{Servers: []Server{{Upstream: u}, {}}}
-		got, err := decodeEntry(encodeEntry(m, key), key, Limits{})
-		require.NoError(t, err)
-		require.True(t, reflect.DeepEqual(m, got), "%#v\n%#v", m, got)
-	}
-
-	// What parsing never gives is refused: an environment out of order,
-	// more arguments or rules than the limits allow, a flag that means
-	// nothing.
-	for _, tc := range []struct {
-		name string
-		m    *Manifest
-		lim  Limits
-	}{
-		{"env out of order", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"B", ""}, {"A", ""}}}}}}, Limits{}},
-		{"env twice", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"A", ""}, {"A", ""}}}}}}, Limits{}},
-		{"headers out of order", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: []Header{{"b", ""}, {"A", ""}}}}}}, Limits{}},
-		{"header twice in two cases", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: []Header{{"a", ""}, {"A", ""}}}}}}, Limits{}},
-		{"too many headers", &Manifest{Servers: []Server{{Upstream: &Upstream{Headers: make([]Header, maxHeaders+1)}}}}, Limits{}},
-		{"too many scopes", &Manifest{Servers: []Server{{Upstream: &Upstream{OAuth: &OAuth{Scopes: make([]string, maxScopes+1)}}}}}, Limits{}},
-		{"too many arguments", &Manifest{Servers: []Server{{Upstream: &Upstream{Command: make([]string, maxCommandArgs+1)}}}}, Limits{}},
-		{"too many rules", &Manifest{Servers: []Server{{Upstream: &Upstream{Tools: make([]UpstreamTool, 3)}}}}, Limits{MaxTools: 2}},
-		{"too many env", &Manifest{Servers: []Server{{Upstream: &Upstream{Env: []EnvVar{{"A", ""}, {"B", ""}}}}}}, Limits{MaxKeysPerTable: 1}},
-	} {
-		_, err := decodeEntry(encodeEntry(tc.m, key), key, tc.lim)
-		assert.Error(t, err, tc.name)
-	}
-	// The upstream's flags: one with a bit that means nothing.
-	ok := encodeEntry(&Manifest{Path: "/p", Servers: []Server{{Upstream: &Upstream{}}}}, key)
-	strs, params, st := ctestSplit(t, ok)
-	// ... server: name, description, probe, upstream flag 1, command,
-	// env, pass_env, url, headers, flags, tools, position (3 bytes).
-	flags := len(st) - 3 - 2
-	require.Zero(t, st[flags])
-	_, err = decodeEntry(ctestSeal(key, ctestPayload(strs, params, st)), key, Limits{})
-	require.NoError(t, err)
-	bad := append([]byte{}, st...)
-	bad[flags] = 1 << 6
-	_, err = decodeEntry(ctestSeal(key, ctestPayload(strs, params, bad)), key, Limits{})
-	assert.Error(t, err)
-}
-
-// detachRest gives an upstream's strings homes of their own too, should
-// the fast path ever keep a server with one.
-func TestDetachUpstream(t *testing.T) {
-	whole := strings.Repeat("abcdefgh", 8)
-	mk := func(sub func(i int) string) *Manifest {
-		p := sub(9)
-		return &Manifest{Servers: []Server{{Upstream: &Upstream{
-			Command: []string{sub(0)}, Env: []EnvVar{{sub(1), sub(2)}}, PassEnv: []string{sub(3)}, URL: sub(4), Prefix: &p,
-			Headers: []Header{{sub(11), sub(12)}}, OAuth: &OAuth{TokenURL: sub(13), ClientID: sub(14), ClientSecret: sub(15), Scopes: []string{sub(16)}},
-			Tools: []UpstreamTool{{Name: sub(5), Match: sub(6), Probe: &Probe{Standard: sub(7), Config: map[string]string{sub(8): sub(10)}}}},
-		}}}}
-	}
-	m := mk(func(i int) string { return whole[i : i+3] })
-	want := mk(func(i int) string { return strings.Clone(whole[i : i+3]) })
-	detachRest(whole, m)
-	require.Equal(t, want, m)
-	manifestStrings(reflect.ValueOf(m), func(s string) {
-		require.False(t, within(s, whole), "%q shares the source", s)
-	})
 }

@@ -256,6 +256,9 @@ var (
 
 func (c *checker) tools(v any) []Tool {
 	var out []Tool
+	if arr, ok := v.([]any); ok && len(arr) > 0 {
+		out = make([]Tool, 0, len(arr))
+	}
 	c.entries(toolKind, v, func(e *checkedEntry) { out = append(out, c.toolOf(e)) })
 	return out
 }
