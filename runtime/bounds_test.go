@@ -10,6 +10,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -331,7 +332,9 @@ func TestNativeProbeBackToBack(t *testing.T) {
 		require.Equal(t, Available, res.Outcome, "run %d: %s", i, res.Reason)
 	}
 	gate := make(chan struct{})
+	var inside atomic.Int32
 	both := NewNativeProbe(0, func(ctx context.Context) (bool, string, error) {
+		inside.Add(1)
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -342,7 +345,8 @@ func TestNativeProbeBackToBack(t *testing.T) {
 	for range 2 {
 		go func() { results <- both.Run(ctx) }()
 	}
-	time.Sleep(5 * time.Millisecond)
+	// Both runs are in the function at once, or one was turned away.
+	require.Eventually(t, func() bool { return inside.Load() == 2 || len(results) > 0 }, 10*time.Second, time.Millisecond)
 	close(gate)
 	for range 2 {
 		res := <-results
