@@ -64,9 +64,7 @@ func serveGate(t *testing.T, manifest string) string {
 		stop()
 		svc.Close(context.Background())
 	})
-	for !svc.Ready() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	require.Eventually(t, svc.Ready, 30*time.Second, 5*time.Millisecond, "the service never became ready")
 	return "http://" + ln.Addr().String()
 }
 
