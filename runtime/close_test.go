@@ -38,7 +38,7 @@ func TestCloseWhileProbesRun(t *testing.T) {
 	}
 	for round := range rounds {
 		ctx := context.Background()
-		e, err := NewEngine(ctx, NewEngineConfig().WithLookupEnv(secretEnv).WithCacheDir(cacheDir))
+		e, err := NewEngine(ctx, NewEngineConfig().WithLookupEnv(secretEnv).WithCacheDir(cacheDir).WithCompileTimeout(testCompileTimeout))
 		require.NoError(t, err)
 		goModule, err := e.Compile(ctx, "goprobe.wasm", goWasm)
 		require.NoError(t, err)
