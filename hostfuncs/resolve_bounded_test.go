@@ -29,7 +29,7 @@ func TestResolversPanickingResolver(t *testing.T) {
 func TestResolversGiveUpRace(t *testing.T) {
 	r := NewResolvers(ResolverOptions{})
 	require.NoError(t, r.Register("slow", ResolverFunc(func(context.Context, string) (bool, error) {
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // answers around the deadline, on purpose
 		return true, nil
 	})))
 	done := make(chan struct{})

@@ -310,7 +310,9 @@ func TestPythonResolverPrepareCancelled(t *testing.T) {
 	begin := time.Now()
 	err = r.(Preparer).Prepare(ctx)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(begin), 3*time.Second, "Prepare must return promptly once ctx is done")
+	// The bound is ctx's: a Prepare that waited for the hung start would
+	// take its 30 s; the margin is the loaded machine's.
+	assert.Less(t, time.Since(begin), 15*time.Second, "Prepare must return once ctx is done, not wait for the start")
 	assert.Equal(t, 1, starts())
 
 	// The cut-short start was not remembered: this call retries.
@@ -343,7 +345,10 @@ func TestPythonResolverWaiterOutlivesStarter(t *testing.T) {
 		}
 		waiterDone <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the waiter block on the flight
+	// Let the waiter block on the flight. Nothing marks that moment; a
+	// waiter the machine made late starts a flight of its own, and the
+	// test asks the same of it (one more start, and an answer).
+	time.Sleep(50 * time.Millisecond)
 	cancel()
 	assert.ErrorIs(t, <-starterDone, context.Canceled)
 	assert.NoError(t, <-waiterDone)

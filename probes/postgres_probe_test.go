@@ -202,7 +202,7 @@ func writePieces(c net.Conn, b []byte, cuts ...int) bool {
 			return false
 		}
 		last = cut
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // pieces apart, on purpose
 	}
 	return true
 }

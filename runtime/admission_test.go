@@ -64,7 +64,7 @@ func runWithCPUTaken(t *testing.T, budget, hold time.Duration) Result {
 	close(g.open)
 	defer e.cpu.Release()
 	if hold > 0 {
-		time.Sleep(hold)
+		time.Sleep(hold) // the scenario: the CPU is taken for hold
 		e.cpu.Release()
 		defer func() { require.NoError(t, e.cpu.Acquire(context.Background())) }()
 	}

@@ -140,6 +140,8 @@ func TestOnChangeRefreshesUntilTheLastStop(t *testing.T) {
 	nohang.Run(t, "a second call of the same stop", stopSecond)
 	assert.False(t, g.changes.running())
 	after := counter.probes.Load()
+	// Five TTLs in which nothing may happen: a loaded machine can only make
+	// a refresh that went on probe less, never fail this.
 	time.Sleep(time.Second)
 	assert.Equal(t, after, counter.probes.Load(), "probes ran in the background after the last subscriber stopped")
 }
@@ -239,7 +241,7 @@ func TestOnChangeHammer(t *testing.T) {
 				for {
 					stop := g.OnChange(func(Change) { heard.Add(1) })
 					g.AvailableTools(ctx)
-					time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond)
+					time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond) // a random subscription's length
 					stop()
 					select {
 					case <-closed:
@@ -249,7 +251,7 @@ func TestOnChangeHammer(t *testing.T) {
 				}
 			}()
 		}
-		time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
+		time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond) // Close at a random moment of the hammer
 		nohang.Run(t, "Close", func() { assert.NoError(t, g.Close(ctx)) })
 		assert.False(t, g.changes.running(), "Close left the refresh running")
 		close(closed)

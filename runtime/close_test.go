@@ -38,7 +38,7 @@ func TestCloseWhileProbesRun(t *testing.T) {
 	}
 	for round := range rounds {
 		ctx := context.Background()
-		e, err := NewEngine(ctx, NewEngineConfig().WithLookupEnv(secretEnv).WithCacheDir(cacheDir))
+		e, err := NewEngine(ctx, NewEngineConfig().WithLookupEnv(secretEnv).WithCacheDir(cacheDir).WithCompileTimeout(testCompileTimeout))
 		require.NoError(t, err)
 		goModule, err := e.Compile(ctx, "goprobe.wasm", goWasm)
 		require.NoError(t, err)
@@ -84,7 +84,7 @@ func TestCloseWhileProbesRun(t *testing.T) {
 				}()
 			}
 		}
-		time.Sleep(time.Duration(rand.IntN(40)) * time.Millisecond)
+		time.Sleep(time.Duration(rand.IntN(40)) * time.Millisecond) // Close at a random moment of the runs
 		require.NoError(t, e.Close(ctx), "round %d", round)
 		close(closed)
 		waitOrFail(t, &wg, 10*time.Second, "runs still going after Close returned")
@@ -152,10 +152,10 @@ func TestClosedEngineLeaksNoMemory(t *testing.T) {
 				}
 			}()
 		}
-		time.Sleep(time.Duration(2+rand.IntN(10)) * time.Millisecond)
+		time.Sleep(time.Duration(2+rand.IntN(10)) * time.Millisecond) // Close at a random moment of the writes
 		require.NoError(t, e.Close(ctx))
 		waitOrFail(t, &holders, 10*time.Second, "the holder's runs did not end")
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // the scanners look a while longer: the scenario, not a wait
 		close(stop)
 		scans.Wait()
 		require.Empty(t, leaks, "round %d: a probe saw another's memory", round)
@@ -174,7 +174,7 @@ func TestProbeCloseWhileRunning(t *testing.T) {
 	for _, p := range []*Probe{busy, sleeper} {
 		go func() { results <- p.Run(ctx) }()
 	}
-	time.Sleep(10 * time.Millisecond)
+	waitRunning(t, busy, sleeper)
 	require.NoError(t, busy.Close(ctx))
 	require.NoError(t, sleeper.Close(ctx))
 	for range 2 {
@@ -205,7 +205,7 @@ func TestCloseWithImpatientContext(t *testing.T) {
 	p := hostileProbe(t, e, "loop_probe", ProbeConfig{})
 	done := make(chan Result)
 	go func() { done <- p.Run(ctx) }()
-	time.Sleep(5 * time.Millisecond)
+	waitRunning(t, p)
 	gone, cancel := context.WithCancel(ctx)
 	cancel()
 	err = e.Close(gone)
@@ -217,6 +217,20 @@ func TestCloseWithImpatientContext(t *testing.T) {
 
 // waitOrFail waits for wg, failing the test if that takes longer than d:
 // a hang is the bug these tests look for.
+// waitRunning waits until each probe has a run in flight: one that a
+// Close must wait for.
+func waitRunning(t *testing.T, probes ...*Probe) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		for _, p := range probes {
+			if p.life.active.Load() == 0 {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "the runs never started")
+}
+
 func waitOrFail(t *testing.T, wg *sync.WaitGroup, d time.Duration, msg string) {
 	t.Helper()
 	done := make(chan struct{})
@@ -282,6 +296,7 @@ probe = { module = %q, grants = { env = ["SECRET_TOKEN"] } }
 			}
 		}()
 	}
+	// Reloads and the Close at random moments of the reads.
 	for range 10 {
 		time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond)
 		require.NoError(t, svc.Reload(ctx))

@@ -17,8 +17,18 @@ import (
 // the budget would overshoot by seconds, not milliseconds.
 const slack = 20 * time.Millisecond
 
+// testCompileTimeout is the compile timeout of the tests' engines that
+// leave gate's default: that default bounds a compile on the machine gate
+// serves from, and a test machine under -race and busy loops can take
+// longer to compile the Go probe, no fault of the module's or gate's.
+// The tests of the timeout set their own.
+const testCompileTimeout = 10 * time.Minute
+
 func newEngine(t testing.TB, cfg EngineConfig) *Engine {
 	t.Helper()
+	if cfg.compileTimeout == DefaultCompileTimeout {
+		cfg = cfg.WithCompileTimeout(testCompileTimeout)
+	}
 	e, err := NewEngine(context.Background(), cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { e.Close(context.Background()) })

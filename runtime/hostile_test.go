@@ -238,6 +238,8 @@ func TestCallTreeGuestsLeaveTheCPUIdle(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// The measurement, not a wait: a stopped guest uses nothing in the
+	// window; a busy machine only lends the process less CPU.
 	time.Sleep(20 * time.Millisecond) // let the runtime settle
 	before := cpuTime(t)
 	time.Sleep(300 * time.Millisecond)

@@ -57,7 +57,7 @@ func script(rs ...Result) *scripted { return &scripted{queue: rs} }
 func (s *scripted) Run(ctx context.Context) Result {
 	s.runs.Add(1)
 	if s.delay > 0 {
-		time.Sleep(s.delay)
+		time.Sleep(s.delay) // a slow probe, on purpose
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -415,7 +415,7 @@ func TestRegistryHammer(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // how long the hammer runs
 	close(stop)
 	wg.Wait()
 }

@@ -9,6 +9,7 @@ import (
 )
 
 func TestExtractFrontmatter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		in   string
@@ -36,6 +37,7 @@ func TestExtractFrontmatter(t *testing.T) {
 		{"unclosed after blank lines", "\n---\na: 1\n----\n", "", 0, "frontmatter not closed: no line '---' after line 2", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			b, issue := extractFrontmatter([]byte(tc.in))
 			if tc.skip != "" {
 				require.NotNil(t, issue)
@@ -53,6 +55,7 @@ func TestExtractFrontmatter(t *testing.T) {
 // TestExtractFrontmatterCap: only MaxFrontmatterBytes are read; a
 // frontmatter that does not close within them is refused, saying so.
 func TestExtractFrontmatterCap(t *testing.T) {
+	t.Parallel()
 	big := "---\ndescription: " + strings.Repeat("x", MaxFrontmatterBytes) + "\n---\n"
 	_, issue := extractFrontmatter([]byte(big))
 	require.NotNil(t, issue)
@@ -66,6 +69,7 @@ func TestExtractFrontmatterCap(t *testing.T) {
 }
 
 func TestYAMLErrorLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		text string
@@ -80,6 +84,7 @@ func TestYAMLErrorLines(t *testing.T) {
 		{"invalid UTF-8", "a: 1\nb: \xff\n", 2, "invalid leading UTF-8 octet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			fields, issue := parseYAMLFields(block{text: tc.text, firstLine: 10})
 			require.Nil(t, fields)
 			require.NotNil(t, issue)
@@ -90,6 +95,7 @@ func TestYAMLErrorLines(t *testing.T) {
 }
 
 func TestLenientFields(t *testing.T) {
+	t.Parallel()
 	text := strings.Join([]string{
 		"name: lenient",
 		"description: Use when: you need it",
@@ -144,6 +150,7 @@ func TestLenientFields(t *testing.T) {
 }
 
 func TestRemoveTrailingCommas(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"a": 1,}`:               `{"a": 1}`,
 		"{\"a\": [1, 2,\n  ],\n}": "{\"a\": [1, 2\n  ]\n}",

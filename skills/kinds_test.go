@@ -46,6 +46,7 @@ func setKeys(t *testing.T, v any) []string {
 // kind's accessors reach distinct fields. A kind added to the Result or
 // the doctor report but not to the table (or the reverse) fails here.
 func TestKindsCoverResult(t *testing.T) {
+	t.Parallel()
 	var resultLists, reportSplits []string
 	rt := reflect.TypeFor[Result]()
 	for i := range rt.NumField() {
@@ -95,6 +96,7 @@ func TestKindsCoverResult(t *testing.T) {
 // TestKindsFillEveryList: newResult and the doctor report give [] for
 // every kind's lists, never null, whatever the table holds.
 func TestKindsFillEveryList(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(newResult("s", StateActive))
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), "null")
@@ -120,6 +122,7 @@ func TestKindsFillEveryList(t *testing.T) {
 // Manager given the same ones: the table's sources decide which flips
 // drop a cached result or offer, and a wrong one leaves it stale.
 func TestKindsManagerNeverStale(t *testing.T) {
+	t.Parallel()
 	host := MapHost{GOOS: "linux"}
 	steps := []struct{ tools, servers []string }{
 		{nil, nil}, {[]string{"x"}, nil}, {nil, nil}, {nil, []string{"x"}},
@@ -136,6 +139,7 @@ func TestKindsManagerNeverStale(t *testing.T) {
 		"metadata: {hermes: {fallback_for_toolsets: [x]}}",
 	} {
 		t.Run(line, func(t *testing.T) {
+			t.Parallel()
 			cat := NewCatalog(mustParse(t, "s", skillText("s", "d", line)))
 			m := NewManager(cat, ManagerOptions{Host: host})
 			for i, st := range steps {

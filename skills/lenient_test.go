@@ -15,6 +15,7 @@ import (
 // and gives no names, whichever list key it is; the other keys are read
 // as usual. Each file of testdata/malformed-lists is one case.
 func TestMalformedLenientLists(t *testing.T) {
+	t.Parallel()
 	type warning struct {
 		Line    int
 		Message string
@@ -47,6 +48,7 @@ func TestMalformedLenientLists(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join("testdata", "malformed-lists", tc.dir, "SKILL.md")
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -69,6 +71,7 @@ func TestMalformedLenientLists(t *testing.T) {
 // text where text is meant (a description) stays text, with no warning;
 // and a list that parses is read as a list.
 func TestLenientTextIsNotMalformed(t *testing.T) {
+	t.Parallel()
 	s := mustParse(t, "t", "---\nname: t\ndescription: [WIP] Summarise: meetings\nrequires_tools: [a, b]\n---\n")
 	require.True(t, s.Lenient)
 	assert.Equal(t, "[WIP] Summarise: meetings", s.Description)

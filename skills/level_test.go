@@ -11,6 +11,7 @@ import (
 // TestParseLevel reads every SKILL_CAPABILITY_ENFORCEMENT value PraisonAI
 // accepts, every alias, trimmed and in any case.
 func TestParseLevel(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Level{
 		"disabled": LevelDisabled, "off": LevelDisabled,
 		"telemetry": LevelTelemetry, "log": LevelTelemetry,
@@ -32,6 +33,7 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestLevelFromEnv(t *testing.T) {
+	t.Parallel()
 	env := func(vals map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) {
 			v, ok := vals[k]
@@ -54,6 +56,7 @@ func TestLevelFromEnv(t *testing.T) {
 			`SKILL_CAPABILITY_ENFORCEMENT="stirct" is not an enforcement level (accepted: disabled|off, telemetry|log, warn|warning, strict|hard|fail): using warn`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, warning := LevelFromEnv(env(tc.env))
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.warning, warning)
@@ -65,6 +68,7 @@ func TestLevelFromEnv(t *testing.T) {
 // values, and the zero Level is the default, warn (PraisonAI's
 // test_enforcement_levels and test_validator_initialization).
 func TestLevelValues(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "disabled", LevelDisabled.String())
 	assert.Equal(t, "telemetry", LevelTelemetry.String())
 	assert.Equal(t, "warn", LevelWarn.String())

@@ -9,6 +9,7 @@ import (
 // TestNormalizeList ports PraisonAI's test_normalize_list and the rules of
 // its _normalize_list, except that null items are dropped.
 func TestNormalizeList(t *testing.T) {
+	t.Parallel()
 	abc := []string{"a", "b", "c"}
 	for _, tc := range []struct {
 		name string
@@ -35,12 +36,14 @@ func TestNormalizeList(t *testing.T) {
 		{"servers keep their colons", "mcp:filesystem http:internal", []string{"mcp:filesystem", "http:internal"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tc.want, normalizeList(tc.in))
 		})
 	}
 }
 
 func TestNormalizeCSVList(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   any
 		want []string
@@ -58,6 +61,7 @@ func TestNormalizeCSVList(t *testing.T) {
 }
 
 func TestSplitPermissionPatterns(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -79,6 +83,7 @@ func TestSplitPermissionPatterns(t *testing.T) {
 }
 
 func TestAllowedTools(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name            string
 		in              any
@@ -95,6 +100,7 @@ func TestAllowedTools(t *testing.T) {
 		{"nothing", nil, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p, tools := allowedTools(tc.in)
 			assert.Equal(t, tc.patterns, p)
 			assert.Equal(t, tc.tools, tools)
@@ -103,6 +109,7 @@ func TestAllowedTools(t *testing.T) {
 }
 
 func TestPermissionToolName(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "Bash", permissionToolName("Bash(git add:*)"))
 	assert.Equal(t, "Read", permissionToolName("Read"))
 	assert.Equal(t, "", permissionToolName("(x)"))

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseSkillSkips(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text, msg string
 		line            int
@@ -27,6 +28,7 @@ func TestParseSkillSkips(t *testing.T) {
 			`no usable description: the frontmatter has no "description" (the YAML is invalid at line 2: found character that cannot start any token)`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s, rep := parse(t, "x", tc.text)
 			require.Nil(t, s)
 			require.NotNil(t, rep)
@@ -39,6 +41,7 @@ func TestParseSkillSkips(t *testing.T) {
 }
 
 func TestParseSkillNames(t *testing.T) {
+	t.Parallel()
 	codes := func(s *Skill) []string {
 		var out []string
 		for _, w := range s.Warnings {
@@ -66,6 +69,7 @@ func TestParseSkillNames(t *testing.T) {
 		{strings.Repeat("a", 65), "", strings.Repeat("a", 65), []string{CodeNameMissing, CodeNameFormat}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := mustParse(t, tc.dir, "---\n"+tc.name+"\ndescription: d\n---\n")
 			assert.Equal(t, tc.want, s.Name)
 			assert.Equal(t, tc.codes, codes(s))
@@ -74,6 +78,7 @@ func TestParseSkillNames(t *testing.T) {
 }
 
 func TestParseSkillDescriptions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, yaml, want string }{
 		{"plain", "description: Extract text", "Extract text"},
 		{"trimmed", "description: '  spaced  '", "spaced"},
@@ -86,6 +91,7 @@ func TestParseSkillDescriptions(t *testing.T) {
 		{"unquoted colon, lenient", "description: Use when: asked", "Use when: asked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := mustParse(t, "x", "---\nname: x\n"+tc.yaml+"\n---\n")
 			assert.Equal(t, tc.want, s.Description)
 		})
@@ -100,6 +106,7 @@ func TestParseSkillDescriptions(t *testing.T) {
 }
 
 func TestParseSkillLenient(t *testing.T) {
+	t.Parallel()
 	s := mustParse(t, "meeting", "---\nname: meeting\ndescription: Use when: asked\nrequires_tools: [a, b]\n---\n")
 	assert.True(t, s.Lenient)
 	assert.Equal(t, "Use when: asked", s.Description)
@@ -112,6 +119,7 @@ func TestParseSkillLenient(t *testing.T) {
 }
 
 func TestParseSkillDuplicateKeys(t *testing.T) {
+	t.Parallel()
 	s := mustParse(t, "x", "---\nname: x\ndescription: first\nrequires_tools: a\ndescription: second\nrequires_tools: b\n---\n")
 	assert.Equal(t, "second", s.Description, "the last wins, as in PyYAML")
 	assert.Equal(t, []string{"b"}, s.Requirements.Tools)
@@ -122,6 +130,7 @@ func TestParseSkillDuplicateKeys(t *testing.T) {
 }
 
 func TestParseSkillDisableModelInvocation(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]bool{
 		"true": true, "True": true, `"true"`: true, "yes": true, `"yes"`: true, "on": true, "1": true,
 		"false": false, "no": false, `""`: false, "": false, "[true]": false,
@@ -132,6 +141,7 @@ func TestParseSkillDisableModelInvocation(t *testing.T) {
 }
 
 func TestParseSkillFrontmatterScalars(t *testing.T) {
+	t.Parallel()
 	s := mustParse(t, "x", frontmatter(
 		"version: 1.0",
 		"version2: 1.10",
@@ -152,6 +162,7 @@ func TestParseSkillFrontmatterScalars(t *testing.T) {
 }
 
 func TestParseSkillBillionLaughs(t *testing.T) {
+	t.Parallel()
 	// Nested aliases expand to 9^9 values; converting them must stay
 	// bounded.
 	var sb strings.Builder
@@ -176,6 +187,7 @@ func TestParseSkillBillionLaughs(t *testing.T) {
 // duplicate keys) parse within parseDeadline of CPU. The alias case took 5.5 s
 // before one conversion budget was shared by all of a file's keys.
 func TestParseSkillWorstCases(t *testing.T) {
+	t.Parallel()
 	n := MaxFrontmatterBytes - 100
 	fill := func(head, tail string, line func(i int) string) string {
 		var sb strings.Builder

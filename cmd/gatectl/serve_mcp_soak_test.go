@@ -122,11 +122,15 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 		return srv.URL
 	}
 	progress := mcptest.NewProgressServer()
-	upURL := serveUpstream(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return progress }, nil))
+	// The honest and the stalling upstream count the calls they answer: the
+	// SIGTERM below waits for its calls to reach them.
+	upCalls := &mcptest.CallsInFlight{Next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return progress }, nil)}
+	upURL := serveUpstream(upCalls)
 	hostile := mcptest.Server()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return hostile }, nil)
 	endlessURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "endless", Tool: "echo"})
-	stallURL := serveUpstream(&mcptest.HostileHTTP{Next: sdk, Mode: "stall", Tool: "wait", Size: 15 << 20})
+	stallCalls := &mcptest.CallsInFlight{Next: &mcptest.HostileHTTP{Next: sdk, Mode: "stall", Tool: "wait", Size: 15 << 20}}
+	stallURL := serveUpstream(stallCalls)
 	parties := startSoakParties(t, exe, serveUpstream)
 	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
 	honestOnly := fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"\"\n", upURL)
@@ -316,7 +320,8 @@ func TestServeMCPUnderEveryHostileParty(t *testing.T) {
 	third := mcptest.ReadPID(t, pidFile, secondPID)
 	inFlight(goBare, "hang", 20)
 	inFlight(victim, "stall_wait", 5)
-	time.Sleep(500 * time.Millisecond)
+	require.Eventually(t, func() bool { return upCalls.N() >= 20 && stallCalls.N() >= 5 }, mcpWait, 10*time.Millisecond,
+		"the calls reach their upstreams")
 	rewrite("4")
 	late := watchLateness()
 	sent := time.Now()

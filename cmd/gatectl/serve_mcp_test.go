@@ -27,11 +27,13 @@ import (
 // written by hand.
 
 // serveSessions runs gatectl serve, with a token, in front of the upstream
-// above (its tools unprefixed), and returns it with its /mcp URL.
-func serveSessions(t *testing.T, token string) (*serveProcess, string) {
+// above (its tools unprefixed), and returns it with its /mcp URL and the
+// upstream's count of the calls it is answering.
+func serveSessions(t *testing.T, token string) (*serveProcess, string, *mcptest.CallsInFlight) {
 	t.Helper()
 	up := mcptest.NewProgressServer()
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil))
+	calls := &mcptest.CallsInFlight{Next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil)}
+	srv := httptest.NewServer(calls)
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
@@ -44,7 +46,7 @@ func serveSessions(t *testing.T, token string) (*serveProcess, string) {
 			_ = s.cmd.Process.Kill()
 		}
 	})
-	return s, "http://" + s.addr + "/mcp"
+	return s, "http://" + s.addr + "/mcp", calls
 }
 
 // goMCP connects the Go SDK's client to endpoint with the token.
@@ -175,7 +177,7 @@ func (c *tsHTTPClient) steps(t *testing.T, n int) tsHTTPEvent {
 // each both ways. Without a standalone stream none came.
 func TestServeMCPProgressWithoutStream(t *testing.T) {
 	const token = "progress-token"
-	_, endpoint := serveSessions(t, token)
+	_, endpoint, _ := serveSessions(t, token)
 	for _, noStream := range []bool{false, true} {
 		name := map[bool]string{false: "with a standalone stream", true: "without one"}[noStream]
 		t.Run("TypeScript "+name, func(t *testing.T) {
@@ -219,7 +221,7 @@ func (s *serveProcess) gauge(t *testing.T, series string) float64 {
 // answered with an error that says gate is shutting down.
 func TestServeMCPUnderHostileClients(t *testing.T) {
 	const token = "soak-token"
-	s, endpoint := serveSessions(t, token)
+	s, endpoint, upstreamCalls := serveSessions(t, token)
 	goStream := goMCP(t, endpoint, token, false)
 	goBare := goMCP(t, endpoint, token, true)
 	ts := startTSHTTPClient(t, endpoint, token, true, mcptest.ProgressTools)
@@ -287,7 +289,8 @@ func TestServeMCPUnderHostileClients(t *testing.T) {
 			errs <- err
 		}()
 	}
-	time.Sleep(500 * time.Millisecond) // the calls reach the upstream
+	require.Eventually(t, func() bool { return upstreamCalls.N() >= 21 }, mcpWait, 10*time.Millisecond,
+		"the stalled call and the 20 reach the upstream")
 	sent := time.Now()
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	for range 20 {

@@ -139,6 +139,8 @@ probe = "tcp:%[3]s"
 	// hidden at once; the other is served last-good until last success +
 	// TTL + grace, then hidden.
 	rd.stop()
+	// The clock must move past both cached answers' TTL: the scenario, not
+	// a wait for an event (each tool's answer expires on its own).
 	time.Sleep(ttl + 50*time.Millisecond)
 	strict := status("cache_data_strict")
 	assert.Equal(t, runtime.StateUnavailable, strict.State)

@@ -12,6 +12,7 @@ import (
 // what is given back may be taken again, and a party holding nothing is
 // forgotten.
 func TestShared(t *testing.T) {
+	t.Parallel()
 	b := New(10, 4)
 	require.NoError(t, b.Take("a", 4))
 	assert.ErrorIs(t, b.Take("a", 1), ErrOverShare, "a holds its share")
@@ -28,6 +29,7 @@ func TestShared(t *testing.T) {
 }
 
 func TestPeer(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]string{
 		"127.0.0.1:5000":           "127.0.0.1",
 		"127.0.0.2:5000":           "127.0.0.2",

@@ -12,6 +12,7 @@ import (
 )
 
 func TestParseHTTPTarget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw  string
 		want HTTPTarget
@@ -87,6 +88,7 @@ func TestParseHTTPTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
+			t.Parallel()
 			got, err := ParseHTTPTarget(tt.raw)
 			if tt.want == (HTTPTarget{}) {
 				require.Error(t, err)
@@ -107,6 +109,7 @@ func TestParseHTTPTarget(t *testing.T) {
 }
 
 func TestParseHTTPTargetErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ raw, want string }{
 		{"", "empty URL"},
 		{"api.example.com/v1", "want http://host/path"},
@@ -160,6 +163,7 @@ func TestParseHTTPTargetErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
+			t.Parallel()
 			_, err := ParseHTTPTarget(tt.raw)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
@@ -179,6 +183,7 @@ func htestAllow(t *testing.T, grant string, cases map[string]bool) {
 }
 
 func TestHTTPGrantsPaths(t *testing.T) {
+	t.Parallel()
 	htestAllow(t, "https://api.example.com/v1", map[string]bool{
 		"https://api.example.com/v1":         true,
 		"https://api.example.com/v1/":        true,
@@ -219,6 +224,7 @@ func TestHTTPGrantsPaths(t *testing.T) {
 }
 
 func TestHTTPGrantsHosts(t *testing.T) {
+	t.Parallel()
 	htestAllow(t, "https://*.example.com", map[string]bool{
 		"https://a.example.com/anything": true,
 		"https://A.EXAMPLE.COM./x":       true,
@@ -267,6 +273,7 @@ func TestHTTPGrantsHosts(t *testing.T) {
 }
 
 func TestHTTPGrantsUnix(t *testing.T) {
+	t.Parallel()
 	htestAllow(t, "unix:/var/run/docker.sock:/_ping", map[string]bool{
 		"unix:/var/run/docker.sock:/_ping":           true,
 		"unix:/var/run//docker.sock:/x/../_ping":     true,
@@ -296,6 +303,7 @@ func TestHTTPGrantsUnix(t *testing.T) {
 // TestAllowHTTPNormalFormOnly: a target assembled by hand, not in the form
 // ParseHTTPTarget gives, is never granted, whatever it holds.
 func TestAllowHTTPNormalFormOnly(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{HTTP: []string{"https://api.example.com/v1/", "unix:/run/x.sock"}}.Compile()
 	require.NoError(t, err)
 	ok := HTTPTarget{Scheme: "https", Host: "api.example.com", Port: 443, Path: "/v1/models"}
@@ -325,6 +333,7 @@ func TestAllowHTTPNormalFormOnly(t *testing.T) {
 }
 
 func TestHTTPGrantErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ grant, want string }{
 		{"", `http grant "": empty URL prefix`},
 		{"api.example.com", `http grant "api.example.com": want http://host/path, https://host/path or unix:/socket:/path`},
@@ -344,6 +353,7 @@ func TestHTTPGrantErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.grant, func(t *testing.T) {
+			t.Parallel()
 			_, err := Grants{HTTP: []string{tt.grant}}.Compile()
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
@@ -355,6 +365,7 @@ func TestHTTPGrantErrors(t *testing.T) {
 // docs/ABI.md true: every URL in a "matches" cell is granted by the row's
 // grant, and every one in a "does not match" cell is not.
 func TestABIDocHTTPGrantTable(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ABI.md"))
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(doc), "\n### Grants for version 2\n")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestGlobMatch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, s string
 		want       bool
@@ -34,12 +35,14 @@ func TestGlobMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern+"~"+tt.s, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, globMatch(tt.pattern, tt.s))
 		})
 	}
 }
 
 func TestPolicy(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{
 		Env:    []string{"SERP_API_KEY", "AWS_*"},
 		Dial:   []string{"LocalHost:5432", "127.0.0.1:*", "unix:/var/run/docker.sock", "[::1]:6379"},
@@ -70,6 +73,7 @@ func TestPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind+" "+tt.what, func(t *testing.T) {
+			t.Parallel()
 			var got bool
 			switch tt.kind {
 			case "env":
@@ -86,6 +90,7 @@ func TestPolicy(t *testing.T) {
 }
 
 func TestZeroPolicyDeniesEverything(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{}.Compile()
 	require.NoError(t, err)
 	assert.False(t, p.AllowEnv("HOME"))
@@ -96,6 +101,7 @@ func TestZeroPolicyDeniesEverything(t *testing.T) {
 }
 
 func TestGrantErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		grants Grants
 		want   string
@@ -109,6 +115,7 @@ func TestGrantErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			_, err := tt.grants.Compile()
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
@@ -117,6 +124,7 @@ func TestGrantErrors(t *testing.T) {
 }
 
 func TestGlobMatchStop(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, s string
 		want       bool
@@ -138,6 +146,7 @@ func TestGlobMatchStop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern+"~"+tt.s, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, globMatchStop(tt.pattern, tt.s, '/'))
 		})
 	}
@@ -159,6 +168,7 @@ func allowDial(p *Policy, s string) bool   { return p.AllowDial(s) }
 // A '*' never covers a '/', and an absolute path needs a grant that is a
 // path itself: "bin:*" and "*" must not tell a probe which files exist.
 func TestImportGrantsPaths(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Import: []string{"bin:*", "lib:*", "lib:/opt/cuda/*", "lib:/usr/lib/libpq.so.5", "k8s:*", "k8s:deployment/*"}}, allowImport, map[string]bool{
 		"bin:docker":                       true,
 		"bin:/usr/bin/docker":              false,
@@ -213,6 +223,7 @@ func TestImportGrantsPaths(t *testing.T) {
 }
 
 func TestImportGrantsExactAndCase(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Import: []string{"py:psycopg2", "py:*.mime.*"}}, allowImport, map[string]bool{
 		"py:psycopg2":        true,
 		"py:Psycopg2":        false, // specs are case-sensitive
@@ -223,6 +234,7 @@ func TestImportGrantsExactAndCase(t *testing.T) {
 }
 
 func TestImportGrantErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		grant, want string
 	}{
@@ -239,6 +251,7 @@ func TestImportGrantErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.grant, func(t *testing.T) {
+			t.Parallel()
 			_, err := Grants{Import: []string{tt.grant}}.Compile()
 			assert.EqualError(t, err, tt.want)
 		})
@@ -250,6 +263,7 @@ func TestImportGrantErrors(t *testing.T) {
 }
 
 func TestImportSchemes(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{Import: []string{"py:json", "lib:/opt/*", "bin:docker"}}.Compile()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"bin", "lib", "py"}, p.ImportSchemes())
@@ -262,6 +276,7 @@ func TestImportSchemes(t *testing.T) {
 }
 
 func TestDialGrantsUnix(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Dial: []string{"unix:/run/app/*.sock", "unix:/var/run/docker.sock", "unix:/srv/*/db.sock"}}, allowDial, map[string]bool{
 		"unix:/run/app/x.sock":                                 true,
 		"unix:/run/app/../secret/docker.sock":                  false,
@@ -291,6 +306,7 @@ func TestDialGrantsUnix(t *testing.T) {
 // hand a name to a resolver, and a name pattern must not reach deeper
 // names.
 func TestDialGrantsHosts(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Dial: []string{
 		"localhost:5432", "10.0.0.*:5432", "*.example.com:443", "DB.Internal.:5432", "10.*.0.1:22", "db-*:6379",
 	}}, allowDial, map[string]bool{
@@ -333,6 +349,7 @@ func TestDialGrantsHosts(t *testing.T) {
 }
 
 func TestDialGrantsAnyHost(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Dial: []string{"*:8080", "*.:9090"}}, allowDial, map[string]bool{
 		"anything:8080":         true,
 		"a.b.c.d.example:8080":  true,
@@ -357,6 +374,7 @@ func TestDialGrantsAnyHost(t *testing.T) {
 }
 
 func TestDialGrantsAddresses(t *testing.T) {
+	t.Parallel()
 	rtestAllow(t, Grants{Dial: []string{
 		"127.0.0.1:*", "[::1]:6379", "192.168.0.0/16:*", "[fd00::/8]:*", "[::ffff:172.16.0.0/108]:443", "[fe80::1%lo]:80",
 	}}, allowDial, map[string]bool{
@@ -395,6 +413,7 @@ func TestDialGrantsAddresses(t *testing.T) {
 }
 
 func TestDialGrantErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		grant, want string
 	}{
@@ -423,6 +442,7 @@ func TestDialGrantErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.grant, func(t *testing.T) {
+			t.Parallel()
 			_, err := Grants{Dial: []string{tt.grant}}.Compile()
 			assert.EqualError(t, err, tt.want)
 		})
@@ -431,6 +451,7 @@ func TestDialGrantErrors(t *testing.T) {
 
 // What gate.dial should connect to is the form the grants matched.
 func TestCheckDial(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{Dial: []string{"localhost:5432", "[::1]:*", "127.0.0.0/8:*", "unix:/run/app/*.sock"}}.Compile()
 	require.NoError(t, err)
 	tests := []struct {
@@ -460,6 +481,7 @@ func TestCheckDial(t *testing.T) {
 // docs/ABI.md true: every spec or address in a "matches" cell is granted
 // by the row's grant, and every one in a "does not match" cell is not.
 func TestABIDocGrantTables(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ABI.md"))
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(doc), "\n### Grants\n")

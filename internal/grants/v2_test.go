@@ -8,6 +8,7 @@ import (
 )
 
 func TestGrantsV2Errors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		grants Grants
 		want   string
@@ -31,6 +32,7 @@ func TestGrantsV2Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			_, err := tt.grants.Compile()
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
@@ -39,6 +41,7 @@ func TestGrantsV2Errors(t *testing.T) {
 }
 
 func TestGrantsV2Policy(t *testing.T) {
+	t.Parallel()
 	p, err := Grants{
 		HTTP:     []string{"https://api.example.com/v1/"},
 		Secrets:  boundTo("OPENAI_API_KEY", "https://api.example.com/v1/"),

@@ -105,7 +105,7 @@ func TestHostileTrickle(t *testing.T) {
 				if _, err := c.Write([]byte{msg[i]}); err != nil {
 					return
 				}
-				time.Sleep(10 * time.Millisecond)
+				time.Sleep(10 * time.Millisecond) // a trickle, on purpose
 			}
 		})
 	}

@@ -157,11 +157,7 @@ func TestHostileSecretBytesOutOnWire(t *testing.T) {
 // whether it comes to hold at all.
 func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the condition never held")
-		}
-	}
+	require.Eventually(t, cond, 20*time.Second, time.Millisecond, "the condition never held")
 }
 
 // timeSend is how long one run's sends take: of the bound's worth of

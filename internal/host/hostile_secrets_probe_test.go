@@ -328,9 +328,7 @@ func TestProbeSecretBytesOut(t *testing.T) {
 	msg := host.Placeholders((host.MaxBytesOut - 1) / len("${secret:P}"))
 	res, report := runRelay(t, host.MergeGrants(host.Reach(peer), host.BoundSecret("P", peer)), map[string]string{"P": v}, "0",
 		"c"+peer, "s"+msg, "x")
-	for deadline := time.Now().Add(20 * time.Second); got.Ends() == 0 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return got.Ends() > 0 }, 20*time.Second, time.Millisecond, "the peer never saw the connection end")
 	t.Logf("the run: %v %v; the report: %v; the peer received %d bytes", res.Outcome, res.Err, of(report, 's'), got.Total())
 	assert.LessOrEqual(t, got.Total(), int64(host.MaxBytesOut), "the bytes on the wire")
 	// Nor does the send outlast the run's budget, as megabytes may.

@@ -405,7 +405,7 @@ func TestHostileSecretTrickleWork(t *testing.T) {
 			if _, err := c.Write([]byte{'t'}); err != nil {
 				return
 			}
-			time.Sleep(50 * time.Microsecond)
+			time.Sleep(50 * time.Microsecond) // a trickle, on purpose
 		}
 	})
 	c := hostileCall(t, grantsOf(reach(addr), boundSecret("P", addr)), map[string]string{"P": v})

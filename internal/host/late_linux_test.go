@@ -26,8 +26,10 @@ func TestMeasuredDeadline(t *testing.T) {
 		// measured is false for a run without Measure: the wall clock's
 		// deadline.
 		measured bool
-		hold     func(c *Call)
-		stopped  bool
+		// hold is the scenario: its sleeps keep the run off the CPU on
+		// purpose (a machine that made it late), not waits for an event.
+		hold    func(c *Call)
+		stopped bool
 	}{
 		{name: "kept off the CPU", limit: 10, measured: true,
 			hold: func(*Call) { time.Sleep(2 * budget) }},
@@ -131,7 +133,7 @@ func TestWaitAtTheLateLimit(t *testing.T) {
 	start := time.Now()
 	late := &Call{Probe: "p", Deadline: start.Add(budget), Reserve: budget / 20}
 	late.Measure(budget, start.Add(2*budget))
-	time.Sleep(2 * budget)
+	time.Sleep(2 * budget) // the scenario: off the CPU until the late limit
 	intr := interruption(func() { late.waitLimit("gate.dial") })
 	require.NotNil(t, intr, "a run at its late limit was told to answer")
 	assert.Equal(t, "gate.dial", intr.Where)

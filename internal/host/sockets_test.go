@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -84,11 +85,12 @@ func TestSocketSlotLateDialIsTheHosts(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
+	waiting := &waitSeen{Context: ctx, seen: make(chan struct{})}
 	go func() {
-		time.Sleep(5 * time.Millisecond)
+		<-waiting.seen
 		held.Close()
 	}()
-	_, err = s.dial(ctx, "tcp", func() (net.Conn, error) {
+	_, err = s.dial(waiting, "tcp", func() (net.Conn, error) {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.ErrDeadlineExceeded}
 	})
 	var full *SocketsError
@@ -183,4 +185,18 @@ func BenchmarkSocketSlot(b *testing.B) {
 			c.Close()
 		}
 	})
+}
+
+// waitSeen is a context that closes seen the first time Done is asked
+// for: socketSlots.take asks only once no slot was free, so it marks the
+// moment a dial starts to wait for one.
+type waitSeen struct {
+	context.Context
+	once sync.Once
+	seen chan struct{}
+}
+
+func (w *waitSeen) Done() <-chan struct{} {
+	w.once.Do(func() { close(w.seen) })
+	return w.Context.Done()
 }

@@ -175,7 +175,7 @@ func TestWASIClocks(t *testing.T) {
 	_, err = g.call(c, "clock_time_get", clockMonotonic, 0, 0)
 	require.NoError(t, err)
 	first := g.u64(t, 0)
-	time.Sleep(time.Millisecond)
+	time.Sleep(time.Millisecond) // the clock must move: not a wait for an event
 	_, err = g.call(c, "clock_time_get", clockMonotonic, 1000, 8)
 	require.NoError(t, err)
 	assert.NotZero(t, first, "Go's runtime throws on a zero monotonic clock")

@@ -11,6 +11,7 @@ import (
 const tchars = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 func TestValid(t *testing.T) {
+	t.Parallel()
 	for b := range 256 {
 		assert.Equal(t, strings.IndexByte(tchars, byte(b)) >= 0, Valid(string([]byte{byte(b)})), "byte %#x", b)
 	}

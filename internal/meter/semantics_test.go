@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,12 +148,12 @@ func TestPanickingRefuelStopsTheGuest(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.fn, func(t *testing.T) {
 			h := host{stopAt: tc.stopAt}
-			start := time.Now()
 			_, err := h.call(t, mustInstrument(t, readTestdata(t, tc.file)), tc.fn, tc.arg)
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, errStop), "error: %v", err)
+			// The bound is the refuels: stopped at the one that panicked,
+			// whatever the machine's speed.
 			assert.Equal(t, tc.stopAt, h.refuels.Load())
-			assert.Less(t, time.Since(start), 5*time.Second)
 		})
 	}
 }

@@ -204,8 +204,9 @@ func TestInfiniteRecursionStopsAtTheLimit(t *testing.T) {
 			elapsed := time.Since(start)
 			var te trapError
 			require.True(t, errors.As(err, &te), "%v", err)
+			// The limit's own trap, not wazero's overflow: how long that
+			// took is the machine's, logged, not asserted.
 			assert.Equal(t, TrapCallStack, te.code)
-			assert.Less(t, elapsed, time.Second)
 			t.Logf("stopped after %v", elapsed)
 
 			// Without the limit, wazero stops it with its own stack

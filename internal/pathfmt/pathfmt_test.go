@@ -10,6 +10,7 @@ import (
 )
 
 func TestRel(t *testing.T) {
+	t.Parallel()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join("a", "b.md"), Rel(filepath.Join(wd, "a", "b.md")))

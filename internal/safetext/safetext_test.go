@@ -12,6 +12,7 @@ import (
 )
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        string
@@ -40,6 +41,7 @@ func TestClean(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := Clean(tt.in, tt.multiline)
 			assert.Equal(t, tt.want, got, "%q", tt.in)
 			assert.Equal(t, got, Clean(got, tt.multiline), "not idempotent")
@@ -51,6 +53,7 @@ func TestClean(t *testing.T) {
 // cancel tag, and the reserved rest of the block) and every character of
 // the invisible kinds is refused, whatever its place in the text.
 func TestRuleRefusesEveryInvisible(t *testing.T) {
+	t.Parallel()
 	ranges := [][2]rune{
 		{0xE0000, 0xE007F},                 // tags
 		{0x200B, 0x200D}, {0x2060, 0x2064}, // zero-width, word joiner, invisible operators
@@ -74,6 +77,7 @@ func TestRuleRefusesEveryInvisible(t *testing.T) {
 // Each class of Rule holds characters, and none of an earlier class: the
 // order decides only where classes overlap (bidi controls are Cf).
 func TestRuleClasses(t *testing.T) {
+	t.Parallel()
 	for i, c := range Rule {
 		n := 0
 		for r := rune(0); r <= unicode.MaxRune; r++ {
@@ -126,6 +130,7 @@ func FuzzClean(f *testing.F) {
 }
 
 func TestTerminal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want, wantLines string
 	}{
@@ -143,6 +148,7 @@ func TestTerminal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Terminal(tt.in))
 			assert.Equal(t, tt.wantLines, TerminalLines(tt.in))
 		})

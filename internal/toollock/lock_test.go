@@ -20,6 +20,7 @@ import (
 // TestFormatGolden pins the lock file's format: a header, then one
 // sorted line per tool, "-" for a part the tool does not have.
 func TestFormatGolden(t *testing.T) {
+	t.Parallel()
 	search := &mcp.Tool{Name: "search", Description: "Search the notes.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}}
 	write := &mcp.Tool{Name: "write", Title: "Write", Description: "Write a note.", InputSchema: map[string]any{"type": "object"},
 		OutputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true)},
@@ -46,6 +47,7 @@ func TestFormatGolden(t *testing.T) {
 // with its keys in another order, or other white space, has not changed
 // its tool; one that changes a value has.
 func TestSumsIgnoreKeyOrderAndSpace(t *testing.T) {
+	t.Parallel()
 	a := &mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`)}
 	b := &mcp.Tool{Name: "t", InputSchema: json.RawMessage("{ \"properties\" : {\"b\":{\"type\":\"integer\"},\n\"a\":{\"type\":\"string\"}}, \"type\":\"object\" }")}
 	c := &mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}}}`)}
@@ -64,6 +66,7 @@ func TestSumsIgnoreKeyOrderAndSpace(t *testing.T) {
 // TestParseErrors: each problem names the file and the line, and says
 // what is wrong.
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	sum := strings.Repeat("a", 64)
 	good := "s t title=- description=" + sum + " input=" + sum + " output=- annotations=- meta=- icons=" + sum + " other=-"
 	for _, tc := range []struct{ name, src, want string }{
@@ -78,6 +81,7 @@ func TestParseErrors(t *testing.T) {
 		{"control", "s\x1b[2J t", `gate.lock:1: 2 fields`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := Parse("gate.lock", []byte(tc.src))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
@@ -94,6 +98,7 @@ func TestParseErrors(t *testing.T) {
 // fields were pinned reads as a tool that had none of them, so a tool
 // that has them now differs from it in just those parts.
 func TestParseFirstFormat(t *testing.T) {
+	t.Parallel()
 	tool := &mcp.Tool{Name: "t", Description: "d", InputSchema: map[string]any{"type": "object"}}
 	sums, err := SumsOf(tool)
 	require.NoError(t, err)
@@ -116,6 +121,7 @@ func TestParseFirstFormat(t *testing.T) {
 // client, a change of it changes a sum. A field the SDK adds fails this
 // test until it is given a value here, and so a look at how it is pinned.
 func TestSumsCoverEveryField(t *testing.T) {
+	t.Parallel()
 	values := map[string][2]string{
 		"name":         {`"t"`, `"t"`}, // the lock's key, not a part
 		"title":        {`"a"`, `"b"`},
@@ -168,6 +174,7 @@ func TestSumsCoverEveryField(t *testing.T) {
 // TestReadRefusesNonRegular: a lock that is a FIFO, a link to /dev/zero or
 // a huge file is refused at once, not waited on or read.
 func TestReadRefusesNonRegular(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.lock")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
@@ -195,6 +202,7 @@ func TestReadRefusesNonRegular(t *testing.T) {
 // TestWriteReplacesAtomically: Write leaves the file whole and no
 // temporary file beside it.
 func TestWriteReplacesAtomically(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gate.lock")
 	f := (&File{}).Replace("s", []Entry{{Tool: "t", Sums: Sums{Input: strings.Repeat("0", 64)}}})
@@ -209,6 +217,7 @@ func TestWriteReplacesAtomically(t *testing.T) {
 }
 
 func TestPathFor(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"gate.toml":          "gate.lock",
 		"/etc/gate/a.b.toml": "/etc/gate/a.b.lock",
@@ -220,6 +229,7 @@ func TestPathFor(t *testing.T) {
 }
 
 func TestLookupAndServer(t *testing.T) {
+	t.Parallel()
 	s := Sums{Input: strings.Repeat("1", 64)}
 	f := (&File{}).Replace("b", []Entry{{Tool: "x", Sums: s}, {Tool: "y"}}).Replace("a", []Entry{{Tool: "x"}}).Replace("c", nil)
 	got, ok := f.Lookup("b", "x")

@@ -12,6 +12,7 @@ import (
 // TestDecodeCountsFuncCost: the cost Decode counts as it checks a body is
 // the one FuncCost counts afresh.
 func TestDecodeCountsFuncCost(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("..", "..", "probes", "*.wasm"))
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)

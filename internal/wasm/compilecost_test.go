@@ -20,6 +20,7 @@ func costOf(t testing.TB, s costlywasm.Shape) wasm.FuncCost {
 
 // TestFuncCostCounts checks the counts of small bodies worked out by hand.
 func TestFuncCostCounts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		shape costlywasm.Shape
@@ -52,6 +53,7 @@ func TestFuncCostCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, costOf(t, tt.shape))
 		})
 	}
@@ -61,6 +63,7 @@ func TestFuncCostCounts(t *testing.T) {
 // the walk of one block left by many branches with the square of them,
 // the live span with locals times blocks.
 func TestFuncCostGrowsWithShape(t *testing.T) {
+	t.Parallel()
 	small := costOf(t, costlywasm.Shape{Kind: "brifs", Locals: 10, Blocks: 1000})
 	large := costOf(t, costlywasm.Shape{Kind: "brifs", Locals: 10, Blocks: 2000})
 	assert.InDelta(t, 4, float64(large.Walk)/float64(small.Walk), 0.1)
@@ -71,7 +74,8 @@ func TestFuncCostGrowsWithShape(t *testing.T) {
 }
 
 // TestFuncCostManyDeclaredLocals: four billion declared locals cost the
-// count nothing in proportion to them.
+// count nothing in proportion to them. It is not parallel: it counts the
+// whole process's allocations.
 func TestFuncCostManyDeclaredLocals(t *testing.T) {
 	body := []byte{1}
 	body = wasm.AppendU32(body, 1<<32-1)

@@ -27,6 +27,7 @@ func decodeTestdata(t testing.TB, name string) *Module {
 }
 
 func TestDecodeSections(t *testing.T) {
+	t.Parallel()
 	m := decodeTestdata(t, "sections.wasm")
 
 	var ids []SectionID
@@ -107,6 +108,7 @@ func TestDecodeSections(t *testing.T) {
 }
 
 func TestDecodeSpansPointAtTheirBytes(t *testing.T) {
+	t.Parallel()
 	b := readTestdata(t, "sections.wasm")
 	m, err := Decode(b)
 	require.NoError(t, err)
@@ -134,6 +136,7 @@ func TestDecodeSpansPointAtTheirBytes(t *testing.T) {
 }
 
 func TestDecodeImports(t *testing.T) {
+	t.Parallel()
 	m := decodeTestdata(t, "imports.wasm")
 	want := []Import{
 		{Module: "env", Name: "f", Kind: Func, Type: 0},
@@ -178,6 +181,7 @@ func TestDecodeImports(t *testing.T) {
 }
 
 func TestDecodeElementForms(t *testing.T) {
+	t.Parallel()
 	m := decodeTestdata(t, "elements.wasm")
 	funcs := func(e Element) []uint32 {
 		var out []uint32
@@ -246,6 +250,7 @@ func section(id SectionID, content ...byte) []byte {
 }
 
 func TestDecodeCustomSections(t *testing.T) {
+	t.Parallel()
 	b := module(
 		AppendCustomSection(nil, "first", []byte{1, 2, 3}),
 		section(SectionType, 1, 0x60, 0, 0),
@@ -265,6 +270,7 @@ func TestDecodeCustomSections(t *testing.T) {
 // wazero v1.12 decodes and compiles with CoreFeaturesV2 (checked in
 // internal/meter's fuzz test), and so must decode here too.
 func TestDecodeWazeroLeniency(t *testing.T) {
+	t.Parallel()
 	typ := section(SectionType, 1, 0x60, 0, 0)
 	fn := section(SectionFunction, 1, 0)
 	code := func(body ...byte) []byte {
@@ -311,6 +317,7 @@ func TestDecodeWazeroLeniency(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m, err := Decode(tc.input)
 			require.NoError(t, err)
 			if tc.check != nil {
@@ -321,6 +328,7 @@ func TestDecodeWazeroLeniency(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
 	typ := section(SectionType, 1, 0x60, 0, 0)
 	fn := section(SectionFunction, 1, 0)
 	code := func(body ...byte) []byte {
@@ -385,6 +393,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m, err := Decode(tc.input)
 			assert.Nil(t, m)
 			var fe *FormatError
@@ -397,6 +406,7 @@ func TestDecodeErrors(t *testing.T) {
 // TestDecodeEveryPrefix decodes every prefix of the testdata modules: each is
 // either a module (cut at a section boundary) or a FormatError, never a panic.
 func TestDecodeEveryPrefix(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/*.wasm")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
@@ -414,6 +424,7 @@ func TestDecodeEveryPrefix(t *testing.T) {
 }
 
 func TestFormatErrorText(t *testing.T) {
+	t.Parallel()
 	err := &FormatError{Offset: 0x1a2, Section: "code", Msg: "function 3: unknown opcode 0xfe 0x10"}
 	assert.Equal(t, "wasm: code section at offset 0x1a2: function 3: unknown opcode 0xfe 0x10", err.Error())
 	err = &FormatError{Offset: 0, Msg: "not a WebAssembly binary (bad magic number)"}

@@ -17,6 +17,7 @@ import (
 // TestInstrImmediates decodes single instructions (followed by the function's
 // end) and checks opcode, sub-opcode, length and index immediate.
 func TestInstrImmediates(t *testing.T) {
+	t.Parallel()
 	v128 := func(prefix ...byte) []byte { return append(prefix, make([]byte, 16)...) }
 	tests := []struct {
 		name  string
@@ -89,6 +90,7 @@ func TestInstrImmediates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			body := append(append([]byte(nil), tc.code...), OpEnd)
 			if tc.op == OpBlock || tc.op == OpLoop || tc.op == OpIf {
 				body = append(body, OpEnd)
@@ -112,6 +114,7 @@ func TestInstrImmediates(t *testing.T) {
 // TestInstrBlockType: block, loop and if report their block type as the
 // s33 it is encoded as.
 func TestInstrBlockType(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		code []byte
@@ -127,6 +130,7 @@ func TestInstrBlockType(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			in, err := NewInstrReader(append(append([]byte(nil), tc.code...), OpEnd, OpEnd), 0).Next()
 			require.NoError(t, err)
 			assert.Equal(t, tc.bt, in.BlockType)
@@ -135,6 +139,7 @@ func TestInstrBlockType(t *testing.T) {
 }
 
 func TestInstrReaderStopsAtFinalEnd(t *testing.T) {
+	t.Parallel()
 	ir := NewInstrReader([]byte{0x02, 0x40, 0x0b, 0x0b}, 0)
 	var ops []byte
 	for !ir.Done() {
@@ -157,6 +162,7 @@ var objdumpLine = regexp.MustCompile(`^ ([0-9a-f]{6}): ([0-9a-f ]+)\| +(\S.*)$`)
 // wabt sees one instruction and we (like wazero) see the sub-opcode's first
 // byte and then a nop.
 func TestInstrOffsetsMatchWabt(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("wasm-objdump"); err != nil {
 		t.Skip("wasm-objdump not installed")
 	}
@@ -164,6 +170,7 @@ func TestInstrOffsetsMatchWabt(t *testing.T) {
 	require.NoError(t, err)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
 			out, err := exec.Command("wasm-objdump", "-d", f).Output()
 			require.NoError(t, err)
 			var want []int

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDecodeU32(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []byte
 		want uint32
@@ -33,6 +34,7 @@ func TestDecodeU32(t *testing.T) {
 }
 
 func TestDecodeS32(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []byte
 		want int32
@@ -60,6 +62,7 @@ func TestDecodeS32(t *testing.T) {
 }
 
 func TestDecodeS33(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []byte
 		want int64
@@ -85,6 +88,7 @@ func TestDecodeS33(t *testing.T) {
 }
 
 func TestDecodeS64(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []byte
 		want int64
@@ -107,6 +111,7 @@ func TestDecodeS64(t *testing.T) {
 }
 
 func TestLEB128RoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, v := range []uint32{0, 1, 63, 64, 127, 128, 16383, 16384, 1 << 31, math.MaxUint32} {
 		b := AppendU32(nil, v)
 		assert.Equal(t, SizeU32(v), len(b))

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDecodeNameSection(t *testing.T) {
+	t.Parallel()
 	var payload []byte
 	sub := func(id byte, content []byte) {
 		payload = append(payload, id)
@@ -29,6 +30,7 @@ func TestDecodeNameSection(t *testing.T) {
 }
 
 func TestDecodeNameSectionErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		payload []byte
@@ -40,6 +42,7 @@ func TestDecodeNameSectionErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := DecodeNameSection(tc.payload, 0)
 			assert.EqualError(t, err, tc.want)
 		})

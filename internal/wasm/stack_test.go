@@ -34,6 +34,7 @@ func wat2wasm(t testing.TB, wat string) []byte {
 // TestMaxStackHeight walks hand-written bodies whose highest point is
 // known, in slots (v128 counts 2).
 func TestMaxStackHeight(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		fn   string // a func's type use, locals and body
@@ -104,6 +105,7 @@ func TestMaxStackHeight(t *testing.T) {
 // wazero refuses it too) falls back to the bound that does not trust it:
 // every instruction's largest result, plus every block's params and results.
 func TestMaxStackHeightInexact(t *testing.T) {
+	t.Parallel()
 	typ := section(SectionType, 2, 0x60, 0, 0, 0x60, 0, 1, 0x7b) // () -> (); () -> v128
 	tests := []struct {
 		name  string
@@ -121,6 +123,7 @@ func TestMaxStackHeightInexact(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			b := module(typ, section(SectionFunction, 1, 0), section(SectionCode, append([]byte{1}, codeEntry(tc.body)...)...))
 			m, err := Decode(b)
 			require.NoError(t, err)
@@ -143,6 +146,7 @@ func codeEntry(body []byte) []byte {
 // widths. A table entry that takes or leaves one value too many or too
 // few, or a v128 for a scalar, finds none.
 func TestEffectsMatchWazero(t *testing.T) {
+	t.Parallel()
 	rt := wazero.NewRuntimeWithConfig(context.Background(),
 		wazero.NewRuntimeConfigInterpreter().WithCoreFeatures(api.CoreFeaturesV2))
 	defer rt.Close(context.Background())
@@ -267,6 +271,7 @@ func TestEffectsMatchWazero(t *testing.T) {
 // TestReservedSIMDAreRefused: the SIMD sub-opcodes the table has no effect
 // for are the ones wazero refuses.
 func TestReservedSIMDAreRefused(t *testing.T) {
+	t.Parallel()
 	rt := wazero.NewRuntimeWithConfig(context.Background(),
 		wazero.NewRuntimeConfigInterpreter().WithCoreFeatures(api.CoreFeaturesV2))
 	defer rt.Close(context.Background())
@@ -289,6 +294,7 @@ func TestReservedSIMDAreRefused(t *testing.T) {
 // structure everywhere, so the table is right for every instruction they
 // use, and Max is the true maximum.
 func TestMaxStackHeightOfRealModules(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{}
 	for _, pattern := range []string{"testdata/*.wasm", "../meter/testdata/*.wasm", "../../probes/*.wasm", "../../runtime/testdata/hostile/*.wasm"} {
 		names, err := filepath.Glob(pattern)
