@@ -94,9 +94,8 @@ func TestCorpusLevels(t *testing.T) {
 			}
 			out := struct {
 				Diagnostics []Result `json:"diagnostics"`
-				Summary     Summary  `json:"summary"`
 				Offered     []string `json:"offered"`
-			}{m.Diagnostics(), m.Summary(), offered}
+			}{m.Diagnostics(), offered}
 			assertGolden(t, "level-"+level.String()+".json", []byte(rel(string(jsonOf(t, out)))))
 			assertGolden(t, "level-"+level.String()+".prompt.xml", []byte(rel(m.Prompt())+"\n"))
 		})

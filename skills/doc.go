@@ -21,13 +21,14 @@
 //     States. The kinds of requirement (tools, servers, toolsets,
 //     environment variables, binaries, any of some binaries) are one
 //     table, kinds (kinds.go): how each is checked, its message, whether
-//     it is critical, and its lists in the Result and the doctor report
-//     (report.go).
+//     it is critical, and its lists in the Result.
 //   - A Manager (manager.go) holds a Catalog, caches Results, invalidates only
 //     what a change in available tools or servers can affect, re-reads changed
-//     files (refresh.go), and produces the Diagnostics, the Summary
-//     (summary.go), the skills' parse warnings (Manager.Warnings) and the
-//     <available_skills> prompt (select.go, prompt.go).
+//     files (refresh.go), and produces the Diagnostics, the skills by
+//     state, the skills' parse warnings (Manager.Warnings) and the
+//     <available_skills> prompt (select.go, prompt.go). What gatectl and
+//     its HTTP API print of them (lists, doctor reports, counts) is theirs
+//     (internal/skillsview), not this package's.
 //
 // The package knows nothing of WebAssembly or of the rest of gate: the
 // runtime hands it the available tools and servers as plain sets and answers

@@ -64,7 +64,7 @@ func ExampleManager_Prompt() {
 	fmt.Println(m.Prompt())
 
 	m.SetAvailable([]string{"pdf_read", "terminal", "web_search"}, nil)
-	fmt.Println(m.Summary().Active, "active;", len(m.Offered()), "offered")
+	fmt.Println(len(m.SkillsByState(skills.StateActive)), "active;", len(m.Offered()), "offered")
 	// Output:
 	// <available_skills>
 	//   <skill>

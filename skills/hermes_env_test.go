@@ -150,21 +150,3 @@ func TestValidateHermesEnv(t *testing.T) {
 	m = NewManager(NewCatalog(fallback), ManagerOptions{Level: LevelStrict, Host: host})
 	assert.Empty(t, m.Offered())
 }
-
-// TestHermesEnvDoctor is `gatectl doctor skills --requirements --json` over
-// hermesEnvDir: the variables each skill requires, split by whether they
-// are set, and the warnings of the malformed entries, each with its line.
-func TestHermesEnvDoctor(t *testing.T) {
-	dir, err := filepath.Abs(hermesEnvDir)
-	require.NoError(t, err)
-	cat := Discover([]string{dir}, DiscoverOptions{})
-	host := MapHost{Env: map[string]string{"SCIMINER_API_KEY": "k", "HOMELAB_GH_TOKEN": "ghp", "API_KEY": "k", "API_URL": ""}, GOOS: "linux"}
-	m := NewManager(cat, ManagerOptions{Host: host})
-	rel := func(p string) string {
-		if r, err := filepath.Rel(filepath.Dir(filepath.Dir(dir)), p); err == nil && p != "" {
-			return filepath.ToSlash(r)
-		}
-		return p
-	}
-	assertGolden(t, "hermes-env-doctor.json", jsonOf(t, NewDoctor(m, true, rel)))
-}

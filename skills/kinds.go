@@ -44,12 +44,13 @@ func (s source) has(avail Available, h Host, name string) bool {
 // The kinds table drives everything done kind by kind: Validate (the
 // checks, the messages and their order, HasCriticalMissing,
 // IsFullySatisfied, OpenClaw's always), newResult (every list non-nil),
-// the doctor report (NewDoctor, Requirement.Kinds), Requirements.IsEmpty,
-// the Manager's invalidation and its binary prefetch. The frontmatter keys
-// that feed each kind are the listKeys table (requirements.go).
+// Requirements.IsEmpty, the Manager's invalidation and its binary
+// prefetch. The frontmatter keys that feed each kind are the listKeys
+// table (requirements.go). gatectl's doctor report (internal/skillsview)
+// keeps a table of its own, in this one's order, checked against Result.
 type kind struct {
-	// name is the kind's key in the doctor report ("tools", "any_bins"),
-	// and, with "_" read as a space, its label in the text doctor.
+	// name names the kind ("tools", "any_bins") in tests' messages, as
+	// gatectl's doctor report keys it.
 	name string
 	// field is the Requirements list the kind reads.
 	field func(*Requirements) *[]string
@@ -70,35 +71,30 @@ type kind struct {
 	critical bool
 	// satisfied and missing are the kind's lists in Result.
 	satisfied, missing func(*Result) *[]string
-	// report is the kind's Split in the doctor report.
-	report func(*Requirement) *Split
 }
 
 // kinds are the kinds of requirement, in the order Validate checks them
-// and reports what is missing. The order of the Result's and the doctor
-// report's JSON fields is their structs' own, which differs (env comes
-// before toolsets there): both are public and kept as they were.
+// and reports what is missing. The order of the Result's JSON fields is
+// its struct's own, which differs (env comes before toolsets there): it
+// is public and kept as it was.
 var kinds = []kind{
 	{
 		name: "tools", field: reqTools, from: fromTools,
 		message: "Missing required tools", critical: true,
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedTools },
 		missing:   func(r *Result) *[]string { return &r.MissingTools },
-		report:    func(q *Requirement) *Split { return &q.Tools },
 	},
 	{
 		name: "servers", field: reqServers, from: fromServers,
 		message: "Missing required servers", critical: true,
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedServers },
 		missing:   func(r *Result) *[]string { return &r.MissingServers },
-		report:    func(q *Requirement) *Split { return &q.Servers },
 	},
 	{
 		name: "toolsets", field: reqToolsets, from: fromToolsets,
 		message: "Missing required toolsets", critical: true,
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedToolsets },
 		missing:   func(r *Result) *[]string { return &r.MissingToolsets },
-		report:    func(q *Requirement) *Split { return &q.Toolsets },
 	},
 	{
 		// Not critical, as in PraisonAI: a fallback skill missing only
@@ -108,7 +104,6 @@ var kinds = []kind{
 		message:   "Missing required environment variables",
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedEnvVars },
 		missing:   func(r *Result) *[]string { return &r.MissingEnvVars },
-		report:    func(q *Requirement) *Split { return &q.Env },
 	},
 	{
 		name: "bins", field: reqBins, from: fromPath,
@@ -116,7 +111,6 @@ var kinds = []kind{
 		message:   "Missing required binaries",
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedBins },
 		missing:   func(r *Result) *[]string { return &r.MissingBins },
-		report:    func(q *Requirement) *Split { return &q.Bins },
 	},
 	{
 		name: "any_bins", field: reqAnyBins, from: fromPath, anyOf: true,
@@ -124,7 +118,6 @@ var kinds = []kind{
 		message:   "Missing all of the binaries",
 		satisfied: func(r *Result) *[]string { return &r.SatisfiedAnyBins },
 		missing:   func(r *Result) *[]string { return &r.MissingAnyBins },
-		report:    func(q *Requirement) *Split { return &q.AnyBins },
 	},
 }
 

@@ -279,31 +279,17 @@ func TestSetAvailableInvalidatesOnlyDependents(t *testing.T) {
 	assert.Equal(t, before, m.Prompt(), "back where it started")
 }
 
-func TestManagerSummary(t *testing.T) {
+func TestManagerSkillsByState(t *testing.T) {
 	var skills []*Skill
 	for i := range 8 {
 		skills = append(skills, skillOf(t, fmt.Sprintf("s%d", i), "requires_tools: [a, b]", "requires_servers: [c]", "requires_env: [D]"))
 	}
 	skills = append(skills, skillOf(t, "ok"), skillOf(t, "mac", "platforms: macos"))
 	m := managerOf(t, LevelWarn, skills...)
-	sum := m.Summary()
-	assert.Equal(t, 10, sum.TotalSkills)
-	assert.Equal(t, 1, sum.Active)
-	assert.Equal(t, 8, sum.Degraded)
-	assert.Equal(t, 1, sum.Unavailable)
-	assert.Equal(t, "warn", sum.EnforcementLevel)
-	require.Len(t, sum.SampleIssues, MaxSampleIssues)
-	assert.Equal(t, []string{"s0: Missing required tools: a, b", "s0: Missing required servers: c", "s1: Missing required tools: a, b"}, sum.SampleIssues[:3],
-		"the first 2 warnings of each degraded skill")
-
 	assert.Equal(t, []string{"ok"}, names(m.SkillsByState(StateActive)))
 	assert.Equal(t, []string{"mac"}, names(m.SkillsByState(StateUnavailable)))
 	assert.Len(t, m.SkillsByState(StateDegraded), 8)
-
-	strict := managerOf(t, LevelStrict, skillOf(t, "x", "requires_tools: [a]", "requires_env: [B, C]"))
-	assert.Equal(t, Summary{TotalSkills: 1, Unavailable: 1, EnforcementLevel: "strict",
-		SampleIssues: []string{"x: Missing required tools: a", "x: Missing required environment variables: B, C"}}, strict.Summary())
-	assert.Equal(t, Summary{EnforcementLevel: "warn", SampleIssues: []string{}}, managerOf(t, LevelWarn).Summary())
+	assert.Empty(t, managerOf(t, LevelWarn).SkillsByState(StateActive))
 }
 
 func names(skills []*Skill) []string {
@@ -395,7 +381,7 @@ func TestManagerConcurrent(t *testing.T) {
 				case 4:
 					_, _ = m.Result(fmt.Sprintf("s%02d", i%20), i%2 == 0)
 				case 5:
-					m.Summary()
+					m.SkillsByState(StateDegraded)
 				case 6:
 					m.Cached()
 				case 7:

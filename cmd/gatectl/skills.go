@@ -10,6 +10,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/pathfmt"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/skillsview"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/skills"
 )
@@ -139,7 +140,7 @@ func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt b
 		}
 		return exitOK
 	}
-	list := skills.NewList(m, pathfmt.Rel)
+	list := skillsview.NewList(m, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, list)
 		return exitOK
@@ -157,7 +158,7 @@ func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt b
 		t.add(safetext.Terminal(s.Name), string(s.State), offered, clipText(safetext.Terminal(issues), 120))
 	}
 	t.write(stdout)
-	sum := m.Summary()
+	sum := skillsview.Summarize(m)
 	fmt.Fprintf(stdout, "\n%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).\n",
 		sum.TotalSkills, sum.Active, sum.Degraded, sum.Unavailable, list.Offered, sum.EnforcementLevel)
 	return exitOK
@@ -209,7 +210,7 @@ func doctorSkills(args []string, stdout, stderr io.Writer) int {
 		m = g.Skills(ctx)
 	}
 
-	report := skills.NewDoctor(m, f.requirements, pathfmt.Rel)
+	report := skillsview.NewDoctor(m, f.requirements, pathfmt.Rel)
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -224,7 +225,7 @@ func doctorSkills(args []string, stdout, stderr io.Writer) int {
 // printDoctor prints a doctor report for people. Skill names, paths and
 // messages quote what skill authors wrote and the names of their folders:
 // every one is escaped (safetext.Terminal).
-func printDoctor(w io.Writer, r skills.Doctor) {
+func printDoctor(w io.Writer, r skillsview.Doctor) {
 	t := safetext.Terminal
 	fmt.Fprintf(w, "%d skills: %d active, %d degraded, %d unavailable (enforcement: %s)\n",
 		r.TotalSkills, r.Active, r.Degraded, r.Unavailable, r.EnforcementLevel)

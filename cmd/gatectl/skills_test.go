@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gate-dev/gate/skills"
+	"github.com/gate-dev/gate/internal/skillsview"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -105,16 +105,16 @@ func TestDoctorParseWarnings(t *testing.T) {
 // that has something, under its label, in Validate's order, and skips
 // the empty ones.
 func TestPrintDoctorKinds(t *testing.T) {
-	none := skills.Split{Satisfied: []string{}, Missing: []string{}}
+	none := skillsview.Split{Satisfied: []string{}, Missing: []string{}}
 	var sb strings.Builder
-	printDoctor(&sb, skills.Doctor{Skills: []skills.Requirement{{
+	printDoctor(&sb, skillsview.Doctor{Skills: []skillsview.Requirement{{
 		Name: "s", Location: "s/SKILL.md", State: "degraded",
-		Tools:    skills.Split{Satisfied: []string{"a"}, Missing: []string{"b"}},
+		Tools:    skillsview.Split{Satisfied: []string{"a"}, Missing: []string{"b"}},
 		Servers:  none,
-		Env:      skills.Split{Satisfied: []string{}, Missing: []string{"KEY"}},
-		Toolsets: skills.Split{Satisfied: []string{"web"}, Missing: []string{}},
+		Env:      skillsview.Split{Satisfied: []string{}, Missing: []string{"KEY"}},
+		Toolsets: skillsview.Split{Satisfied: []string{"web"}, Missing: []string{}},
 		Bins:     none,
-		AnyBins:  skills.Split{Satisfied: []string{}, Missing: []string{"rg", "ag"}},
+		AnyBins:  skillsview.Split{Satisfied: []string{}, Missing: []string{"rg", "ag"}},
 	}}})
 	assert.Contains(t, sb.String(), "\ns  degraded  s/SKILL.md\n"+
 		"  tools:    ok a; missing b\n"+
@@ -137,9 +137,9 @@ func TestSkillsToolsets(t *testing.T) {
 	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "warn")
 	code, stdout, stderr := gatectl(t, "skills", "--json", "-m", filepath.Join("testdata", "toolsets", "gate.toml"))
 	require.Equal(t, exitOK, code, stderr)
-	var list skills.List
+	var list skillsview.List
 	require.NoError(t, json.Unmarshal([]byte(stdout), &list), stdout)
-	got := map[string]skills.ListEntry{}
+	got := map[string]skillsview.ListEntry{}
 	for _, e := range list.Skills {
 		got[e.Name] = e
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gate-dev/gate/internal/skillsview"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -321,7 +322,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	counts := map[string]int{"active": 0, "degraded": 0, "unavailable": 0}
 	offered := 0
 	if m := g.Skills(ctx); m != nil {
-		sum := m.Summary()
+		sum := skillsview.Summarize(m)
 		counts["active"], counts["degraded"], counts["unavailable"] = sum.Active, sum.Degraded, sum.Unavailable
 		offered = len(m.Offered())
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gate-dev/gate/internal/pathfmt"
-	"github.com/gate-dev/gate/skills"
+	"github.com/gate-dev/gate/internal/skillsview"
 )
 
 // skills answers every skill with its state and whether the prompt offers
@@ -12,10 +12,10 @@ import (
 func (s *server) skills(w http.ResponseWriter, r *http.Request) {
 	m := s.svc.Gate().Skills(r.Context())
 	if m == nil {
-		writeJSON(w, http.StatusOK, skills.List{Skills: []skills.ListEntry{}})
+		writeJSON(w, http.StatusOK, skillsview.List{Skills: []skillsview.ListEntry{}})
 		return
 	}
-	writeJSON(w, http.StatusOK, skills.NewList(m, pathfmt.Rel))
+	writeJSON(w, http.StatusOK, skillsview.NewList(m, pathfmt.Rel))
 }
 
 // prompt answers the <available_skills> block for the next model call, as
@@ -31,8 +31,8 @@ func (s *server) diagnostics(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		// No skills: the counts are zero, and "skills" and "files" are
 		// left out, as gatectl leaves them out when they are empty.
-		writeJSON(w, http.StatusOK, skills.Doctor{Summary: skills.Summary{SampleIssues: []string{}}, ParseWarnings: []skills.ParseWarning{}})
+		writeJSON(w, http.StatusOK, skillsview.Doctor{Summary: skillsview.Summary{SampleIssues: []string{}}, ParseWarnings: []skillsview.ParseWarning{}})
 		return
 	}
-	writeJSON(w, http.StatusOK, skills.NewDoctor(m, true, pathfmt.Rel))
+	writeJSON(w, http.StatusOK, skillsview.NewDoctor(m, true, pathfmt.Rel))
 }

@@ -1,4 +1,6 @@
-package skills
+package skillsview
+
+import "github.com/gate-dev/gate/skills"
 
 // Summary counts the skills by state, with the keys of the metadata of
 // PraisonAI's `praisonai doctor skills` capabilities check.
@@ -21,18 +23,20 @@ type Summary struct {
 // doctor samples.
 const MaxSampleIssues = 10
 
-// Summarize counts results at a level.
-func Summarize(results []Result, level Level) Summary {
-	s := Summary{TotalSkills: len(results), EnforcementLevel: level.String(), SampleIssues: []string{}}
-	for _, r := range results {
+// Summarize validates every skill of m (cached results are reused) and
+// counts them by state at m's level.
+func Summarize(m *skills.Manager) Summary {
+	s := Summary{EnforcementLevel: m.Level().String(), SampleIssues: []string{}}
+	for _, r := range m.Diagnostics() {
+		s.TotalSkills++
 		var issues []string
 		switch r.State {
-		case StateActive:
+		case skills.StateActive:
 			s.Active++
-		case StateDegraded:
+		case skills.StateDegraded:
 			s.Degraded++
 			issues = r.Warnings
-		case StateUnavailable:
+		case skills.StateUnavailable:
 			s.Unavailable++
 			issues = r.Errors
 		}
@@ -44,10 +48,4 @@ func Summarize(results []Result, level Level) Summary {
 		}
 	}
 	return s
-}
-
-// Summary validates every skill (cached results are reused) and counts
-// them by state.
-func (m *Manager) Summary() Summary {
-	return Summarize(m.Diagnostics(), m.validator.Level)
 }

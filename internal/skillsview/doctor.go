@@ -1,37 +1,18 @@
-package skills
+package skillsview
 
-import "fmt"
+import (
+	"fmt"
 
-// The JSON shapes of `gatectl skills --json` (List), `gatectl doctor skills
-// --json [--requirements]` (Doctor) and their HTTP twins /v1/skills and
-// /v1/diagnostics, built in one place so that a client can move between
-// the CLI and the service without noticing.
-
-// List is every skill with its state and whether the prompt offers it.
-type List struct {
-	EnforcementLevel string      `json:"enforcement_level"`
-	Offered          int         `json:"offered"`
-	Skills           []ListEntry `json:"skills"`
-}
-
-// ListEntry is one skill of a List.
-type ListEntry struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Location    string   `json:"location"`
-	State       string   `json:"state"`
-	Offered     bool     `json:"offered"`
-	Warnings    []string `json:"warnings"`
-	Errors      []string `json:"errors"`
-}
+	"github.com/gate-dev/gate/skills"
+)
 
 // Doctor is the Summary (the keys of PraisonAI's doctor), plus, with
 // requirements, every skill's requirements and what discovery had to say
 // about files.
 type Doctor struct {
 	Summary
-	Skills []Requirement `json:"skills,omitempty"`
-	Files  []Report      `json:"files,omitempty"`
+	Skills []Requirement   `json:"skills,omitempty"`
+	Files  []skills.Report `json:"files,omitempty"`
 	// ParseWarnings are what the skills' own files got wrong and the skill
 	// was loaded despite (an agentskills name rule broken, metadata that
 	// is not JSON, an unknown platform): no requirement check shows them.
@@ -55,7 +36,7 @@ func (w ParseWarning) String() string {
 }
 
 // Requirement is one skill's requirements, kind by kind: one Split per
-// entry of the kinds table (kinds.go), which fills it.
+// kind of requirement (kinds.go), which fills it.
 type Requirement struct {
 	Name     string   `json:"name"`
 	Location string   `json:"location"`
@@ -90,34 +71,16 @@ type KindSplit struct {
 func (q Requirement) Kinds() []KindSplit {
 	out := make([]KindSplit, len(kinds))
 	for i := range kinds {
-		out[i] = KindSplit{Kind: kinds[i].name, Split: *kinds[i].report(&q)}
+		out[i] = KindSplit{Kind: kinds[i].name, Split: *kinds[i].split(&q)}
 	}
 	return out
 }
 
-// NewList lists m's skills; location presents a SKILL.md path (the CLI
-// and the service show it relative to their working directory).
-func NewList(m *Manager, location func(string) string) List {
-	offered := map[string]bool{}
-	for _, s := range m.Offered() {
-		offered[s.Name] = true
-	}
-	list := List{EnforcementLevel: m.Level().String(), Offered: len(offered), Skills: []ListEntry{}}
-	results := m.resultsByName()
-	for _, s := range m.Catalog().Skills {
-		r := results[s.Name]
-		list.Skills = append(list.Skills, ListEntry{
-			Name: s.Name, Description: s.Description, Location: location(s.Path), State: string(r.State),
-			Offered: offered[s.Name], Warnings: nonNil(r.Warnings), Errors: nonNil(r.Errors),
-		})
-	}
-	return list
-}
-
 // NewDoctor builds m's doctor report; with requirements it lists every
-// skill's requirements and the files skipped or read leniently.
-func NewDoctor(m *Manager, requirements bool, location func(string) string) Doctor {
-	d := Doctor{Summary: m.Summary(), ParseWarnings: []ParseWarning{}}
+// skill's requirements and the files skipped or read leniently. location
+// presents a SKILL.md path, as for NewList.
+func NewDoctor(m *skills.Manager, requirements bool, location func(string) string) Doctor {
+	d := Doctor{Summary: Summarize(m), ParseWarnings: []ParseWarning{}}
 	for _, s := range m.Catalog().Skills {
 		for _, w := range s.Warnings {
 			d.ParseWarnings = append(d.ParseWarnings, ParseWarning{Skill: s.Name, Path: location(s.Path), Line: w.Line, Code: w.Code, Message: w.Message})
@@ -126,8 +89,8 @@ func NewDoctor(m *Manager, requirements bool, location func(string) string) Doct
 	if !requirements {
 		return d
 	}
-	d.Skills, d.Files = []Requirement{}, []Report{}
-	results := m.resultsByName()
+	d.Skills, d.Files = []Requirement{}, []skills.Report{}
+	results := resultsByName(m)
 	for _, s := range m.Catalog().Skills {
 		r := results[s.Name]
 		q := Requirement{
@@ -136,7 +99,7 @@ func NewDoctor(m *Manager, requirements bool, location func(string) string) Doct
 		}
 		for i := range kinds {
 			k := &kinds[i]
-			*k.report(&q) = Split{Satisfied: nonNil(*k.satisfied(&r)), Missing: nonNil(*k.missing(&r))}
+			*k.split(&q) = Split{Satisfied: nonNil(*k.satisfied(&r)), Missing: nonNil(*k.missing(&r))}
 		}
 		d.Skills = append(d.Skills, q)
 	}
@@ -145,19 +108,4 @@ func NewDoctor(m *Manager, requirements bool, location func(string) string) Doct
 		d.Files = append(d.Files, rep)
 	}
 	return d
-}
-
-func (m *Manager) resultsByName() map[string]Result {
-	out := map[string]Result{}
-	for _, r := range m.Diagnostics() {
-		out[r.SkillName] = r
-	}
-	return out
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
