@@ -5,21 +5,27 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gate-dev/gate/runtime/manifest"
 )
 
 // compileSlot makes one upstream's schema compiles one at a time, each
-// bounded by compileTimeout. The compiler cannot be interrupted: a compile
-// that outlives its wait goes on in the background, holding the slot, and
-// the upstream's next compile waits for it (within its own timeout). So a
-// hostile upstream keeps at most one compile running, and slows only its
-// own listing; neither the listing's context nor a shutdown waits for a
+// bounded by compileTimeout from when it starts. The compiler cannot be
+// interrupted: a compile that outlives its wait goes on in the background,
+// holding the slot, and the upstream's next compile waits for it within
+// the listing's time (the upstream's list timeout), not its own: the time
+// a schema waits behind another is not its cost, and on a busy machine a
+// good tool listed after a slow one would otherwise be hidden for it. So a
+// hostile upstream keeps at most one compile running and slows only its
+// own listing; neither a shutdown nor another upstream waits for a
 // compile. The zero value is ready to use.
 type compileSlot struct {
 	once sync.Once
 	ch   chan struct{} // cap 1: full while a compile runs
+	// overrun is set while a compile that outlived its wait still runs.
+	overrun atomic.Bool
 }
 
 // testHookCompile, when set (by tests only), runs in the compile's
@@ -34,13 +40,12 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		return nil
 	}
 	s.once.Do(func() { s.ch = make(chan struct{}, 1) })
-	timer := time.NewTimer(compileTimeout)
-	defer timer.Stop()
 	select {
 	case s.ch <- struct{}{}:
-	case <-timer.C:
-		return fmt.Errorf("was not compiled: the server's previous schema was still compiling after %v", compileTimeout)
 	case <-ctx.Done():
+		if s.overrun.Load() {
+			return fmt.Errorf("was not compiled: the server's previous schema was still compiling after %v", compileTimeout)
+		}
 		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
 	}
 	// The compile waited for may have been of the same bytes.
@@ -48,9 +53,14 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		<-s.ch
 		return nil
 	}
+	timer := time.NewTimer(compileTimeout)
+	defer timer.Stop()
 	done := make(chan error, 1)
 	go func() {
-		defer func() { <-s.ch }()
+		defer func() {
+			s.overrun.Store(false)
+			<-s.ch
+		}()
 		// A panic of the compiler on an upstream's schema is handed to
 		// the listing that waits for it, and raised again there, where
 		// the listing's recover makes it the upstream's failure
@@ -80,6 +90,7 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		}
 		return nil
 	case <-timer.C:
+		s.overrun.Store(true)
 		return fmt.Errorf("did not compile within %v", compileTimeout)
 	case <-ctx.Done():
 		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))

@@ -89,9 +89,11 @@ func TestSchemaBoundsComeBeforeTheCompile(t *testing.T) {
 
 // A compile that takes longer than compileTimeout hides its tool, and
 // neither that wait nor the listing waits for it; the upstream's next
-// compile waits for the slot, within its own timeout, so that one
-// upstream never runs two; a listing whose context ends stops waiting at
-// once. What is compiled meanwhile is remembered when it ends.
+// compile waits for the slot within the listing's time, not its own
+// timeout (waiting is not its cost), so that one upstream never runs two;
+// a listing whose context ends stops waiting at once, naming the compile
+// it waited for. What is compiled meanwhile is remembered when it ends,
+// and a compile that waited starts its own timeout when it starts.
 func TestCompileIsBoundedInTime(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 10)
@@ -112,17 +114,36 @@ func TestCompileIsBoundedInTime(t *testing.T) {
 	lt := checkTool(context.Background(), toolWith(schema(1)), slot, nil)
 	require.Contains(t, lt.invalid, "its inputSchema did not compile within 50ms")
 	<-started
-	// The first compile still holds the slot: the next one is not started.
-	lt = checkTool(context.Background(), toolWith(schema(2)), slot, nil)
+	// The first compile still holds the slot: the next one is not started,
+	// and waits for as long as its listing has.
+	listing, stop := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	lt = checkTool(listing, toolWith(schema(2)), slot, nil)
+	stop()
 	assert.Contains(t, lt.invalid, "the server's previous schema was still compiling after 50ms")
-	// A listing that ends (a shutdown) does not wait either.
+	// A listing that ends (a shutdown) does not wait either, and says what
+	// it was waiting for.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	lt = checkTool(ctx, toolWith(schema(3)), slot, nil)
-	assert.Contains(t, lt.invalid, "was not compiled: context canceled")
+	assert.Contains(t, lt.invalid, "was not compiled: the server's previous schema was still compiling")
 	assert.Len(t, started, 0, "a second compile ran beside the first")
 
+	// A compile queued behind the held one gets its own time once the
+	// slot is free: released after more than compileTimeout of waiting,
+	// it still compiles.
+	// (A timeout a small schema's compile cannot reach, even loaded.)
+	compileTimeout = 500 * time.Millisecond
+	queued := make(chan string, 1)
+	go func() { queued <- checkTool(context.Background(), toolWith(schema(4)), slot, nil).invalid }()
+	time.Sleep(3 * compileTimeout) // part of the scenario: the wait must outlast the timeout
+	testHookCompile = nil
 	close(release)
+	select {
+	case invalid := <-queued:
+		assert.Empty(t, invalid, "a compile that waited for the slot is not timed for the wait")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the queued compile never ran")
+	}
 	compileTimeout = saved
 	require.Eventually(t, func() bool {
 		lt = checkTool(context.Background(), toolWith(schema(1)), slot, nil)

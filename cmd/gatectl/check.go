@@ -55,7 +55,7 @@ func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stder
 		registry = registry.WithObserver(obs)
 	}
 	cfg := runtime.NewGateConfig().
-		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir()), stderr)).
+		WithEngine(withProgress(newEngineConfig().WithCacheDir(defaultCacheDir()), stderr)).
 		WithRegistry(registry)
 	if adjust != nil {
 		cfg = adjust(cfg)

@@ -53,7 +53,7 @@ func openDaemon(ctx context.Context, cmd, path string, verbose bool, observer ru
 		registry = registry.WithObserver(observer)
 	}
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir())).
+		WithEngine(newEngineConfig().WithCacheDir(defaultCacheDir())).
 		WithRegistry(registry)))
 	if err != nil {
 		reportManifestError(log, cmd, path, err)

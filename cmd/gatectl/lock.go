@@ -73,7 +73,7 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	defer log.Close(logClose)
 	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(defaultCacheDir()))))
+		WithEngine(newEngineConfig().WithCacheDir(defaultCacheDir()))))
 	if err != nil {
 		reportManifestError(log, cmd, path, err)
 		return exitUsage

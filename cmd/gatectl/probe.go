@@ -153,7 +153,7 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	ctx := context.Background()
-	engine, err := runtime.NewEngine(ctx, withProgress(runtime.NewEngineConfig().
+	engine, err := runtime.NewEngine(ctx, withProgress(newEngineConfig().
 		WithBudget(f.budget).
 		WithMemoryLimit(memory).
 		WithCacheDir(f.cacheDir).
@@ -439,7 +439,7 @@ func probeInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatectl probe inspect: --memory: %v\n", err)
 		return exitUsage
 	}
-	cfg := runtime.NewEngineConfig().WithMemoryLimit(memory)
+	cfg := newEngineConfig().WithMemoryLimit(memory)
 	b, err := safefile.Read(pos[0], int64(cfg.MaxModuleSize()))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe inspect: %v\n", err)

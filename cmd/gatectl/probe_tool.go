@@ -59,7 +59,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 
 	ctx := context.Background()
 	cfg := runtime.NewGateConfig().
-		WithEngine(withProgress(runtime.NewEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh), stderr))
+		WithEngine(withProgress(newEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh), stderr))
 	g, err := runtime.OpenManifest(ctx, &one, cfg)
 	if err != nil {
 		reportManifestError(stderr, cmd, path, err)

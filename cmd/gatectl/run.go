@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // Exit codes shared by every command.
@@ -309,4 +310,15 @@ func defaultCacheDir() string {
 		return filepath.Join(d, "gate", "wazero")
 	}
 	return ""
+}
+
+// compileTimeout bounds each probe module's compile in every command. It
+// is a variable so that this package's tests, run on a loaded machine,
+// can give a large Go-built probe longer: the bound itself is runtime's,
+// and tested there.
+var compileTimeout = runtime.DefaultCompileTimeout
+
+// newEngineConfig is the engine configuration every command starts from.
+func newEngineConfig() runtime.EngineConfig {
+	return runtime.NewEngineConfig().WithCompileTimeout(compileTimeout)
 }
