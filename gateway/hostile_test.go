@@ -58,7 +58,7 @@ func TestUpstreamFloodingNotifications(t *testing.T) {
 	listings := func() uint64 { return h.gw.Upstreams()[0].Listings }
 	flooded := listings()
 	// The flood is real: the gateway keeps listing again.
-	require.Eventually(t, func() bool { return listings() > flooded+10 }, waitFor, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return listings() > flooded+3 }, waitFor, 10*time.Millisecond)
 	assert.Equal(t, before, h.gw.Changes(), "the offered set changed while only notifications came")
 	assert.Equal(t, 0, c.Drain(), "clients were notified of a flood that changed nothing")
 	res, err := c.call(t, "f_steady", nil)

@@ -111,14 +111,16 @@ func Text(r *mcp.CallToolResult) string {
 }
 
 // StartCalls makes n calls at once on the session, taking tools in turn,
-// each bounded by Wait, and returns the channel each call's error comes
-// on (nil for a result).
+// and returns the channel each call's error comes on (nil for a result).
+// Each is bounded by twice Wait, only so that a test never hangs: a
+// gateway's own timeout (at most Wait in these tests) ends a call first,
+// even when a loaded machine delays its answer.
 func (c *Client) StartCalls(n int, tools ...string) <-chan error {
 	errs := make(chan error, n)
 	for i := range n {
 		tool := tools[i%len(tools)]
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), Wait)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*Wait)
 			defer cancel()
 			_, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: tool})
 			errs <- err
