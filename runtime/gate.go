@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/runtime/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
@@ -283,20 +282,12 @@ func policyOf(p *manifest.Policy) *Policy {
 // tools that name it), checked against its sha256 pin, then compiled;
 // either with the CA file of its tls_ca, read now.
 func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe, files *moduleFiles) (Prober, error) {
-	var net manifest.ProbeNet // zero when the probe has none of ABI v2
-	if p.Net != nil {
-		net = *p.Net
-	}
-	cfg := ProbeConfig{
-		Grants: hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: net.HTTP, Secrets: net.Secrets, Insecure: net.Insecure},
-		Config: p.Config,
-		Proxy:  net.Proxy,
-	}
+	cfg := ProbeConfig{Grants: p.Grants, Config: p.Config, Proxy: p.Proxy}
 	if p.Budget != nil {
 		cfg.Budget = *p.Budget
 	}
-	if net.TLSCA != "" {
-		pool, err := LoadTLSCA(net.TLSCA)
+	if p.TLSCA != "" {
+		pool, err := LoadTLSCA(p.TLSCA)
 		if err != nil {
 			return nil, &probeKeyError{key: "tls_ca", err: fmt.Errorf("tls_ca: %w", err)}
 		}

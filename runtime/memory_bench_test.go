@@ -37,16 +37,22 @@ func BenchmarkMemoryPerTool(b *testing.B) {
 	}
 }
 
-// TestIdleMemoryPerTool: a tool with a standard probe costs under 1 KB
-// of heap while it idles, and no linear memory of its own: the tools of a
-// module share its pooled instances, where a warm instance per tool would
-// cost a 64 KiB page each.
+// TestIdleMemoryPerTool: a tool with a standard probe costs under
+// maxIdleToolHeap bytes of heap while it idles, and no linear memory of
+// its own: the tools of a module share its pooled instances, where a warm
+// instance per tool would cost a 64 KiB page each.
 func TestIdleMemoryPerTool(t *testing.T) {
 	heap, linear := toolSlope(t, `probe = "env:HOME"`)
 	t.Logf("per idle env tool: %.0f heap bytes, %.0f linear memory bytes", heap, linear)
-	require.Less(t, heap, 1024.0, "heap bytes per idle env tool")
+	require.Less(t, heap, maxIdleToolHeap, "heap bytes per idle env tool")
 	require.Less(t, linear, 64.0, "linear memory bytes per idle env tool")
 }
+
+// maxIdleToolHeap is 1 KB, and the 80 bytes by which the manifest's
+// Probe grew (from the 176-byte size class to the 256) when its grants
+// became one hostfuncs.Grants, the type the runtime takes, rather than
+// lists split across its fields and a pointer.
+const maxIdleToolHeap = 1024.0 + 80
 
 // toolSlope is the heap and linear memory one more tool costs, as the
 // difference between Gates of 1,000 and 4,000 tools, each opened from a

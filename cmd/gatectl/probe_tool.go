@@ -113,10 +113,10 @@ func printProbeSetup(w io.Writer, spec *manifest.Probe, p *runtime.Probe) {
 		v2 = fmt.Sprintf("; http %s; secrets %s; insecure %s", list(g.HTTP), list(secretPairs(g.Secrets)), list(g.Insecure))
 	}
 	fmt.Fprintf(w, "  grants: env %s; dial %s; import %s%s\n", list(g.Env), list(g.Dial), list(g.Import), v2)
-	if n := spec.Net; n != nil && n.TLSCA != "" {
-		fmt.Fprintf(w, "  tls_ca: %s\n", t(n.TLSCA))
+	if spec.TLSCA != "" {
+		fmt.Fprintf(w, "  tls_ca: %s\n", t(spec.TLSCA))
 	}
-	if n := spec.Net; n != nil && n.Proxy {
+	if spec.Proxy {
 		fmt.Fprintln(w, "  proxy: as HTTPS_PROXY, HTTP_PROXY and NO_PROXY say")
 	}
 	if cfg := p.Config(); len(cfg) > 0 {

@@ -82,9 +82,9 @@ func TestManifestPinsAndGrants(t *testing.T) {
 			t.Errorf("gate.toml: %s pins sha256 %q, but %s has %s; update every pin (sed -i 's/%s/%s/' examples/quickstart/gate.toml)",
 				tool.Name, p.SHA256, requiresWasm, want, p.SHA256, want)
 		}
-		assert.Equal(t, items(p.Config["env"]), p.Env, "%s: grants.env must be exactly config.env", tool.Name)
-		assert.Equal(t, items(p.Config["imports"]), p.Import, "%s: grants.import must be exactly config.imports", tool.Name)
-		assert.Equal(t, items(p.Config["dial"]), p.Dial, "%s: grants.dial must be exactly config.dial", tool.Name)
+		assert.Equal(t, items(p.Config["env"]), p.Grants.Env, "%s: grants.env must be exactly config.env", tool.Name)
+		assert.Equal(t, items(p.Config["imports"]), p.Grants.Import, "%s: grants.import must be exactly config.imports", tool.Name)
+		assert.Equal(t, items(p.Config["dial"]), p.Grants.Dial, "%s: grants.dial must be exactly config.dial", tool.Name)
 	}
 	assert.Equal(t, 5, modules, "query_database, cloud_deploy, ml_inference, gpu_inference, network_tool")
 }
@@ -112,9 +112,7 @@ func TestSecretsBoundToTheirServices(t *testing.T) {
 		if p == nil {
 			continue
 		}
-		if p.Net != nil {
-			assert.Empty(t, p.Net.Secrets, "%s: a module probe of the quickstart sends no secret", tool.Name)
-		}
+		assert.Empty(t, p.Grants.Secrets, "%s: a module probe of the quickstart sends no secret", tool.Name)
 		if p.Standard == "" {
 			continue
 		}

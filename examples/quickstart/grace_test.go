@@ -43,7 +43,7 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	}
 	require.NotNil(t, probe)
 	require.Equal(t, "127.0.0.1:9", probe.Config["dial"])
-	probe.Config["dial"], probe.Dial = addr, []string{addr}
+	probe.Config["dial"], probe.Grants.Dial = addr, []string{addr}
 
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
 	logs := &syncBuffer{}

@@ -151,10 +151,8 @@ func goldenJSON(t *testing.T, m *Manifest) []byte {
 		}
 		q := *p
 		q.Module = rel(q.Module)
-		if q.Net != nil {
-			n := *q.Net
-			n.TLSCA = rel(n.TLSCA)
-			q.Net = &n
+		if q.TLSCA != "" {
+			q.TLSCA = rel(q.TLSCA)
 		}
 		return &q
 	}

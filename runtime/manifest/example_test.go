@@ -41,7 +41,7 @@ name = "always_here"
 		case p.Standard != "":
 			fmt.Printf("%s (%v): standard probe %s\n", t.Name, t.Pos, p.Standard)
 		default:
-			fmt.Printf("%s (%v): module %s, env %v, dial %v, budget %v\n", t.Name, t.Pos, p.Module, p.Env, p.Dial, *p.Budget)
+			fmt.Printf("%s (%v): module %s, env %v, dial %v, budget %v\n", t.Name, t.Pos, p.Module, p.Grants.Env, p.Grants.Dial, *p.Budget)
 		}
 	}
 	// Output:

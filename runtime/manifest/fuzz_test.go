@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // FuzzParse checks what must hold for any input at all: Parse does not
@@ -117,27 +115,21 @@ func forEachProbe(m *Manifest, fn func(*Probe)) {
 
 // probeInvariants is what holds for every probe of a Manifest: one of
 // Standard and Module; a standard probe with no config or grants of its
-// own; paths absolute and clean; a Net only when it sets something.
+// own; paths absolute and clean.
 func probeInvariants(p *Probe) error {
-	var net ProbeNet
-	if p.Net != nil {
-		net = *p.Net
-	}
+	g := p.Grants
 	switch {
 	case (p.Standard == "") == (p.Module == ""):
 		return fmt.Errorf("probe %+v: want exactly one of standard and module", p)
-	case p.Standard != "" && (p.Config != nil || p.SHA256 != "" || p.Env != nil || p.Dial != nil || p.Import != nil ||
-		net.HTTP != nil || net.Secrets != nil || net.Insecure != nil):
+	case p.Standard != "" && (p.Config != nil || p.SHA256 != "" || !g.IsZero()):
 		return fmt.Errorf("standard probe %+v: has config or grants of its own", p)
-	case p.Net != nil && p.Net.ptr() == nil:
-		return fmt.Errorf("probe %+v: a Net that sets nothing, not nil", p)
 	case p.Module != "" && (!filepath.IsAbs(p.Module) || filepath.Clean(p.Module) != p.Module):
 		return fmt.Errorf("module path %q: want absolute and clean", p.Module)
-	case net.TLSCA != "" && (!filepath.IsAbs(net.TLSCA) || filepath.Clean(net.TLSCA) != net.TLSCA):
-		return fmt.Errorf("tls_ca path %q: want absolute and clean", net.TLSCA)
+	case p.TLSCA != "" && (!filepath.IsAbs(p.TLSCA) || filepath.Clean(p.TLSCA) != p.TLSCA):
+		return fmt.Errorf("tls_ca path %q: want absolute and clean", p.TLSCA)
 	}
-	lists := [][]string{p.Env, p.Dial, p.Import, net.HTTP, net.Insecure}
-	for name, dests := range net.Secrets {
+	lists := [][]string{g.Env, g.Dial, g.Import, g.HTTP, g.Insecure}
+	for name, dests := range g.Secrets {
 		if len(dests) == 0 {
 			return fmt.Errorf("probe %+v: secret %q bound to nowhere", p, name)
 		}
@@ -151,7 +143,6 @@ func probeInvariants(p *Probe) error {
 		}
 	}
 	// Every probe's grants compile, as the runtime will compile them.
-	g := hostfuncs.Grants{Env: p.Env, Dial: p.Dial, Import: p.Import, HTTP: net.HTTP, Secrets: net.Secrets, Insecure: net.Insecure}
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("probe %+v: its grants do not compile: %v", p, err)
 	}

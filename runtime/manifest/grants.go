@@ -16,7 +16,7 @@ type grantKind struct {
 	// example is a value of the key, for the message that shows the
 	// table's shape.
 	example string
-	read    func(c *checker, path string, v any, p *Probe, net *ProbeNet)
+	read    func(c *checker, path string, v any, g *hostfuncs.Grants)
 }
 
 // grantKinds are the keys of a grants table, in the order messages list
@@ -24,21 +24,21 @@ type grantKind struct {
 // secret's destinations.
 var grantKinds = []grantKind{
 	listGrant("env", `["VAR"]`, "variable name", "variable names",
-		func(p *Probe, _ *ProbeNet) *[]string { return &p.Env },
+		func(g *hostfuncs.Grants) *[]string { return &g.Env },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Env: []string{s}} }),
 	listGrant("dial", `["host:port"]`, "address", "addresses",
-		func(p *Probe, _ *ProbeNet) *[]string { return &p.Dial },
+		func(g *hostfuncs.Grants) *[]string { return &g.Dial },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Dial: []string{s}} }),
 	listGrant("import", `["py:module"]`, "import spec", "import specs",
-		func(p *Probe, _ *ProbeNet) *[]string { return &p.Import },
+		func(g *hostfuncs.Grants) *[]string { return &g.Import },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Import: []string{s}} }),
 	listGrant("http", `["https://host/path/"]`, "URL prefix", "URL prefixes",
-		func(_ *Probe, n *ProbeNet) *[]string { return &n.HTTP },
+		func(g *hostfuncs.Grants) *[]string { return &g.HTTP },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }),
 	{key: "secrets", example: `{ API_KEY = ["https://host/path/"] }`,
-		read: func(c *checker, path string, v any, _ *Probe, n *ProbeNet) { c.secretGrants(path, v, n) }},
+		read: func(c *checker, path string, v any, g *hostfuncs.Grants) { c.secretGrants(path, v, g) }},
 	listGrant("insecure", `["host:port"]`, "address", "addresses",
-		func(_ *Probe, n *ProbeNet) *[]string { return &n.Insecure },
+		func(g *hostfuncs.Grants) *[]string { return &g.Insecure },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }),
 }
 
@@ -58,8 +58,8 @@ func grantTableWords() ([]string, string) {
 
 // listGrant is a kind whose value is a list of entries, each checked by
 // compiling the Grants that mk makes of it alone.
-func listGrant(key, example, what, plural string, dst func(*Probe, *ProbeNet) *[]string, mk func(string) hostfuncs.Grants) grantKind {
-	return grantKind{key: key, example: example, read: func(c *checker, path string, v any, p *Probe, net *ProbeNet) {
+func listGrant(key, example, what, plural string, dst func(*hostfuncs.Grants) *[]string, mk func(string) hostfuncs.Grants) grantKind {
+	return grantKind{key: key, example: example, read: func(c *checker, path string, v any, g *hostfuncs.Grants) {
 		list, good := c.stringList(path, v, what, plural)
 		for i, s := range list {
 			if s == "" {
@@ -71,7 +71,7 @@ func listGrant(key, example, what, plural string, dst func(*Probe, *ProbeNet) *[
 			}
 		}
 		if good {
-			*dst(p, net) = list
+			*dst(g) = list
 		}
 	}}
 }
@@ -88,7 +88,7 @@ const someDestination = "127.0.0.1:1"
 // name at its key, an empty list or a bad destination at its value.
 // The list form of old (secrets = ["K"]) bound a secret to nowhere in
 // particular; it is refused with the table it should be.
-func (c *checker) secretGrants(path string, v any, net *ProbeNet) {
+func (c *checker) secretGrants(path string, v any, g *hostfuncs.Grants) {
 	if old, isList := v.([]any); isList {
 		c.valueErr(path, "name each secret's destinations: %s (a destination is written as dial and http grants are: \"127.0.0.1:6379\", \"https://api.example.com/v1/\")", secretsFor(old))
 		return
@@ -114,7 +114,7 @@ func (c *checker) secretGrants(path string, v any, net *ProbeNet) {
 		c.valueErr(path, "%v", err)
 		return
 	}
-	net.Secrets = out
+	g.Secrets = out
 }
 
 // secretGrant reads one secret's destinations, at path.

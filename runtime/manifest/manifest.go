@@ -34,6 +34,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // Position is a place in a manifest file. Line and Col are 1-based; Col
@@ -350,111 +352,79 @@ func (t UpstreamTool) Rule() string {
 type Probe struct {
 	// Standard is a standard-probe shorthand in canonical form
 	// ("env:A,B", "tcp:localhost:5432", "import:py:psycopg2"); its config
-	// and grants follow from it (probes.ParseShorthand), so Config and the
-	// grants below are empty (Budget, and Net's TLSCA and Proxy, may be
-	// set).
-	Standard string `json:"standard,omitempty"`
+	// and grants follow from it (probes.ParseShorthand), so Config and
+	// Grants are empty (Budget, TLSCA and Proxy may be set).
+	Standard string
 	// Module is the absolute, cleaned path of a WebAssembly probe. It is
 	// not checked to exist: the runtime does that when it opens it.
-	Module string `json:"module,omitempty"`
+	Module string
 	// SHA256 pins Module's contents: 64 lower-case hex digits, or "" for
 	// no pin.
-	SHA256 string `json:"sha256,omitempty"`
+	SHA256 string
 	// Config is what the probe reads with gate.config; nil when not
 	// written.
-	Config map[string]string `json:"config,omitempty"`
-	// Env, Dial and Import are the probe's grants (see hostfuncs.Grants):
-	// environment variables it may read, addresses it may dial and
-	// dependency specs it may look up. Each entry has been checked with
-	// the same rules the runtime applies.
-	Env    []string `json:"env,omitempty"`
-	Dial   []string `json:"dial,omitempty"`
-	Import []string `json:"import,omitempty"`
-	// Net is the probe's part of ABI v2: its http, secrets and insecure
-	// grants, its tls_ca and its proxy. It is nil when the probe has none
-	// of them (most probes), because a Gate keeps every tool's Probe for
-	// its whole life and an idle tool's heap is counted in bytes
-	// (TestIdleMemoryPerTool in package runtime): inline, these fields
-	// took a Probe from 168 bytes to 264. In JSON its fields sit flat on
-	// the probe's object ("http", "secrets", "insecure", "tls_ca",
-	// "proxy"), as they did before it existed.
-	Net *ProbeNet `json:"-"`
-	// Budget lowers the runtime's budget for this probe; nil keeps it.
-	// More than 0, at most 100ms, and at most runtime.budget when that is
-	// written.
-	Budget *time.Duration `json:"budget,omitempty"`
-	// Pos is the position of the probe key, for messages about the probe
-	// as a whole (a missing module, say).
-	Pos Position `json:"pos"`
-}
-
-// ProbeNet is what ABI v2 added to a Probe: how it may reach the network
-// and what it may send there. A Probe's Net is nil rather than a zero
-// ProbeNet: a non-nil Net has a non-nil list, a TLSCA or Proxy set.
-type ProbeNet struct {
-	// HTTP, Secrets and Insecure are the probe's ABI v2 grants (see
-	// hostfuncs.Grants): URL prefixes it may request, variables it may
-	// send as ${secret:NAME} but never read, each with the destinations
-	// it may be sent to (in JSON an object, {"API_KEY":
-	// ["https://api.example.com/v1/"]}), and addresses it may reach over
-	// TLS without verification. Each entry has been checked with the same
-	// rules the runtime applies; every secret has a destination.
-	HTTP     []string            `json:"http,omitempty"`
-	Secrets  map[string][]string `json:"secrets,omitempty"`
-	Insecure []string            `json:"insecure,omitempty"`
+	Config map[string]string
+	// Grants are the probe's grants as the runtime takes them: variables
+	// it may read, addresses it may dial, import specs it may look up, URL
+	// prefixes it may request, secrets it may send (each with its
+	// destinations) and addresses it may reach over TLS unverified. Each
+	// entry has been checked with the same rules the runtime applies, and
+	// every secret has a destination. In JSON its lists sit flat on the
+	// probe's object ("env", "dial", "import", "http", "secrets",
+	// "insecure").
+	Grants hostfuncs.Grants
 	// TLSCA is the absolute, cleaned path of a PEM file whose
 	// certificates, and only those, verify the probe's TLS peers (tls:
 	// streams, https: requests); "" verifies against the system roots.
 	// Like Module it is not read here: the runtime reads it (at most
 	// 1 MiB) when it loads the probe, and reports a file that holds no
 	// certificate. Allowed with Standard.
-	TLSCA string `json:"tls_ca,omitempty"`
+	TLSCA string
+	// Budget lowers the runtime's budget for this probe; nil keeps it.
+	// More than 0, at most 100ms, and at most runtime.budget when that is
+	// written.
+	Budget *time.Duration
+	// Pos is the position of the probe key, for messages about the probe
+	// as a whole (a missing module, say).
+	Pos Position
 	// Proxy sends the probe's HTTP requests through the proxy the host's
 	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY name; false, the default, lets
 	// no proxy variable of the host apply, so that a probe's answer does
-	// not depend on who started gate. Allowed with Standard.
-	Proxy bool `json:"proxy,omitempty"`
+	// not depend on who started gate. Allowed with Standard. (Last, so
+	// that its byte pads nothing in between.)
+	Proxy bool
 }
 
-// ptr returns a copy of n for a Probe's Net, or nil when n sets nothing:
-// the one form of "none" a Net has.
-func (n ProbeNet) ptr() *ProbeNet {
-	if n.HTTP == nil && n.Secrets == nil && n.Insecure == nil && n.TLSCA == "" && !n.Proxy {
-		return nil
-	}
-	return &n
-}
-
-// probeJSON is a Probe as JSON has it, Net's fields among the others in
-// the order they had as Probe's own.
+// probeJSON is a Probe as JSON has it: the grants' lists flat on the
+// probe's object, each key where it has always been.
 type probeJSON struct {
-	Standard string            `json:"standard,omitempty"`
-	Module   string            `json:"module,omitempty"`
-	SHA256   string            `json:"sha256,omitempty"`
-	Config   map[string]string `json:"config,omitempty"`
-	Env      []string          `json:"env,omitempty"`
-	Dial     []string          `json:"dial,omitempty"`
-	Import   []string          `json:"import,omitempty"`
-	ProbeNet
-	Budget *time.Duration `json:"budget,omitempty"`
-	Pos    Position       `json:"pos"`
+	Standard string              `json:"standard,omitempty"`
+	Module   string              `json:"module,omitempty"`
+	SHA256   string              `json:"sha256,omitempty"`
+	Config   map[string]string   `json:"config,omitempty"`
+	Env      []string            `json:"env,omitempty"`
+	Dial     []string            `json:"dial,omitempty"`
+	Import   []string            `json:"import,omitempty"`
+	HTTP     []string            `json:"http,omitempty"`
+	Secrets  map[string][]string `json:"secrets,omitempty"`
+	Insecure []string            `json:"insecure,omitempty"`
+	TLSCA    string              `json:"tls_ca,omitempty"`
+	Proxy    bool                `json:"proxy,omitempty"`
+	Budget   *time.Duration      `json:"budget,omitempty"`
+	Pos      Position            `json:"pos"`
 }
 
-// MarshalJSON writes Net's fields flat on the probe's object, as they
-// were before Net held them.
+// MarshalJSON writes the probe with its grants' lists flat on its object.
 func (p Probe) MarshalJSON() ([]byte, error) {
-	j := probeJSON{
+	g := p.Grants
+	return json.Marshal(probeJSON{
 		Standard: p.Standard, Module: p.Module, SHA256: p.SHA256, Config: p.Config,
-		Env: p.Env, Dial: p.Dial, Import: p.Import, Budget: p.Budget, Pos: p.Pos,
-	}
-	if p.Net != nil {
-		j.ProbeNet = *p.Net
-	}
-	return json.Marshal(j)
+		Env: g.Env, Dial: g.Dial, Import: g.Import, HTTP: g.HTTP, Secrets: g.Secrets, Insecure: g.Insecure,
+		TLSCA: p.TLSCA, Proxy: p.Proxy, Budget: p.Budget, Pos: p.Pos,
+	})
 }
 
-// UnmarshalJSON reads what MarshalJSON writes, leaving Net nil when the
-// object has none of its fields.
+// UnmarshalJSON reads what MarshalJSON writes.
 func (p *Probe) UnmarshalJSON(b []byte) error {
 	var j probeJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -462,8 +432,8 @@ func (p *Probe) UnmarshalJSON(b []byte) error {
 	}
 	*p = Probe{
 		Standard: j.Standard, Module: j.Module, SHA256: j.SHA256, Config: j.Config,
-		Env: j.Env, Dial: j.Dial, Import: j.Import, Budget: j.Budget, Pos: j.Pos,
-		Net: j.ProbeNet.ptr(),
+		Grants: hostfuncs.Grants{Env: j.Env, Dial: j.Dial, Import: j.Import, HTTP: j.HTTP, Secrets: j.Secrets, Insecure: j.Insecure},
+		TLSCA:  j.TLSCA, Proxy: j.Proxy, Budget: j.Budget, Pos: j.Pos,
 	}
 	return nil
 }

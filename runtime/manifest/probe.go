@@ -57,7 +57,6 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 			}
 		}
 	}
-	var net ProbeNet // Net's fields, kept only if any is set
 	if hasStd && !hasMod {
 		// With both, the conflict is already reported; checking the rest
 		// as a module's keeps the messages to one about it.
@@ -69,17 +68,16 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 	} else {
 		c.sha256(p, path+".sha256", t)
 		c.config(p, path+".config", t)
-		c.grants(p, &net, path+".grants", t)
+		c.grants(p, path+".grants", t)
 	}
-	c.tlsCA(&net, path+".tls_ca", t)
+	c.tlsCA(p, path+".tls_ca", t)
 	if v, ok := t["proxy"]; ok {
 		if b, isBool := v.(bool); isBool {
-			net.Proxy = b
+			p.Proxy = b
 		} else {
 			c.valueErr(path+".proxy", "want true or false, got %s", describe(v))
 		}
 	}
-	p.Net = net.ptr()
 	if d, ok := c.duration(path+".budget", t); ok {
 		if err := checkBudget(d); err != nil {
 			c.valueErr(path+".budget", "%v", err)
@@ -95,7 +93,7 @@ func (c *checker) probeTable(p *Probe, path string, t map[string]any) {
 // probe's TLS peers. The file is not read here: like a module, it is the
 // runtime's to open (and a cached Manifest would otherwise keep a CA file's
 // old contents).
-func (c *checker) tlsCA(net *ProbeNet, path string, t map[string]any) {
+func (c *checker) tlsCA(p *Probe, path string, t map[string]any) {
 	v, ok := t["tls_ca"]
 	if !ok {
 		return
@@ -108,7 +106,7 @@ func (c *checker) tlsCA(net *ProbeNet, path string, t map[string]any) {
 		c.valueErr(path, "empty tls_ca path: want the PEM file of the CA certificates that verify the probe's TLS peers, or no tls_ca for the system roots")
 		return
 	}
-	net.TLSCA = c.resolve(s)
+	p.TLSCA = c.resolve(s)
 }
 
 // sha256 reads the optional pin of a module's contents.
@@ -151,8 +149,8 @@ func (c *checker) config(p *Probe, path string, t map[string]any) {
 
 // grants reads the probe's grants, checking each entry as the runtime
 // will, so that a bad one is reported here, at its line, rather than when
-// the probe is loaded. ABI v2's grants go to net.
-func (c *checker) grants(p *Probe, net *ProbeNet, path string, t map[string]any) {
+// the probe is loaded.
+func (c *checker) grants(p *Probe, path string, t map[string]any) {
 	v, ok := t["grants"]
 	if !ok {
 		return
@@ -164,7 +162,7 @@ func (c *checker) grants(p *Probe, net *ProbeNet, path string, t map[string]any)
 	c.unknownKeys(path, g, grantKeys)
 	for _, k := range grantKinds {
 		if v, ok := g[k.key]; ok {
-			k.read(c, joinKey(path, k.key), v, p, net)
+			k.read(c, joinKey(path, k.key), v, &p.Grants)
 		}
 	}
 }

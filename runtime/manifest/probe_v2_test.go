@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/grants"
 )
 
@@ -38,18 +39,19 @@ probe = "tcp:localhost:1"
 	require.Empty(t, errs, "%+v", errs)
 	p := m.Tools[0].Probe
 	assert.Equal(t, "/abs/dir/p/redis.wasm", p.Module)
-	assert.Equal(t, []string{"127.0.0.1:6379"}, p.Dial)
-	require.NotNil(t, p.Net)
-	assert.Equal(t, "/abs/certs/ca.pem", p.Net.TLSCA, "relative to the manifest's directory, cleaned")
-	assert.True(t, p.Net.Proxy)
-	assert.Equal(t, map[string][]string{"REDIS_PASSWORD": {"127.0.0.1:6379"}, "API_KEY": {"https://api.example.com/v1/"}}, p.Net.Secrets)
-	assert.Equal(t, []string{"127.0.0.1:6379"}, p.Net.Insecure)
-	assert.Equal(t, []string{"https://api.example.com/v1/"}, p.Net.HTTP)
+	assert.Equal(t, hostfuncs.Grants{
+		Dial:     []string{"127.0.0.1:6379"},
+		HTTP:     []string{"https://api.example.com/v1/"},
+		Secrets:  map[string][]string{"REDIS_PASSWORD": {"127.0.0.1:6379"}, "API_KEY": {"https://api.example.com/v1/"}},
+		Insecure: []string{"127.0.0.1:6379"},
+	}, p.Grants)
+	assert.Equal(t, "/abs/certs/ca.pem", p.TLSCA, "relative to the manifest's directory, cleaned")
+	assert.True(t, p.Proxy)
 
 	s := m.Tools[1].Probe
 	assert.Equal(t, "tcp:localhost:5432", s.Standard)
-	require.NotNil(t, s.Net)
-	assert.Equal(t, &ProbeNet{TLSCA: "/etc/ca.pem"}, s.Net)
+	budget := 5 * time.Millisecond
+	assert.Equal(t, &Probe{Standard: "tcp:localhost:5432", TLSCA: "/etc/ca.pem", Budget: &budget, Pos: s.Pos}, s)
 
 	assert.Equal(t, &Probe{Standard: "tcp:localhost:1", Pos: m.Tools[2].Probe.Pos}, m.Tools[2].Probe)
 }
@@ -75,9 +77,10 @@ probe = { module = "p.wasm", grants = { http = ["ftp://h/x", "ok"], env = ["A"] 
 	assert.Equal(t, 62, errs[1].Pos.Col)
 }
 
-// A probe that writes none of ABI v2's keys has a nil Net; proxy = false sets nothing, and an empty
-// list is kept (nil and empty differ everywhere in a Manifest).
-func TestProbeNetNilWhenNone(t *testing.T) {
+// A probe's grants are only what it writes: proxy = false sets nothing,
+// and an empty list is kept (nil and empty differ everywhere in a
+// Manifest).
+func TestProbeGrantsOnlyWhatIsWritten(t *testing.T) {
 	src := `[[tools]]
 name = "short"
 probe = "env:A"
@@ -96,34 +99,40 @@ probe = { module = "p.wasm", grants = { http = [] } }
 `
 	m, errs, _ := parseMisses("/abs/gate.toml", []byte(src), Limits{})
 	require.Empty(t, errs, "%+v", errs)
-	for _, tool := range m.Tools[:3] {
-		assert.Nil(t, tool.Probe.Net, tool.Name)
+	for i, want := range []hostfuncs.Grants{
+		{},
+		{Env: []string{"A"}, Dial: []string{"h:1"}},
+		{},
+		{HTTP: []string{}},
+	} {
+		p := m.Tools[i].Probe
+		assert.Equal(t, want, p.Grants, m.Tools[i].Name)
+		assert.Empty(t, p.TLSCA, m.Tools[i].Name)
+		assert.False(t, p.Proxy, m.Tools[i].Name)
 	}
-	assert.Equal(t, &ProbeNet{HTTP: []string{}}, m.Tools[3].Probe.Net)
 }
 
-// What a Gate keeps of every probed tool: a Probe in the 176-byte size
-// class, as before ABI v2 (its fields inline made it 264, in the 288
-// class, and an idle tool over 1 KB: TestIdleMemoryPerTool).
+// What a Gate keeps of every probed tool: a Probe whose grants are one
+// hostfuncs.Grants, as the runtime takes them, in the 256-byte size class
+// (TestIdleMemoryPerTool counts it in an idle tool's heap).
 func TestProbeSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
-	assert.LessOrEqual(t, unsafe.Sizeof(Probe{}), uintptr(176))
+	assert.LessOrEqual(t, unsafe.Sizeof(Probe{}), uintptr(256))
 }
 
-// Net's fields are written flat on the probe's object, in the order they
-// had as Probe's own fields, and read back the same way, Net nil when the
-// object has none of them.
+// The grants' lists are written flat on the probe's object, each key
+// where it has always been, and read back the same way.
 func TestProbeJSON(t *testing.T) {
 	budget := 5 * time.Millisecond
 	p := &Probe{
 		Module: "/p.wasm", SHA256: strings.Repeat("a", 64), Config: map[string]string{"k": "v"},
-		Env: []string{"E"}, Dial: []string{"h:1"}, Import: []string{"py:x"},
-		Net: &ProbeNet{
+		Grants: hostfuncs.Grants{
+			Env: []string{"E"}, Dial: []string{"h:1"}, Import: []string{"py:x"},
 			HTTP: []string{"https://h/"}, Secrets: map[string][]string{"S": {"https://h/", "h:1"}}, Insecure: []string{"h:2"},
-			TLSCA: "/ca.pem", Proxy: true,
 		},
+		TLSCA: "/ca.pem", Proxy: true,
 		Budget: &budget, Pos: Position{File: "gate.toml", Line: 3, Col: 9},
 	}
 	b, err := json.Marshal(p)
@@ -135,14 +144,13 @@ func TestProbeJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.Equal(t, p, &back)
 
-	// In a Tool, by pointer, and with no Net.
+	// In a Tool, by pointer, and with no grants.
 	b, err = json.Marshal(Tool{Name: "t", Probe: &Probe{Standard: "env:A"}})
 	require.NoError(t, err)
 	assert.Equal(t, `{"name":"t","probe":{"standard":"env:A","pos":{"file":"","line":0,"col":0}},"pos":{"file":"","line":0,"col":0}}`, string(b))
 	var tool Tool
 	require.NoError(t, json.Unmarshal(b, &tool))
 	assert.Equal(t, &Probe{Standard: "env:A"}, tool.Probe)
-	assert.Nil(t, tool.Probe.Net)
 }
 
 // Secrets are bound to destinations, in every form TOML writes a table;
@@ -168,9 +176,9 @@ probe.grants.secrets.K = ["unix:/var/run/docker.sock:/_ping"]
 `
 	m, perrs, _ := parseMisses("/abs/gate.toml", []byte(src), Limits{})
 	require.Empty(t, perrs, "%+v", perrs)
-	assert.Equal(t, map[string][]string{"K": {"127.0.0.1:6379", "https://api.example.com/v1/"}}, m.Tools[0].Probe.Net.Secrets)
-	assert.Equal(t, map[string][]string{"K": {"tls:cache.internal:6380"}, "L": {"unix:/run/redis.sock"}}, m.Tools[1].Probe.Net.Secrets)
-	assert.Equal(t, map[string][]string{"K": {"unix:/var/run/docker.sock:/_ping"}}, m.Tools[2].Probe.Net.Secrets)
+	assert.Equal(t, map[string][]string{"K": {"127.0.0.1:6379", "https://api.example.com/v1/"}}, m.Tools[0].Probe.Grants.Secrets)
+	assert.Equal(t, map[string][]string{"K": {"tls:cache.internal:6380"}, "L": {"unix:/run/redis.sock"}}, m.Tools[1].Probe.Grants.Secrets)
+	assert.Equal(t, map[string][]string{"K": {"unix:/var/run/docker.sock:/_ping"}}, m.Tools[2].Probe.Grants.Secrets)
 
 	errs := parseErrs(t, `[[tools]]
 name = "old"
@@ -200,5 +208,5 @@ func TestProbeV2TooManySecrets(t *testing.T) {
 	// At the bound, all is well.
 	m, err := Parse("gate.toml", []byte(strings.Replace(b.String(), "S0 = [\"127.0.0.1:6379\"]\n", "", 1)))
 	require.NoError(t, err)
-	assert.Len(t, m.Tools[0].Probe.Net.Secrets, grants.MaxSecretGrants)
+	assert.Len(t, m.Tools[0].Probe.Grants.Secrets, grants.MaxSecretGrants)
 }
