@@ -91,6 +91,13 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		return nil
 	case <-timer.C:
 		s.overrun.Store(true)
+		// The compile may have ended as the timer fired, and cleared
+		// overrun before the line above: it sent on done first.
+		select {
+		case <-done:
+			s.overrun.Store(false)
+		default:
+		}
 		return fmt.Errorf("did not compile within %v", compileTimeout)
 	case <-ctx.Done():
 		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
