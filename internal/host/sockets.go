@@ -193,9 +193,13 @@ func (c *slotConn) Close() error {
 func (c *slotConn) NetConn() net.Conn { return c.Conn }
 
 // outOfSockets reports whether err means the host, not the peer, had no
-// socket to give: its bound across probes, or the process's or system's
-// descriptor limit (EMFILE, ENFILE).
+// socket to give: its bound across probes, the process's or system's
+// descriptor limit (EMFILE, ENFILE), or every ephemeral port in use
+// (connect's EADDRNOTAVAIL; gate binds no local address). None of them
+// says anything of the peer: read as "unreachable", a busy host's
+// exhausted ports were a wrong answer.
 func outOfSockets(err error) bool {
 	var full *SocketsError
-	return errors.As(err, &full) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
+	return errors.As(err, &full) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.EADDRNOTAVAIL)
 }

@@ -126,6 +126,8 @@ func TestDialStatusOfAHostOutOfDescriptors(t *testing.T) {
 		&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("socket", syscall.EMFILE)},
 		&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("socket", syscall.ENFILE)},
 		&net.OpError{Op: "dial", Net: "tcp", Err: &SocketsError{Bound: 3}},
+		// Every ephemeral port in use: connect's EADDRNOTAVAIL.
+		&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.EADDRNOTAVAIL)},
 	} {
 		assert.Equal(t, StatusLimit, dialStatus(err), "%v", err)
 	}
