@@ -2,7 +2,7 @@
 // test (a golden file), or rewrites the file from the output when the
 // test binary is run with -update, the flag every package's tests share:
 //
-//	go test ./server -update
+//	go test ./internal/server -update
 //
 // Only tests import it: the flag it defines would otherwise join the
 // importing program's.
