@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"io"
 	"log/slog"
 	"os"
@@ -177,7 +178,7 @@ type checkReport struct {
 // probe run was denied: a check records that (denialRecorder), a Status
 // does not carry it.
 type checkEntry struct {
-	runtime.StatusInfo
+	statusview.Info
 	// Denials are the requests of the probe run behind this answer that its
 	// grants refused; Denied counts them. A probe that was denied what it
 	// needs usually says something vaguer ("not configured"): this is what
@@ -255,7 +256,7 @@ func toolProbeLabels(m *manifest.Manifest, tools []runtime.Status) func(i int) s
 }
 
 func entryOf(st runtime.Status, probe string, denials []denialJSON, now time.Time) checkEntry {
-	return checkEntry{StatusInfo: runtime.NewStatusInfo(st, probe, now), Denials: denials, Denied: len(denials)}
+	return checkEntry{Info: statusview.New(st, probe, now), Denials: denials, Denied: len(denials)}
 }
 
 // print writes the report as tables, each row at most width columns

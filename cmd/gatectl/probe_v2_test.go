@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"github.com/gate-dev/gate/internal/statusview"
 	"io"
 	"math/big"
 	"net"
@@ -23,7 +24,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/testsvc"
-	"github.com/gate-dev/gate/runtime"
 )
 
 // v2Probe needs ABI v2 and reads GATECTL_SECRET_KEY (see its .wat).
@@ -280,7 +280,7 @@ grants = { dial = ["127.0.0.1:*"], secrets = { GATECTL_SECRET_KEY = ["`+other+`"
 // A denial the reason does not already say is added to the reason column,
 // a secret's with where it was to go.
 func TestReasonColumnDenials(t *testing.T) {
-	e := checkEntry{StatusInfo: runtime.StatusInfo{Reason: "not configured"}, Denials: []denialJSON{
+	e := checkEntry{Info: statusview.Info{Reason: "not configured"}, Denials: []denialJSON{
 		{Kind: "env", Request: "A", Message: `env "A" not granted to probe "p"`},
 		{Kind: "secret", Request: "K", To: "127.0.0.1:6380", Message: `secret "K" not granted to probe "p" for "127.0.0.1:6380"`},
 	}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -119,7 +120,7 @@ func TestEndpoints(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(f.get(t, "/v1/status").body), &st))
 		assert.True(t, st.Service.Ready)
 		assert.Nil(t, st.Service.ReloadError)
-		byName := map[string]runtime.StatusInfo{}
+		byName := map[string]statusview.Info{}
 		for _, e := range st.Tools {
 			byName[e.Name] = e
 		}

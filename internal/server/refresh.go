@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 // refreshAnswer is the shape of POST /v1/refresh: the new answers of what
 // was probed, as /v1/status shows them.
 type refreshAnswer struct {
-	Tools   []runtime.StatusInfo `json:"tools"`
-	Servers []runtime.StatusInfo `json:"servers"`
+	Tools   []statusview.Info `json:"tools"`
+	Servers []statusview.Info `json:"servers"`
 }
 
 // refresh probes now, whatever their cached answers, the tools and
@@ -53,13 +54,13 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	probes := probeLabels(g)
-	out := refreshAnswer{Tools: []runtime.StatusInfo{}, Servers: []runtime.StatusInfo{}}
+	out := refreshAnswer{Tools: []statusview.Info{}, Servers: []statusview.Info{}}
 	now := time.Now()
 	for _, part := range []struct {
 		kind  string
 		reg   *runtime.Registry
 		names []string
-		out   *[]runtime.StatusInfo
+		out   *[]statusview.Info
 	}{{"tool", g.Tools(), tools, &out.Tools}, {"server", g.Servers(), servers, &out.Servers}} {
 		if !all && len(part.names) == 0 {
 			continue
@@ -70,7 +71,7 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, st := range sts {
-			*part.out = append(*part.out, runtime.NewStatusInfo(st, probes[part.kind+"/"+st.Name], now))
+			*part.out = append(*part.out, statusview.New(st, probes[part.kind+"/"+st.Name], now))
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -2,13 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gate-dev/gate/runtime"
 )
 
 // POST /v1/refresh probes what it names now, whatever the TTL, and
@@ -35,8 +34,8 @@ probe = "env:GATE_TEST_REFRESH"
 	runService(t, svc)
 	f := serve(t, svc, nil, Options{Token: token})
 	type answer struct {
-		Tools   []runtime.StatusInfo `json:"tools"`
-		Servers []runtime.StatusInfo `json:"servers"`
+		Tools   []statusview.Info `json:"tools"`
+		Servers []statusview.Info `json:"servers"`
 	}
 	tools := func() []string {
 		r := f.do(t, http.MethodGet, "/v1/tools", token)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"time"
 
@@ -12,10 +13,10 @@ import (
 
 // statusAnswer is the shape of /v1/status.
 type statusAnswer struct {
-	Service    serviceJSON          `json:"service"`
-	Generation uint64               `json:"generation"`
-	Tools      []runtime.StatusInfo `json:"tools"`
-	Servers    []runtime.StatusInfo `json:"servers"`
+	Service    serviceJSON       `json:"service"`
+	Generation uint64            `json:"generation"`
+	Tools      []statusview.Info `json:"tools"`
+	Servers    []statusview.Info `json:"servers"`
 }
 
 type serviceJSON struct {
@@ -64,8 +65,8 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 	out := statusAnswer{
 		Service:    serviceJSON{Ready: st.ready, LastReload: st.reloadedAt.UTC()},
 		Generation: st.gen,
-		Tools:      []runtime.StatusInfo{},
-		Servers:    []runtime.StatusInfo{},
+		Tools:      []statusview.Info{},
+		Servers:    []statusview.Info{},
 	}
 	if st.reloadErr != nil {
 		msg := s.problems.text(st.reloadErr)
@@ -79,14 +80,14 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 	for _, part := range []struct {
 		kind string
 		reg  *runtime.Registry
-		out  *[]runtime.StatusInfo
+		out  *[]statusview.Info
 	}{{"tool", g.Tools(), &out.Tools}, {"server", g.Servers(), &out.Servers}} {
 		sts, err := part.reg.Status(ctx)
 		if err != nil {
 			return nil, false, err
 		}
 		for _, a := range sts {
-			*part.out = append(*part.out, runtime.NewStatusInfo(a, probes[part.kind+"/"+a.Name], now))
+			*part.out = append(*part.out, statusview.New(a, probes[part.kind+"/"+a.Name], now))
 		}
 	}
 	body, err := encodeJSON(out)

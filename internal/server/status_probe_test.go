@@ -1,12 +1,11 @@
 package server
 
 import (
+	"github.com/gate-dev/gate/internal/statusview"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gate-dev/gate/runtime"
 )
 
 // TestStatusShowsEveryProbe: /v1/status names the probe of every entry as
@@ -34,7 +33,7 @@ probe = "env:GATE_STATUS_PROBE_WRITE"
 	f := serve(t, svc, nil, Options{})
 	_, st, _ := newStatusReader(f).get(t)
 
-	byName := map[string]runtime.StatusInfo{}
+	byName := map[string]statusview.Info{}
 	for _, e := range append(st.Tools, st.Servers...) {
 		byName[e.Name] = e
 	}

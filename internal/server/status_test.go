@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"os"
 	"sync"
@@ -64,7 +65,7 @@ func (sr *statusReader) get(t *testing.T) (string, statusAnswer, int64) {
 	return r.body, st, sr.renders.Load()
 }
 
-func toolNamed(t *testing.T, st statusAnswer, name string) runtime.StatusInfo {
+func toolNamed(t *testing.T, st statusAnswer, name string) statusview.Info {
 	t.Helper()
 	for _, e := range st.Tools {
 		if e.Name == name {
@@ -72,7 +73,7 @@ func toolNamed(t *testing.T, st statusAnswer, name string) runtime.StatusInfo {
 		}
 	}
 	t.Fatalf("no tool %q in /v1/status", name)
-	return runtime.StatusInfo{}
+	return statusview.Info{}
 }
 
 const statusEnv = "GATE_STATUS_TEST_KEY"

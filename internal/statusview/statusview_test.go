@@ -1,33 +1,34 @@
-package runtime
+package statusview
 
 import (
 	"errors"
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestNewStatusInfo: where an answer came from, its age, and its code,
+// TestNew: where an answer came from, its age, and its code,
 // as every report shows them.
-func TestNewStatusInfo(t *testing.T) {
+func TestNew(t *testing.T) {
 	at := time.Date(2026, 12, 5, 3, 0, 0, 0, time.FixedZone("CET", 3600))
 	now := at.Add(1500 * time.Millisecond)
 	for _, tc := range []struct {
 		name   string
-		st     Status
+		st     runtime.Status
 		source string
-		code   Code
+		code   runtime.Code
 	}{
-		{"no probe", Status{Name: "t", State: StateAvailable}, "none", ""},
-		{"probed", Status{Name: "t", State: StateUnavailable, HasProbe: true, CheckedAt: at, Code: CodeEnvMissing}, "probed", CodeEnvMissing},
-		{"cached", Status{Name: "t", State: StateAvailable, HasProbe: true, CheckedAt: at, Cached: true}, "cached", ""},
-		{"graced", Status{Name: "t", State: StateAvailable, HasProbe: true, CheckedAt: at, Cached: true, Graced: true,
-			Err: errors.New("down"), Code: CodeRefused}, "graced", ""},
+		{"no probe", runtime.Status{Name: "t", State: runtime.StateAvailable}, "none", ""},
+		{"probed", runtime.Status{Name: "t", State: runtime.StateUnavailable, HasProbe: true, CheckedAt: at, Code: runtime.CodeEnvMissing}, "probed", runtime.CodeEnvMissing},
+		{"cached", runtime.Status{Name: "t", State: runtime.StateAvailable, HasProbe: true, CheckedAt: at, Cached: true}, "cached", ""},
+		{"graced", runtime.Status{Name: "t", State: runtime.StateAvailable, HasProbe: true, CheckedAt: at, Cached: true, Graced: true,
+			Err: errors.New("down"), Code: runtime.CodeRefused}, "graced", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			info := NewStatusInfo(tc.st, "env:X", now)
+			info := New(tc.st, "env:X", now)
 			assert.Equal(t, tc.source, info.Source)
 			assert.Equal(t, tc.st.Graced, info.Graced)
 			assert.Equal(t, tc.st.Cached, info.Cached)

@@ -1,12 +1,19 @@
-package runtime
+// Package statusview is the JSON form of a tool's or server's status
+// that gatectl check --json and the HTTP API's /v1/status and /v1/refresh
+// print: one type, so that the views cannot drift apart.
+package statusview
 
-import "time"
+import (
+	"time"
 
-// StatusInfo is a Status as reports show it: each tool or server of
+	"github.com/gate-dev/gate/runtime"
+)
+
+// Info is a runtime.Status as reports show it: each tool or server of
 // `gatectl check --json` and of the HTTP API's /v1/status and
 // /v1/refresh. It is one type so that the views cannot drift apart;
 // docs/CLI.md and docs/HTTP.md describe its fields.
-type StatusInfo struct {
+type Info struct {
 	Name      string `json:"name"`
 	State     string `json:"state"` // available | unavailable | error
 	Available bool   `json:"available"`
@@ -23,22 +30,22 @@ type StatusInfo struct {
 	// CheckedAt and AgeSeconds say when the probe run behind the answer
 	// started, and how long before the view was made; null for a tool
 	// without a probe.
-	CheckedAt  *time.Time `json:"checked_at"`
-	AgeSeconds *float64   `json:"age_seconds"`
-	LatencyMS  float64    `json:"latency_ms"`
-	Error      *ErrorInfo `json:"error"`
+	CheckedAt  *time.Time         `json:"checked_at"`
+	AgeSeconds *float64           `json:"age_seconds"`
+	LatencyMS  float64            `json:"latency_ms"`
+	Error      *runtime.ErrorInfo `json:"error"`
 	// Pending is a flip under way (see Policy); left out when there is
 	// none.
-	Pending *Pending `json:"pending,omitempty"`
+	Pending *runtime.Pending `json:"pending,omitempty"`
 	// CodeInfo adds "code", "retryable" and "action" to an answer that is
 	// not available.
-	*CodeInfo
+	*runtime.CodeInfo
 }
 
-// NewStatusInfo describes st, whose probe the manifest writes as probe,
+// New describes st, whose probe the manifest writes as probe,
 // with its age as of now.
-func NewStatusInfo(st Status, probe string, now time.Time) StatusInfo {
-	info := StatusInfo{
+func New(st runtime.Status, probe string, now time.Time) Info {
+	info := Info{
 		Name:      st.Name,
 		State:     string(st.State),
 		Available: st.Available(),
@@ -48,7 +55,7 @@ func NewStatusInfo(st Status, probe string, now time.Time) StatusInfo {
 		Graced:    st.Graced,
 		Cached:    st.Cached,
 		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
-		Error:     NewErrorInfo(st.Err),
+		Error:     runtime.NewErrorInfo(st.Err),
 		Pending:   st.Pending,
 	}
 	switch {
