@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // States of a server's breaker, as the gateway publishes and exports them

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/uplink"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // A url upstream's credentials are its manifest entry's headers and its

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gate-dev/gate/internal/doctest"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

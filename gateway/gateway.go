@@ -14,7 +14,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // statusTimeout bounds the registry reads of one computation of the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // A panic while gate folds one server's listing into the offered sets

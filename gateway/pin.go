@@ -13,7 +13,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // Pinning: a server with pin in the manifest offers a tool only while

@@ -8,5 +8,5 @@
 // gate's own WASI, are package internal/host, which the engine (package
 // runtime) runs; internal/grants compiles the Grants into the checks they
 // make. Nothing here imports a WebAssembly runtime, so a program that only
-// reads or checks manifests (package runtime/manifest) does not link one.
+// reads or checks manifests (package internal/manifest, gate's own) does not link one.
 package hostfuncs

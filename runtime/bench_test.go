@@ -13,7 +13,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // BenchmarkEnvCheck asks one question, "is GATE_BENCH_VAR set and not

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gate-dev/gate/internal/safefile"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 	"github.com/gate-dev/gate/skills"
 )

@@ -18,7 +18,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/nohang"
 	"github.com/gate-dev/gate/internal/testnet"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 )
 

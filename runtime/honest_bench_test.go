@@ -13,7 +13,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // BenchmarkHonestPaths runs the honest paths that the secrets handling,

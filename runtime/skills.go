@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/skills"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // checkPin is a pinned server in `gatectl check`: what its lock file

@@ -58,7 +58,7 @@ func TestCheckScalesLinearly(t *testing.T) {
 		smallMallocs, smallBytes, smallCPU, largeMallocs, largeBytes, largeCPU)
 	assert.Less(t, largeMallocs, 1.1*smallMallocs, "allocations a tool")
 	// And no more than they are: about 46 at 10,000 tools, of which the
-	// manifest's parse is about 37 (runtime/manifest's BenchmarkParseScale)
+	// manifest's parse is about 37 (internal/manifest's BenchmarkParseScale)
 	// and making the probe 4 (runtime's TestStandardProbeAllocations
 	// counts those exactly). A map per tool, as making the probes once
 	// took, is two more.

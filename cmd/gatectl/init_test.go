@@ -17,7 +17,7 @@ import (
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // bareMachine is a machine with nothing on it: no environment, an empty

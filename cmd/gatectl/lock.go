@@ -19,7 +19,7 @@ import (
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 const lockSynopsis = `gatectl mcp lock [-m gate.toml] [--check] [-v] [SERVER...]

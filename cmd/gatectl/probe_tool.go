@@ -11,7 +11,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // probeRunTool is `gatectl probe run --tool NAME`: the probe of one tool

@@ -23,7 +23,7 @@ var readmeImports = map[string]string{
 	"time":     "time",
 	"runtime":  "github.com/gate-dev/gate/runtime",
 	"schema":   "github.com/gate-dev/gate/runtime/schema",
-	"manifest": "github.com/gate-dev/gate/runtime/manifest",
+	"manifest": "github.com/gate-dev/gate/internal/manifest",
 	"skills":   "github.com/gate-dev/gate/skills",
 }
 

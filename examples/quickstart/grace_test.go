@@ -13,7 +13,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // TestNetworkToolGraceWindow walks the reference's table for a probe that

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // statusAnswer is the shape of /v1/status.

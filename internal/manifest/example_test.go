@@ -3,7 +3,7 @@ package manifest_test
 import (
 	"fmt"
 
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // Parse a manifest from memory and list what it offers: each tool with

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/runtime/manifest"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/skills"
 )
 

@@ -39,8 +39,8 @@ func golden(t *testing.T, path string, got []byte) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "no golden file: run go test ./runtime/manifest -update")
-	assert.Equal(t, string(want), string(got), "%s differs: if the change is right, run go test ./runtime/manifest -update", path)
+	require.NoError(t, err, "no golden file: run go test ./internal/manifest -update")
+	assert.Equal(t, string(want), string(got), "%s differs: if the change is right, run go test ./internal/manifest -update", path)
 }
 
 func TestValidCorpus(t *testing.T) {
