@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net"
 	"time"
 
@@ -62,7 +63,7 @@ func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 	if code == "" {
 		code = runtime.CodeUnavailable
 	}
-	data, _ := json.Marshal(code.Info()) // three strings and a bool
+	data, _ := json.Marshal(statusview.Code(code)) // three strings and a bool
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s is not available now: %s", quote(tool), why.reason), Data: data}
 }
 

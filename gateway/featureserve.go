@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"math"
 	"slices"
 	"strings"
@@ -469,6 +470,6 @@ func featureNotOffered(kind, name string, why hiddenTool) *jsonrpc.Error {
 	if code == "" {
 		code = runtime.CodeUnavailable
 	}
-	data, _ := json.Marshal(code.Info())
+	data, _ := json.Marshal(statusview.Code(code))
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s %s is not available now: %s", kind, quote(name), why.reason), Data: data}
 }

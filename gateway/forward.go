@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -107,6 +108,6 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 // codeData is the data of a not-offered error: the code, whether it is
 // retryable and what to do, as notOfferedError gives them.
 func codeData(code runtime.Code) json.RawMessage {
-	data, _ := json.Marshal(code.Info())
+	data, _ := json.Marshal(statusview.Code(code))
 	return data
 }

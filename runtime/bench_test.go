@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // BenchmarkEnvCheck asks one question, "is GATE_BENCH_VAR set and not

@@ -85,17 +85,17 @@ func TestLoadLimits(t *testing.T) {
 		want string // "" loads and runs
 	}{
 		// Its cost is TestInstantiationAtTheLimit's business.
-		{"elements at the limit", NewEngineConfig(), genModule(MaxInstantiationWork-2, 0, 0), ""},
+		{"elements at the limit", NewEngineConfig(), genModule(maxInstantiationWork-2, 0, 0), ""},
 		{"eight 1M-entry segments' worth", NewEngineConfig(), genModule(1<<20, 0, 0),
 			"needs 1048578 element entries, data segments, globals, imports and exports set up per instance, over the limit of 262144"},
 		{"a 600 KiB function", NewEngineConfig(), genModule(0, 0, 600<<10),
 			"function 0's body is 614403 bytes, over the limit of 512 KiB (compiling it would take about 70 MB of memory)"},
 		{"a function under a raised limit", NewEngineConfig().WithMaxFunctionSize(1 << 20), genModule(0, 0, 600<<10), ""},
-		{"too many functions", NewEngineConfig(), genModule(0, MaxFunctions, 0), "defines 32769 functions, over the limit of 32768"},
+		{"too many functions", NewEngineConfig(), genModule(0, maxFunctions, 0), "defines 32769 functions, over the limit of 32768"},
 		// 3.9 s and 162 MB to compile on a 2-core machine, for a module
 		// within every other limit.
 		{"131,071 small functions", NewEngineConfig(), genBodies(131071, 120), "defines 131071 functions, over the limit of 32768"},
-		{"functions at the limit", NewEngineConfig(), genModule(0, MaxFunctions-1, 0), ""},
+		{"functions at the limit", NewEngineConfig(), genModule(0, maxFunctions-1, 0), ""},
 		{"a module over a lowered size limit", NewEngineConfig().WithMaxModuleSize(1000), genModule(2000, 0, 0), "module is 2070 bytes, over the limit of 1000 bytes"},
 	}
 	for _, tt := range tests {
@@ -135,7 +135,7 @@ func TestInstantiationAtTheLimit(t *testing.T) {
 	defer goruntime.UnlockOSThread()
 	ctx := context.Background()
 	e := newEngine(t, NewEngineConfig().WithWarmup(false).WithIdleMemoryLimit(0))
-	m, err := e.Compile(ctx, "limit.wasm", genModule(MaxInstantiationWork-2, 0, 0))
+	m, err := e.Compile(ctx, "limit.wasm", genModule(maxInstantiationWork-2, 0, 0))
 	require.NoError(t, err)
 	p, err := e.NewProbe(ctx, "limit", m, ProbeConfig{})
 	require.NoError(t, err)
@@ -147,7 +147,7 @@ func TestInstantiationAtTheLimit(t *testing.T) {
 		require.True(t, res.Fresh)
 		t.Logf("%v in %v of wall time, %v of CPU", res.Outcome, res.Elapsed, used)
 		if !raceEnabled {
-			assert.Less(t, used, e.Config().Budget()/2, "setting up %d entries costs more CPU than the limit means to allow", MaxInstantiationWork)
+			assert.Less(t, used, e.Config().Budget()/2, "setting up %d entries costs more CPU than the limit means to allow", maxInstantiationWork)
 		}
 	}
 }
@@ -162,7 +162,7 @@ func TestCompileFileRefusesWhatIsNotAModule(t *testing.T) {
 	big := filepath.Join(dir, "big.wasm")
 	f, err := os.Create(big)
 	require.NoError(t, err)
-	require.NoError(t, f.Truncate(DefaultMaxModuleSize+1))
+	require.NoError(t, f.Truncate(defaultMaxModuleSize+1))
 	require.NoError(t, f.Close())
 	e := newEngine(t, NewEngineConfig())
 	for path, want := range map[string]string{
@@ -204,7 +204,7 @@ func TestCompileHonoursContext(t *testing.T) {
 	start := time.Now()
 	// Many small functions: a compile of about a second on this class of
 	// machine, far longer than the caller waits.
-	_, err = e.Compile(ctx, "slow.wasm", genModule(0, MaxFunctions-1, 0))
+	_, err = e.Compile(ctx, "slow.wasm", genModule(0, maxFunctions-1, 0))
 	took := time.Since(start)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	var le *LoadError
@@ -288,14 +288,14 @@ func TestWarmupsRunConcurrently(t *testing.T) {
 	wg.Wait()
 	took := time.Since(start)
 	noise := stop()
-	assert.Less(t, created, WarmupBudget, "NewProbe waited for warm-ups")
+	assert.Less(t, created, warmupBudget, "NewProbe waited for warm-ups")
 	// 8 warm-ups and 8 runs, two at a time: 4 warm-up budgets and 4 run
 	// budgets. Warm-ups one at a time would take 4 warm-up budgets more;
 	// the bound sits halfway, so that it fails when warm-ups are
 	// serialised, not when a loaded machine keeps the spinning guests off
 	// the CPU for a few milliseconds per phase (lateness the sleeping
 	// canary does not see: it is woken ahead of busy threads).
-	assertAnsweredInTime(t, took, 4*WarmupBudget+4*e.Config().Budget()+2*WarmupBudget, 4*noise)
+	assertAnsweredInTime(t, took, 4*warmupBudget+4*e.Config().Budget()+2*warmupBudget, 4*noise)
 }
 
 // TestIdleMemoryIsBounded: a hundred healthy instances that each pin

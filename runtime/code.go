@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/gate-dev/gate/internal/host"
@@ -210,49 +209,6 @@ func codeOf(o Outcome, f host.Failure, perr *ProbeError) Code {
 		return codeOfFailure(f)
 	}
 	return codeOfError(perr)
-}
-
-// CodeInfo is a code as the JSON outputs show it (gatectl's --json, the
-// HTTP API, the events): embedded as a pointer, it adds "code",
-// "retryable" and "action" to an answer that is not available, and nothing
-// to one that is.
-type CodeInfo struct {
-	Code      Code   `json:"code"`
-	Retryable bool   `json:"retryable"`
-	Action    string `json:"action"`
-}
-
-// Info returns c as the JSON outputs show it; nil for "" (available).
-func (c Code) Info() *CodeInfo {
-	if c == "" {
-		return nil
-	}
-	return &CodeInfo{Code: c, Retryable: c.Retryable(), Action: c.Action()}
-}
-
-// MarshalJSON writes the event with its Code as CodeInfo.
-func (e Event) MarshalJSON() ([]byte, error) {
-	type fields Event // without this method
-	return json.Marshal(struct {
-		fields
-		*CodeInfo
-	}{fields(e), e.Code.Info()})
-}
-
-// UnmarshalJSON reads an event as MarshalJSON writes it, its Code from
-// "code" (retryable and action follow from it).
-func (e *Event) UnmarshalJSON(b []byte) error {
-	type fields Event // without this method
-	var v struct {
-		fields
-		Code Code `json:"code"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*e = Event(v.fields)
-	e.Code = v.Code
-	return nil
 }
 
 // codeIfHidden is c for an answer that is not listed, "" for one that is:

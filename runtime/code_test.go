@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +32,6 @@ func TestCodeTable(t *testing.T) {
 			assert.Equal(t, r.retryable, r.code.Retryable())
 			assert.Equal(t, r.action, r.code.Action())
 			assert.Equal(t, r.meaning, r.code.Meaning())
-			assert.Equal(t, &CodeInfo{Code: r.code, Retryable: r.retryable, Action: r.action}, r.code.Info())
 		})
 	}
 	assert.Equal(t, len(codeTable), len(Codes()))
@@ -68,7 +66,6 @@ func TestCodeTable(t *testing.T) {
 		assert.Empty(t, c.Action(), "%q", c)
 		assert.Empty(t, c.Meaning(), "%q", c)
 	}
-	assert.Nil(t, Code("").Info(), "an available answer has no code")
 }
 
 // codesDoc is the page that documents the set, and the markers around
@@ -110,46 +107,3 @@ func TestCodesDoc(t *testing.T) {
 	assert.Equal(t, want, string(page), "%s's table differs from runtime/code.go: go test ./runtime -run TestCodesDoc -update", codesDoc)
 }
 
-// TestEventJSONCode checks that an event carries its code as three fields
-// when it is not available, and none when it is.
-func TestEventJSONCode(t *testing.T) {
-	b, err := json.Marshal(Event{Type: "tool", Name: "db", State: "unavailable", Reason: "127.0.0.1:1: connection refused", Code: CodeRefused})
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"type":"tool","name":"db","state":"unavailable","available":false,"reason":"127.0.0.1:1: connection refused","at":"0001-01-01T00:00:00Z",
-		"code":"refused","retryable":true,"action":"Start the service, or correct its address in the manifest."}`, string(b))
-
-	var back Event
-	require.NoError(t, json.Unmarshal(b, &back))
-	assert.Equal(t, Event{Type: "tool", Name: "db", State: "unavailable", Reason: "127.0.0.1:1: connection refused", Code: CodeRefused,
-		At: back.At}, back, "an event read back has its code")
-
-	b, err = json.Marshal(Event{Type: "tool", Name: "db", State: "available", Available: true})
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"type":"tool","name":"db","state":"available","available":true,"at":"0001-01-01T00:00:00Z"}`, string(b))
-	require.NoError(t, json.Unmarshal(b, &back))
-	assert.Equal(t, Code(""), back.Code)
-	assert.Error(t, json.Unmarshal([]byte(`{"type": 1}`), &back), "a bad event is an error, not a panic")
-}
-
-// FuzzEventJSON: any bytes read as an event either fail or give an event
-// that writes and reads back the same.
-func FuzzEventJSON(f *testing.F) {
-	f.Add([]byte(`{"type":"tool","name":"db","state":"unavailable","available":false,"at":"2026-12-02T06:00:00Z","code":"refused","retryable":true,"action":"x"}`))
-	f.Add([]byte(`{"type":"reload","name":"gate.toml","state":"ok","available":true,"at":"2026-12-02T06:00:00Z","trigger":"watch"}`))
-	f.Add([]byte(`{"code": 7}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var e Event
-		if json.Unmarshal(b, &e) != nil {
-			return
-		}
-		out, err := json.Marshal(e)
-		if err != nil {
-			return // a time json cannot write (a year past 9999)
-		}
-		var back Event
-		require.NoError(t, json.Unmarshal(out, &back), "%s", out)
-		assert.Equal(t, e.Code, back.Code)
-		assert.Equal(t, e.Name, back.Name)
-		assert.Equal(t, e.Reason, back.Reason)
-	})
-}

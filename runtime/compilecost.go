@@ -18,39 +18,39 @@ import (
 // (docs/BENCHMARKS.md, "What a compile costs by the shape of its
 // functions").
 const (
-	// MaxFunctionBlocks caps a function's blocks and branches: loop
+	// maxFunctionBlocks caps a function's blocks and branches: loop
 	// detection walks the dominator tree from each block.
-	MaxFunctionBlocks = 1 << 14
-	// MaxFunctionLoopBlocks caps its loops times its blocks: building the
+	maxFunctionBlocks = 1 << 14
+	// maxFunctionLoopBlocks caps its loops times its blocks: building the
 	// loop nesting forest walks the blocks for each loop.
-	MaxFunctionLoopBlocks = 1 << 22
-	// MaxFunctionLiveSpan caps the blocks its locals live across, summed:
+	maxFunctionLoopBlocks = 1 << 22
+	// maxFunctionLiveSpan caps the blocks its locals live across, summed:
 	// SSA construction and register allocation track each.
-	MaxFunctionLiveSpan = 1 << 18
-	// MaxFunctionWalk caps the blocks SSA construction walks back through
+	maxFunctionLiveSpan = 1 << 18
+	// maxFunctionWalk caps the blocks SSA construction walks back through
 	// to find a local's value, for each read and each branch.
-	MaxFunctionWalk = 1 << 26
+	maxFunctionWalk = 1 << 26
 
-	// MaxModuleBlocksSquared, MaxModuleLiveSpan and MaxModuleWalk cap the
+	// maxModuleBlocksSquared, maxModuleLiveSpan and maxModuleWalk cap the
 	// same costs summed over a module's functions (blocks squared, as
-	// the dominator walks cost); within them, DefaultCompileTimeout stops
+	// the dominator walks cost); within them, defaultCompileTimeout stops
 	// a compile between two functions.
-	MaxModuleBlocksSquared = 1 << 31
-	MaxModuleLiveSpan      = 1 << 25
-	MaxModuleWalk          = 1 << 31
+	maxModuleBlocksSquared = 1 << 31
+	maxModuleLiveSpan      = 1 << 25
+	maxModuleWalk          = 1 << 31
 )
 
-// DefaultCompileTimeout is how long wazero may spend compiling one
+// defaultCompileTimeout is how long wazero may spend compiling one
 // module. wazero checks it between two functions (one function's compile
 // is bounded by the compile cost limits instead), so a module whose
 // functions are each within the limits but too many together is
 // stopped, and its compile slot freed for the next. A Go probe near
-// DefaultMaxModuleSize compiles in seconds even on a loaded machine, far
+// defaultMaxModuleSize compiles in seconds even on a loaded machine, far
 // within it (docs/BENCHMARKS.md, "What a compile costs").
-const DefaultCompileTimeout = 60 * time.Second
+const defaultCompileTimeout = 60 * time.Second
 
 // WithCompileTimeout sets how long compiling one module may take (see
-// DefaultCompileTimeout); a module whose compile takes longer is
+// defaultCompileTimeout); a module whose compile takes longer is
 // refused.
 func (c EngineConfig) WithCompileTimeout(d time.Duration) EngineConfig {
 	c.compileTimeout = d
@@ -83,13 +83,13 @@ func (c costLimit) Ratio() float64 { return float64(c.n) / float64(c.limit) }
 // limits.
 func measureCompileCost(m *wasm.Module) compileCost {
 	limits := []costLimit{
-		{what: "%d blocks and branches", limit: MaxFunctionBlocks},
-		{what: "loops × blocks of %d", limit: MaxFunctionLoopBlocks},
-		{what: "a live span (the blocks its locals live across) of %d", limit: MaxFunctionLiveSpan},
-		{what: "a walk (the blocks behind its reads and branches) of %d", limit: MaxFunctionWalk},
-		{what: "blocks squared of %d", limit: MaxModuleBlocksSquared, module: true},
-		{what: "a live span of %d", limit: MaxModuleLiveSpan, module: true},
-		{what: "a walk of %d", limit: MaxModuleWalk, module: true},
+		{what: "%d blocks and branches", limit: maxFunctionBlocks},
+		{what: "loops × blocks of %d", limit: maxFunctionLoopBlocks},
+		{what: "a live span (the blocks its locals live across) of %d", limit: maxFunctionLiveSpan},
+		{what: "a walk (the blocks behind its reads and branches) of %d", limit: maxFunctionWalk},
+		{what: "blocks squared of %d", limit: maxModuleBlocksSquared, module: true},
+		{what: "a live span of %d", limit: maxModuleLiveSpan, module: true},
+		{what: "a walk of %d", limit: maxModuleWalk, module: true},
 	}
 	for i := range m.Code {
 		c := m.FuncCost(i)

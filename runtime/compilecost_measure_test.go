@@ -70,8 +70,8 @@ func parseShape(t *testing.T, spec string) costlywasm.Shape {
 func compileShape(t *testing.T, s costlywasm.Shape) {
 	metered, err := meter.Instrument(costlywasm.Module(s), meter.Options{
 		MaxMemoryPages:   NewEngineConfig().memoryPages(),
-		MaxStackSlots:    MaxStack / meter.SlotBytes,
-		MaxTableElements: MaxTableElements,
+		MaxStackSlots:    maxStack / meter.SlotBytes,
+		MaxTableElements: maxTableElements,
 	})
 	require.NoError(t, err)
 	ctx := context.Background()

@@ -12,20 +12,14 @@ import (
 	"github.com/gate-dev/gate/internal/limits"
 )
 
-// MaxBudget is the hard maximum of a probe run, from the moment the probe
-// starts running (not while it queues) to its answer. It covers
-// instantiation, start functions, the entry point and every host call. A
-// configuration may lower it, never raise it: a probe answers a question at
-// schema-build time, and a schema build that waits longer is broken.
-const MaxBudget = limits.MaxBudget
 
-// DefaultMemoryLimit caps each probe instance's linear memory. A C or WAT
+// defaultMemoryLimit caps each probe instance's linear memory. A C or WAT
 // probe needs one 64 KiB page; a Go probe a few MiB once its runtime has
 // started. 32 MiB leaves room for real work and keeps a thousand bombs at
 // once from taking the host down.
-const DefaultMemoryLimit = 32 << 20
+const defaultMemoryLimit = 32 << 20
 
-// MaxStack bounds the stack a probe's nested calls may take: 2 MiB,
+// maxStack bounds the stack a probe's nested calls may take: 2 MiB,
 // counted by the rewrite in 8-byte slots (see meter.Options.MaxStackSlots)
 // from each function's parameters, locals and highest operand stack, plus
 // a fixed overhead per call. A call that would go past it traps with "call
@@ -39,12 +33,12 @@ const DefaultMemoryLimit = 32 << 20
 // and C or WAT frames thousands deep fit (docs/BENCHMARKS.md, "What the
 // sandbox's bounds were measured against"). The count estimates wazero's
 // frames rather than bounding them (see docs/RATIONALE.md).
-const MaxStack = 2 << 20
+const maxStack = 2 << 20
 
-// MaxTableElements caps the tables of a probe: table.grow past it returns
+// maxTableElements caps the tables of a probe: table.grow past it returns
 // -1, and a module declaring more is refused. A Go-built probe's function
 // table holds a few thousand entries.
-const MaxTableElements = 1 << 20
+const maxTableElements = 1 << 20
 
 // EngineConfig configures an Engine. It is immutable: each With method
 // returns a changed copy, so a base config can be shared and specialised.
@@ -77,30 +71,30 @@ type EngineConfig struct {
 // warmed up when created, and wazero's compiler where it is supported.
 func NewEngineConfig() EngineConfig {
 	return EngineConfig{
-		budget:      MaxBudget,
-		memoryLimit: DefaultMemoryLimit,
+		budget:      limits.MaxBudget,
+		memoryLimit: defaultMemoryLimit,
 		concurrency: goruntime.GOMAXPROCS(0),
 		python:      "python3",
 		warmup:      true,
-		idleMemory:  DefaultIdleMemoryLimit,
-		maxModule:   DefaultMaxModuleSize,
-		maxFunction: DefaultMaxFunctionSize,
+		idleMemory:  defaultIdleMemoryLimit,
+		maxModule:   defaultMaxModuleSize,
+		maxFunction: defaultMaxFunctionSize,
 
-		compileTimeout: DefaultCompileTimeout,
+		compileTimeout: defaultCompileTimeout,
 	}
 }
 
-// DefaultIdleMemoryLimit caps the linear memory that idle instances of all
+// defaultIdleMemoryLimit caps the linear memory that idle instances of all
 // of an engine's probes keep between runs. A C or WAT probe's instance
 // holds 64 KiB and a Go probe's a few MiB, so at 256 MiB an engine keeps
 // thousands of C instances or about a hundred Go ones warm; past it, runs
 // instantiate fresh (microseconds for a C probe, milliseconds for a Go
 // one).
-const DefaultIdleMemoryLimit = 256 << 20
+const defaultIdleMemoryLimit = 256 << 20
 
 // WithIdleMemoryLimit caps the linear memory, in bytes, that idle reactor
 // instances of all the engine's probes may keep between runs (see
-// DefaultIdleMemoryLimit). An instance that would go over it is closed
+// defaultIdleMemoryLimit). An instance that would go over it is closed
 // after its run instead of being kept. 0 keeps no instance at all.
 func (c EngineConfig) WithIdleMemoryLimit(bytes uint64) EngineConfig {
 	c.idleMemory = bytes
@@ -249,8 +243,8 @@ const pageSize = limits.PageSize
 
 func (c EngineConfig) validate() error {
 	var errs []error
-	if c.budget <= 0 || c.budget > MaxBudget {
-		errs = append(errs, fmt.Errorf("budget %v: want more than 0 and at most %v", c.budget, MaxBudget))
+	if c.budget <= 0 || c.budget > limits.MaxBudget {
+		errs = append(errs, fmt.Errorf("budget %v: want more than 0 and at most %v", c.budget, limits.MaxBudget))
 	}
 	if c.memoryLimit < limits.MinMemory || c.memoryLimit > limits.MaxMemory {
 		errs = append(errs, fmt.Errorf("memory limit %d bytes: want at least 64 KiB (one page) and at most 4 GiB", c.memoryLimit))

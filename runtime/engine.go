@@ -190,19 +190,19 @@ func refuel(ctx context.Context, _ api.Module, stack []uint64) {
 }
 
 // trap is the metering import a guest calls when it reaches a limit the
-// rewrite enforces (today: MaxStack, the stack its nested calls take). It
+// rewrite enforces (today: maxStack, the stack its nested calls take). It
 // stops the guest with an error that says which.
 func trap(_ context.Context, _ api.Module, stack []uint64) {
 	code := api.DecodeI32(stack[0])
 	msg := meter.TrapReason(code)
 	if code == meter.TrapCallStack {
-		msg = "call stack too deep: over the " + bytesText(MaxStack) + " stack limit"
+		msg = "call stack too deep: over the " + bytesText(maxStack) + " stack limit"
 	}
 	panic(&limitError{Msg: msg})
 }
 
 // limitError is the cause of a trap that the engine raised because the
-// guest reached one of its limits (see MaxStack).
+// guest reached one of its limits (see maxStack).
 type limitError struct{ Msg string }
 
 func (e *limitError) Error() string { return e.Msg }

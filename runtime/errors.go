@@ -135,7 +135,7 @@ func (e *ProbeError) Is(target error) bool {
 }
 
 // Detail is the full cause, with wazero's wasm stack trace when it has
-// one, at most MaxDetail bytes of it, with control characters replaced:
+// one, at most maxDetail bytes of it, with control characters replaced:
 // it reaches terminals, JSON reports and HTTP responses. The host's own Go
 // stack, which wazero appends for a Go runtime error, is left out.
 func (e *ProbeError) Detail() string {
@@ -146,15 +146,15 @@ func (e *ProbeError) Detail() string {
 	if i := strings.Index(s, goStackMarker); i >= 0 {
 		s = strings.TrimRight(s[:i], "\n")
 	}
-	if len(s) > MaxDetail {
-		s = clip(s, MaxDetail) + "\n... (cut)"
+	if len(s) > maxDetail {
+		s = clip(s, maxDetail) + "\n... (cut)"
 	}
 	return safetext.Clean(s, true)
 }
 
-// MaxDetail bounds ProbeError.Detail. wazero's traces show at most 30
+// maxDetail bounds ProbeError.Detail. wazero's traces show at most 30
 // frames, and the engine cuts every function name in them to 128 bytes.
-const MaxDetail = 8 << 10
+const maxDetail = 8 << 10
 
 // goStackMarker begins the host stack trace that wazero adds to the error
 // of a host function that hit a Go runtime error.
@@ -203,32 +203,4 @@ func joinErrors(what string, errs []error) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w", what, errors.Join(errs...))
-}
-
-// ErrorInfo is a run's error as reports show it: the "error" object of
-// gatectl's --json outputs and of the HTTP API.
-type ErrorInfo struct {
-	// Kind is the ErrorKind ("trap", "overrun", ...), or "error" for an
-	// error that is not a *ProbeError (a native probe's).
-	Kind  string `json:"kind"`
-	Phase string `json:"phase"`
-	// During is the start phase when Phase is a host function called
-	// from it.
-	During  string `json:"during,omitempty"`
-	Message string `json:"message"`
-	// Detail is the full cause, with wazero's wasm stack trace.
-	Detail string `json:"detail"`
-}
-
-// NewErrorInfo describes err; nil for nil.
-func NewErrorInfo(err error) *ErrorInfo {
-	if err == nil {
-		return nil // before perr, which escapes: a check asks for every tool
-	}
-	var perr *ProbeError
-	switch {
-	case errors.As(err, &perr):
-		return &ErrorInfo{Kind: perr.Kind.String(), Phase: perr.Phase, During: perr.During, Message: perr.Error(), Detail: perr.Detail()}
-	}
-	return &ErrorInfo{Kind: "error", Message: err.Error()}
 }

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/host"
 	goruntime "runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
-	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/runtime/schema"
 	"github.com/gate-dev/gate/skills"
 )
@@ -287,7 +288,7 @@ func (g *Gate) probeFor(ctx context.Context, name string, p *manifest.Probe, fil
 		cfg.Budget = *p.Budget
 	}
 	if p.TLSCA != "" {
-		pool, err := LoadTLSCA(p.TLSCA)
+		pool, err := host.LoadTLSCA(p.TLSCA)
 		if err != nil {
 			return nil, &probeKeyError{key: "tls_ca", err: fmt.Errorf("tls_ca: %w", err)}
 		}

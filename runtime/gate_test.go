@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/nohang"
 	"github.com/gate-dev/gate/internal/testnet"
-	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 )
 

@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"github.com/gate-dev/gate/internal/host"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func TestOpenManifestTLSCA(t *testing.T) {
 		"certs/key.pem":   key,
 		"certs/empty.pem": []byte("nothing here\n"),
 		"certs/bad.pem":   pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte("not DER")}),
-		"certs/big.pem":   []byte(strings.Repeat("x", MaxTLSCASize+1)),
+		"certs/big.pem":   []byte(strings.Repeat("x", host.MaxTLSCASize+1)),
 	}
 
 	good := writeManifest(t, `[[tools]]
@@ -170,7 +171,7 @@ func TestLoadTLSCA(t *testing.T) {
 	ca := testCAPEM(t)
 	path := filepath.Join(t.TempDir(), "ca.pem")
 	require.NoError(t, os.WriteFile(path, ca, 0o600))
-	pool, err := LoadTLSCA(path)
+	pool, err := host.LoadTLSCA(path)
 	require.NoError(t, err)
 	block, _ := pem.Decode(ca)
 	cert, err := x509.ParseCertificate(block.Bytes)

@@ -26,7 +26,7 @@ const testCompileTimeout = 10 * time.Minute
 
 func newEngine(t testing.TB, cfg EngineConfig) *Engine {
 	t.Helper()
-	if cfg.compileTimeout == DefaultCompileTimeout {
+	if cfg.compileTimeout == defaultCompileTimeout {
 		cfg = cfg.WithCompileTimeout(testCompileTimeout)
 	}
 	e, err := NewEngine(context.Background(), cfg)

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // BenchmarkHonestPaths runs the honest paths that the secrets handling,

@@ -18,7 +18,7 @@ import (
 // within the budget), and the engine works afterwards.
 func TestHostileStack(t *testing.T) {
 	e := newEngine(t, NewEngineConfig())
-	stackMsg := "call stack too deep: over the " + bytesText(MaxStack) + " stack limit"
+	stackMsg := "call stack too deep: over the " + bytesText(maxStack) + " stack limit"
 
 	tests := []struct {
 		module string

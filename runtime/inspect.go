@@ -78,7 +78,7 @@ func (v Violation) Error() string { return v.Msg }
 // host.Imports ("gate", of version 1 or 2, "wasi_snapshot_preview1" and
 // "env"), with their signatures; a minimum memory within cfg's memory limit; a
 // size, function bodies and per-instance setup within the load limits
-// (see DefaultMaxModuleSize). It reports every violation at once, and the
+// (see defaultMaxModuleSize). It reports every violation at once, and the
 // ABI version the module needs. The error is for a file that is not
 // WebAssembly at all (a *wasm.FormatError with the offset).
 func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {

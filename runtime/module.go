@@ -115,8 +115,8 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 	}
 	metered, err := meter.Instrument(wasm, meter.Options{
 		MaxMemoryPages:   e.pages,
-		MaxStackSlots:    MaxStack / meter.SlotBytes,
-		MaxTableElements: MaxTableElements,
+		MaxStackSlots:    maxStack / meter.SlotBytes,
+		MaxTableElements: maxTableElements,
 	})
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/limits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,8 +55,8 @@ var ErrStillRunning = errors.New("the previous run overran and is still going")
 // reason) when not, or an error when it could not tell (the probe
 // "raised"). budget 0 means MaxBudget.
 func NewNativeProbe(budget time.Duration, fn func(ctx context.Context) (available bool, reason string, err error)) *NativeProbe {
-	if budget <= 0 || budget > MaxBudget {
-		budget = MaxBudget
+	if budget <= 0 || budget > limits.MaxBudget {
+		budget = limits.MaxBudget
 	}
 	return &NativeProbe{fn: fn, budget: budget}
 }

@@ -118,7 +118,7 @@ func assertAnsweredInTime(t testing.TB, took, budget, noise time.Duration, msgAn
 //     system time the run's thread spent serving its faults.
 //
 // A first run also waits for the warm-up, which is bounded too: the whole
-// call may take WarmupBudget more, plus the time the machine kept the
+// call may take warmupBudget more, plus the time the machine kept the
 // warm-up off the CPU (which its budget does not count: see Probe.Run),
 // at most all the process's threads' runqueue waits together.
 func runTimed(t *testing.T, p *Probe) Result {
@@ -142,7 +142,7 @@ func runTimed(t *testing.T, p *Probe) Result {
 		"the kernel served more page faults than the memory cap holds pages (%v)", used)
 	machine := noise + used.System
 	assertAnsweredInTime(t, res.Elapsed, p.Budget(), machine, used)
-	assertAnsweredInTime(t, took, WarmupBudget+p.Budget(), max(noise, waited)+used.System, "counting the warm-up it waited for", used)
+	assertAnsweredInTime(t, took, warmupBudget+p.Budget(), max(noise, waited)+used.System, "counting the warm-up it waited for", used)
 	return res
 }
 

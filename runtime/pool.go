@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/limits"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -132,7 +133,7 @@ func (pl *instancePool) release() {
 	}
 }
 
-// WarmupBudget bounds a reactor's warm-up: its instantiation and
+// warmupBudget bounds a reactor's warm-up: its instantiation and
 // _initialize, outside any run, counted as a run's budget is (the CPU and
 // waits the warm-up itself used; up to ten times as long on the wall clock
 // when the machine keeps it off the CPU: see Probe.Run). It is MaxBudget
@@ -140,14 +141,14 @@ func (pl *instancePool) release() {
 // start (a Go runtime's), not for the probe's answer: a Go-built probe's
 // first instance in a fresh process takes a fraction of a budget, more on
 // a busy machine (docs/BENCHMARKS.md).
-const WarmupBudget = MaxBudget
+const warmupBudget = limits.MaxBudget
 
 // warm instantiates a reactor (running _initialize) ahead of the first run
 // of any probe of the pool and keeps the instance for it, so that a Go
 // probe's runtime start is not paid inside the budget of a run that has
 // not asked anything yet. It runs in the background, concurrently with
 // other pools' warm-ups (within the engine's execution slots), bounded by
-// WarmupBudget and metered like a run, as a run of the probe that made the
+// warmupBudget and metered like a run, as a run of the probe that made the
 // pool (a non-standard pool's only probe; a standard module's _initialize
 // reads nothing of a probe's). Close
 // stops it. An instance that did not finish in time, trapped or was
@@ -169,9 +170,9 @@ func (pl *instancePool) warm(p *Probe) {
 		return
 	}
 	start := time.Now()
-	call := p.newCall(start.Add(WarmupBudget))
+	call := p.newCall(start.Add(warmupBudget))
 	call.Stop = pl.life
-	measured := measure(call, WarmupBudget, start)
+	measured := measure(call, warmupBudget, start)
 	inst, err := p.instantiate(host.WithCall(ctx, call), call)
 	overran := call.Overran(time.Now())
 	if measured {

@@ -93,8 +93,7 @@ type Event struct {
 	// Reason are what is still served.
 	Pending *Pending `json:"pending,omitempty"`
 	// Code is the stable reason of a tool, server or upstream that is not
-	// available (see Code); "" when it is. In JSON it is "code",
-	// "retryable" and "action" (see CodeInfo).
+	// available (see Code); "" when it is.
 	Code Code `json:"-"`
 }
 

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gate-dev/gate/internal/host"
+	"github.com/gate-dev/gate/internal/limits"
+	"github.com/gate-dev/gate/internal/statusview"
 	"io"
 	"path/filepath"
 	"strings"
@@ -98,7 +101,7 @@ func (f *probeRunFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.BoolVar(&f.verbose, "v", false, "also print the probe's output and logs")
 	fs.BoolVar(&f.fresh, "fresh", false, "run on a fresh instance, instantiated inside the budget (no warm-up)")
-	fs.DurationVar(&f.budget, "budget", runtime.MaxBudget, "the probe's budget (at most 100ms)")
+	fs.DurationVar(&f.budget, "budget", limits.MaxBudget, "the probe's budget (at most 100ms)")
 	fs.StringVar(&f.memory, "memory", "32MiB", "memory cap per probe instance")
 	fs.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "where compiled probes are kept (\"\" for none; env GATE_CACHE_DIR)")
 	fs.StringVar(&f.python, "python", "python3", "the Python whose import path answers py: specs")
@@ -146,7 +149,7 @@ func probeRun(args []string, stdout, stderr io.Writer) int {
 		Proxy:  f.proxy,
 	}
 	if f.tlsCA != "" {
-		if pcfg.TLSRootCAs, err = runtime.LoadTLSCA(f.tlsCA); err != nil {
+		if pcfg.TLSRootCAs, err = host.LoadTLSCA(f.tlsCA); err != nil {
 			fmt.Fprintf(stderr, "gatectl probe run: --tls-ca: %v\n", err)
 			return exitUsage
 		}
@@ -317,24 +320,24 @@ func roundDuration(d time.Duration) time.Duration {
 
 // probeResultJSON is the stable shape of `gatectl probe run --json`.
 type probeResultJSON struct {
-	Probe       string             `json:"probe"`
-	Module      string             `json:"module"`
-	SHA256      string             `json:"sha256"`
-	Outcome     string             `json:"outcome"` // available | unavailable | error
-	Reason      string             `json:"reason"`
-	ElapsedMS   float64            `json:"elapsed_ms"`
-	QueuedMS    float64            `json:"queued_ms"`
-	Fresh       bool               `json:"fresh"`
-	Error       *runtime.ErrorInfo `json:"error"`
-	Denials     []string           `json:"denials"`
-	Notes       []string           `json:"notes"`
-	Logs        []logJSON          `json:"logs"`
-	LogsDropped int                `json:"logs_dropped"`
-	Output      string             `json:"output"`
-	Grants      grantsJSON         `json:"grants"`
+	Probe       string                `json:"probe"`
+	Module      string                `json:"module"`
+	SHA256      string                `json:"sha256"`
+	Outcome     string                `json:"outcome"` // available | unavailable | error
+	Reason      string                `json:"reason"`
+	ElapsedMS   float64               `json:"elapsed_ms"`
+	QueuedMS    float64               `json:"queued_ms"`
+	Fresh       bool                  `json:"fresh"`
+	Error       *statusview.ErrorInfo `json:"error"`
+	Denials     []string              `json:"denials"`
+	Notes       []string              `json:"notes"`
+	Logs        []logJSON             `json:"logs"`
+	LogsDropped int                   `json:"logs_dropped"`
+	Output      string                `json:"output"`
+	Grants      grantsJSON            `json:"grants"`
 	// CodeInfo adds "code", "retryable" and "action" to an answer that is
 	// not available.
-	*runtime.CodeInfo
+	*statusview.CodeInfo
 }
 
 type logJSON struct {
@@ -378,8 +381,8 @@ func resultJSON(name string, p *runtime.Probe, res runtime.Result) probeResultJS
 	for _, l := range res.Logs {
 		out.Logs = append(out.Logs, logJSON{Level: l.Level.String(), Message: l.Message})
 	}
-	out.Error = runtime.NewErrorInfo(res.Err)
-	out.CodeInfo = res.Code.Info()
+	out.Error = statusview.Error(res.Err)
+	out.CodeInfo = statusview.Code(res.Code)
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gate-dev/gate/probes"
@@ -312,13 +313,17 @@ func defaultCacheDir() string {
 	return ""
 }
 
-// compileTimeout bounds each probe module's compile in every command. It
-// is a variable so that this package's tests, run on a loaded machine,
-// can give a large Go-built probe longer: the bound itself is runtime's,
-// and tested there.
-var compileTimeout = runtime.DefaultCompileTimeout
+// compileTimeout, when set, bounds each probe module's compile in every
+// command instead of the engine's default. It is a variable so that this
+// package's tests, run on a loaded machine, can give a large Go-built
+// probe longer: the bound itself is runtime's, and tested there.
+var compileTimeout time.Duration
 
 // newEngineConfig is the engine configuration every command starts from.
 func newEngineConfig() runtime.EngineConfig {
-	return runtime.NewEngineConfig().WithCompileTimeout(compileTimeout)
+	cfg := runtime.NewEngineConfig()
+	if compileTimeout > 0 {
+		cfg = cfg.WithCompileTimeout(compileTimeout)
+	}
+	return cfg
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"sync"
 	"time"
@@ -59,7 +60,7 @@ func (h *hub) publish(e runtime.Event) {
 	// A reload's reason lists every problem of the manifest: it may be
 	// megabytes, and every stream would get it whole.
 	e.Reason = shortProblems(e.Reason)
-	data, err := json.Marshal(e)
+	data, err := json.Marshal(statusview.NewEvent(e))
 	if err != nil { // an Event has only strings, bools and a time
 		return
 	}

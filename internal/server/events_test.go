@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gate-dev/gate/internal/statusview"
 	"net"
 	"os"
 	"path/filepath"
@@ -64,9 +65,9 @@ func flipFixture(t *testing.T, metrics *Metrics, opts Options) (*fixture, net.Li
 
 func changeOf(t testing.TB, e sseEvent) runtime.Event {
 	t.Helper()
-	var ev runtime.Event
+	var ev statusview.Event
 	require.NoError(t, json.Unmarshal([]byte(e.Data), &ev), e.Data)
-	return ev
+	return ev.Read()
 }
 
 func isChange(typ, name string) func(sseEvent) bool {

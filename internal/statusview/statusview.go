@@ -33,13 +33,13 @@ type Info struct {
 	CheckedAt  *time.Time         `json:"checked_at"`
 	AgeSeconds *float64           `json:"age_seconds"`
 	LatencyMS  float64            `json:"latency_ms"`
-	Error      *runtime.ErrorInfo `json:"error"`
+	Error      *ErrorInfo `json:"error"`
 	// Pending is a flip under way (see Policy); left out when there is
 	// none.
 	Pending *runtime.Pending `json:"pending,omitempty"`
 	// CodeInfo adds "code", "retryable" and "action" to an answer that is
 	// not available.
-	*runtime.CodeInfo
+	*CodeInfo
 }
 
 // New describes st, whose probe the manifest writes as probe,
@@ -55,7 +55,7 @@ func New(st runtime.Status, probe string, now time.Time) Info {
 		Graced:    st.Graced,
 		Cached:    st.Cached,
 		LatencyMS: float64(st.Latency.Microseconds()) / 1000,
-		Error:     runtime.NewErrorInfo(st.Err),
+		Error:     Error(st.Err),
 		Pending:   st.Pending,
 	}
 	switch {
@@ -72,7 +72,7 @@ func New(st runtime.Status, probe string, now time.Time) Info {
 		info.CheckedAt, info.AgeSeconds = &at, &age
 	}
 	if !st.Available() {
-		info.CodeInfo = st.Code.Info()
+		info.CodeInfo = Code(st.Code)
 	}
 	return info
 }

@@ -63,6 +63,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/limits"
 	"maps"
 	gonet "net"
 	"slices"
@@ -214,7 +215,7 @@ func newChecker(ctx context.Context, wasm []byte, opts Options) (*checker, []*Vi
 	if opts.MemoryLimit > 0 {
 		cfg = cfg.WithMemoryLimit(opts.MemoryLimit)
 	}
-	budget := runtime.MaxBudget
+	budget := limits.MaxBudget
 	if opts.Budget > 0 {
 		budget = opts.Budget
 		cfg = cfg.WithBudget(opts.Budget)
