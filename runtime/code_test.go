@@ -106,4 +106,3 @@ func TestCodesDoc(t *testing.T) {
 	}
 	assert.Equal(t, want, string(page), "%s's table differs from runtime/code.go: go test ./runtime -run TestCodesDoc -update", codesDoc)
 }
-

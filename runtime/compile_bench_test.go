@@ -16,7 +16,7 @@ import (
 
 // BenchmarkCompileCost measures what compiling a module costs in wall
 // time and peak memory against its number of functions and the size of
-// their bodies: the numbers behind maxFunctions and processCompiles
+// their bodies: the numbers behind inspect.MaxFunctions and processCompiles
 // (docs/BENCHMARKS.md, "What a compile costs"). Each shape compiles in a process of its own, so
 // that its peak resident memory (VmHWM) is its own. GATE_COMPILE_FILE
 // measures a module file instead (go test -c, then run the child with

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/inspect"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,11 +62,11 @@ func TestHonestProbesUnderCompileCost(t *testing.T) {
 		if err != nil {
 			continue // the corpus's files that are not modules on purpose
 		}
-		for _, l := range measureCompileCost(m).limits {
+		for _, l := range inspect.MeasureCompileCost(m).Limits {
 			if r := l.Ratio(); r > worst {
-				worst, worstAt = r, name+": "+strings.Replace(l.what, "%d", "", 1)
+				worst, worstAt = r, name+": "+strings.Replace(l.What, "%d", "", 1)
 			}
-			assert.LessOrEqual(t, l.Ratio(), honestMargin, "%s: %s", name, l.what)
+			assert.LessOrEqual(t, l.Ratio(), honestMargin, "%s: %s", name, l.What)
 		}
 	}
 	t.Logf("highest compile cost of %d modules: %.3f of a limit (%s)", len(modules), worst, worstAt)
@@ -140,12 +141,12 @@ func TestCompileCostJustUnderLoads(t *testing.T) {
 		w := costlywasm.Module(s)
 		m, err := wasm.Decode(w)
 		require.NoError(t, err)
-		for _, l := range measureCompileCost(m).limits {
-			require.LessOrEqual(t, l.Ratio(), 1.0, "%+v: %s", s, l.what)
+		for _, l := range inspect.MeasureCompileCost(m).Limits {
+			require.LessOrEqual(t, l.Ratio(), 1.0, "%+v: %s", s, l.What)
 		}
 		mod, err := loadWithin(t, e, s.Kind+".wasm", w, 5*time.Minute)
 		require.NoError(t, err, "%+v", s)
-		assert.Equal(t, Reactor, mod.Entry())
+		assert.Equal(t, inspect.Reactor, mod.entry)
 	}
 }
 
@@ -158,8 +159,8 @@ func TestCompileTimeoutStopsCompile(t *testing.T) {
 	many := costlywasm.Module(costlywasm.Shape{Kind: "seq", Locals: 100, Blocks: 1000, Functions: 40})
 	m, err := wasm.Decode(many)
 	require.NoError(t, err)
-	for _, l := range measureCompileCost(m).limits {
-		require.LessOrEqual(t, l.Ratio(), 1.0, l.what)
+	for _, l := range inspect.MeasureCompileCost(m).Limits {
+		require.LessOrEqual(t, l.Ratio(), 1.0, l.What)
 	}
 
 	_, err = loadWithin(t, e, "many.wasm", many, 2*time.Minute)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"net"
 	goruntime "runtime"
 	"time"
@@ -11,13 +12,6 @@ import (
 	"github.com/gate-dev/gate/internal/host"
 	"github.com/gate-dev/gate/internal/limits"
 )
-
-
-// defaultMemoryLimit caps each probe instance's linear memory. A C or WAT
-// probe needs one 64 KiB page; a Go probe a few MiB once its runtime has
-// started. 32 MiB leaves room for real work and keeps a thousand bombs at
-// once from taking the host down.
-const defaultMemoryLimit = 32 << 20
 
 // maxStack bounds the stack a probe's nested calls may take: 2 MiB,
 // counted by the rewrite in 8-byte slots (see meter.Options.MaxStackSlots)
@@ -72,13 +66,13 @@ type EngineConfig struct {
 func NewEngineConfig() EngineConfig {
 	return EngineConfig{
 		budget:      limits.MaxBudget,
-		memoryLimit: defaultMemoryLimit,
+		memoryLimit: inspect.DefaultMemoryLimit,
 		concurrency: goruntime.GOMAXPROCS(0),
 		python:      "python3",
 		warmup:      true,
 		idleMemory:  defaultIdleMemoryLimit,
-		maxModule:   defaultMaxModuleSize,
-		maxFunction: defaultMaxFunctionSize,
+		maxModule:   inspect.DefaultMaxModuleSize,
+		maxFunction: inspect.DefaultMaxFunctionSize,
 
 		compileTimeout: defaultCompileTimeout,
 	}

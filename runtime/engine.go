@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -196,7 +197,7 @@ func trap(_ context.Context, _ api.Module, stack []uint64) {
 	code := api.DecodeI32(stack[0])
 	msg := meter.TrapReason(code)
 	if code == meter.TrapCallStack {
-		msg = "call stack too deep: over the " + bytesText(maxStack) + " stack limit"
+		msg = "call stack too deep: over the " + inspect.BytesText(maxStack) + " stack limit"
 	}
 	panic(&limitError{Msg: msg})
 }

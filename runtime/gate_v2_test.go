@@ -10,6 +10,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"github.com/gate-dev/gate/internal/host"
+	"github.com/gate-dev/gate/internal/inspect"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -191,7 +192,7 @@ func TestInspectABIVersion(t *testing.T) {
 		{hostilePath("unknown_import"), 1},
 		{filepath.Join("..", "cmd", "gatectl", "testdata", "probes", "v2_secret.wasm"), 2},
 	} {
-		info, err := Inspect(readFile(t, tc.path), NewEngineConfig())
+		info, err := inspect.Module(readFile(t, tc.path), inspect.Limits{})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, info.ABIVersion, tc.path)
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,7 @@ func TestGoGuest(t *testing.T) {
 	e := newEngine(t, NewEngineConfig().WithLookupEnv(envMap(map[string]string{"GOPROBE_VAR": "x"})))
 	m, err := e.Compile(ctx, "goprobe.wasm", buildGoWasm(t, "./testdata/goprobe"))
 	require.NoError(t, err)
-	assert.Equal(t, Reactor, m.Entry())
+	assert.Equal(t, inspect.Reactor, m.entry)
 	budget := e.Config().Budget()
 
 	tests := []struct {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/inspect"
 	"strings"
 	"testing"
 	"unicode"
@@ -18,7 +19,7 @@ import (
 // within the budget), and the engine works afterwards.
 func TestHostileStack(t *testing.T) {
 	e := newEngine(t, NewEngineConfig())
-	stackMsg := "call stack too deep: over the " + bytesText(maxStack) + " stack limit"
+	stackMsg := "call stack too deep: over the " + inspect.BytesText(maxStack) + " stack limit"
 
 	tests := []struct {
 		module string

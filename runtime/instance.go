@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"github.com/gate-dev/gate/internal/inspect"
 
 	"github.com/gate-dev/gate/internal/host"
 	"github.com/gate-dev/gate/internal/linmem"
@@ -59,7 +60,7 @@ func (p *Probe) instantiate(ctx context.Context, call *host.Call) (*instance, er
 	// ExportedMemory, not Memory: wazero's Memory returns a typed nil for a
 	// module without one. The ABI requires "memory" to be exported.
 	inst.mem = mod.ExportedMemory("memory")
-	if p.module.entry == Reactor {
+	if p.module.entry == inspect.Reactor {
 		inst.entry = mod.ExportedFunction("probe")
 	}
 	return inst, nil
@@ -68,7 +69,7 @@ func (p *Probe) instantiate(ctx context.Context, call *host.Call) (*instance, er
 // moduleConfig is the configuration of every instance of a module. It sets
 // none of wazero's system context (clocks, sleep, stdio), which gate's WASI
 // does not read.
-func moduleConfig(entry Entry, hasInitialize bool) wazero.ModuleConfig {
+func moduleConfig(entry inspect.Entry, hasInitialize bool) wazero.ModuleConfig {
 	cfg := wazero.NewModuleConfig().
 		WithName("").
 		// wazero still builds a system context per instance, and without a
@@ -76,7 +77,7 @@ func moduleConfig(entry Entry, hasInitialize bool) wazero.ModuleConfig {
 		// eighth of a fresh C probe's cost; this one costs nothing to set.
 		WithRandSource(rand.Reader)
 	switch {
-	case entry == Command:
+	case entry == inspect.Command:
 		return cfg.WithStartFunctions("_start")
 	case hasInitialize:
 		// A Go (c-shared) or WASI reactor must run _initialize before any

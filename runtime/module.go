@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"sync"
 	"sync/atomic"
 
@@ -23,9 +24,9 @@ type Module struct {
 	name     string
 	sum      [sha256.Size]byte
 	size     int
-	entry    Entry
+	entry    inspect.Entry
 	init     bool
-	info     *Inspection
+	info     *inspect.Inspection
 	compiled wazero.CompiledModule
 	config   wazero.ModuleConfig
 	// standard is set for gate's own standard modules (by their bytes,
@@ -44,12 +45,6 @@ func (m *Module) SHA256() string { return hex.EncodeToString(m.sum[:]) }
 
 // Size is the module's size in bytes as loaded.
 func (m *Module) Size() int { return m.size }
-
-// Entry says how the module is run.
-func (m *Module) Entry() Entry { return m.entry }
-
-// Inspection is what the ABI check saw.
-func (m *Module) Inspection() *Inspection { return m.info }
 
 // CompileFile loads a probe module from a file. The error is a *LoadError
 // naming the file. The path must name a regular file of at most the
@@ -102,7 +97,7 @@ func (e *Engine) Compile(ctx context.Context, name string, wasm []byte) (*Module
 }
 
 func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha256.Size]byte) (*Module, error) {
-	info, err := Inspect(wasm, e.cfg)
+	info, err := inspect.Module(wasm, e.cfg.inspectLimits())
 	if err != nil {
 		return nil, &LoadError{Module: name, Errs: []error{err}}
 	}
@@ -130,10 +125,10 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte, sum [sha
 		sum:      sum,
 		size:     len(wasm),
 		entry:    info.Entry,
-		init:     info.hasInitialize,
+		init:     info.HasInitialize,
 		info:     info,
 		compiled: compiled,
-		config:   moduleConfig(info.Entry, info.hasInitialize),
+		config:   moduleConfig(info.Entry, info.HasInitialize),
 		standard: standardSums()[sum],
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -133,7 +134,7 @@ func (e *Engine) newProbe(ctx context.Context, name string, m *Module, cfg Probe
 	if fresh {
 		// The pool's warm-up runs as this probe, a non-standard pool's
 		// only one.
-		if e.cfg.warmup && m.entry == Reactor {
+		if e.cfg.warmup && m.entry == inspect.Reactor {
 			go p.pool.warm(p)
 		} else {
 			close(p.pool.warming)

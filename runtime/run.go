@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	goruntime "runtime"
 	"time"
 
@@ -185,7 +186,7 @@ func (p *Probe) execute(ctx context.Context, call *host.Call, inst *instance) (x
 		inst, err = p.instantiate(ctx, call)
 		x.end = time.Now()
 		x.overran = call.Overran(x.end)
-		if err != nil || p.module.entry == Command || x.overran {
+		if err != nil || p.module.entry == inspect.Command || x.overran {
 			// An instantiation that ended past the deadline without
 			// reaching a check (a long element segment, say) is an overrun
 			// of the start phase, not of a probe call that never began.
@@ -217,7 +218,7 @@ func (p *Probe) execute(ctx context.Context, call *host.Call, inst *instance) (x
 
 func (p *Probe) startPhase() string {
 	switch {
-	case p.module.entry == Command:
+	case p.module.entry == inspect.Command:
 		return "_start"
 	case p.module.init:
 		return "_initialize"

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/gate-dev/gate/internal/host"
+	"github.com/gate-dev/gate/internal/inspect"
 	"github.com/gate-dev/gate/internal/limits"
 	"github.com/gate-dev/gate/internal/statusview"
 	"io"
@@ -451,7 +452,7 @@ func probeInspect(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	info, err := runtime.Inspect(b, cfg)
+	info, err := inspect.Module(b, inspect.Limits{MaxModule: cfg.MaxModuleSize(), MemoryLimit: cfg.MemoryLimit()})
 	if err != nil {
 		fmt.Fprintf(stderr, "gatectl probe inspect: %s: %v\n", pos[0], err)
 		return exitUsage
@@ -474,33 +475,33 @@ type inspectionJSON struct {
 	Entry      string              `json:"entry"`
 	ABIVersion int                 `json:"abi_version"`
 	Conforms   bool                `json:"conforms"`
-	Imports    []runtime.Item      `json:"imports"`
-	Exports    []runtime.Item      `json:"exports"`
-	Memory     *runtime.MemoryInfo `json:"memory"`
-	Violations []runtime.Violation `json:"violations"`
+	Imports    []inspect.Item      `json:"imports"`
+	Exports    []inspect.Item      `json:"exports"`
+	Memory     *inspect.MemoryInfo `json:"memory"`
+	Violations []inspect.Violation `json:"violations"`
 }
 
-func inspectJSON(file string, info *runtime.Inspection) inspectionJSON {
+func inspectJSON(file string, info *inspect.Inspection) inspectionJSON {
 	out := inspectionJSON{
 		File: file, Size: info.Size, SHA256: info.SHA256, Entry: string(info.Entry),
 		ABIVersion: info.ABIVersion, Conforms: len(info.Violations) == 0,
 		Imports: info.Imports, Exports: info.Exports, Memory: info.Memory, Violations: info.Violations,
 	}
 	if out.Imports == nil {
-		out.Imports = []runtime.Item{}
+		out.Imports = []inspect.Item{}
 	}
 	if out.Exports == nil {
-		out.Exports = []runtime.Item{}
+		out.Exports = []inspect.Item{}
 	}
 	if out.Violations == nil {
-		out.Violations = []runtime.Violation{}
+		out.Violations = []inspect.Violation{}
 	}
 	return out
 }
 
 // printInspection prints an inspection for people. Import and export
 // names are the module's to choose, any bytes at all: they are escaped.
-func printInspection(w io.Writer, file string, info *runtime.Inspection) {
+func printInspection(w io.Writer, file string, info *inspect.Inspection) {
 	t := safetext.Terminal
 	fmt.Fprintf(w, "%s: %d bytes, sha256 %s\n", t(file), info.Size, info.SHA256)
 	entry := string(info.Entry)

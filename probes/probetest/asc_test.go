@@ -2,6 +2,7 @@ package probetest_test
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/inspect"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,10 +47,10 @@ func buildASC(t *testing.T, src string) []byte {
 // its own failure (no config) included, on fresh and reused instances.
 func TestAssemblyScriptExample(t *testing.T) {
 	wasm := buildASC(t, filepath.Join("..", "asc", "env.ts"))
-	info, err := runtime.Inspect(wasm, runtime.NewEngineConfig())
+	info, err := inspect.Module(wasm, inspect.Limits{})
 	require.NoError(t, err)
 	assert.Empty(t, info.Violations)
-	assert.Contains(t, info.Imports, runtime.Item{Module: "env", Name: "abort", Kind: "func", Type: "(i32, i32, i32, i32) -> ()"},
+	assert.Contains(t, info.Imports, inspect.Item{Module: "env", Name: "abort", Kind: "func", Type: "(i32, i32, i32, i32) -> ()"},
 		"built the default way, the module imports env.abort")
 
 	token := map[string]string{"var": "API_TOKEN"}

@@ -63,6 +63,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/inspect"
 	"github.com/gate-dev/gate/internal/limits"
 	"maps"
 	gonet "net"
@@ -196,6 +197,7 @@ type checker struct {
 	budget    time.Duration
 	engine    *runtime.Engine
 	mod       *runtime.Module
+	reactor   bool // the module's instances are reused
 	env       *swappableEnv
 	peers     *swappablePeers
 	ca        *testCA
@@ -220,7 +222,7 @@ func newChecker(ctx context.Context, wasm []byte, opts Options) (*checker, []*Vi
 		budget = opts.Budget
 		cfg = cfg.WithBudget(opts.Budget)
 	}
-	info, err := runtime.Inspect(wasm, cfg)
+	info, err := inspect.Module(wasm, inspect.Limits{MemoryLimit: cfg.MemoryLimit()})
 	if err != nil {
 		add("format", "not a WebAssembly module: %v", err)
 		return nil, out
@@ -232,7 +234,7 @@ func newChecker(ctx context.Context, wasm []byte, opts Options) (*checker, []*Vi
 		return nil, out
 	}
 
-	ck := &checker{ctx: ctx, opts: opts, budget: budget, env: &swappableEnv{}, peers: &swappablePeers{}, ca: &testCA{}}
+	ck := &checker{ctx: ctx, opts: opts, budget: budget, reactor: info.Entry == inspect.Reactor, env: &swappableEnv{}, peers: &swappablePeers{}, ca: &testCA{}}
 	// With peers anywhere in the Check, the probe reaches nothing else; a
 	// Check without any dials the real network, as probes of ABI v1 were
 	// always tested against real listeners.
@@ -345,7 +347,7 @@ func (ck *checker) check(c Case) []*Violation {
 		fresh = probe.Run(ctx)
 	}
 	checkResult(c, fresh, anyAnswer, add)
-	if fresh.Outcome != runtime.Failed && ck.mod.Entry() == runtime.Reactor {
+	if fresh.Outcome != runtime.Failed && ck.reactor {
 		again := probe.Run(ctx)
 		// The same holds for the two runs compared: one that a loaded
 		// machine starved (a dial refused at once in one, timed out at

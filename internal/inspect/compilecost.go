@@ -1,9 +1,8 @@
-package runtime
+package inspect
 
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/gate-dev/gate/internal/wasm"
 )
@@ -33,41 +32,24 @@ const (
 
 	// maxModuleBlocksSquared, maxModuleLiveSpan and maxModuleWalk cap the
 	// same costs summed over a module's functions (blocks squared, as
-	// the dominator walks cost); within them, defaultCompileTimeout stops
-	// a compile between two functions.
+	// the dominator walks cost); within them, the engine's compile timeout
+	// stops a compile between two functions.
 	maxModuleBlocksSquared = 1 << 31
 	maxModuleLiveSpan      = 1 << 25
 	maxModuleWalk          = 1 << 31
 )
 
-// defaultCompileTimeout is how long wazero may spend compiling one
-// module. wazero checks it between two functions (one function's compile
-// is bounded by the compile cost limits instead), so a module whose
-// functions are each within the limits but too many together is
-// stopped, and its compile slot freed for the next. A Go probe near
-// defaultMaxModuleSize compiles in seconds even on a loaded machine, far
-// within it (docs/BENCHMARKS.md, "What a compile costs").
-const defaultCompileTimeout = 60 * time.Second
-
-// WithCompileTimeout sets how long compiling one module may take (see
-// defaultCompileTimeout); a module whose compile takes longer is
-// refused.
-func (c EngineConfig) WithCompileTimeout(d time.Duration) EngineConfig {
-	c.compileTimeout = d
-	return c
-}
-
-// compileCost is a module's cost against each compile cost limit: the
+// CompileCost is a module's cost against each compile cost limit: the
 // largest of its functions (and which it is) and its functions' total.
-type compileCost struct {
-	limits []costLimit
+type CompileCost struct {
+	Limits []CostLimit
 }
 
-// costLimit is one compile cost limit and what a module has of it.
-type costLimit struct {
-	// what names the cost in a message, with a %d for it; limit is the
+// CostLimit is one compile cost limit and what a module has of it.
+type CostLimit struct {
+	// What names the cost in a message, with a %d for it; limit is the
 	// cap.
-	what  string
+	What  string
 	limit uint64
 	// module says the cap is on the sum over the functions; else it is on
 	// each function, and function is the index of the costliest.
@@ -77,19 +59,19 @@ type costLimit struct {
 }
 
 // Ratio is the cost over its limit: above 1 is refused.
-func (c costLimit) Ratio() float64 { return float64(c.n) / float64(c.limit) }
+func (c CostLimit) Ratio() float64 { return float64(c.n) / float64(c.limit) }
 
-// measureCompileCost counts m's functions against the compile cost
+// MeasureCompileCost counts m's functions against the compile cost
 // limits.
-func measureCompileCost(m *wasm.Module) compileCost {
-	limits := []costLimit{
-		{what: "%d blocks and branches", limit: maxFunctionBlocks},
-		{what: "loops × blocks of %d", limit: maxFunctionLoopBlocks},
-		{what: "a live span (the blocks its locals live across) of %d", limit: maxFunctionLiveSpan},
-		{what: "a walk (the blocks behind its reads and branches) of %d", limit: maxFunctionWalk},
-		{what: "blocks squared of %d", limit: maxModuleBlocksSquared, module: true},
-		{what: "a live span of %d", limit: maxModuleLiveSpan, module: true},
-		{what: "a walk of %d", limit: maxModuleWalk, module: true},
+func MeasureCompileCost(m *wasm.Module) CompileCost {
+	limits := []CostLimit{
+		{What: "%d blocks and branches", limit: maxFunctionBlocks},
+		{What: "loops × blocks of %d", limit: maxFunctionLoopBlocks},
+		{What: "a live span (the blocks its locals live across) of %d", limit: maxFunctionLiveSpan},
+		{What: "a walk (the blocks behind its reads and branches) of %d", limit: maxFunctionWalk},
+		{What: "blocks squared of %d", limit: maxModuleBlocksSquared, module: true},
+		{What: "a live span of %d", limit: maxModuleLiveSpan, module: true},
+		{What: "a walk of %d", limit: maxModuleWalk, module: true},
 	}
 	for i := range m.Code {
 		c := m.FuncCost(i)
@@ -105,21 +87,21 @@ func measureCompileCost(m *wasm.Module) compileCost {
 			}
 		}
 	}
-	return compileCost{limits: limits}
+	return CompileCost{Limits: limits}
 }
 
 // checkCompileCost reports every compile cost limit m is over, naming
 // the function and by how much.
 func checkCompileCost(m *wasm.Module, bad func(rule, format string, args ...any)) {
-	for _, l := range measureCompileCost(m).limits {
+	for _, l := range MeasureCompileCost(m).Limits {
 		switch {
 		case l.n <= l.limit:
 		case l.module:
 			bad("limits", "its functions together have %s, over the compile cost limit of %d (%.1f× the limit; compiling them could take minutes)",
-				fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())
+				fmt.Sprintf(l.What, l.n), l.limit, l.Ratio())
 		default:
 			bad("limits", "function %d has %s, over the compile cost limit of %d (%.1f× the limit; compiling it would take seconds and hundreds of MB)",
-				l.function, fmt.Sprintf(l.what, l.n), l.limit, l.Ratio())
+				l.function, fmt.Sprintf(l.What, l.n), l.limit, l.Ratio())
 		}
 	}
 }

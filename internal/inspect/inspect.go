@@ -1,4 +1,4 @@
-package runtime
+package inspect
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gate-dev/gate/internal/host"
+	"github.com/gate-dev/gate/internal/limits"
 
 	"github.com/tetratelabs/wazero/api"
 
@@ -44,7 +45,8 @@ type Inspection struct {
 	// module with any is refused at load.
 	Violations []Violation
 
-	hasInitialize bool
+	// HasInitialize: a reactor that exports _initialize, run first.
+	HasInitialize bool
 }
 
 // Item is one import or export.
@@ -78,26 +80,27 @@ func (v Violation) Error() string { return v.Msg }
 // host.Imports ("gate", of version 1 or 2, "wasi_snapshot_preview1" and
 // "env"), with their signatures; a minimum memory within cfg's memory limit; a
 // size, function bodies and per-instance setup within the load limits
-// (see defaultMaxModuleSize). It reports every violation at once, and the
+// (see DefaultMaxModuleSize). It reports every violation at once, and the
 // ABI version the module needs. The error is for a file that is not
 // WebAssembly at all (a *wasm.FormatError with the offset).
-func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
+func Module(b []byte, lim Limits) (*Inspection, error) {
+	lim = lim.withDefaults()
 	sum := sha256.Sum256(b)
 	info := &Inspection{Size: len(b), SHA256: hex.EncodeToString(sum[:]), ABIVersion: 1}
 	bad := func(rule, format string, args ...any) {
 		info.Violations = append(info.Violations, Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
 	}
-	if len(b) > cfg.maxModule {
+	if len(b) > lim.MaxModule {
 		// Not decoded at all: decoding is work in proportion to the size.
-		bad("limits", "module is %d bytes, over the limit of %s", len(b), bytesText(uint64(cfg.maxModule)))
+		bad("limits", "module is %d bytes, over the limit of %s", len(b), BytesText(uint64(lim.MaxModule)))
 		return info, nil
 	}
-	memoryLimit := cfg.memoryLimit
+	memoryLimit := lim.MemoryLimit
 	m, err := wasm.Decode(b)
 	if err != nil {
 		return nil, err
 	}
-	checkLoadLimits(m, cfg, bad)
+	checkLoadLimits(m, lim, bad)
 
 	for _, im := range m.Imports {
 		it := Item{Module: im.Module, Name: im.Name, Kind: im.Kind.String()}
@@ -124,7 +127,7 @@ func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 
 	if lim, ok, imported := m.Memory(); ok {
 		info.Memory = &MemoryInfo{MinPages: lim.Min, MaxPages: lim.Max, HasMax: lim.HasMax, Imported: imported, Exported: m.ExportedMemory("memory")}
-		if limit := uint32(memoryLimit / pageSize); lim.Min > limit {
+		if limit := uint32(memoryLimit / limits.PageSize); lim.Min > limit {
 			bad("memory", "memory minimum is %s, over the probe memory cap of %s", pages(lim.Min), pages(limit))
 		}
 	}
@@ -137,10 +140,11 @@ func Inspect(b []byte, cfg EngineConfig) (*Inspection, error) {
 }
 
 func pages(n uint32) string {
-	return fmt.Sprintf("%d pages (%s)", n, bytesText(uint64(n)*pageSize))
+	return fmt.Sprintf("%d pages (%s)", n, BytesText(uint64(n)*limits.PageSize))
 }
 
-func bytesText(n uint64) string {
+// BytesText is n bytes as a limit is stated: "16 MiB", "512 KiB".
+func BytesText(n uint64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
@@ -191,8 +195,8 @@ func entryOf(info *Inspection, bad func(rule, format string, args ...any)) Entry
 	case hasInit || exports["probe"].Name != "":
 		ok := want("probe", "() -> i32")
 		if hasInit {
-			info.hasInitialize = want("_initialize", "() -> ()")
-			ok = ok && info.hasInitialize
+			info.HasInitialize = want("_initialize", "() -> ()")
+			ok = ok && info.HasInitialize
 		}
 		if _, has := exports["probe"]; !has {
 			bad("entry", `exports _initialize but no "probe": a reactor must export probe() -> i32`)
