@@ -14,9 +14,9 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/uplink"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // A url upstream's credentials are its manifest entry's headers and its

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

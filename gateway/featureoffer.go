@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gate-dev/gate/internal/logq"
-	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // statusTimeout bounds the registry reads of one computation of the
@@ -192,7 +193,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 // those it no longer names, or names with another command, environment or
 // URL. Others keep their session through a reload.
 func (g *Gateway) syncUpstreams(ctx context.Context) {
-	m := g.svc.Gate().Manifest()
+	m := hooks.Manifest(g.svc.Gate())
 	want := map[string]manifest.Upstream{}
 	dir := ""
 	if m != nil {
@@ -244,7 +245,7 @@ func (g *Gateway) stopUpstream(u *upstream) {
 // sends as one notifications/tools/list_changed to every session.
 func (g *Gateway) compute(ctx context.Context) {
 	gate := g.svc.Gate()
-	m := gate.Manifest()
+	m := hooks.Manifest(gate)
 	sctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	sts, _ := gate.Servers().Status(sctx)
 	cancel()

@@ -3,8 +3,8 @@ package gateway
 import (
 	"fmt"
 
-	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // A panic while gate folds one server's listing into the offered sets

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/uplink"
-	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -171,7 +171,7 @@ func TestManifestMaxRuns(t *testing.T) {
 	} {
 		m, err := manifest.Parse("/abs/gate.toml", []byte(tc.src))
 		require.NoError(t, err)
-		g, err := OpenManifest(context.Background(), m, NewGateConfig())
+		g, err := openManifest(context.Background(), m, NewGateConfig())
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, cap(g.Engine().runs), "%q", tc.src)
 		require.NoError(t, g.Close(context.Background()))

@@ -281,7 +281,7 @@ func BenchmarkOpenManifest(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := OpenManifest(ctx, m, NewGateConfig())
+		g, err := openManifest(ctx, m, NewGateConfig())
 		if err != nil {
 			b.Fatal(err)
 		}

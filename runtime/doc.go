@@ -7,8 +7,7 @@
 // The main types, from the top:
 //
 //   - Gate is what an application embeds: Open loads a gate.toml
-//     manifest (package internal/manifest, gate's own) and OpenManifest takes one
-//     already loaded; New starts empty for tools built in code. It holds
+//     manifest; New starts empty for tools built in code. It holds
 //     one Registry of tools, one of servers, the skills (package skills)
 //     and the Engine. AvailableTools, Schema (package runtime/schema) and
 //     SkillsPrompt give what the next model call may be offered; OnChange

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/host"
 	goruntime "runtime"
 	"strconv"
@@ -26,7 +27,6 @@ type GateConfig struct {
 	registry   RegistryConfig
 	skillPaths []string
 	skillLevel *skills.Level
-	limits     manifest.Limits
 }
 
 // NewGateConfig returns the defaults of NewEngineConfig and
@@ -57,13 +57,6 @@ func (c GateConfig) WithSkillLevel(level skills.Level) GateConfig {
 	c.skillLevel = &level
 	return c
 }
-
-// WithManifestLimits sets the caps a manifest must stay within (its
-// size, tools, keys, description lengths); zero fields keep the defaults
-// of manifest.DefaultLimits, which are far above any real manifest and
-// there so that a mistaken or hostile one is refused quickly, with the
-// limit named, instead of taking the process's memory and minutes.
-func (c GateConfig) WithManifestLimits(l manifest.Limits) GateConfig { c.limits = l; return c }
 
 // Gate is what a host app holds: the probe engine, the tools a model may
 // be offered and the servers skills may need, each gated by its probe.
@@ -113,18 +106,25 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 // Open loads the manifest at path and returns a Gate with its tools and
 // servers registered and their probes compiled (not yet run). Every
 // problem is reported at once, each with the file, line and column it
-// comes from (manifest.Errors): a bad key, a missing probe module, a module
+// comes from: a bad key, a missing probe module, a module
 // that does not match its sha256 pin or breaks the ABI.
 func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
-	m, err := manifest.LoadWithLimits(path, cfg.limits)
+	m, err := manifest.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	return OpenManifest(ctx, m, cfg)
+	return openManifest(ctx, m, cfg)
 }
 
-// OpenManifest is Open for a manifest already parsed.
-func OpenManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*Gate, error) {
+func init() {
+	hooks.Set(func(g any) *manifest.Manifest { return g.(*Gate).manifest },
+		func(ctx context.Context, m *manifest.Manifest, cfg any) (any, error) {
+			return openManifest(ctx, m, cfg.(GateConfig))
+		})
+}
+
+// openManifest is Open for a manifest already parsed.
+func openManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*Gate, error) {
 	cfg = applyRuntime(cfg, m.Runtime)
 	g, err := newGate(ctx, cfg)
 	if err != nil {
@@ -385,9 +385,6 @@ func (g *Gate) Tools() *Registry { return g.tools }
 // Servers returns the server registry (MCP servers and the like, which
 // skills may require).
 func (g *Gate) Servers() *Registry { return g.servers }
-
-// Manifest returns the manifest the Gate was opened from, or nil.
-func (g *Gate) Manifest() *manifest.Manifest { return g.manifest }
 
 // OnChange calls fn whenever a tool or server of the Gate flips, as
 // Registry.Subscribe does (one call at a time; fn must be quick and must

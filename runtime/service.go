@@ -142,7 +142,7 @@ func OpenService(ctx context.Context, path string, cfg ServiceConfig) (*Service,
 	if cfg.settle <= 0 {
 		cfg.settle = DefaultSettleDelay
 	}
-	s := &Service{path: path, cfg: cfg, limits: cfg.gate.limits}
+	s := &Service{path: path, cfg: cfg, limits: manifest.DefaultLimits()}
 	s.watchMode.Store(WatchOff)
 	snap := readManifest(path, s.limits)
 	g, err := s.open(ctx, snap)
@@ -161,7 +161,7 @@ func (s *Service) open(ctx context.Context, snap manifestFile) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return OpenManifest(ctx, m, s.cfg.gate)
+	return openManifest(ctx, m, s.cfg.gate)
 }
 
 func (s *Service) parse(snap manifestFile) (*manifest.Manifest, error) {
@@ -309,10 +309,10 @@ func (s *Service) reload(ctx context.Context, settled *manifestFile, auto bool) 
 	if err != nil {
 		return fail(err)
 	}
-	if err := suspectEdit(s.path, s.Gate().Manifest(), m); err != nil {
+	if err := suspectEdit(s.path, s.Gate().manifest, m); err != nil {
 		return fail(err)
 	}
-	ng, err := OpenManifest(ctx, m, s.cfg.gate)
+	ng, err := openManifest(ctx, m, s.cfg.gate)
 	if err != nil {
 		return fail(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/statusview"
 	"io"
 	"log/slog"
@@ -15,9 +16,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/runtime/schema"
 )
 
@@ -124,7 +125,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(unknown) > 0 {
 		for _, n := range unknown {
 			near := ""
-			if m := g.Manifest(); m != nil {
+			if m := hooks.Manifest(g); m != nil {
 				near = nearNames(n, m)
 			}
 			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, near)
@@ -195,7 +196,7 @@ type checkSummary struct {
 }
 
 func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status, denied *denialRecorder) checkReport {
-	m := g.Manifest()
+	m := hooks.Manifest(g)
 	var probeOf map[kindName]string
 	if m != nil {
 		probeOf = make(map[kindName]string, len(m.Servers))

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // checkPin is a pinned server in `gatectl check`: what its lock file

@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/internal/testsvc"
 	"github.com/gate-dev/gate/probes"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // bareMachine is a machine with nothing on it: no environment, an empty

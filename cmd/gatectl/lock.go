@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"io"
 	"os"
 	"os/signal"
@@ -16,10 +17,10 @@ import (
 
 	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/internal/logq"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 const lockSynopsis = `gatectl mcp lock [-m gate.toml] [--check] [-v] [SERVER...]
@@ -79,7 +80,7 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitUsage
 	}
 	defer within(logClose, func() { _ = svc.Close(context.Background()) })
-	m := svc.Gate().Manifest()
+	m := hooks.Manifest(svc.Gate())
 	servers, ok := lockTargets(m, names, path, log)
 	if !ok {
 		return exitUsage

@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // probeRunTool is `gatectl probe run --tool NAME`: the probe of one tool
@@ -60,7 +61,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 	ctx := context.Background()
 	cfg := runtime.NewGateConfig().
 		WithEngine(withProgress(newEngineConfig().WithCacheDir(f.cacheDir).WithWarmup(!f.fresh), stderr))
-	g, err := runtime.OpenManifest(ctx, &one, cfg)
+	g, err := hooks.OpenManifest[*runtime.Gate](ctx, &one, cfg)
 	if err != nil {
 		reportManifestError(stderr, cmd, path, err)
 		return exitUsage

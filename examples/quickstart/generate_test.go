@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gate-dev/gate/probes"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/probes"
 )
 
 // requiresWasm is the committed composite probe, as the manifest names it.

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,9 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // TestNetworkToolGraceWindow walks the reference's table for a probe that
@@ -43,14 +47,20 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	}
 	require.NotNil(t, probe)
 	require.Equal(t, "127.0.0.1:9", probe.Config["dial"])
-	probe.Config["dial"], probe.Grants.Dial = addr, []string{addr}
+	require.Equal(t, []string{"127.0.0.1:9"}, probe.Grants.Dial)
+	// The same manifest with the tool's service at addr, beside the copy
+	// whose probe modules it names.
+	b, err := os.ReadFile(manifestCopy(t))
+	require.NoError(t, err)
+	listening := filepath.Join(filepath.Dir(manifestCopy(t)), "grace-listening.toml")
+	require.NoError(t, os.WriteFile(listening, []byte(strings.ReplaceAll(string(b), `"127.0.0.1:9"`, strconv.Quote(addr))), 0o644))
 
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
 	logs := &syncBuffer{}
 	// No environment: only network_tool is asked, and nothing here may
 	// reach serpapi.com through search_web's key.
 	noEnv := runtime.NewEngineConfig().WithLookupEnv(func(string) (string, bool) { return "", false })
-	g, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
+	g, err := runtime.Open(ctx, listening, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
 		WithClock(clock).WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))))
 	require.NoError(t, err)
 	defer g.Close(ctx)
@@ -99,10 +109,8 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 
 	// gate.toml as written: nothing listens on port 9, and a tool that
 	// never succeeded is hidden at once, with a WARNING.
-	m, err = manifest.Load("gate.toml")
-	require.NoError(t, err)
 	fresh := &syncBuffer{}
-	g2, err := runtime.OpenManifest(ctx, m, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
+	g2, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
 		WithLogger(slog.New(slog.NewTextHandler(fresh, nil)))))
 	require.NoError(t, err)
 	defer g2.Close(ctx)

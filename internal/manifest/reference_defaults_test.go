@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/gateway"
-	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/skills"
 )
 

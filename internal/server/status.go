@@ -3,12 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"time"
 
-	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // statusAnswer is the shape of /v1/status.
@@ -73,7 +74,7 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 		out.Service.ReloadError = &msg
 	}
 	g := st.gate
-	if m := g.Manifest(); m != nil {
+	if m := hooks.Manifest(g); m != nil {
 		out.Service.Manifest = m.Path
 	}
 	probes := probeLabels(g)
@@ -103,7 +104,7 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 // manifest.UpstreamRuleName's), as in gatectl check.
 func probeLabels(g *runtime.Gate) map[string]string {
 	probes := map[string]string{}
-	if m := g.Manifest(); m != nil {
+	if m := hooks.Manifest(g); m != nil {
 		for _, t := range m.Tools {
 			probes["tool/"+t.Name] = t.Probe.Label()
 		}

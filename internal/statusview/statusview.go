@@ -30,9 +30,9 @@ type Info struct {
 	// CheckedAt and AgeSeconds say when the probe run behind the answer
 	// started, and how long before the view was made; null for a tool
 	// without a probe.
-	CheckedAt  *time.Time         `json:"checked_at"`
-	AgeSeconds *float64           `json:"age_seconds"`
-	LatencyMS  float64            `json:"latency_ms"`
+	CheckedAt  *time.Time `json:"checked_at"`
+	AgeSeconds *float64   `json:"age_seconds"`
+	LatencyMS  float64    `json:"latency_ms"`
 	Error      *ErrorInfo `json:"error"`
 	// Pending is a flip under way (see Policy); left out when there is
 	// none.

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
-	"github.com/gate-dev/gate/internal/manifest"
 )
 
 // TestABIDocExamples builds the complete probes in docs/ABI.md with the
