@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"github.com/gate-dev/gate/internal/inspect"
+	"github.com/gate-dev/gate/internal/resolve"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -15,7 +16,6 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/meter"
 )
 
@@ -31,7 +31,7 @@ type Engine struct {
 	cpu   cpuSlots
 	// runs are the places of the runs in flight (EngineConfig.WithMaxRuns).
 	runs      cpuSlots
-	resolvers *hostfuncs.Resolvers
+	resolvers *resolve.Resolvers
 	pages     uint32
 
 	// importsMu guards imported: the lazy host modules (host.Import.Lazy)
@@ -82,7 +82,7 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 		life: newLifetime(),
 	}
 	e.stop = e.life.Done()
-	e.resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{Python: cfg.python, CacheDir: cfg.cacheDir})
+	e.resolvers = resolve.NewResolvers(resolve.Options{Python: cfg.python, CacheDir: cfg.cacheDir})
 	for scheme, r := range cfg.resolvers {
 		if err := e.resolvers.Register(scheme, r); err != nil {
 			return nil, fmt.Errorf("engine config: %w", err)
@@ -210,10 +210,6 @@ func (e *limitError) Error() string { return e.Msg }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() EngineConfig { return e.cfg }
-
-// Resolvers returns the engine's import resolvers, for host apps that add
-// a scheme after start (Register is safe while probes run).
-func (e *Engine) Resolvers() *hostfuncs.Resolvers { return e.resolvers }
 
 // Close stops every run, warm-up and compile of the engine, waits for them
 // and then releases every module, instance and the compilation cache. A

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/internal/host"
 	"strings"
 	"time"
 
@@ -204,3 +205,36 @@ func joinErrors(what string, errs []error) error {
 	}
 	return fmt.Errorf("%s: %w", what, errors.Join(errs...))
 }
+
+// The errors a Gate, its registries, probes and Service return, for
+// errors.Is.
+var (
+	// ErrClosed is the cause of a run, compile or warm-up refused because its
+	// engine or probe was closed, and of one stopped midway by a Close. It is
+	// host.ErrStopped, so errors.Is matches whichever layer noticed.
+	ErrClosed = host.ErrStopped
+	// ErrHostBusy is the cause of a run that failed because the host could not
+	// give it a CPU, or a place among the runs in flight, in time (KindBusy).
+	ErrHostBusy = host.ErrHostBusy
+	// ErrStillRunning is the error of a native probe run that found an earlier
+	// run, which overran, still going.
+	ErrStillRunning = errors.New("the previous run overran and is still going")
+	// ErrExists is returned by Register for a name that is taken.
+	ErrExists = errors.New("already registered")
+	// ErrSuspectEdit is wrapped by the error a Service's reload (the
+	// watcher's or Reload's) gives for an edit that looks like a file caught
+	// half-written, which it refuses to load:
+	//
+	//   - every tool and server is gone: an editor that truncates before it
+	//     writes leaves a moment when the file is empty, and an empty file is
+	//     a valid manifest that offers nothing;
+	//   - a tool or server that had a probe has none: a file cut after a
+	//     tool's name is valid too, and a tool without a probe is offered as
+	//     always available, so a half-written file would fail open.
+	//
+	// The watcher also waits for the file to settle first; this catches what
+	// settling cannot (an editor that paused mid-write, a copy in two steps, a
+	// SIGHUP sent while the file was being written). To make such a change on
+	// purpose, start the service again: a new process has no "before".
+	ErrSuspectEdit = errors.New("refused: the edit looks half-written")
+)

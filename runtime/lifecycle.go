@@ -5,18 +5,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-
-	"github.com/gate-dev/gate/internal/host"
 )
-
-// ErrClosed is the cause of a run, compile or warm-up refused because its
-// engine or probe was closed, and of one stopped midway by a Close. It is
-// host.ErrStopped, so errors.Is matches whichever layer noticed.
-var ErrClosed = host.ErrStopped
-
-// ErrHostBusy is the cause of a run that failed because the host could not
-// give it a CPU, or a place among the runs in flight, in time (KindBusy).
-var ErrHostBusy = host.ErrHostBusy
 
 // lifetime tracks the operations that use something a Close frees (the
 // wazero runtime of an engine, the instances of a pool), so that Close can

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/gate-dev/gate/internal/limits"
 	"sync"
@@ -46,10 +45,6 @@ type NativeProbe struct {
 	// stragglers counts runs that answered at the budget while fn went on.
 	stragglers atomic.Int32
 }
-
-// ErrStillRunning is the error of a native probe run that found an earlier
-// run, which overran, still going.
-var ErrStillRunning = errors.New("the previous run overran and is still going")
 
 // NewNativeProbe wraps fn, which answers (true, "") when available, (false,
 // reason) when not, or an error when it could not tell (the probe

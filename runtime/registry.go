@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -256,9 +255,6 @@ type snapshot struct {
 	validUntil time.Time
 	tools      []Tool
 }
-
-// ErrExists is returned by Register for a name that is taken.
-var ErrExists = errors.New("already registered")
 
 // NewRegistry returns an empty registry.
 func NewRegistry(cfg RegistryConfig) *Registry {

@@ -1,28 +1,10 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/gate-dev/gate/internal/manifest"
 )
-
-// ErrSuspectEdit is wrapped by the error a Service's reload (the
-// watcher's or Reload's) gives for an edit that looks like a file caught
-// half-written, which it refuses to load:
-//
-//   - every tool and server is gone: an editor that truncates before it
-//     writes leaves a moment when the file is empty, and an empty file is
-//     a valid manifest that offers nothing;
-//   - a tool or server that had a probe has none: a file cut after a
-//     tool's name is valid too, and a tool without a probe is offered as
-//     always available, so a half-written file would fail open.
-//
-// The watcher also waits for the file to settle first; this catches what
-// settling cannot (an editor that paused mid-write, a copy in two steps, a
-// SIGHUP sent while the file was being written). To make such a change on
-// purpose, start the service again: a new process has no "before".
-var ErrSuspectEdit = errors.New("refused: the edit looks half-written")
 
 // suspectEdit says why loading next in place of prev looks like loading a
 // half-written file, or nil when it does not.

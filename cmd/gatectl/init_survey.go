@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/resolve"
 	"net"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/probes"
 )
 
@@ -116,7 +116,7 @@ func (m machine) look(ctx context.Context) survey {
 		}
 	}
 	s.services = m.listening(ctx)
-	bins := hostfuncs.NewBinResolver(m.path) // the rule import:bin: probes follow
+	bins := resolve.NewBinResolver(m.path) // the rule import:bin: probes follow
 	for _, p := range programs {
 		if ok, _ := bins.Resolve(ctx, p.bin); ok {
 			s.programs = append(s.programs, found{tool: p.tool, description: p.description, probe: "import:bin:" + p.bin, why: p.bin + " is on PATH"})

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"github.com/gate-dev/gate/internal/resolve"
 
 	"github.com/tetratelabs/wazero/api"
 
@@ -47,7 +48,7 @@ func (c *Call) importSpec(ctx context.Context, spec string) int32 {
 		found, err = c.Resolvers.Resolve(rctx, spec)
 	})
 	switch {
-	case errors.Is(err, hostfuncs.ErrUnknownScheme), errors.Is(err, hostfuncs.ErrBadSpec):
+	case errors.Is(err, resolve.ErrUnknownScheme), errors.Is(err, hostfuncs.ErrBadSpec):
 		return StatusBadRequest
 	case err != nil:
 		// The question could not be answered (no Python, say): for the

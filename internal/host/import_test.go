@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/resolve"
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
@@ -34,7 +35,7 @@ func btestImport(t *testing.T, g *guest, c *Call, spec string) int32 {
 // deadline, and while its abandoned call runs it is not called again.
 func TestImportHangingResolver(t *testing.T) {
 	g := newGuest(t)
-	resolvers := hostfuncs.NewResolvers(hostfuncs.ResolverOptions{})
+	resolvers := resolve.NewResolvers(resolve.Options{})
 	release := make(chan struct{})
 	t.Cleanup(func() {
 		select {
@@ -69,7 +70,7 @@ func TestImportHangingResolver(t *testing.T) {
 	assert.Equal(t, StatusNotFound, btestImport(t, g, c, "hang:yes"))
 	assert.Equal(t, int32(1), calls.Load())
 	require.Len(t, c.Notes(), 1)
-	assert.Contains(t, c.Notes()[0], hostfuncs.ErrResolverBusy.Error())
+	assert.Contains(t, c.Notes()[0], resolve.ErrResolverBusy.Error())
 	assert.Equal(t, StatusOK, btestImport(t, g, c, "quick:yes"), "other schemes are not held up")
 
 	close(release)
@@ -88,7 +89,7 @@ func TestImportLibFIFOAnswersPromptly(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	g := newGuest(t)
 	c := testCall(t, Grants{Import: []string{"lib:" + dir + "/*", "lib:/dev/zero"}})
-	c.Resolvers = hostfuncs.NewResolvers(hostfuncs.ResolverOptions{})
+	c.Resolvers = resolve.NewResolvers(resolve.Options{})
 	for _, p := range []string{fifo, "/dev/zero"} {
 		nohang.Run(t, p, func() {
 			ptr, n := g.put(t, 0, "lib:"+p)

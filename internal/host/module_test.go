@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/gate-dev/gate/internal/resolve"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +83,7 @@ func testCall(t testing.TB, g Grants) *Call {
 			v, ok := map[string]string{"HOME_X": "/home/x", "EMPTY": ""}[k]
 			return v, ok
 		},
-		Resolvers: hostfuncs.NewResolvers(hostfuncs.ResolverOptions{}),
+		Resolvers: resolve.NewResolvers(resolve.Options{}),
 		Deadline:  time.Now().Add(time.Second),
 		Reserve:   5 * time.Millisecond,
 	}

@@ -1,16 +1,16 @@
 package host
 
 import (
-	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/grants"
+	"github.com/gate-dev/gate/internal/resolve"
 )
 
-// The types a host app configures (package hostfuncs) and the grants
+// The import resolvers (package internal/resolve) and the grants
 // (package internal/grants), under the names the host functions use
 // throughout.
 type (
 	Grants      = grants.Spec
-	Resolvers   = hostfuncs.Resolvers
+	Resolvers   = resolve.Resolvers
 	Policy      = grants.Policy
 	SecretSet   = grants.SecretSet
 	Destination = grants.Destination

@@ -1,4 +1,4 @@
-package hostfuncs
+package resolve
 
 import (
 	"archive/zip"
@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/grants"
 	"io"
 	"io/fs"
 	"os"
@@ -59,7 +61,7 @@ import (
 // portion), modules created by code at run time unless startup already
 // created them (then they count as loaded), and relative sys.path entries,
 // which are taken relative to gate's working directory.
-func NewPythonResolver(python string) Resolver {
+func NewPythonResolver(python string) hostfuncs.Resolver {
 	return NewPythonResolverCached(python, "")
 }
 
@@ -68,7 +70,7 @@ func NewPythonResolver(python string) Resolver {
 // process whose interpreter and environment have not changed does not
 // start Python at all; see pyfacts.go for what is compared. "" keeps
 // nothing on disk.
-func NewPythonResolverCached(python, cacheDir string) Resolver {
+func NewPythonResolverCached(python, cacheDir string) hostfuncs.Resolver {
 	if python == "" {
 		python = "python3"
 	}
@@ -171,7 +173,7 @@ func (p *pyResolver) Resolve(ctx context.Context, name string) (bool, error) {
 		return false, err
 	}
 	if !pyValidName(name) {
-		return false, fmt.Errorf("py:%s: %w: want Python identifiers separated by dots", name, ErrBadSpec)
+		return false, fmt.Errorf("py:%s: %w: want Python identifiers separated by dots", name, grants.ErrBadSpec)
 	}
 	info, err := p.load(ctx)
 	if err != nil {

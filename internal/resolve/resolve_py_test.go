@@ -1,10 +1,11 @@
-package hostfuncs
+package resolve
 
 import (
 	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gate-dev/gate/internal/grants"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,7 +226,7 @@ func TestPythonResolverBadNames(t *testing.T) {
 	r := NewPythonResolver(rtestPython(t))
 	for _, name := range []string{"", ".", "a..b", ".a", "a.", "1abc", "a-b", "a b", "a/b", "json.", "a.1b", "\xff"} {
 		got, err := r.Resolve(context.Background(), name)
-		assert.ErrorIs(t, err, ErrBadSpec, "%q", name)
+		assert.ErrorIs(t, err, grants.ErrBadSpec, "%q", name)
 		assert.False(t, got)
 	}
 }
@@ -238,7 +239,7 @@ func TestPythonResolverMissingPython(t *testing.T) {
 	err = r.(Preparer).Prepare(context.Background())
 	assert.EqualError(t, err, `py: python "no-such-python-xyz" not found on PATH`)
 
-	rs := NewResolvers(ResolverOptions{Python: "no-such-python-xyz"})
+	rs := NewResolvers(Options{Python: "no-such-python-xyz"})
 	_, err = rs.Resolve(context.Background(), "py:json")
 	assert.EqualError(t, err, `py:json: python "no-such-python-xyz" not found on PATH`)
 }

@@ -1,4 +1,4 @@
-package hostfuncs
+package resolve
 
 import (
 	"io/fs"

@@ -1,9 +1,11 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/grants"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +17,7 @@ import (
 
 func TestResolversBuiltins(t *testing.T) {
 	rtestPython(t)
-	r := NewResolvers(ResolverOptions{})
+	r := NewResolvers(Options{})
 	assert.Equal(t, []string{"bin", "lib", "py"}, r.Schemes())
 	require.NoError(t, r.Prepare(context.Background(), "py", "lib", "bin"))
 
@@ -39,21 +41,21 @@ func TestResolversBuiltins(t *testing.T) {
 }
 
 func TestResolversBadSpecs(t *testing.T) {
-	r := NewResolvers(ResolverOptions{Python: "no-such-python-xyz"})
+	r := NewResolvers(Options{Python: "no-such-python-xyz"})
 	cases := []struct {
 		spec    string
 		wantErr error
 		msg     string
 	}{
-		{"nocolon", ErrBadSpec, `import "nocolon": bad import spec: want scheme:name`},
-		{"py:", ErrBadSpec, `import "py:": bad import spec: empty name`},
-		{":json", ErrBadSpec, ""},
-		{"Py:json", ErrBadSpec, ""},
-		{"", ErrBadSpec, ""},
+		{"nocolon", grants.ErrBadSpec, `import "nocolon": bad import spec: want scheme:name`},
+		{"py:", grants.ErrBadSpec, `import "py:": bad import spec: empty name`},
+		{":json", grants.ErrBadSpec, ""},
+		{"Py:json", grants.ErrBadSpec, ""},
+		{"", grants.ErrBadSpec, ""},
 		{"k8s:pod", ErrUnknownScheme, `import "k8s:pod": unknown import scheme "k8s"`},
-		{"py:a..b", ErrBadSpec, `import "py:a..b": bad import spec: ".." is not allowed`},
-		{"bin:./x", ErrBadSpec, "bin:./x: bad import spec"},
-		{"lib:a/b.so", ErrBadSpec, "lib:a/b.so: bad import spec"},
+		{"py:a..b", grants.ErrBadSpec, `import "py:a..b": bad import spec: ".." is not allowed`},
+		{"bin:./x", grants.ErrBadSpec, "bin:./x: bad import spec"},
+		{"lib:a/b.so", grants.ErrBadSpec, "lib:a/b.so: bad import spec"},
 	}
 	for _, tc := range cases {
 		got, err := r.Resolve(context.Background(), tc.spec)
@@ -66,9 +68,9 @@ func TestResolversBadSpecs(t *testing.T) {
 }
 
 func TestResolversRegister(t *testing.T) {
-	r := NewResolvers(ResolverOptions{})
+	r := NewResolvers(Options{})
 	pods := map[string]bool{"web": true}
-	require.NoError(t, r.Register("k8s", ResolverFunc(func(ctx context.Context, name string) (bool, error) {
+	require.NoError(t, r.Register("k8s", hostfuncs.ResolverFunc(func(ctx context.Context, name string) (bool, error) {
 		if name == "broken" {
 			return false, errors.New("cluster unreachable")
 		}
@@ -86,15 +88,15 @@ func TestResolversRegister(t *testing.T) {
 	assert.EqualError(t, err, "k8s:broken: cluster unreachable", "errors name the spec")
 
 	for _, bad := range []string{"", "K8s", "1abc", "a_b", "a:b", "a b"} {
-		assert.ErrorIs(t, r.Register(bad, ResolverFunc(nil)), ErrBadSpec, "%q", bad)
+		assert.ErrorIs(t, r.Register(bad, hostfuncs.ResolverFunc(nil)), grants.ErrBadSpec, "%q", bad)
 	}
 	for _, good := range []string{"a", "svc+tcp", "x.y-z9"} {
-		assert.NoError(t, r.Register(good, ResolverFunc(func(context.Context, string) (bool, error) { return true, nil })), good)
+		assert.NoError(t, r.Register(good, hostfuncs.ResolverFunc(func(context.Context, string) (bool, error) { return true, nil })), good)
 	}
 	assert.Error(t, r.Register("nilres", nil))
 
 	// Built-in schemes may be replaced.
-	require.NoError(t, r.Register("bin", ResolverFunc(func(context.Context, string) (bool, error) { return false, nil })))
+	require.NoError(t, r.Register("bin", hostfuncs.ResolverFunc(func(context.Context, string) (bool, error) { return false, nil })))
 	got, err = r.Resolve(context.Background(), "bin:sh")
 	require.NoError(t, err)
 	assert.False(t, got)
@@ -112,7 +114,7 @@ func (p *rtestPreparer) Prepare(context.Context) error {
 }
 
 func TestResolversPrepare(t *testing.T) {
-	r := NewResolvers(ResolverOptions{Python: "no-such-python-xyz"})
+	r := NewResolvers(Options{Python: "no-such-python-xyz"})
 	ok, broken := &rtestPreparer{}, &rtestPreparer{err: errors.New("setup failed")}
 	require.NoError(t, r.Register("ok", ok))
 	require.NoError(t, r.Register("broken", broken))
@@ -140,7 +142,7 @@ func TestResolversPrepare(t *testing.T) {
 // Many goroutines resolve while others register; run with -race.
 func TestResolversHammer(t *testing.T) {
 	rtestPython(t)
-	r := NewResolvers(ResolverOptions{})
+	r := NewResolvers(Options{})
 	specs := []string{"bin:sh", "py:json", "py:email.mime.text", "lib:libc.so.6", "bin:nope-xyz", "py:nope_xyz"}
 	want := map[string]bool{"bin:sh": true, "py:json": true, "py:email.mime.text": true, "lib:libc.so.6": true}
 
@@ -168,7 +170,7 @@ func TestResolversHammer(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for range 20 {
-				if err := r.Register(fmt.Sprintf("s%d", g), ResolverFunc(func(context.Context, string) (bool, error) { return true, nil })); err != nil {
+				if err := r.Register(fmt.Sprintf("s%d", g), hostfuncs.ResolverFunc(func(context.Context, string) (bool, error) { return true, nil })); err != nil {
 					errs <- err
 				}
 				_ = r.Schemes()
@@ -188,7 +190,7 @@ func TestResolversHammer(t *testing.T) {
 
 func BenchmarkResolvers(b *testing.B) {
 	rtestPython(b)
-	r := NewResolvers(ResolverOptions{})
+	r := NewResolvers(Options{})
 	require.NoError(b, r.Prepare(context.Background()))
 	for _, spec := range []string{"bin:sh", "py:json", "lib:libc.so.6"} {
 		b.Run(spec, func(b *testing.B) {

@@ -1,4 +1,4 @@
-package hostfuncs
+package resolve
 
 import (
 	"bytes"
@@ -722,7 +722,7 @@ func BenchmarkPyFactsColdResolve(b *testing.B) {
 			ctx := context.Background()
 			resolve := func(cacheDir string) time.Duration {
 				start := time.Now()
-				rs := NewResolvers(ResolverOptions{Python: python, CacheDir: cacheDir})
+				rs := NewResolvers(Options{Python: python, CacheDir: cacheDir})
 				if ok, err := rs.Resolve(ctx, "py:json"); err != nil || !ok {
 					b.Fatalf("py:json: %v %v", ok, err)
 				}

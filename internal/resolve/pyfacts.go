@@ -1,4 +1,4 @@
-package hostfuncs
+package resolve
 
 // The facts cache keeps what Python reported at its start (pyInfo) on
 // disk, like a compile cache keeps compiled code, so that a process whose

@@ -1,7 +1,8 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
+	"github.com/gate-dev/gate/internal/grants"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestBinResolverBadSpec(t *testing.T) {
 	r := NewBinResolver(os.Getenv("PATH"))
 	for _, name := range []string{"./sh", "bin/sh", "", "sh\x00"} {
 		got, err := r.Resolve(context.Background(), name)
-		assert.ErrorIs(t, err, ErrBadSpec, "%q", name)
+		assert.ErrorIs(t, err, grants.ErrBadSpec, "%q", name)
 		assert.False(t, got)
 	}
 }

@@ -1,9 +1,10 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/hostfuncs"
 	"sync/atomic"
 )
 
@@ -21,7 +22,7 @@ var ErrResolverBusy = errors.New("an earlier lookup was given up at its deadline
 // first one was given up on, and not one more per probe run.
 type resolverEntry struct {
 	scheme    string
-	res       Resolver
+	res       hostfuncs.Resolver
 	abandoned atomic.Int32 // calls given up on that have not returned
 }
 

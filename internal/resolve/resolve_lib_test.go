@@ -1,9 +1,10 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
+	"github.com/gate-dev/gate/internal/grants"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,7 +98,7 @@ func TestLibResolverBadSpec(t *testing.T) {
 	r := NewLibResolver()
 	for _, name := range []string{"x86_64-linux-gnu/libc.so.6", "./libc.so.6", ""} {
 		got, err := r.Resolve(context.Background(), name)
-		assert.ErrorIs(t, err, ErrBadSpec, "%q", name)
+		assert.ErrorIs(t, err, grants.ErrBadSpec, "%q", name)
 		assert.False(t, got)
 	}
 }

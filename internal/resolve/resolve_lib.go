@@ -1,9 +1,10 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
+	"github.com/gate-dev/gate/hostfuncs"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ import (
 // not regular files or exceed libMaxConfBytes are skipped, as are includes
 // past libMaxConfFiles files or libMaxGlobEntries directory entries, and
 // at most libMaxDirs directories are searched.
-func NewLibResolver() Resolver {
+func NewLibResolver() hostfuncs.Resolver {
 	return newLibResolver(os.Getenv("LD_LIBRARY_PATH"), "/etc/ld.so.conf")
 }
 

@@ -1,7 +1,8 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
+	"github.com/gate-dev/gate/hostfuncs"
 	"os"
 	"path/filepath"
 )
@@ -14,7 +15,7 @@ import (
 // holding a regular file of that name with any execute bit wins; a
 // directory or a non-executable file of that name is skipped and the search
 // goes on, as the shell does. An absolute name checks that one file. A
-// relative name with a slash is an error wrapping ErrBadSpec.
+// relative name with a slash is an error wrapping grants.ErrBadSpec.
 //
 // Empty and relative PATH entries are ignored, although a shell would take
 // an empty entry as ".": the answer would otherwise depend on gate's own
@@ -22,7 +23,7 @@ import (
 //
 // Execute permission is judged from the mode bits, not from access(2) for
 // the current user, so a 0700 file owned by someone else still counts.
-func NewBinResolver(pathEnv string) Resolver {
+func NewBinResolver(pathEnv string) hostfuncs.Resolver {
 	var dirs []string
 	seen := map[string]bool{}
 	for _, d := range filepath.SplitList(pathEnv) {

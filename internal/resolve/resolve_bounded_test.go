@@ -1,7 +1,8 @@
-package hostfuncs
+package resolve
 
 import (
 	"context"
+	"github.com/gate-dev/gate/hostfuncs"
 	"testing"
 	"time"
 
@@ -10,8 +11,8 @@ import (
 )
 
 func TestResolversPanickingResolver(t *testing.T) {
-	r := NewResolvers(ResolverOptions{})
-	require.NoError(t, r.Register("boom", ResolverFunc(func(context.Context, string) (bool, error) {
+	r := NewResolvers(Options{})
+	require.NoError(t, r.Register("boom", hostfuncs.ResolverFunc(func(context.Context, string) (bool, error) {
 		panic("host app bug")
 	})))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -27,8 +28,8 @@ func TestResolversPanickingResolver(t *testing.T) {
 // deadline: each gets an answer or a note, the count of abandoned calls
 // returns to zero, and -race sees no race on the hand-off.
 func TestResolversGiveUpRace(t *testing.T) {
-	r := NewResolvers(ResolverOptions{})
-	require.NoError(t, r.Register("slow", ResolverFunc(func(context.Context, string) (bool, error) {
+	r := NewResolvers(Options{})
+	require.NoError(t, r.Register("slow", hostfuncs.ResolverFunc(func(context.Context, string) (bool, error) {
 		time.Sleep(time.Millisecond) // answers around the deadline, on purpose
 		return true, nil
 	})))

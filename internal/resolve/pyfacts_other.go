@@ -1,6 +1,6 @@
 //go:build !linux
 
-package hostfuncs
+package resolve
 
 import "io/fs"
 
