@@ -7,17 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// useDefaultLogger makes l slog's default logger until the test ends.
-// The tests of this package do not run in parallel, so none of them logs
-// to it meanwhile.
-func useDefaultLogger(t *testing.T, l *slog.Logger) {
-	t.Helper()
-	old := slog.Default()
-	slog.SetDefault(l)
-	t.Cleanup(func() { slog.SetDefault(old) })
-}
+	"github.com/gate-dev/gate/internal/logtest"
+)
 
 // TestRegistryLogsOnlyToItsLogger: a registry given no logger logs
 // nothing, not even to slog.Default (which is the application's); given
@@ -32,7 +24,7 @@ func TestRegistryLogsOnlyToItsLogger(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fallback, own := &logRecorder{}, &logRecorder{}
-			useDefaultLogger(t, slog.New(fallback))
+			logtest.UseDefault(t, slog.New(fallback))
 			cfg := NewRegistryConfig().WithTTL(0).WithGrace(0)
 			if tc.given {
 				cfg = cfg.WithLogger(slog.New(own))

@@ -94,8 +94,8 @@ func (g *Gate) setupSkills(ctx context.Context, cfg GateConfig, ms manifest.Skil
 		level, warning = *cfg.skillLevel, ""
 	}
 	cat, err := skills.DiscoverContext(ctx, paths, skills.DiscoverOptions{
-		ParseOptions:       skills.ParseOptions{AllowedToolsRequired: ms.AllowedToolsRequired},
-		FollowOutsideLinks: ms.FollowOutsideLinks,
+		AllowedToolsRequired: ms.AllowedToolsRequired,
+		FollowOutsideLinks:   ms.FollowOutsideLinks,
 	})
 	if err != nil {
 		return fmt.Errorf("discovering skills: %w", err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 // Benchmarks over a generated catalog of benchSkills skills with varied
@@ -34,8 +36,8 @@ func poolOf(prefix string, n int) []string {
 }
 
 // benchHost has every other variable and binary.
-var benchHost = func() MapHost {
-	h := MapHost{Env: map[string]string{}, GOOS: "linux"}
+var benchHost = func() skillhost.Map {
+	h := skillhost.Map{Env: map[string]string{}, GOOS: "linux"}
 	for i, e := range benchEnv {
 		if i%2 == 0 {
 			h.Env[e] = "set"

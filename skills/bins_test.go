@@ -7,12 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
-// lockWatchingHost is a MapHost that counts its binary lookups, and those
+// lockWatchingHost is a skillhost.Map that counts its binary lookups, and those
 // made while its Manager's lock was held.
 type lockWatchingHost struct {
-	MapHost
+	skillhost.Map
 	mu          sync.Mutex
 	m           *Manager
 	lookups     atomic.Int64
@@ -33,7 +35,7 @@ func (h *lockWatchingHost) HasBinary(name string) bool {
 			h.underLock.Add(1)
 		}
 	}
-	return h.MapHost.HasBinary(name)
+	return h.Map.HasBinary(name)
 }
 
 // TestBinaryLookupsOutsideTheLock: a binary lookup walks PATH, file-system
@@ -45,7 +47,7 @@ func (h *lockWatchingHost) HasBinary(name string) bool {
 func TestBinaryLookupsOutsideTheLock(t *testing.T) {
 	root := t.TempDir()
 	writeSkill(t, root, "gh-skill", skillText("gh-skill", "Uses gh.", "metadata:", "  openclaw:", "    requires:", "      bins: [gh, git]"))
-	host := &lockWatchingHost{MapHost: MapHost{Bins: []string{"git"}}}
+	host := &lockWatchingHost{Map: skillhost.Map{Bins: []string{"git"}}}
 	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: host})
 	host.mu.Lock()
 	host.m = m
@@ -66,7 +68,7 @@ func TestBinaryLookupsOutsideTheLock(t *testing.T) {
 	assert.EqualValues(t, 3, before, "each binary looked up once: %v", host.lookedUpFor)
 
 	// Clear reads binaries anew (one was installed meanwhile).
-	host.MapHost.Bins = []string{"git", "gh"}
+	host.Map.Bins = []string{"git", "gh"}
 	m.Clear()
 	r, err = m.Result("gh-skill", false)
 	require.NoError(t, err)

@@ -140,11 +140,11 @@ func (c *Catalog) Reported(kinds ...ReportKind) []Report {
 	return out
 }
 
-// NewCatalog makes a catalog of skills parsed by the caller (ParseSkill),
+// newCatalog makes a catalog of skills parsed by the caller (parseSkill),
 // as if each had been found under a path of its own, in order: a later
 // skill replaces an earlier one of the same name, with a ReportOverride. A
 // Manager's Refresh leaves such a catalog as it is.
-func NewCatalog(skills ...*Skill) *Catalog {
+func newCatalog(skills ...*Skill) *Catalog {
 	c := &Catalog{byName: map[string]*Skill{}}
 	for _, s := range skills {
 		if s == nil {

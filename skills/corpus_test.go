@@ -9,11 +9,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 // corpusHost and the sets below are the fixed world the corpus goldens are
 // validated against.
-var corpusHost = MapHost{
+var corpusHost = skillhost.Map{
 	Env:  map[string]string{"OPENAI_API_KEY": "sk-test", "GITHUB_TOKEN": "ghp-test", "EMPTY_VAR": ""},
 	Bins: []string{"git", "gh", "jq", "curl"},
 	GOOS: "linux",

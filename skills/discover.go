@@ -16,41 +16,46 @@ import (
 	"time"
 )
 
-// DefaultMaxDepth is how deep below a discovery path a skill folder may be
+// defaultMaxDepth is how deep below a discovery path a skill folder may be
 // by default: 6, the top of the 4-6 range the agentskills client guide
 // suggests, deep enough for category folders, shallow enough that a path
 // pointed at a large tree by mistake stays cheap.
-const DefaultMaxDepth = 6
+const defaultMaxDepth = 6
 
-// DefaultMaxDirs is how many directories one discovery enters by default,
+// defaultMaxDirs is how many directories one discovery enters by default,
 // over all its paths: 10,000. A skills directory holds tens or hundreds of
 // skill folders; a path pointed at a home directory or a source tree by
 // mistake holds far more, and a server walks its paths again every second,
 // so the walk stops there and says so (ReportLimit) rather than eat the
 // machine.
-const DefaultMaxDirs = 10_000
+const defaultMaxDirs = 10_000
 
-// DefaultMaxSkills is how many skill files one discovery loads by default,
+// defaultMaxSkills is how many skill files one discovery loads by default,
 // over all its paths: 10,000, far more than any model can be offered, and
 // few enough that reading them all stays well under a second.
-const DefaultMaxSkills = 10_000
+const defaultMaxSkills = 10_000
 
 // DiscoverOptions tune Discover.
 type DiscoverOptions struct {
-	// ParseOptions apply to every SKILL.md found.
-	ParseOptions
+	// AllowedToolsRequired says whether the tool names of allowed-tools are
+	// required tools, as PraisonAI counts them (appended to requires_tools).
+	// nil means true. Set it to false for hosts whose tool names differ
+	// from Claude Code's (Bash, Read, ...), where such a requirement could
+	// never be met; the patterns are still kept in
+	// Requirements.AllowedTools.
+	AllowedToolsRequired *bool
 	// MaxDepth is how many directories below a discovery path a skill
 	// folder may be (a path that is itself a skill folder is depth 0). 0
-	// means DefaultMaxDepth; a negative value means the paths themselves
+	// means 6; a negative value means the paths themselves
 	// only.
 	MaxDepth int
 	// MaxDirs is how many directories one discovery (or one Refresh)
 	// enters in all, skill folders included, over every path: 0 means
-	// DefaultMaxDirs (10,000); a negative value means no limit. When it is
+	// 10,000; a negative value means no limit. When it is
 	// reached the search stops, with one ReportLimit.
 	MaxDirs int
 	// MaxSkills is how many skill files one discovery loads in all, over
-	// every path: 0 means DefaultMaxSkills (10,000); a negative value means
+	// every path: 0 means 10,000; a negative value means
 	// no limit. When it is reached the search stops, with one ReportLimit.
 	MaxSkills int
 	// FollowOutsideLinks lets the search follow a symbolic link (to a
@@ -70,7 +75,7 @@ type DiscoverOptions struct {
 func (o DiscoverOptions) maxDepth() int {
 	switch {
 	case o.MaxDepth == 0:
-		return DefaultMaxDepth
+		return defaultMaxDepth
 	case o.MaxDepth < 0:
 		return 0
 	}
@@ -101,7 +106,7 @@ var skillFiles = []string{"SKILL.md", "skill.md"}
 //
 //   - skips .git, node_modules and every hidden directory, which hold
 //     copies, dependencies and caches rather than skills;
-//   - goes at most MaxDepth directories down (DefaultMaxDepth, 6),
+//   - goes at most MaxDepth directories down (6 by default),
 //     reporting the directories it leaves unsearched;
 //   - does not look inside a skill folder for more skills: its subfolders
 //     are the skill's resources (scripts/, references/, assets/), and a
@@ -111,14 +116,14 @@ var skillFiles = []string{"SKILL.md", "skill.md"}
 //     path: a link leading out of it is reported and not followed, unless
 //     FollowOutsideLinks is set;
 //   - enters at most MaxDirs directories and loads at most MaxSkills skill
-//     files in all (DefaultMaxDirs, DefaultMaxSkills), reporting where it
+//     files in all (10,000 each by default), reporting where it
 //     stopped;
 //   - reports a path that does not exist, and goes on.
 //
 // A SKILL.md that is not a regular file (a FIFO, a device, a directory, a
 // broken link) is reported, never opened in a way that could block or
 // read without end, and its folder is not searched further; only the
-// first MaxFrontmatterBytes of each file are read.
+// first 64 KiB of each file are read.
 //
 // Names decide which skill is kept: a later path overrides an earlier one
 // (project skills over user skills), and within one path the first of two
@@ -163,7 +168,7 @@ func discover(ctx context.Context, paths []string, opts DiscoverOptions, prev ma
 	// Walk every root; a file reachable from two roots belongs to the first.
 	var found []*fileState
 	seenFiles := map[string]bool{}
-	b := &budget{dirs: limit(opts.MaxDirs, DefaultMaxDirs), skills: limit(opts.MaxSkills, DefaultMaxSkills)}
+	b := &budget{dirs: limit(opts.MaxDirs, defaultMaxDirs), skills: limit(opts.MaxSkills, defaultMaxSkills)}
 	b.maxDirs, b.maxSkills = b.dirs, b.skills
 	for _, p := range paths {
 		root := p
@@ -186,7 +191,7 @@ func discover(ctx context.Context, paths []string, opts DiscoverOptions, prev ma
 		}
 	}
 
-	if err := load(ctx, found, opts.ParseOptions, prev); err != nil {
+	if err := load(ctx, found, parseOptions{AllowedToolsRequired: opts.AllowedToolsRequired}, prev); err != nil {
 		return nil, err
 	}
 
@@ -231,7 +236,7 @@ func discover(ctx context.Context, paths []string, opts DiscoverOptions, prev ma
 // not change, several at a time: parsing is CPU-bound and files are
 // independent. It stops handing out files when ctx ends, and then returns
 // ctx's error.
-func load(ctx context.Context, files []*fileState, opts ParseOptions, prev map[string]*fileState) error {
+func load(ctx context.Context, files []*fileState, opts parseOptions, prev map[string]*fileState) error {
 	workers := min(runtime.GOMAXPROCS(0), 8, len(files))
 	next := make(chan *fileState)
 	var wg sync.WaitGroup
@@ -257,7 +262,7 @@ func load(ctx context.Context, files []*fileState, opts ParseOptions, prev map[s
 
 // loadFile fills f from its file, or from old when nothing changed: f
 // holds the size and time the walk found.
-func loadFile(f *fileState, opts ParseOptions, old *fileState) {
+func loadFile(f *fileState, opts parseOptions, old *fileState) {
 	if old != nil && f.sameStat(old) && old.root == f.root && old.file == f.file {
 		f.hash, f.skill, f.report = old.hash, old.skill, old.report
 		return
@@ -277,8 +282,8 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 		return
 	}
 	defer fh.Close()
-	// One byte past the cap tells ParseSkill the file goes on.
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFrontmatterBytes+1))
+	// One byte past the cap tells parseSkill the file goes on.
+	data, err := io.ReadAll(io.LimitReader(fh, maxFrontmatterBytes+1))
 	if err != nil {
 		fail(err)
 		return
@@ -290,7 +295,7 @@ func loadFile(f *fileState, opts ParseOptions, old *fileState) {
 		f.skill, f.report = old.skill, old.report
 		return
 	}
-	f.skill, f.report = ParseSkill(f.path, data, opts)
+	f.skill, f.report = parseSkill(f.path, data, opts)
 	if f.skill != nil {
 		f.skill.Root = f.root
 		f.skill.file = f.file

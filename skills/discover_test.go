@@ -176,14 +176,14 @@ func TestDiscoverAllowedToolsOption(t *testing.T) {
 	writeSkill(t, root, "x", skillText("x", "d", "allowed-tools: Bash(git:*) Read"))
 	assert.Equal(t, []string{"Bash", "Read"}, Discover([]string{root}, DiscoverOptions{}).Skills[0].Requirements.Tools)
 	off := false
-	assert.Empty(t, Discover([]string{root}, DiscoverOptions{ParseOptions: ParseOptions{AllowedToolsRequired: &off}}).Skills[0].Requirements.Tools)
+	assert.Empty(t, Discover([]string{root}, DiscoverOptions{AllowedToolsRequired: &off}).Skills[0].Requirements.Tools)
 }
 
 func TestNewCatalog(t *testing.T) {
 	a1 := mustParse(t, "a", skillText("a", "first"))
 	a2 := mustParse(t, "a2", skillText("a", "second"))
 	b := mustParse(t, "b", skillText("b", "d"))
-	cat := NewCatalog(a1, nil, b, a2)
+	cat := newCatalog(a1, nil, b, a2)
 	assert.Equal(t, []*Skill{b, a2}, cat.Skills)
 	require.Len(t, cat.Reports, 1)
 	assert.Equal(t, ReportOverride, cat.Reports[0].Kind)

@@ -3,7 +3,7 @@
 //
 // The pieces, in the order data flows through them:
 //
-//   - Discover walks skill directories (discover.go) and ParseSkill reads one
+//   - Discover walks skill directories (discover.go) and the parser reads one
 //     SKILL.md (parse.go): its frontmatter (frontmatter.go) is YAML, read with
 //     go.yaml.in/yaml/v3 into a yaml.Node so that line numbers survive and
 //     duplicate keys do not fail; when the YAML is invalid, as it often is in
@@ -15,8 +15,8 @@
 //     legacy names (openclaw.go), and Hermes' metadata.hermes block and
 //     its top-level platforms and required_environment_variables
 //     (hermes.go). The keys feeding each list are one table, listKeys.
-//   - A Validator (validate.go) checks Requirements against what is available
-//     now (Available, and a Host for environment variables, binaries and the
+//   - The validator (validate.go) checks Requirements against what is
+//     available now (tools, servers, toolsets, and a Host for environment variables, binaries and the
 //     OS) under an enforcement Level (level.go), giving a Result in one of the
 //     States. The kinds of requirement (tools, servers, toolsets,
 //     environment variables, binaries, any of some binaries) are one
@@ -42,7 +42,7 @@
 // silent or disagree, this package decides as follows; each is repeated
 // where it is implemented.
 //
-//   - Only the first MaxFrontmatterBytes (64 KiB) of a SKILL.md are read:
+//   - Only the first 64 KiB of a SKILL.md are read:
 //     that bounds the work of parsing a hostile or broken file, and the
 //     frontmatter must close within them.
 //   - A folder holding a SKILL.md is a skill; discovery does not look inside
@@ -53,12 +53,11 @@
 //     file (a FIFO, a device, a directory), or becomes one or a link
 //     between the walk and the read, is reported and its folder not
 //     searched further; no open blocks and no read goes past
-//     MaxFrontmatterBytes+1. Skill.ReadFile reads it the same way later.
+//     64 KiB and one byte. Skill.ReadFile reads it the same way later.
 //   - Discovery stays inside its paths: a symbolic link leading out of the
 //     path it was found under is reported and not followed unless
 //     DiscoverOptions.FollowOutsideLinks is set, and a discovery enters at
-//     most DefaultMaxDirs directories and loads at most DefaultMaxSkills
-//     files. A Refresh repeats the walk (once a second in gatectl serve),
+//     most 10,000 directories and loads at most 10,000 files by default. A Refresh repeats the walk (once a second in gatectl serve),
 //     so what one walk costs, every second costs.
 //   - The prompt is well-formed XML 1.0 in valid UTF-8 whatever the files
 //     and folder names hold: invalid UTF-8, characters XML forbids, C1

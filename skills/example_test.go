@@ -2,66 +2,46 @@ package skills_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gate-dev/gate/skills"
 )
 
-// Parse a SKILL.md held in memory and validate it against what the agent
-// has now.
-func ExampleParseSkill() {
-	src := `---
-name: web-via-terminal
-description: Fetch the web via terminal when no web tool is available.
-requires_tools: [terminal]
-fallback_for_tools: [web_search]
-metadata:
-  openclaw:
-    requires:
-      bins: [curl]
----
-# Web via terminal
-When asked to fetch a URL, use curl through the terminal tool.
-`
-	s, skipped := skills.ParseSkill("/skills/web-via-terminal/SKILL.md", []byte(src), skills.ParseOptions{})
-	if skipped != nil {
-		fmt.Println("skipped:", skipped)
-		return
-	}
-	fmt.Println(s.Name, s.Requirements.Tools, s.Requirements.Bins, s.Requirements.FallbackForTools)
+// linuxHost is a Linux machine with no environment variables and no
+// binaries: the Host a Manager asks about them.
+type linuxHost struct{}
 
-	v := skills.Validator{
-		Level: skills.LevelStrict,
-		Host:  skills.MapHost{Bins: []string{"curl"}, GOOS: "linux"},
-	}
-	r := v.Validate(s.Name, &s.Requirements, skills.Available{Tools: skills.NewSet("web_search")})
-	fmt.Println(r.State, r.Errors)
-	r = v.Validate(s.Name, &s.Requirements, skills.Available{Tools: skills.NewSet("terminal")})
-	fmt.Println(r.State, r.SatisfiedTools, r.SatisfiedBins)
-	// Output:
-	// web-via-terminal [terminal] [curl] [web_search]
-	// unavailable [Missing required tools: terminal]
-	// active [terminal] [curl]
-}
+func (linuxHost) LookupEnv(string) (string, bool) { return "", false }
+func (linuxHost) HasBinary(string) bool           { return false }
+func (linuxHost) OS() string                      { return "linux" }
 
 // Build the prompt of the skills a model may be offered: the fallback
 // skill shows only while the tool it stands in for is absent.
 func ExampleManager_Prompt() {
-	parse := func(path, src string) *skills.Skill {
-		s, _ := skills.ParseSkill(path, []byte(src), skills.ParseOptions{})
-		return s
+	dir, err := os.MkdirTemp("", "skills")
+	if err != nil {
+		panic(err)
 	}
-	cat := skills.NewCatalog(
-		parse("/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: Read <PDF> & OCR files\nrequires_tools: pdf_read\n---\n"),
-		parse("/skills/web-via-terminal/SKILL.md", "---\nname: web-via-terminal\ndescription: Fetch the web with curl\n"+
-			"requires_tools: [terminal]\nfallback_for_tools: [web_search]\n---\n"),
-	)
+	defer os.RemoveAll(dir)
+	write := func(name, src string) {
+		_ = os.Mkdir(filepath.Join(dir, name), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(src), 0o644); err != nil {
+			panic(err)
+		}
+	}
+	write("pdf", "---\nname: pdf\ndescription: Read <PDF> & OCR files\nrequires_tools: pdf_read\n---\n")
+	write("web-via-terminal", "---\nname: web-via-terminal\ndescription: Fetch the web with curl\n"+
+		"requires_tools: [terminal]\nfallback_for_tools: [web_search]\n---\n")
+	cat := skills.Discover([]string{dir}, skills.DiscoverOptions{})
 	m := skills.NewManager(cat, skills.ManagerOptions{
 		Level: skills.LevelStrict,
-		Host:  skills.MapHost{GOOS: "linux"},
+		Host:  linuxHost{},
 	})
 
 	m.SetAvailable([]string{"pdf_read", "terminal"}, nil)
-	fmt.Println(m.Prompt())
+	fmt.Println(strings.ReplaceAll(m.Prompt(), cat.Roots[0], "/skills"))
 
 	m.SetAvailable([]string{"pdf_read", "terminal", "web_search"}, nil)
 	fmt.Println(len(m.SkillsByState(skills.StateActive)), "active;", len(m.Offered()), "offered")

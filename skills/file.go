@@ -7,24 +7,24 @@ import (
 	"github.com/gate-dev/gate/internal/safefile"
 )
 
-// MaxSkillFileBytes caps a SKILL.md that ReadFile reads whole: 1 MiB, far
+// maxSkillFileBytes caps a SKILL.md that ReadFile reads whole: 1 MiB, far
 // above any real skill's instructions, and what one model turn could take.
-const MaxSkillFileBytes = 1 << 20
+const maxSkillFileBytes = 1 << 20
 
 // ReadFile reads the skill's SKILL.md now (it may have changed since it
 // was parsed) where discovery found it: below its discovery path (or,
 // with FollowOutsideLinks, below the folder a followed link led to), with
 // no symbolic link followed on the way, as a regular file of at most
-// MaxSkillFileBytes. A file swapped for a link since, or a folder swapped
+// 1 MiB. A file swapped for a link since, or a folder swapped
 // for one, is refused rather than followed out of the skill paths. A
-// skill parsed on its own (ParseSkill) is read in its folder, the file
+// skill parsed on its own, with no discovery path, is read in its folder, the file
 // itself not a link.
 func (s *Skill) ReadFile() ([]byte, error) {
 	loc := s.file
 	if loc.root == "" {
 		loc = location{root: filepath.Dir(s.Path), rel: filepath.Base(s.Path)}
 	}
-	return safefile.ReadBeneath(loc.root, loc.rel, MaxSkillFileBytes)
+	return safefile.ReadBeneath(loc.root, loc.rel, maxSkillFileBytes)
 }
 
 // openFile opens a skill file found by discovery as ReadFile reads it.

@@ -7,12 +7,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxFrontmatterBytes is how much of a SKILL.md is read: 64 KiB. The
+// maxFrontmatterBytes is how much of a SKILL.md is read: 64 KiB. The
 // frontmatter must close within it (real frontmatter is well under 4 KiB;
 // Hermes reads only the first few thousand characters). The cap bounds the
 // time one hostile or broken file can cost the YAML parser, whatever its
 // size, and lets discovery read only the head of large files.
-const MaxFrontmatterBytes = 64 << 10
+const maxFrontmatterBytes = 64 << 10
 
 const bom = "\ufeff"
 
@@ -36,9 +36,9 @@ type block struct {
 // A file with no frontmatter or an unclosed one gives an Issue: the skill
 // has no metadata, so it cannot be offered.
 func extractFrontmatter(data []byte) (block, *Issue) {
-	truncated := len(data) > MaxFrontmatterBytes
+	truncated := len(data) > maxFrontmatterBytes
 	if truncated {
-		data = data[:MaxFrontmatterBytes]
+		data = data[:maxFrontmatterBytes]
 	}
 	text := strings.TrimPrefix(string(data), bom)
 	if strings.IndexByte(text, '\r') >= 0 {
@@ -81,7 +81,7 @@ func extractFrontmatter(data []byte) (block, *Issue) {
 		return block{}, &Issue{Code: CodeNoFrontmatter, Message: "no frontmatter: the file is empty"}
 	case truncated:
 		return block{}, &Issue{Code: CodeUnclosed, Line: b.openLine,
-			Message: fmt.Sprintf("frontmatter not closed: no line '---' after line %d within the first %d KiB read", b.openLine, MaxFrontmatterBytes>>10)}
+			Message: fmt.Sprintf("frontmatter not closed: no line '---' after line %d within the first %d KiB read", b.openLine, maxFrontmatterBytes>>10)}
 	}
 	return block{}, &Issue{Code: CodeUnclosed, Line: b.openLine,
 		Message: fmt.Sprintf("frontmatter not closed: no line '---' after line %d", b.openLine)}

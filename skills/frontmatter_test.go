@@ -52,17 +52,17 @@ func TestExtractFrontmatter(t *testing.T) {
 	}
 }
 
-// TestExtractFrontmatterCap: only MaxFrontmatterBytes are read; a
+// TestExtractFrontmatterCap: only maxFrontmatterBytes are read; a
 // frontmatter that does not close within them is refused, saying so.
 func TestExtractFrontmatterCap(t *testing.T) {
 	t.Parallel()
-	big := "---\ndescription: " + strings.Repeat("x", MaxFrontmatterBytes) + "\n---\n"
+	big := "---\ndescription: " + strings.Repeat("x", maxFrontmatterBytes) + "\n---\n"
 	_, issue := extractFrontmatter([]byte(big))
 	require.NotNil(t, issue)
 	assert.Equal(t, "frontmatter not closed: no line '---' after line 1 within the first 64 KiB read", issue.Message)
 
 	// A large body after a small frontmatter is fine.
-	ok := "---\nname: x\ndescription: y\n---\n" + strings.Repeat("body\n", MaxFrontmatterBytes)
+	ok := "---\nname: x\ndescription: y\n---\n" + strings.Repeat("body\n", maxFrontmatterBytes)
 	b, issue := extractFrontmatter([]byte(ok))
 	require.Nil(t, issue)
 	assert.Equal(t, "name: x\ndescription: y\n", b.text)

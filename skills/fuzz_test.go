@@ -18,12 +18,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/skillhost"
 	"github.com/gate-dev/gate/internal/threadtime"
 )
 
 // parseDeadline is what "a fraction of a second" means for one file (more
 // under the race detector, which slows the YAML parser several times). The
-// size cap (MaxFrontmatterBytes) is what keeps parsing within it. It
+// size cap (maxFrontmatterBytes) is what keeps parsing within it. It
 // bounds the CPU a parse uses, not the time it takes, which a loaded
 // machine stretches at will.
 const parseDeadline = raceSlowdown * 500 * time.Millisecond
@@ -73,7 +74,7 @@ func FuzzParseSkill(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *Skill
 		var rep *Report
-		if d := parseCPU(t, func() { s, rep = ParseSkill("/fuzz/skill-dir/SKILL.md", data, ParseOptions{}) }); d > parseDeadline {
+		if d := parseCPU(t, func() { s, rep = parseSkill("/fuzz/skill-dir/SKILL.md", data, parseOptions{}) }); d > parseDeadline {
 			t.Fatalf("parsing %d bytes took %v of CPU", len(data), d)
 		}
 		if (s == nil) == (rep == nil) {
@@ -113,7 +114,7 @@ func FuzzParseSkill(f *testing.F) {
 				seen[item] = true
 			}
 		}
-		env := NewSet(r.Env...)
+		env := newNameSet(r.Env...)
 		for _, e := range r.OpenClawEnv {
 			if !env.Has(e) {
 				t.Fatalf("OpenClawEnv %q is not in Env %q", r.OpenClawEnv, r.Env)
@@ -122,11 +123,11 @@ func FuzzParseSkill(f *testing.F) {
 		if _, err := json.Marshal(s); err != nil {
 			t.Fatalf("the skill does not marshal: %v", err)
 		}
-		res := Validator{Host: MapHost{GOOS: "linux"}}.Validate(s.Name, r, Available{})
+		res := skillValidator{Host: skillhost.Map{GOOS: "linux"}}.Validate(s.Name, r, availability{})
 		if res.State == StateUnknown {
 			t.Fatal("validated as unknown")
 		}
-		_ = FormatPrompt([]PromptEntry{s.Entry()})
+		_ = formatPrompt([]promptEntry{s.entry()})
 	})
 }
 
@@ -198,9 +199,9 @@ func FuzzNormalize(f *testing.F) {
 func checkLenientList(t *testing.T, s string) {
 	value := strings.TrimRight("["+strings.NewReplacer("\r", " ", "\n", " ").Replace(s), " \t")
 	doc := "---\nname: d\ndescription: a: b\nrequires_tools: " + value + "\n---\n"
-	sk, rep := ParseSkill("/fuzz/d/SKILL.md", []byte(doc), ParseOptions{})
+	sk, rep := parseSkill("/fuzz/d/SKILL.md", []byte(doc), parseOptions{})
 	if rep != nil {
-		return // past MaxFrontmatterBytes: nothing was read
+		return // past maxFrontmatterBytes: nothing was read
 	}
 	if !sk.Lenient {
 		t.Fatalf("%q was not read leniently", doc)
@@ -278,8 +279,8 @@ func FuzzPrompt(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, name, desc, loc string) {
-		entries := []PromptEntry{{Name: name, Description: desc, Location: loc}, {Name: "ok", Description: "d", Location: "/l"}}
-		if err := promptProblem(FormatPrompt(entries), 2); err != nil {
+		entries := []promptEntry{{Name: name, Description: desc, Location: loc}, {Name: "ok", Description: "d", Location: "/l"}}
+		if err := promptProblem(formatPrompt(entries), 2); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -32,17 +32,17 @@ func jsonOf(t testing.TB, v any) []byte {
 }
 
 // parse parses a SKILL.md given as text, at /skills/<dir>/SKILL.md.
-func parse(t testing.TB, dir, text string, opts ...ParseOptions) (*Skill, *Report) {
+func parse(t testing.TB, dir, text string, opts ...parseOptions) (*Skill, *Report) {
 	t.Helper()
-	var o ParseOptions
+	var o parseOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	return ParseSkill(filepath.Join(string(filepath.Separator), "skills", dir, "SKILL.md"), []byte(text), o)
+	return parseSkill(filepath.Join(string(filepath.Separator), "skills", dir, "SKILL.md"), []byte(text), o)
 }
 
 // mustParse parses a SKILL.md that must load.
-func mustParse(t testing.TB, dir, text string, opts ...ParseOptions) *Skill {
+func mustParse(t testing.TB, dir, text string, opts ...parseOptions) *Skill {
 	t.Helper()
 	s, rep := parse(t, dir, text, opts...)
 	require.Nil(t, rep, "skipped: %v", rep)

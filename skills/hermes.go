@@ -17,7 +17,7 @@ import (
 //
 // They are listKeys, and take the same forms as PraisonAI's lists
 // (normalizeList). A toolset is present while at least one of its tools
-// is available (Available.Toolsets): a manifest tool names its toolset
+// is available (availability.Toolsets): a manifest tool names its toolset
 // with toolset = "web", and one that names none is in the toolset of its
 // own name (ManagerOptions.Toolsets).
 //

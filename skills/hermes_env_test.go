@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 // hermesEnvDir holds real-world forms of Hermes' top-level
@@ -56,7 +58,7 @@ func TestRequirementsHermesEnvFiles(t *testing.T) {
 			path := filepath.Join(hermesEnvDir, tc.dir, "SKILL.md")
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
-			s, rep := ParseSkill(path, data, ParseOptions{})
+			s, rep := parseSkill(path, data, parseOptions{})
 			require.Nil(t, rep, "skipped: %v", rep)
 			assert.Equal(t, tc.dir, s.Name)
 			assert.Equal(t, tc.env, s.Requirements.Env)
@@ -120,33 +122,33 @@ func TestRequirementsHermesEnvForms(t *testing.T) {
 // skill is still offered), an error in strict mode, and always: true does
 // not skip what Hermes declares.
 func TestValidateHermesEnv(t *testing.T) {
-	host := MapHost{Env: map[string]string{"HOMELAB_GH_TOKEN": "ghp", "OC_ONLY": ""}, GOOS: "linux"}
+	host := skillhost.Map{Env: map[string]string{"HOMELAB_GH_TOKEN": "ghp", "OC_ONLY": ""}, GOOS: "linux"}
 	read := func(dir string) *Skill {
 		path := filepath.Join(hermesEnvDir, dir, "SKILL.md")
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		s, rep := ParseSkill(path, data, ParseOptions{})
+		s, rep := parseSkill(path, data, parseOptions{})
 		require.Nil(t, rep)
 		return s
 	}
 
-	r := validator(LevelWarn, host).Validate("mappings", &read("mappings").Requirements, Available{})
+	r := validator(LevelWarn, host).Validate("mappings", &read("mappings").Requirements, availability{})
 	assert.Equal(t, StateDegraded, r.State)
 	assert.Equal(t, []string{"HOMELAB_GH_TOKEN"}, r.SatisfiedEnvVars)
 	assert.Equal(t, []string{"HOMELAB_REPO_OWNER"}, r.MissingEnvVars)
 	assert.Equal(t, []string{"Missing required environment variables: HOMELAB_REPO_OWNER"}, r.Warnings)
 	assert.False(t, r.HasCriticalMissing)
 
-	strict := validator(LevelStrict, host).Validate("mappings", &read("mappings").Requirements, Available{})
+	strict := validator(LevelStrict, host).Validate("mappings", &read("mappings").Requirements, availability{})
 	assert.Equal(t, StateUnavailable, strict.State)
 	assert.Equal(t, []string{"Missing required environment variables: HOMELAB_REPO_OWNER"}, strict.Errors)
 
-	r = validator(LevelWarn, host).Validate("openclaw-always", &read("openclaw-always").Requirements, Available{})
+	r = validator(LevelWarn, host).Validate("openclaw-always", &read("openclaw-always").Requirements, availability{})
 	assert.Equal(t, []string{"SHARED_TOKEN"}, r.MissingEnvVars, "OC_ONLY is skipped, SHARED_TOKEN is Hermes' too")
 
 	fallback := mustParse(t, "fb", skillText("fb", "d", "fallback_for_tools: [web_search]", "required_environment_variables: [NOT_SET]"))
-	m := NewManager(NewCatalog(fallback), ManagerOptions{Host: host})
+	m := NewManager(newCatalog(fallback), ManagerOptions{Host: host})
 	require.Len(t, m.Offered(), 1, "a fallback missing only a variable is offered outside strict mode")
-	m = NewManager(NewCatalog(fallback), ManagerOptions{Level: LevelStrict, Host: host})
+	m = NewManager(newCatalog(fallback), ManagerOptions{Level: LevelStrict, Host: host})
 	assert.Empty(t, m.Offered())
 }

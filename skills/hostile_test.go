@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/nohang"
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 func mkfifo(t *testing.T, path string) {
@@ -55,7 +56,7 @@ func TestLoadFileNotRegular(t *testing.T) {
 			tc.make(path)
 			// As the walk left it: it saw a regular file there.
 			f := &fileState{path: path, root: dir, file: locate(path, dir), size: 100, mtime: time.Now()}
-			nohang.Run(t, "loading "+tc.name, func() { loadFile(f, ParseOptions{}, nil) })
+			nohang.Run(t, "loading "+tc.name, func() { loadFile(f, parseOptions{}, nil) })
 			assert.Nil(t, f.skill)
 			require.NotNil(t, f.report)
 			assert.Equal(t, Report{Kind: ReportSkipped, Path: path, Code: CodeUnreadable, Message: tc.want}, *f.report)
@@ -115,7 +116,7 @@ func TestDiscoverNotRegular(t *testing.T) {
 func TestRefreshFIFOSwappedIn(t *testing.T) {
 	root := t.TempDir()
 	path := writeSkill(t, root, "flip", skillText("flip", "d"))
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: skillhost.Map{GOOS: "linux"}})
 
 	stop := make(chan struct{})
 	var renamer sync.WaitGroup
@@ -291,7 +292,7 @@ func TestRefreshContext(t *testing.T) {
 	for i := range 20 {
 		writeSkill(t, root, fmt.Sprintf("s%02d", i), skillText(fmt.Sprintf("s%02d", i), "d"))
 	}
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: skillhost.Map{GOOS: "linux"}})
 	before := m.Prompt()
 	writeSkill(t, root, "new", skillText("new", "d"))
 
@@ -345,7 +346,7 @@ func TestCatalogWarnings(t *testing.T) {
 	bad := writeSkill(t, root, "Bad_Name", skillText("Bad_Name", "d", `metadata: '{"openclaw": [}'`))
 	writeSkill(t, root, "clean", skillText("clean", "d"))
 	writeSkill(t, root, "lenient", "---\nname: lenient\ndescription: Use when: x\n---\n")
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: skillhost.Map{GOOS: "linux"}})
 
 	got := m.Warnings()
 	assert.Equal(t, m.Catalog().Warnings(), got)

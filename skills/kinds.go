@@ -5,12 +5,12 @@ package skills
 type source uint8
 
 const (
-	// fromTools: an available tool of that name (Available.Tools).
+	// fromTools: an available tool of that name (availability.Tools).
 	fromTools source = iota
-	// fromServers: an available server of that name (Available.Servers).
+	// fromServers: an available server of that name (availability.Servers).
 	fromServers
 	// fromToolsets: a toolset at least one of whose tools is available
-	// (Available.HasToolset).
+	// (availability.HasToolset).
 	fromToolsets
 	// fromEnv: an environment variable that is set and not empty
 	// (Host.LookupEnv): an empty API key is no key.
@@ -20,7 +20,7 @@ const (
 )
 
 // has reports whether name is present in s, now.
-func (s source) has(avail Available, h Host, name string) bool {
+func (s source) has(avail availability, h Host, name string) bool {
 	switch s {
 	case fromTools:
 		return avail.Tools.Has(name)
@@ -136,7 +136,7 @@ func (k *kind) checked(req *Requirements) []string {
 // change a skill's state.
 type fallbackList struct {
 	field func(*Requirements) *[]string
-	// from is where the items are looked for: only Available, so the
+	// from is where the items are looked for: only availability, so the
 	// sources of tools, servers and toolsets.
 	from source
 }
@@ -166,7 +166,7 @@ func without(list, drop []string) []string {
 	if len(drop) == 0 {
 		return list
 	}
-	skip := NewSet(drop...)
+	skip := newNameSet(drop...)
 	var out []string
 	for _, s := range list {
 		if !skip.Has(s) {

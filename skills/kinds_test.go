@@ -8,38 +8,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// setKeys marshals v and returns its JSON keys that hold a list with
-// something in it, there or in an object below.
-func setKeys(t *testing.T, v any) []string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(b, &m))
-	var holds func(v any) bool
-	holds = func(v any) bool {
-		switch v := v.(type) {
-		case []any:
-			return len(v) > 0
-		case map[string]any:
-			for _, x := range v {
-				if holds(x) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	var keys []string
-	for k, val := range m {
-		if holds(val) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
+	"github.com/gate-dev/gate/internal/jsontest"
+	"github.com/gate-dev/gate/internal/skillhost"
+)
 
 // TestKindsCoverResult: every satisfied_* and missing_* list of Result
 // belongs to exactly one kind, and each kind's accessors reach distinct
@@ -66,12 +38,12 @@ func TestKindsCoverResult(t *testing.T) {
 
 		var r Result
 		*k.satisfied(&r) = []string{"x"}
-		sat := setKeys(t, r)
+		sat := jsontest.FilledKeys(t, r)
 		require.Len(t, sat, 1, "%s: satisfied reaches %v", k.name, sat)
 		assert.True(t, strings.HasPrefix(sat[0], "satisfied_"), "%s: satisfied reaches %s", k.name, sat[0])
 		r = Result{}
 		*k.missing(&r) = []string{"x"}
-		miss := setKeys(t, r)
+		miss := jsontest.FilledKeys(t, r)
 		require.Len(t, miss, 1, "%s: missing reaches %v", k.name, miss)
 		assert.Equal(t, "missing_"+strings.TrimPrefix(sat[0], "satisfied_"), miss[0], k.name)
 		gotLists = append(gotLists, sat[0], miss[0])
@@ -94,7 +66,7 @@ func TestKindsFillEveryList(t *testing.T) {
 // drop a cached result or offer, and a wrong one leaves it stale.
 func TestKindsManagerNeverStale(t *testing.T) {
 	t.Parallel()
-	host := MapHost{GOOS: "linux"}
+	host := skillhost.Map{GOOS: "linux"}
 	steps := []struct{ tools, servers []string }{
 		{nil, nil}, {[]string{"x"}, nil}, {nil, nil}, {nil, []string{"x"}},
 		{[]string{"x"}, []string{"x"}}, {[]string{"x"}, nil}, {nil, []string{"x"}}, {nil, nil},
@@ -111,7 +83,7 @@ func TestKindsManagerNeverStale(t *testing.T) {
 	} {
 		t.Run(line, func(t *testing.T) {
 			t.Parallel()
-			cat := NewCatalog(mustParse(t, "s", skillText("s", "d", line)))
+			cat := newCatalog(mustParse(t, "s", skillText("s", "d", line)))
 			m := NewManager(cat, ManagerOptions{Host: host})
 			for i, st := range steps {
 				m.SetAvailable(st.tools, st.servers)

@@ -52,7 +52,7 @@ func TestMalformedLenientLists(t *testing.T) {
 			path := filepath.Join("testdata", "malformed-lists", tc.dir, "SKILL.md")
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
-			s, rep := ParseSkill(path, data, ParseOptions{})
+			s, rep := parseSkill(path, data, parseOptions{})
 			require.Nil(t, rep)
 			require.True(t, s.Lenient, "the file must be invalid YAML, read leniently")
 			assert.Equal(t, tc.req, s.Requirements)

@@ -27,8 +27,8 @@ const (
 	LevelStrict
 )
 
-// EnforcementEnv is the environment variable that sets the level.
-const EnforcementEnv = "SKILL_CAPABILITY_ENFORCEMENT"
+// enforcementEnv is the environment variable that sets the level.
+const enforcementEnv = "SKILL_CAPABILITY_ENFORCEMENT"
 
 // String returns the level's canonical name: "disabled", "telemetry",
 // "warn" or "strict", the values of PraisonAI's EnforcementLevel.
@@ -90,13 +90,13 @@ func ParseLevel(s string) (Level, error) {
 // "stirct" quietly turns strict mode off); warning is "" otherwise. The
 // caller decides where the warning goes (a log, a doctor report).
 func LevelFromEnv(lookup func(string) (string, bool)) (level Level, warning string) {
-	v, ok := lookup(EnforcementEnv)
+	v, ok := lookup(enforcementEnv)
 	if !ok || strings.TrimSpace(v) == "" {
 		return LevelWarn, ""
 	}
 	l, err := ParseLevel(v)
 	if err != nil {
-		return LevelWarn, fmt.Sprintf("%s=%q is not an enforcement level (accepted: disabled|off, telemetry|log, warn|warning, strict|hard|fail): using warn", EnforcementEnv, v)
+		return LevelWarn, fmt.Sprintf("%s=%q is not an enforcement level (accepted: disabled|off, telemetry|log, warn|warning, strict|hard|fail): using warn", enforcementEnv, v)
 	}
 	return l, ""
 }

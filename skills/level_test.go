@@ -47,12 +47,12 @@ func TestLevelFromEnv(t *testing.T) {
 		warning string
 	}{
 		{"unset is warn", nil, LevelWarn, ""},
-		{"blank is warn", map[string]string{EnforcementEnv: "  "}, LevelWarn, ""},
-		{"strict", map[string]string{EnforcementEnv: "strict"}, LevelStrict, ""},
-		{"trimmed and any case (fix)", map[string]string{EnforcementEnv: " Hard "}, LevelStrict, ""},
-		{"off", map[string]string{EnforcementEnv: "OFF"}, LevelDisabled, ""},
-		{"log", map[string]string{EnforcementEnv: "log"}, LevelTelemetry, ""},
-		{"unknown warns (fix)", map[string]string{EnforcementEnv: "stirct"}, LevelWarn,
+		{"blank is warn", map[string]string{enforcementEnv: "  "}, LevelWarn, ""},
+		{"strict", map[string]string{enforcementEnv: "strict"}, LevelStrict, ""},
+		{"trimmed and any case (fix)", map[string]string{enforcementEnv: " Hard "}, LevelStrict, ""},
+		{"off", map[string]string{enforcementEnv: "OFF"}, LevelDisabled, ""},
+		{"log", map[string]string{enforcementEnv: "log"}, LevelTelemetry, ""},
+		{"unknown warns (fix)", map[string]string{enforcementEnv: "stirct"}, LevelWarn,
 			`SKILL_CAPABILITY_ENFORCEMENT="stirct" is not an enforcement level (accepted: disabled|off, telemetry|log, warn|warning, strict|hard|fail): using warn`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestLevelValues(t *testing.T) {
 	assert.Equal(t, "strict", LevelStrict.String())
 	var zero Level
 	assert.Equal(t, LevelWarn, zero)
-	assert.Equal(t, LevelWarn, Validator{}.Level)
+	assert.Equal(t, LevelWarn, skillValidator{}.Level)
 	assert.Equal(t, LevelStrict, NewManager(nil, ManagerOptions{Level: LevelStrict}).Level()) // test_skill_manager_enforcement
 
 	b, err := json.Marshal(map[string]Level{"level": LevelStrict})

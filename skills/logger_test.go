@@ -6,34 +6,27 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/logtest"
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
-// useDefaultLogger makes l slog's default logger until the test ends.
-// The tests of this package do not run in parallel, so none of them logs
-// to it meanwhile.
-func useDefaultLogger(t *testing.T, l *slog.Logger) {
-	t.Helper()
-	old := slog.Default()
-	slog.SetDefault(l)
-	t.Cleanup(func() { slog.SetDefault(old) })
-}
-
-// TestLogsOnlyToTheLoggerGiven: a Validator or a Manager given no logger
+// TestLogsOnlyToTheLoggerGiven: a skillValidator or a Manager given no logger
 // logs nothing, not even to slog.Default (which is the application's);
 // given one, the same validations are logged there.
 func TestLogsOnlyToTheLoggerGiven(t *testing.T) {
 	degraded := skillOf(t, "e", "requires_env: [TOKEN]")
-	host := MapHost{Env: map[string]string{}, GOOS: "linux"}
+	host := skillhost.Map{Env: map[string]string{}, GOOS: "linux"}
 	for _, tc := range []struct {
 		name     string
 		validate func(t *testing.T, logger *slog.Logger)
 	}{
-		{"Validator", func(t *testing.T, logger *slog.Logger) {
-			r := Validator{Host: host, Logger: logger}.Validate(degraded.Name, &degraded.Requirements, Available{})
+		{"validator", func(t *testing.T, logger *slog.Logger) {
+			r := skillValidator{Host: host, Logger: logger}.Validate(degraded.Name, &degraded.Requirements, availability{})
 			require.Equal(t, StateDegraded, r.State)
 		}},
 		{"Manager", func(t *testing.T, logger *slog.Logger) {
-			m := NewManager(NewCatalog(degraded), ManagerOptions{Host: host, Logger: logger})
+			m := NewManager(newCatalog(degraded), ManagerOptions{Host: host, Logger: logger})
 			r, err := m.Result("e", false)
 			require.NoError(t, err)
 			require.Equal(t, StateDegraded, r.State)
@@ -41,13 +34,13 @@ func TestLogsOnlyToTheLoggerGiven(t *testing.T) {
 	} {
 		t.Run(tc.name+"/no logger", func(t *testing.T) {
 			fallback, _ := newRecorder()
-			useDefaultLogger(t, slog.New(fallback))
+			logtest.UseDefault(t, slog.New(fallback))
 			tc.validate(t, nil)
 			assert.Empty(t, fallback.Lines(), "nothing goes to slog.Default")
 		})
 		t.Run(tc.name+"/a logger", func(t *testing.T) {
 			fallback, _ := newRecorder()
-			useDefaultLogger(t, slog.New(fallback))
+			logtest.UseDefault(t, slog.New(fallback))
 			own, logger := newRecorder()
 			tc.validate(t, logger)
 			assert.Empty(t, fallback.Lines(), "nothing goes to slog.Default")

@@ -1,6 +1,8 @@
 package skills
 
 import (
+	"github.com/gate-dev/gate/internal/skillhost"
+
 	"fmt"
 	"log/slog"
 	"strings"
@@ -14,10 +16,11 @@ type ManagerOptions struct {
 	// reads SKILL_CAPABILITY_ENFORCEMENT.
 	Level Level
 	// Host answers environment variables, binaries and the OS; nil means
-	// SystemHost().
+	// the running process's (os.LookupEnv, exec.LookPath, runtime.GOOS).
 	Host Host
-	// Logger receives the validation log lines; nil logs nothing (see
-	// Validator.Logger).
+	// Logger receives the validation log lines; nil logs nothing: a
+	// library speaks only when asked, and slog.Default is the
+	// application's, not gate's.
 	Logger *slog.Logger
 	// Toolsets maps a tool to the toolset it belongs to (a manifest
 	// tool's toolset key), for Hermes' requires_toolsets and
@@ -52,8 +55,8 @@ type ManagerOptions struct {
 // is called before the lock is taken. Prompt with nothing changed takes
 // only a read lock, and Refresh reads files without holding it.
 type Manager struct {
-	validator Validator // its Host is bins, under mu
-	host      Host      // the Host given, which bins asks
+	validator skillValidator // its Host is bins, under mu
+	host      Host           // the Host given, which bins asks
 	toolsetOf map[string]string
 
 	// refresh holds a token while a Refresh runs: one at a time, and a
@@ -66,7 +69,7 @@ type Manager struct {
 	cat     *Catalog
 	entries []*entry          // catalog order
 	byName  map[string]*entry //
-	avail   Available
+	avail   availability
 	// toolDeps, serverDeps and toolsetDeps map a tool, server or toolset
 	// name to the skills whose result (result: true) or offer depends on
 	// it.
@@ -90,17 +93,17 @@ type dep struct {
 	result bool // the result depends on the name, not just the offer
 }
 
-// NewManager makes a Manager over cat (from Discover or NewCatalog).
+// NewManager makes a Manager over cat (from Discover).
 func NewManager(cat *Catalog, opts ManagerOptions) *Manager {
 	if opts.Host == nil {
-		opts.Host = SystemHost()
+		opts.Host = skillhost.System{}
 	}
 	if cat == nil {
-		cat = NewCatalog()
+		cat = newCatalog()
 	}
 	bins := newBinCache(opts.Host)
 	bins.prefetch(cat.Skills)
-	m := &Manager{validator: Validator{Level: opts.Level, Host: bins, Logger: opts.Logger}, host: opts.Host, toolsetOf: opts.Toolsets, bins: bins, refresh: make(chan struct{}, 1)}
+	m := &Manager{validator: skillValidator{Level: opts.Level, Host: bins, Logger: opts.Logger}, host: opts.Host, toolsetOf: opts.Toolsets, bins: bins, refresh: make(chan struct{}, 1)}
 	m.install(cat, nil)
 	return m
 }
@@ -116,7 +119,7 @@ func (m *Manager) install(cat *Catalog, old map[string]*entry) {
 	for _, s := range cat.Skills {
 		e := old[s.Name]
 		if e == nil || e.skill != s {
-			e = &entry{skill: s, xml: entryXML(s.Entry())}
+			e = &entry{skill: s, xml: entryXML(s.entry())}
 		}
 		e.stale = false
 		m.entries = append(m.entries, e)
@@ -149,7 +152,7 @@ func (m *Manager) watch(from source, names []string, d dep) {
 }
 
 // depsOf is the reverse index of the names looked for in from, or nil
-// when from is not one of Available's sets: variables and binaries change
+// when from is not one of availability's sets: variables and binaries change
 // behind the Manager's back (Clear).
 func (m *Manager) depsOf(from source) map[string][]dep {
 	switch from {
@@ -203,9 +206,9 @@ func (m *Manager) Warnings() []Report { return m.Catalog().Warnings() }
 // Skill returns the skill of the given name.
 func (m *Manager) Skill(name string) (*Skill, bool) { return m.Catalog().Skill(name) }
 
-// Available returns the tools and servers last given to SetAvailable, and
+// availability returns the tools and servers last given to SetAvailable, and
 // the toolsets they make present. Do not modify the sets.
-func (m *Manager) Available() Available {
+func (m *Manager) availability() availability {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.avail
@@ -217,7 +220,7 @@ func (m *Manager) Available() Available {
 // affected: their cached results are dropped (where the name is a
 // requirement) and their offers recomputed at the next Prompt or Offered.
 func (m *Manager) SetAvailable(tools, servers []string) {
-	next := Available{Tools: NewSet(tools...), Servers: NewSet(servers...), Toolsets: toolsetsOf(tools, m.toolsetOf)}
+	next := availability{Tools: newNameSet(tools...), Servers: newNameSet(servers...), Toolsets: toolsetsOf(tools, m.toolsetOf)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.flip(m.avail.Tools, next.Tools, m.toolDeps)
@@ -228,7 +231,7 @@ func (m *Manager) SetAvailable(tools, servers []string) {
 
 // flip invalidates the dependents of every name in exactly one of old and
 // next. It holds m.mu.
-func (m *Manager) flip(old, next Set, deps map[string][]dep) {
+func (m *Manager) flip(old, next nameSet, deps map[string][]dep) {
 	touch := func(name string) {
 		for _, d := range deps[name] {
 			if d.result {
@@ -377,7 +380,8 @@ func (m *Manager) Offered() []*Skill {
 }
 
 // Prompt returns the <available_skills> block of the skills offered now
-// (FormatPrompt), or "" when there are none. It is cached: with nothing
+// (the agentskills spec's block, escaped and cut as PraisonAI does), or ""
+// when there are none. It is cached: with nothing
 // changed it costs a read lock; after SetAvailable it recomputes only the
 // affected skills' offers, and rebuilds the text from each skill's cached
 // element only if an offer changed.

@@ -11,12 +11,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 // managerOf makes a Manager over skills given as name -> frontmatter lines.
 func managerOf(t testing.TB, level Level, skills ...*Skill) *Manager {
 	t.Helper()
-	return NewManager(NewCatalog(skills...), ManagerOptions{Level: level, Host: MapHost{GOOS: "linux"}})
+	return NewManager(newCatalog(skills...), ManagerOptions{Level: level, Host: skillhost.Map{GOOS: "linux"}})
 }
 
 func skillOf(t testing.TB, name string, lines ...string) *Skill {
@@ -189,10 +191,10 @@ func TestServersReadLive(t *testing.T) {
 	r, err := m.Result("fs", false)
 	require.NoError(t, err)
 	assert.Equal(t, StateUnavailable, r.State)
-	assert.Empty(t, m.Available().Servers)
+	assert.Empty(t, m.availability().Servers)
 
 	m.SetAvailable(nil, []string{"filesystem"})
-	assert.True(t, m.Available().Servers.Has("filesystem"))
+	assert.True(t, m.availability().Servers.Has("filesystem"))
 	r, err = m.Result("fs", false)
 	require.NoError(t, err)
 	assert.Equal(t, StateActive, r.State)
@@ -202,8 +204,8 @@ func TestServersReadLive(t *testing.T) {
 
 func TestManagerResult(t *testing.T) {
 	rec, logger := newRecorder()
-	host := MapHost{Env: map[string]string{}, GOOS: "linux"}
-	m := NewManager(NewCatalog(skillOf(t, "e", "requires_env: [TOKEN]")), ManagerOptions{Host: host, Logger: logger})
+	host := skillhost.Map{Env: map[string]string{}, GOOS: "linux"}
+	m := NewManager(newCatalog(skillOf(t, "e", "requires_env: [TOKEN]")), ManagerOptions{Host: host, Logger: logger})
 
 	_, err := m.Result("nope", false)
 	assert.EqualError(t, err, `skill "nope" not found`)
@@ -236,14 +238,14 @@ func TestManagerResult(t *testing.T) {
 // log: each one logs a line.
 func TestSetAvailableInvalidatesOnlyDependents(t *testing.T) {
 	rec, logger := newRecorder()
-	m := NewManager(NewCatalog(
+	m := NewManager(newCatalog(
 		skillOf(t, "a", "requires_tools: [tool-a]"),
 		skillOf(t, "b", "requires_tools: [tool-b]"),
 		skillOf(t, "s", "requires_servers: [srv]"),
 		skillOf(t, "ts", "metadata: {hermes: {requires_toolsets: [web]}}"),
 		skillOf(t, "fb", "requires_tools: [terminal]", "fallback_for_tools: [web_search]"),
 		skillOf(t, "plain", "requires_env: [X]"),
-	), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}, Logger: logger, Toolsets: map[string]string{"web_fetch": "web"}})
+	), ManagerOptions{Level: LevelStrict, Host: skillhost.Map{GOOS: "linux"}, Logger: logger, Toolsets: map[string]string{"web_fetch": "web"}})
 	m.SetAvailable([]string{"tool-a", "tool-b", "terminal"}, []string{"srv"})
 	m.Diagnostics()
 	require.Equal(t, 6, len(rec.Lines()))
@@ -306,7 +308,7 @@ func TestManagerRefresh(t *testing.T) {
 	writeSkill(t, root, "b", skillText("b", "Skill B", "requires_env: [B]"))
 	writeSkill(t, root, "c", skillText("c", "Skill C", "requires_env: [C]"))
 	rec, logger := newRecorder()
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}, Logger: logger})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: skillhost.Map{GOOS: "linux"}, Logger: logger})
 	m.Diagnostics()
 	require.Len(t, rec.Lines(), 3)
 	b0, _ := m.Skill("b")
@@ -362,7 +364,7 @@ func TestManagerConcurrent(t *testing.T) {
 		writeSkill(t, root, fmt.Sprintf("s%02d", i), skillText(fmt.Sprintf("s%02d", i), "d",
 			fmt.Sprintf("requires_tools: [t%d]", i%5), fmt.Sprintf("fallback_for_tools: [f%d]", i%3)))
 	}
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Level: LevelStrict, Host: skillhost.Map{GOOS: "linux"}})
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -392,7 +394,7 @@ func TestManagerConcurrent(t *testing.T) {
 					}
 				case 8:
 					m.SkillsByState(StateActive)
-					m.Available()
+					m.availability()
 					m.Reports()
 				}
 			}
@@ -403,7 +405,7 @@ func TestManagerConcurrent(t *testing.T) {
 	// After the storm, the cached prompt equals one computed afresh.
 	m.SetAvailable([]string{"t1", "t2"}, nil)
 	got := m.Prompt()
-	fresh := NewManager(m.Catalog(), ManagerOptions{Level: LevelStrict, Host: MapHost{GOOS: "linux"}})
+	fresh := NewManager(m.Catalog(), ManagerOptions{Level: LevelStrict, Host: skillhost.Map{GOOS: "linux"}})
 	fresh.SetAvailable([]string{"t1", "t2"}, nil)
 	assert.Equal(t, fresh.Prompt(), got)
 }
@@ -427,7 +429,7 @@ func TestToolsetPresentWhileAnyToolIs(t *testing.T) {
 		{[]string{"web"}, []string{"browser"}},            // no toolset key: its own name's
 		{[]string{"browser"}, []string{"web", "browser"}}, // in automation only
 	} {
-		m := NewManager(NewCatalog(web, browser), ManagerOptions{Level: LevelWarn, Host: MapHost{GOOS: "linux"}, Toolsets: toolsets})
+		m := NewManager(newCatalog(web, browser), ManagerOptions{Level: LevelWarn, Host: skillhost.Map{GOOS: "linux"}, Toolsets: toolsets})
 		m.SetAvailable(tc.tools, nil)
 		var missing []string
 		for _, name := range []string{"web", "browser"} {

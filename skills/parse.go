@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDescription is the agentskills spec's limit on a description, in
+// maxDescription is the agentskills spec's limit on a description, in
 // characters. Longer descriptions load, with a warning, and are cut in the
 // prompt.
-const MaxDescription = 1024
+const maxDescription = 1024
 
 // nameRule is the agentskills spec's rule for a name: lower-case letters
 // and digits in groups joined by single hyphens, at most 64 characters.
@@ -24,11 +24,11 @@ var nameRule = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 })
 
-// ParseSkill reads one SKILL.md, given its path and contents. It reads
+// parseSkill reads one SKILL.md, given its path and contents. It reads
 // nothing from the file system (path is only made absolute, against the
 // working directory, and used for the folder's name and the prompt's
 // location) and never panics, whatever data holds; only the first
-// MaxFrontmatterBytes are looked at, which bounds its time.
+// maxFrontmatterBytes are looked at, which bounds its time.
 //
 // It returns the skill, or, when the file cannot be a skill, a Report of
 // kind ReportSkipped saying why (with the line where there is one): no
@@ -39,9 +39,9 @@ var nameRule = sync.OnceValue(func() *regexp.Regexp {
 //   - duplicate keys: the last one wins, as in PyYAML;
 //   - a missing name: the folder's name is used;
 //   - a name outside the agentskills rule or different from its folder;
-//   - a description over MaxDescription characters;
+//   - a description over maxDescription characters;
 //   - metadata, or a requirement, that cannot be read: it is ignored.
-func ParseSkill(path string, data []byte, opts ParseOptions) (*Skill, *Report) {
+func parseSkill(path string, data []byte, opts parseOptions) (*Skill, *Report) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
@@ -79,10 +79,10 @@ func ParseSkill(path string, data []byte, opts ParseOptions) (*Skill, *Report) {
 		return skip(Issue{Code: CodeNoDescription, Line: line, Message: "no usable description: " + why})
 	}
 	s.Description = desc
-	if n := utf8.RuneCountInString(desc); n > MaxDescription {
+	if n := utf8.RuneCountInString(desc); n > maxDescription {
 		_, line, _ := fm.get("description")
 		warn(Issue{Code: CodeDescriptionLong, Line: line, Message: fmt.Sprintf(
-			"the description has %d characters, over the %d the agentskills spec allows: it is cut in the prompt", n, MaxDescription)})
+			"the description has %d characters, over the %d the agentskills spec allows: it is cut in the prompt", n, maxDescription)})
 	}
 
 	s.Name = readName(fm, s.Dir, warn)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 func TestParseSkillSkips(t *testing.T) {
@@ -188,7 +190,7 @@ func TestParseSkillBillionLaughs(t *testing.T) {
 // before one conversion budget was shared by all of a file's keys.
 func TestParseSkillWorstCases(t *testing.T) {
 	t.Parallel()
-	n := MaxFrontmatterBytes - 100
+	n := maxFrontmatterBytes - 100
 	fill := func(head, tail string, line func(i int) string) string {
 		var sb strings.Builder
 		sb.WriteString(head)
@@ -214,9 +216,44 @@ func TestParseSkillWorstCases(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var s *Skill
 			var rep *Report
-			used := parseCPU(t, func() { s, rep = ParseSkill("/x/y/SKILL.md", []byte(text), ParseOptions{}) })
+			used := parseCPU(t, func() { s, rep = parseSkill("/x/y/SKILL.md", []byte(text), parseOptions{}) })
 			assert.Less(t, used, parseDeadline)
 			assert.True(t, (s == nil) != (rep == nil))
 		})
 	}
+}
+
+// TestParseThenValidate parses a SKILL.md held in memory and validates it
+// against what the agent has now: the fallback is unavailable in strict
+// mode while its own tool is missing, and active once it is there.
+func TestParseThenValidate(t *testing.T) {
+	t.Parallel()
+	src := `---
+name: web-via-terminal
+description: Fetch the web via terminal when no web tool is available.
+requires_tools: [terminal]
+fallback_for_tools: [web_search]
+metadata:
+  openclaw:
+    requires:
+      bins: [curl]
+---
+# Web via terminal
+When asked to fetch a URL, use curl through the terminal tool.
+`
+	s, skipped := parseSkill("/skills/web-via-terminal/SKILL.md", []byte(src), parseOptions{})
+	require.Nil(t, skipped)
+	assert.Equal(t, "web-via-terminal", s.Name)
+	assert.Equal(t, []string{"terminal"}, s.Requirements.Tools)
+	assert.Equal(t, []string{"curl"}, s.Requirements.Bins)
+	assert.Equal(t, []string{"web_search"}, s.Requirements.FallbackForTools)
+
+	v := skillValidator{Level: LevelStrict, Host: skillhost.Map{Bins: []string{"curl"}, GOOS: "linux"}}
+	r := v.Validate(s.Name, &s.Requirements, availability{Tools: newNameSet("web_search")})
+	assert.Equal(t, StateUnavailable, r.State)
+	assert.Equal(t, []string{"Missing required tools: terminal"}, r.Errors)
+	r = v.Validate(s.Name, &s.Requirements, availability{Tools: newNameSet("terminal")})
+	assert.Equal(t, StateActive, r.State)
+	assert.Equal(t, []string{"terminal"}, r.SatisfiedTools)
+	assert.Equal(t, []string{"curl"}, r.SatisfiedBins)
 }

@@ -7,17 +7,17 @@ import (
 	"github.com/gate-dev/gate/internal/safetext"
 )
 
-// PromptDescriptionLimit is the longest description the prompt shows, in
+// promptDescriptionLimit is the longest description the prompt shows, in
 // characters: the agentskills spec's limit on a description (PraisonAI
-// cuts at 1536). A longer one is cut to PromptDescriptionLimit-1 characters,
+// cuts at 1536). A longer one is cut to promptDescriptionLimit-1 characters,
 // trailing whitespace removed, and an ellipsis "…" appended.
-const PromptDescriptionLimit = MaxDescription
+const promptDescriptionLimit = maxDescription
 
-// PromptEntry is one skill as the prompt shows it.
-type PromptEntry struct {
+// promptEntry is one skill as the prompt shows it.
+type promptEntry struct {
 	// Name is the skill's name.
 	Name string
-	// Description is shown cut to PromptDescriptionLimit characters.
+	// Description is shown cut to promptDescriptionLimit characters.
 	Description string
 	// Location is the absolute path of the skill's SKILL.md, where the
 	// model reads the instructions when it picks the skill.
@@ -25,11 +25,11 @@ type PromptEntry struct {
 }
 
 // Entry returns the prompt entry of s.
-func (s *Skill) Entry() PromptEntry {
-	return PromptEntry{Name: s.Name, Description: s.Description, Location: s.Path}
+func (s *Skill) entry() promptEntry {
+	return promptEntry{Name: s.Name, Description: s.Description, Location: s.Path}
 }
 
-// FormatPrompt writes the <available_skills> block the agentskills spec
+// formatPrompt writes the <available_skills> block the agentskills spec
 // describes, with the entries OpenClaw and PraisonAI write:
 //
 //	<available_skills>
@@ -42,13 +42,13 @@ func (s *Skill) Entry() PromptEntry {
 //
 // Lines are joined by "\n", with no final newline. Values are escaped as
 // Python's html.escape does (& < > " ' as &amp; &lt; &gt; &quot; &#x27;),
-// and descriptions are cut to PromptDescriptionLimit characters. Whatever
+// and descriptions are cut to promptDescriptionLimit characters. Whatever
 // the names, descriptions and paths hold, the block is well-formed XML 1.0
 // in valid UTF-8: see promptText for what is replaced. With no
 // entries it returns "": the agentskills client guide says to omit the
 // block rather than show an empty one (PraisonAI prints the empty
 // wrapper).
-func FormatPrompt(entries []PromptEntry) string {
+func formatPrompt(entries []promptEntry) string {
 	if len(entries) == 0 {
 		return ""
 	}
@@ -62,7 +62,7 @@ func FormatPrompt(entries []PromptEntry) string {
 }
 
 // writeEntry writes one <skill> element, each line preceded by "\n".
-func writeEntry(sb *strings.Builder, e PromptEntry) {
+func writeEntry(sb *strings.Builder, e promptEntry) {
 	sb.WriteString("\n  <skill>\n    <name>")
 	sb.WriteString(escapeXML(promptText(e.Name)))
 	sb.WriteString("</name>\n    <description>")
@@ -72,9 +72,9 @@ func writeEntry(sb *strings.Builder, e PromptEntry) {
 	sb.WriteString("</location>\n  </skill>")
 }
 
-// entryXML is one <skill> element as FormatPrompt writes it, for the
+// entryXML is one <skill> element as formatPrompt writes it, for the
 // Manager to cache per skill.
-func entryXML(e PromptEntry) string {
+func entryXML(e promptEntry) string {
 	var sb strings.Builder
 	writeEntry(&sb, e)
 	return sb.String()
@@ -106,13 +106,13 @@ func promptText(s string) string {
 	return safetext.Clean(s, true)
 }
 
-// truncateDescription cuts a description over PromptDescriptionLimit
+// truncateDescription cuts a description over promptDescriptionLimit
 // characters (runes, as Python counts them) to one less, trims trailing
 // whitespace and appends "…".
 func truncateDescription(s string) string {
 	n := 0
 	for i := range s {
-		if n == PromptDescriptionLimit-1 {
+		if n == promptDescriptionLimit-1 {
 			if len(s[i:]) > 0 && runeCountAtLeast(s[i:], 2) {
 				return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
 			}

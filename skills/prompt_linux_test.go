@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
 // TestManagerPromptHostileFiles: real skill folders whose names hold
@@ -24,7 +26,7 @@ func TestManagerPromptHostileFiles(t *testing.T) {
 	writeSkill(t, root, "escapes", "---\nname: \"esc\\e[31m\\a\\0\"\ndescription: \"bell \\a, nul \\0, U+FFFE \\uFFFE, RLO \\u202E, NEL \\N, DEL \\x7F, LS \\L\"\n---\n")
 	writeSkill(t, root, "plain", skillText("plain", "fine"))
 
-	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: MapHost{GOOS: "linux"}})
+	m := NewManager(Discover([]string{root}, DiscoverOptions{}), ManagerOptions{Host: skillhost.Map{GOOS: "linux"}})
 	require.Len(t, m.Catalog().Skills, 8, "reports: %v", m.Reports())
 	doc := readPrompt(t, m.Prompt(), 8)
 	for _, s := range doc.Skills {

@@ -15,12 +15,12 @@ import (
 // ports it, except that an empty list gives no block.
 
 func TestFormatPromptEmpty(t *testing.T) { // test_to_prompt_empty_list, test_generate_skills_xml_empty_list
-	assert.Equal(t, "", FormatPrompt(nil))
-	assert.Equal(t, "", FormatPrompt([]PromptEntry{}))
+	assert.Equal(t, "", formatPrompt(nil))
+	assert.Equal(t, "", formatPrompt([]promptEntry{}))
 }
 
 func TestFormatPromptSingle(t *testing.T) { // test_to_prompt_single_skill, test_to_prompt_includes_location, test_format_single_skill
-	got := FormatPrompt([]PromptEntry{{Name: "pdf-reader", Description: "Read and extract text from PDF files", Location: "/path/to/SKILL.md"}})
+	got := formatPrompt([]promptEntry{{Name: "pdf-reader", Description: "Read and extract text from PDF files", Location: "/path/to/SKILL.md"}})
 	assert.Equal(t, `<available_skills>
   <skill>
     <name>pdf-reader</name>
@@ -31,7 +31,7 @@ func TestFormatPromptSingle(t *testing.T) { // test_to_prompt_single_skill, test
 }
 
 func TestFormatPromptMultiple(t *testing.T) { // test_to_prompt_multiple_skills, test_generate_skills_xml_from_metadata_list
-	got := FormatPrompt([]PromptEntry{
+	got := formatPrompt([]promptEntry{
 		{Name: "one", Description: "First", Location: "/a/SKILL.md"},
 		{Name: "two", Description: "Second", Location: "/b/SKILL.md"},
 	})
@@ -45,7 +45,7 @@ func TestFormatPromptMultiple(t *testing.T) { // test_to_prompt_multiple_skills,
 }
 
 func TestFormatPromptEscapes(t *testing.T) { // test_to_prompt_escapes_html
-	got := FormatPrompt([]PromptEntry{{Name: `a&b`, Description: `Test <script> & "quotes" handling, it's`, Location: `/p/<x>/SKILL.md`}})
+	got := formatPrompt([]promptEntry{{Name: `a&b`, Description: `Test <script> & "quotes" handling, it's`, Location: `/p/<x>/SKILL.md`}})
 	assert.NotContains(t, got, "<script>")
 	assert.Contains(t, got, "<name>a&amp;b</name>")
 	assert.Contains(t, got, "<description>Test &lt;script&gt; &amp; &quot;quotes&quot; handling, it&#x27;s</description>")
@@ -69,17 +69,17 @@ func TestTruncateDescription(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := truncateDescription(tc.in)
 			assert.Equal(t, tc.want, got)
-			assert.LessOrEqual(t, utf8.RuneCountInString(got), PromptDescriptionLimit)
+			assert.LessOrEqual(t, utf8.RuneCountInString(got), promptDescriptionLimit)
 		})
 	}
 	// Truncation happens before escaping: "&" counts as one character.
-	got := FormatPrompt([]PromptEntry{{Name: "x", Description: strings.Repeat("&", 1500), Location: "/l"}})
+	got := formatPrompt([]promptEntry{{Name: "x", Description: strings.Repeat("&", 1500), Location: "/l"}})
 	assert.Contains(t, got, "<description>"+strings.Repeat("&amp;", 1023)+"…</description>")
 }
 
 func TestSkillEntry(t *testing.T) {
 	s := mustParse(t, "x", skillText("x", "d"))
-	assert.Equal(t, PromptEntry{Name: "x", Description: "d", Location: s.Path}, s.Entry())
+	assert.Equal(t, promptEntry{Name: "x", Description: "d", Location: s.Path}, s.entry())
 	assert.True(t, strings.HasSuffix(s.Path, "SKILL.md"))
 }
 
@@ -140,7 +140,7 @@ func TestFormatPromptHostile(t *testing.T) {
 		{"markup escaped", `<x a="1">&'`, `<x a="1">&'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := FormatPrompt([]PromptEntry{{Name: tc.in, Description: tc.in, Location: "/skills/" + tc.in + "/SKILL.md"}})
+			p := formatPrompt([]promptEntry{{Name: tc.in, Description: tc.in, Location: "/skills/" + tc.in + "/SKILL.md"}})
 			doc := readPrompt(t, p, 1)
 			got := doc.Skills[0]
 			assert.Equal(t, tc.want, got.Name)
@@ -149,6 +149,6 @@ func TestFormatPromptHostile(t *testing.T) {
 		})
 	}
 	// The cut counts what is shown.
-	p := FormatPrompt([]PromptEntry{{Name: "x", Description: strings.Repeat("\x07", 1500), Location: "/l"}})
+	p := formatPrompt([]promptEntry{{Name: "x", Description: strings.Repeat("\x07", 1500), Location: "/l"}})
 	assert.Equal(t, strings.Repeat(r, 1023)+"…", readPrompt(t, p, 1).Skills[0].Description)
 }

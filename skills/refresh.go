@@ -25,8 +25,8 @@ func (r RefreshReport) Empty() bool {
 // parsed; vanished ones dropped. The results of the skills that changed,
 // appeared or vanished are dropped; the others keep theirs.
 //
-// A catalog made by NewCatalog has no discovery paths: Refresh leaves it as
-// it is. The walk and the reading happen without holding the Manager's
+// A catalog with no discovery paths (one built of skills parsed on their
+// own) is left as it is. The walk and the reading happen without holding the Manager's
 // lock, so readers (Prompt, Catalog, Offered, ...) never wait for them;
 // concurrent Refresh calls run one after the other.
 func (m *Manager) Refresh() RefreshReport {

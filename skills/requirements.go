@@ -27,7 +27,7 @@ import (
 // kinds table (kinds.go).
 type Requirements struct {
 	// Tools must all be available: requires_tools, the tool names of
-	// allowed-tools (unless ParseOptions.AllowedToolsRequired is false) and
+	// allowed-tools (unless DiscoverOptions.AllowedToolsRequired is false) and
 	// Hermes' requires_tools.
 	Tools []string `json:"tools,omitempty"`
 	// Servers must all be available (requires_servers), kept verbatim:
@@ -58,7 +58,7 @@ type Requirements struct {
 	Always bool `json:"always,omitempty"`
 	// Toolsets must all be present (Hermes requires_toolsets). A toolset
 	// is present while at least one of its tools is available
-	// (Available.Toolsets).
+	// (see ManagerOptions.Toolsets).
 	Toolsets []string `json:"toolsets,omitempty"`
 	// FallbackForTools makes the skill a fallback: it is offered only when
 	// none of these tools is available (fallback_for_tools, and Hermes').
@@ -109,18 +109,13 @@ func (r *Requirements) IsFallback() bool {
 	return false
 }
 
-// ParseOptions tune how a SKILL.md is read.
-type ParseOptions struct {
-	// AllowedToolsRequired says whether the tool names of allowed-tools are
-	// required tools, as PraisonAI counts them (appended to requires_tools).
-	// nil means true. Set it to false for hosts whose tool names differ
-	// from Claude Code's (Bash, Read, ...), where such a requirement could
-	// never be met; the patterns are still kept in
-	// Requirements.AllowedTools.
+// parseOptions tune how a SKILL.md is read: DiscoverOptions'
+// AllowedToolsRequired.
+type parseOptions struct {
 	AllowedToolsRequired *bool
 }
 
-func (o ParseOptions) allowedToolsRequired() bool {
+func (o parseOptions) allowedToolsRequired() bool {
 	return o.AllowedToolsRequired == nil || *o.AllowedToolsRequired
 }
 
@@ -128,7 +123,7 @@ func (o ParseOptions) allowedToolsRequired() bool {
 // the wrong shape.
 type reqReader struct {
 	fm   *fields
-	opts ParseOptions
+	opts parseOptions
 	warn func(Issue)
 	req  Requirements
 }
@@ -264,7 +259,7 @@ func addEnv(r *Requirements, names []string) {
 // addOpenClawEnv adds OpenClaw's requires.env to Env; the names no earlier
 // key declared are OpenClawEnv too.
 func addOpenClawEnv(r *Requirements, names []string) {
-	declared := NewSet(r.Env...)
+	declared := newNameSet(r.Env...)
 	for _, e := range names {
 		if !declared.Has(e) {
 			declared[e] = struct{}{}
@@ -276,7 +271,7 @@ func addOpenClawEnv(r *Requirements, names []string) {
 
 // readRequirements reads every requirement a frontmatter declares, and
 // which OpenClaw metadata block (if any) it came from.
-func readRequirements(fm *fields, opts ParseOptions, warn func(Issue)) (Requirements, string) {
+func readRequirements(fm *fields, opts parseOptions, warn func(Issue)) (Requirements, string) {
 	rr := &reqReader{fm: fm, opts: opts, warn: warn}
 	r := &rr.req
 

@@ -116,7 +116,7 @@ func TestRequirementsAllowedTools(t *testing.T) {
 	assert.Equal(t, []string{"Bash(git add:*)", "Bash(infsh *)", "Read"}, r.AllowedTools)
 
 	off := false
-	s := mustParse(t, "x", frontmatter("allowed-tools: Bash(git add:*) Read"), ParseOptions{AllowedToolsRequired: &off})
+	s := mustParse(t, "x", frontmatter("allowed-tools: Bash(git add:*) Read"), parseOptions{AllowedToolsRequired: &off})
 	assert.Empty(t, s.Requirements.Tools)
 	assert.Equal(t, []string{"Bash(git add:*)", "Read"}, s.Requirements.AllowedTools)
 	assert.False(t, s.Requirements.IsEmpty())

@@ -20,7 +20,7 @@ package skills
 //     for is available. It is offered only when all of them are absent.
 //  5. Anything else is offered whatever its state: outside strict mode a
 //     missing requirement is a warning, not a reason to hide.
-func offered(s *Skill, level Level, avail Available, result func() *Result) bool {
+func offered(s *Skill, level Level, avail availability, result func() *Result) bool {
 	if s.DisableModelInvocation {
 		return false
 	}
@@ -37,7 +37,7 @@ func offered(s *Skill, level Level, avail Available, result func() *Result) bool
 	}
 	for _, f := range fallbackLists {
 		for _, name := range *f.field(req) {
-			if f.from.has(avail, nil, name) { // Available alone answers
+			if f.from.has(avail, nil, name) { // availability alone answers
 				return false
 			}
 		}

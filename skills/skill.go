@@ -2,7 +2,7 @@ package skills
 
 // Skill is one SKILL.md that loaded: enough of it to decide whether a model
 // may be offered it, and to show it in the prompt. A Skill is not changed
-// after ParseSkill or Discover returns it; treat it as read-only.
+// after Discover returns it; treat it as read-only.
 type Skill struct {
 	// Name is the frontmatter's name, trimmed; the folder's name when the
 	// frontmatter has none (with a warning). Skills are keyed by it.
@@ -55,7 +55,7 @@ type Skill struct {
 
 // Digest tells two versions of a skill's file apart: the FNV-64a hash of
 // the bytes of its SKILL.md that discovery read (the first
-// MaxFrontmatterBytes and one), the same for the same bytes whichever
+// 64 KiB and one byte), the same for the same bytes whichever
 // discovery read them; 0 for a skill parsed on its own.
 func (s *Skill) Digest() uint64 { return s.digest }
 

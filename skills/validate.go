@@ -1,6 +1,8 @@
 package skills
 
 import (
+	"github.com/gate-dev/gate/internal/skillhost"
+
 	"context"
 	"fmt"
 	"log/slog"
@@ -24,49 +26,49 @@ const (
 	StateUnknown State = "unknown"
 )
 
-// Set is a set of names: the tools or servers available now.
-type Set map[string]struct{}
+// nameSet is a set of names: the tools or servers available now.
+type nameSet map[string]struct{}
 
-// NewSet makes a set of names.
-func NewSet(names ...string) Set {
-	s := make(Set, len(names))
+// newNameSet makes a set of names.
+func newNameSet(names ...string) nameSet {
+	s := make(nameSet, len(names))
 	for _, n := range names {
 		s[n] = struct{}{}
 	}
 	return s
 }
 
-// Has reports whether name is in the set; a nil Set is empty.
-func (s Set) Has(name string) bool {
+// Has reports whether name is in the set; a nil nameSet is empty.
+func (s nameSet) Has(name string) bool {
 	_, ok := s[name]
 	return ok
 }
 
-// Available is what the agent can use right now: the tools and the servers
+// availability is what the agent can use right now: the tools and the servers
 // that are available, not merely registered, and the toolsets they make
 // present. (PraisonAI checks registered tool names, so there a tool whose
 // probe failed still satisfies requires_tools and still hides the fallback
 // meant to replace it.)
-type Available struct {
+type availability struct {
 	// Tools are the names of the tools available now.
-	Tools Set
+	Tools nameSet
 	// Servers are the names of the servers available now
 	// ("mcp:filesystem").
-	Servers Set
+	Servers nameSet
 	// Toolsets are the toolsets present now: the toolset of each
 	// available tool (see ManagerOptions.Toolsets), as Hermes counts a
 	// toolset present when any one of its tools is.
-	Toolsets Set
+	Toolsets nameSet
 }
 
 // HasToolset reports whether toolset name is present (in Toolsets).
-func (a Available) HasToolset(name string) bool { return a.Toolsets.Has(name) }
+func (a availability) HasToolset(name string) bool { return a.Toolsets.Has(name) }
 
 // toolsetsOf is the set of the toolsets of tools: toolsetOf[t] for a tool
 // that names one, and t itself for any other, the fallback that lets a
 // tool named "terminal" stand for Hermes' terminal toolset.
-func toolsetsOf(tools []string, toolsetOf map[string]string) Set {
-	out := make(Set, len(tools))
+func toolsetsOf(tools []string, toolsetOf map[string]string) nameSet {
+	out := make(nameSet, len(tools))
 	for _, t := range tools {
 		if ts, ok := toolsetOf[t]; ok {
 			t = ts
@@ -147,26 +149,26 @@ func newResult(name string, state State) Result {
 	return r
 }
 
-// Validator checks skills' requirements against what is available, at one
+// skillValidator checks skills' requirements against what is available, at one
 // enforcement level. Its zero value validates at LevelWarn against the
-// running process (SystemHost), as PraisonAI's CapabilityValidator() does,
+// running process (skillhost.System), as PraisonAI's CapabilityValidator() does,
 // but logs nothing (PraisonAI's logs to its default logger: a library here
 // speaks only when its caller gives it a Logger). It holds no state:
 // caching is the Manager's.
-type Validator struct {
+type skillValidator struct {
 	// Level is the enforcement level; the zero value is LevelWarn.
 	Level Level
 	// Host answers environment variables, binaries and the OS; nil means
-	// SystemHost().
+	// skillhost.System{}.
 	Host Host
 	// Logger receives the log lines; nil logs nothing: a library speaks
 	// only when asked, and slog.Default is the application's, not gate's.
 	Logger *slog.Logger
 }
 
-func (v Validator) host() Host {
+func (v skillValidator) host() Host {
 	if v.Host == nil {
-		return SystemHost()
+		return skillhost.System{}
 	}
 	return v.Host
 }
@@ -197,7 +199,7 @@ func (v Validator) host() Host {
 // ("Skill 'n' partially available: ...") and ACTIVE at DEBUG ("Skill 'n'
 // requirements satisfied"). An UNAVAILABLE outside strict mode, which only an
 // unsupported OS gives, is at WARN ("Skill 'n' unavailable: ...").
-func (v Validator) Validate(name string, req *Requirements, avail Available) Result {
+func (v skillValidator) Validate(name string, req *Requirements, avail availability) Result {
 	r := newResult(name, StateActive)
 	h := v.host()
 	r.OS = h.OS()
@@ -269,7 +271,7 @@ func (v Validator) Validate(name string, req *Requirements, avail Available) Res
 }
 
 // log writes the result's log line; see Validate.
-func (v Validator) log(r *Result) {
+func (v skillValidator) log(r *Result) {
 	if v.Level == LevelDisabled {
 		return
 	}

@@ -8,16 +8,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/skillhost"
 )
 
-func validator(level Level, host MapHost) Validator {
-	return Validator{Level: level, Host: host}
+func validator(level Level, host skillhost.Map) skillValidator {
+	return skillValidator{Level: level, Host: host}
 }
 
 // avail is what a Manager makes of tools and servers, with no toolset
 // declared: each tool is in the toolset of its own name.
-func avail(tools, servers []string) Available {
-	return Available{Tools: NewSet(tools...), Servers: NewSet(servers...), Toolsets: toolsetsOf(tools, nil)}
+func avail(tools, servers []string) availability {
+	return availability{Tools: newNameSet(tools...), Servers: newNameSet(servers...), Toolsets: toolsetsOf(tools, nil)}
 }
 
 // The cases of TestCapabilityValidator in PraisonAI's
@@ -25,7 +27,7 @@ func avail(tools, servers []string) Available {
 
 func TestValidateNoRequirements(t *testing.T) { // test_validate_skill_no_requirements, test_validate_skill_empty_requirements
 	for _, req := range []*Requirements{nil, {}} {
-		r := validator(LevelStrict, MapHost{}).Validate("test-skill", req, Available{})
+		r := validator(LevelStrict, skillhost.Map{}).Validate("test-skill", req, availability{})
 		assert.Equal(t, "test-skill", r.SkillName)
 		assert.Equal(t, StateActive, r.State)
 		assert.True(t, r.IsFullySatisfied)
@@ -35,7 +37,7 @@ func TestValidateNoRequirements(t *testing.T) { // test_validate_skill_no_requir
 
 func TestValidateSatisfied(t *testing.T) { // test_validate_skill_satisfied_requirements
 	req := &Requirements{Tools: []string{"test_tool"}, Servers: []string{"test_server"}, Env: []string{"TEST_VAR"}}
-	r := validator(LevelWarn, MapHost{Env: map[string]string{"TEST_VAR": "value"}}).
+	r := validator(LevelWarn, skillhost.Map{Env: map[string]string{"TEST_VAR": "value"}}).
 		Validate("s", req, avail([]string{"test_tool"}, []string{"test_server"}))
 	assert.Equal(t, StateActive, r.State)
 	assert.Equal(t, []string{"test_tool"}, r.SatisfiedTools)
@@ -45,7 +47,7 @@ func TestValidateSatisfied(t *testing.T) { // test_validate_skill_satisfied_requ
 }
 
 func TestValidateMissingToolsWarn(t *testing.T) { // test_validate_skill_missing_tools_warn_mode
-	r := validator(LevelWarn, MapHost{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
+	r := validator(LevelWarn, skillhost.Map{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
 	assert.Equal(t, StateDegraded, r.State)
 	assert.Equal(t, []string{"missing_tool"}, r.MissingTools)
 	assert.False(t, r.IsFullySatisfied)
@@ -56,7 +58,7 @@ func TestValidateMissingToolsWarn(t *testing.T) { // test_validate_skill_missing
 }
 
 func TestValidateMissingToolsStrict(t *testing.T) { // test_validate_skill_missing_tools_strict_mode
-	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
+	r := validator(LevelStrict, skillhost.Map{}).Validate("s", &Requirements{Tools: []string{"missing_tool"}}, avail(nil, nil))
 	assert.Equal(t, StateUnavailable, r.State)
 	require.Len(t, r.Errors, 1)
 	assert.Contains(t, r.Errors[0], "missing_tool")
@@ -64,7 +66,7 @@ func TestValidateMissingToolsStrict(t *testing.T) { // test_validate_skill_missi
 }
 
 func TestValidateMissingEnvWarn(t *testing.T) { // test_validate_skill_missing_env_vars_warn
-	r := validator(LevelWarn, MapHost{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, Available{})
+	r := validator(LevelWarn, skillhost.Map{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, availability{})
 	assert.Equal(t, StateDegraded, r.State)
 	assert.Equal(t, []string{"MISSING_VAR"}, r.MissingEnvVars)
 	assert.Len(t, r.Warnings, 1)
@@ -73,33 +75,33 @@ func TestValidateMissingEnvWarn(t *testing.T) { // test_validate_skill_missing_e
 }
 
 func TestValidateMissingEnvStrict(t *testing.T) { // test_validate_skill_missing_env_vars_strict
-	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, Available{})
+	r := validator(LevelStrict, skillhost.Map{}).Validate("s", &Requirements{Env: []string{"MISSING_VAR"}}, availability{})
 	assert.Equal(t, StateUnavailable, r.State)
 	assert.Empty(t, r.Warnings)
 	assert.Len(t, r.Errors, 1)
 }
 
 func TestValidateEmptyEnvIsMissing(t *testing.T) {
-	r := validator(LevelWarn, MapHost{Env: map[string]string{"EMPTY": ""}}).Validate("s", &Requirements{Env: []string{"EMPTY"}}, Available{})
+	r := validator(LevelWarn, skillhost.Map{Env: map[string]string{"EMPTY": ""}}).Validate("s", &Requirements{Env: []string{"EMPTY"}}, availability{})
 	assert.Equal(t, []string{"EMPTY"}, r.MissingEnvVars)
 }
 
 func TestValidateServerActiveStrict(t *testing.T) { // test_mcp_gated_skill_passes_strict_when_server_active
-	r := validator(LevelStrict, MapHost{}).Validate("s", &Requirements{Servers: []string{"filesystem"}}, avail(nil, []string{"filesystem"}))
+	r := validator(LevelStrict, skillhost.Map{}).Validate("s", &Requirements{Servers: []string{"filesystem"}}, avail(nil, []string{"filesystem"}))
 	assert.NotEqual(t, StateUnavailable, r.State)
 	assert.Equal(t, []string{"filesystem"}, r.SatisfiedServers)
 }
 
 func TestValidateDefaultHostIsTheProcess(t *testing.T) {
 	t.Setenv("GATE_SKILLS_TEST_VAR", "1")
-	r := Validator{}.Validate("s", &Requirements{Env: []string{"GATE_SKILLS_TEST_VAR"}}, Available{})
+	r := skillValidator{}.Validate("s", &Requirements{Env: []string{"GATE_SKILLS_TEST_VAR"}}, availability{})
 	assert.Equal(t, StateActive, r.State)
 }
 
 // TestResultJSON: PraisonAI's ValidationResult.to_dict() keys, in its
 // order, then gate's (PraisonAI's test_validation_result_to_dict).
 func TestResultJSON(t *testing.T) {
-	r := validator(LevelWarn, MapHost{GOOS: "linux"}).Validate("s", &Requirements{Tools: []string{"a", "b"}, Servers: []string{"mcp:x"}}, avail([]string{"a"}, nil))
+	r := validator(LevelWarn, skillhost.Map{GOOS: "linux"}).Validate("s", &Requirements{Tools: []string{"a", "b"}, Servers: []string{"mcp:x"}}, avail([]string{"a"}, nil))
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 	assert.Equal(t, `{"skill_name":"s","state":"degraded","satisfied_tools":["a"],"missing_tools":["b"],`+
@@ -114,7 +116,7 @@ func TestResultJSON(t *testing.T) {
 // Capability Gates documentation, extended to gate's kinds, at every level:
 // what each kind of missing requirement does.
 func TestValidateStates(t *testing.T) {
-	host := MapHost{Env: map[string]string{"SET": "1"}, Bins: []string{"git"}, GOOS: "linux"}
+	host := skillhost.Map{Env: map[string]string{"SET": "1"}, Bins: []string{"git"}, GOOS: "linux"}
 	have := avail([]string{"tool"}, []string{"server"})
 	type want struct {
 		state    State
@@ -172,7 +174,7 @@ func TestValidateStates(t *testing.T) {
 func TestValidateMessageOrder(t *testing.T) {
 	req := &Requirements{Tools: []string{"t"}, Servers: []string{"s"}, Toolsets: []string{"ts"}, Env: []string{"E"},
 		Bins: []string{"b"}, AnyBins: []string{"x", "y"}, OS: []string{"plan9"}, Config: []string{"c.d"}}
-	r := validator(LevelWarn, MapHost{GOOS: "linux"}).Validate("s", req, Available{})
+	r := validator(LevelWarn, skillhost.Map{GOOS: "linux"}).Validate("s", req, availability{})
 	assert.Equal(t, []string{
 		"Missing required tools: t", "Missing required servers: s", "Missing required toolsets: ts",
 		"Missing required environment variables: E", "Missing required binaries: b", "Missing all of the binaries: x, y",
@@ -201,8 +203,8 @@ func TestValidateLogging(t *testing.T) {
 		{LevelStrict, &Requirements{}, nil},                   // empty: no log, as in PraisonAI
 	} {
 		rec, logger := newRecorder()
-		v := Validator{Level: tc.level, Host: MapHost{GOOS: "linux"}, Logger: logger}
-		have := Available{}
+		v := skillValidator{Level: tc.level, Host: skillhost.Map{GOOS: "linux"}, Logger: logger}
+		have := availability{}
 		if len(tc.want) == 0 && len(tc.req.Tools) == 1 {
 			have = avail([]string{"a"}, nil)
 			tc.want = []string{"DEBUG Skill 's' requirements satisfied"}
@@ -213,7 +215,7 @@ func TestValidateLogging(t *testing.T) {
 }
 
 func TestHosts(t *testing.T) {
-	h := SystemHost()
+	h := skillhost.System{}
 	assert.Equal(t, runtime.GOOS, h.OS())
 	t.Setenv("GATE_SKILLS_HOST_VAR", "v")
 	v, ok := h.LookupEnv("GATE_SKILLS_HOST_VAR")
@@ -224,9 +226,9 @@ func TestHosts(t *testing.T) {
 	assert.True(t, h.HasBinary(exe))
 	assert.False(t, h.HasBinary("gate-skills-no-such-binary"))
 
-	m := MapHost{Env: map[string]string{"A": ""}, Bins: []string{"git"}}
+	m := skillhost.Map{Env: map[string]string{"A": ""}, Bins: []string{"git"}}
 	assert.Equal(t, runtime.GOOS, m.OS())
-	assert.Equal(t, "plan9", MapHost{GOOS: "plan9"}.OS())
+	assert.Equal(t, "plan9", skillhost.Map{GOOS: "plan9"}.OS())
 	_, ok = m.LookupEnv("A")
 	assert.True(t, ok)
 	_, ok = m.LookupEnv("B")

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/golden"
+	"github.com/gate-dev/gate/internal/skillhost"
 	"github.com/gate-dev/gate/skills"
 )
 
@@ -21,7 +22,7 @@ func TestHermesEnvDoctor(t *testing.T) {
 	dir, err := filepath.Abs(hermesEnvDir)
 	require.NoError(t, err)
 	cat := skills.Discover([]string{dir}, skills.DiscoverOptions{})
-	host := skills.MapHost{Env: map[string]string{"SCIMINER_API_KEY": "k", "HOMELAB_GH_TOKEN": "ghp", "API_KEY": "k", "API_URL": ""}, GOOS: "linux"}
+	host := skillhost.Map{Env: map[string]string{"SCIMINER_API_KEY": "k", "HOMELAB_GH_TOKEN": "ghp", "API_KEY": "k", "API_URL": ""}, GOOS: "linux"}
 	m := skills.NewManager(cat, skills.ManagerOptions{Host: host})
 	// Paths as the skills package's tests show them: testdata/hermes-env/...
 	rel := func(p string) string {

@@ -9,39 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gate-dev/gate/internal/jsontest"
 	"github.com/gate-dev/gate/skills"
 )
-
-// setKeys marshals v and returns its JSON keys that hold a list with
-// something in it, there or in an object below.
-func setKeys(t *testing.T, v any) []string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(b, &m))
-	var holds func(v any) bool
-	holds = func(v any) bool {
-		switch v := v.(type) {
-		case []any:
-			return len(v) > 0
-		case map[string]any:
-			for _, x := range v {
-				if holds(x) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	var keys []string
-	for k, val := range m {
-		if holds(val) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
 
 // TestKindsCoverResult: every satisfied_* and missing_* list of
 // skills.Result, and every Split of Requirement, belongs to exactly one
@@ -72,19 +42,19 @@ func TestKindsCoverResult(t *testing.T) {
 
 		var r skills.Result
 		*k.satisfied(&r) = []string{"x"}
-		sat := setKeys(t, r)
+		sat := jsontest.FilledKeys(t, r)
 		require.Len(t, sat, 1, "%s: satisfied reaches %v", k.name, sat)
 		assert.True(t, strings.HasPrefix(sat[0], "satisfied_"), "%s: satisfied reaches %s", k.name, sat[0])
 		r = skills.Result{}
 		*k.missing(&r) = []string{"x"}
-		miss := setKeys(t, r)
+		miss := jsontest.FilledKeys(t, r)
 		require.Len(t, miss, 1, "%s: missing reaches %v", k.name, miss)
 		assert.Equal(t, "missing_"+strings.TrimPrefix(sat[0], "satisfied_"), miss[0], k.name)
 		gotLists = append(gotLists, sat[0], miss[0])
 
 		var q Requirement
 		*k.split(&q) = Split{Satisfied: []string{"x"}}
-		rep := setKeys(t, q)
+		rep := jsontest.FilledKeys(t, q)
 		require.Len(t, rep, 1, "%s: split reaches %v", k.name, rep)
 		assert.Equal(t, k.name, rep[0], "a kind's name is its key in the doctor report")
 		gotSplits = append(gotSplits, rep[0])
@@ -97,7 +67,7 @@ func TestKindsCoverResult(t *testing.T) {
 // skills' Validate reports what is missing, read from the messages of a
 // skill missing one item of every kind under strict enforcement.
 func TestKindsInValidateOrder(t *testing.T) {
-	m := managerOf(skills.LevelStrict, skillOf(t, "s",
+	m := managerOf(t, skills.LevelStrict, skillOf("s",
 		"requires_tools: [tools]",
 		"requires_servers: [servers]",
 		"requires_env: [env]",
@@ -122,7 +92,7 @@ func TestKindsInValidateOrder(t *testing.T) {
 // TestKindsFillEveryList: the doctor report gives [] for every kind's
 // lists, never null.
 func TestKindsFillEveryList(t *testing.T) {
-	d := NewDoctor(managerOf(skills.LevelWarn, skillOf(t, "s", "requires_tools: [a]")), true, itself)
+	d := NewDoctor(managerOf(t, skills.LevelWarn, skillOf("s", "requires_tools: [a]")), true, itself)
 	require.Len(t, d.Skills, 1)
 	b, err := json.Marshal(d.Skills[0])
 	require.NoError(t, err)
