@@ -110,7 +110,7 @@ func TestRunsInFlightAreBounded(t *testing.T) {
 	g := newGatedDial(10 * time.Millisecond)
 	close(g.open)
 	e := newEngine(t, NewEngineConfig().WithBudget(budget).WithMaxRuns(places).WithDialContext(g.dial))
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	for i := range tools {
 		p, err := e.StandardProbe(context.Background(), fmt.Sprint("t", i), "tcp:db.test:5432", ProbeConfig{})
 		require.NoError(t, err)
@@ -186,7 +186,7 @@ func TestManifestMaxRuns(t *testing.T) {
 func TestHungNativeProbesDoNotHoldThePlaces(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	hung := 2*runsPerCPU*goruntime.GOMAXPROCS(0) + 1
 	for i := range hung {
 		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("hung", i), Probe: NewNativeProbe(5*time.Millisecond,
@@ -215,7 +215,7 @@ func TestHungNativeProbesDoNotHoldThePlaces(t *testing.T) {
 // mid-run; its run is answered all the same, as an error, its place goes
 // back, and the rest of the read is answered.
 func TestNativeGoexitIsAnswered(t *testing.T) {
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	places := runsPerCPU * goruntime.GOMAXPROCS(0)
 	for i := range places + 1 {
 		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("exits", i), Probe: NewNativeProbe(0,

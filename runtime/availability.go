@@ -297,7 +297,7 @@ func (r *Registry) observeRead(probed int) {
 // probe runs e's probe once and applies the answer, following the
 // behaviour table of PraisonAI's tool registry, except that the grace
 // window ends at last success + TTL + grace, not last success + grace
-// (see RegistryConfig.WithGrace):
+// (see registryConfig.WithGrace):
 //
 //   - available: cached for the TTL; the last success is stamped;
 //   - unavailable: cached for the TTL; never served from last-good;

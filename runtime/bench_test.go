@@ -134,7 +134,7 @@ func BenchmarkOverrun(b *testing.B) {
 func BenchmarkListAvailable(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			r := NewRegistry(NewRegistryConfig())
+			r := newRegistry(newRegistryConfig())
 			for i := range n {
 				// Every fourth tool is unavailable, so the list is filtered.
 				p := NewNativeProbe(0, func(context.Context) (bool, string, error) { return i%4 != 0, "no", nil })
@@ -176,7 +176,7 @@ func BenchmarkColdCheck(b *testing.B) {
 		tools[i] = Tool{Name: fmt.Sprint("tool", i), Probe: p}
 	}
 	for b.Loop() {
-		r := NewRegistry(NewRegistryConfig())
+		r := newRegistry(newRegistryConfig())
 		for _, t := range tools {
 			if err := r.Register(t, false); err != nil {
 				b.Fatal(err)
@@ -229,7 +229,7 @@ func BenchmarkColdList(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				r := NewRegistry(NewRegistryConfig())
+				r := newRegistry(newRegistryConfig())
 				for _, t := range tools {
 					if err := r.Register(t, false); err != nil {
 						b.Fatal(err)

@@ -52,10 +52,10 @@ func collect(changes chan Change) func(Change) {
 
 // nativeGate is a Gate built in code with one tool, gated by a native
 // probe that answers what up says.
-func nativeGate(t *testing.T, reg RegistryConfig, up *atomic.Bool) *Gate {
+func nativeGate(t *testing.T, reg registryConfig, up *atomic.Bool) *Gate {
 	t.Helper()
 	ctx := context.Background()
-	g, err := New(ctx, NewGateConfig().WithRegistry(reg))
+	g, err := New(ctx, NewGateConfig().withRegistry(reg))
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close(ctx) })
 	require.NoError(t, g.Tools().Register(Tool{Name: "gpu_infer", Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
@@ -87,7 +87,7 @@ name = "echo"
 `, addr), nil)
 	ctx := context.Background()
 	counter := &probeCounter{}
-	g, err := Open(ctx, path, NewGateConfig().WithRegistry(NewRegistryConfig().
+	g, err := Open(ctx, path, NewGateConfig().withRegistry(newRegistryConfig().
 		WithObserver(counter)))
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close(ctx) })
@@ -115,7 +115,7 @@ func TestOnChangeRefreshesUntilTheLastStop(t *testing.T) {
 	ctx := context.Background()
 	var up atomic.Bool
 	counter := &probeCounter{}
-	g := nativeGate(t, NewRegistryConfig().WithTTL(200*time.Millisecond).WithGrace(0).WithObserver(counter), &up)
+	g := nativeGate(t, newRegistryConfig().WithTTL(200*time.Millisecond).WithGrace(0).WithObserver(counter), &up)
 
 	first, second := make(chan Change, 16), make(chan Change, 16)
 	stopFirst := g.OnChange(collect(first))
@@ -156,7 +156,7 @@ func TestOnChangeReadsStayCached(t *testing.T) {
 	counter := &probeCounter{}
 	var up atomic.Bool
 	up.Store(true)
-	g := nativeGate(t, NewRegistryConfig().WithTTL(30*time.Second).WithClock(clock).WithObserver(counter), &up)
+	g := nativeGate(t, newRegistryConfig().WithTTL(30*time.Second).WithClock(clock).WithObserver(counter), &up)
 	stop := g.OnChange(func(Change) {})
 	defer stop()
 
@@ -222,7 +222,7 @@ func TestOnChangeHammer(t *testing.T) {
 	var heard atomic.Int64
 	for range rounds {
 		ctx := context.Background()
-		g, err := New(ctx, NewGateConfig().WithRegistry(NewRegistryConfig().
+		g, err := New(ctx, NewGateConfig().withRegistry(newRegistryConfig().
 			WithTTL(time.Millisecond).WithGrace(0)))
 		require.NoError(t, err)
 		for i := range 4 {

@@ -98,7 +98,7 @@ func TestNativeProbeCodes(t *testing.T) {
 func TestRegistryKeepsCodes(t *testing.T) {
 	refused := Result{Outcome: Unavailable, Reason: "127.0.0.1:1: connection refused", Code: CodeRefused}
 	overrun := Result{Outcome: Failed, Err: context.DeadlineExceeded, Reason: "ran past its budget", Code: CodeOverrun}
-	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(5 * time.Second))
+	h := newHarness(newRegistryConfig().WithTTL(10 * time.Second).WithGrace(5 * time.Second))
 	require.NoError(t, h.Register(Tool{Name: "db", Probe: script(ok, overrun, refused, ok)}, false))
 	var changes []Change
 	defer h.Subscribe(func(c Change) { changes = append(changes, c) })()

@@ -13,10 +13,15 @@ import (
 )
 
 // A host app gates its own tools with native Go checks; the model is then
-// offered only what the registry lists.
+// offered only what the Gate lists.
 func ExampleRegistry() {
 	ctx := context.Background()
-	r := runtime.NewRegistry(runtime.NewRegistryConfig())
+	g, err := runtime.New(ctx, runtime.NewGateConfig())
+	if err != nil {
+		panic(err)
+	}
+	defer g.Close(ctx)
+	r := g.Tools()
 	_ = r.Register(runtime.Tool{Name: "echo"}, false) // no probe: always available
 	_ = r.Register(runtime.Tool{
 		Name: "gpu_infer",

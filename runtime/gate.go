@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/host"
+	"log/slog"
 	goruntime "runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safefile"
@@ -24,23 +26,51 @@ import (
 // immutable; a manifest's [runtime] table overrides what it sets.
 type GateConfig struct {
 	engine     EngineConfig
-	registry   RegistryConfig
+	registry   registryConfig
 	skillPaths []string
 	skillLevel *skills.Level
 }
 
-// NewGateConfig returns the defaults of NewEngineConfig and
-// NewRegistryConfig.
+// NewGateConfig returns the defaults: NewEngineConfig's, answers reused
+// for DefaultTTL and served through failing re-probes for DefaultGrace,
+// every answer taken at once (the zero Policy), the system clock, and
+// nothing logged or observed.
 func NewGateConfig() GateConfig {
-	return GateConfig{engine: NewEngineConfig(), registry: NewRegistryConfig()}
+	return GateConfig{engine: NewEngineConfig(), registry: newRegistryConfig()}
 }
 
 // WithEngine sets the engine's configuration.
 func (c GateConfig) WithEngine(e EngineConfig) GateConfig { c.engine = e; return c }
 
-// WithRegistry sets the configuration of the tool and server registries
-// (TTL, grace, clock, logger).
-func (c GateConfig) WithRegistry(r RegistryConfig) GateConfig { c.registry = r; return c }
+// WithTTL sets how long a probe's answer (available or not) is reused. 0
+// re-probes on every read.
+func (c GateConfig) WithTTL(d time.Duration) GateConfig { c.registry.ttl = d; return c }
+
+// WithGrace sets how long after its TTL a last good answer is still served
+// when re-probes raise. At the defaults a tool healthy at t=0 whose
+// re-probes fail stays listed until t=60. (PraisonAI's registry counts the
+// window from the success itself, so there, with TTL = grace, it never
+// applies.)
+func (c GateConfig) WithGrace(d time.Duration) GateConfig { c.registry.grace = d; return c }
+
+// WithClock replaces the system clock.
+func (c GateConfig) WithClock(clock Clock) GateConfig { c.registry.clock = clock; return c }
+
+// WithLogger sets where availability messages go (the texts of PraisonAI's
+// tool registry, at its levels: DEBUG for an honest "unavailable" and for a
+// graced failure, WARNING for a failure that hides the tool). Without one,
+// or with nil, the Gate logs nothing: a library speaks only when its
+// caller asks it to, and slog.Default is the application's, not gate's.
+func (c GateConfig) WithLogger(l *slog.Logger) GateConfig { c.registry.logger = l; return c }
+
+// WithPolicy sets the policy of every tool and server that has none of
+// its own (Tool.Policy): thresholds, retry and hold-down. The default is
+// the zero Policy, which takes every answer at once.
+func (c GateConfig) WithPolicy(p Policy) GateConfig { c.registry.policy = p; return c }
+
+// WithObserver reports every probe run and every read of the tools and
+// servers, for metrics.
+func (c GateConfig) WithObserver(o Observer) GateConfig { c.registry.observer = o; return c }
 
 // WithSkillPaths sets the directories skills are discovered in, instead
 // of the manifest's [skills] paths; none (the default) keeps the
@@ -92,8 +122,8 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 	}
 	g := &Gate{
 		engine:  engine,
-		tools:   NewRegistry(cfg.registry.WithKind("tool")),
-		servers: NewRegistry(cfg.registry.WithKind("server")),
+		tools:   newRegistry(cfg.registry.WithKind("tool")),
+		servers: newRegistry(cfg.registry.WithKind("server")),
 	}
 	var round func(context.Context)
 	if !cfg.registry.background {

@@ -89,7 +89,7 @@ probe = "env:FS_SERVER"
 	clock := newFakeClock()
 	cfg := NewGateConfig().
 		WithEngine(NewEngineConfig().WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })).
-		WithRegistry(NewRegistryConfig().WithClock(clock))
+		withRegistry(newRegistryConfig().WithClock(clock))
 	// Open from another directory: module paths resolve against the manifest.
 	t.Chdir(t.TempDir())
 	g, err := Open(context.Background(), path, cfg)
@@ -209,7 +209,7 @@ name = "terminal"
 	t.Setenv("SKILL_CAPABILITY_ENFORCEMENT", "")
 	g, err := Open(context.Background(), path, NewGateConfig().
 		WithEngine(NewEngineConfig().WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })).
-		WithRegistry(NewRegistryConfig().WithClock(clock)))
+		withRegistry(newRegistryConfig().WithClock(clock)))
 	require.NoError(t, err)
 	defer g.Close(context.Background())
 	ctx := context.Background()

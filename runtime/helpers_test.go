@@ -78,3 +78,7 @@ func readFile(t testing.TB, path string) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// withRegistry sets the registries' whole configuration, as a test built
+// one with newRegistryConfig.
+func (c GateConfig) withRegistry(r registryConfig) GateConfig { c.registry = r; return c }

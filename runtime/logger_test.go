@@ -25,11 +25,11 @@ func TestRegistryLogsOnlyToItsLogger(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fallback, own := &logRecorder{}, &logRecorder{}
 			logtest.UseDefault(t, slog.New(fallback))
-			cfg := NewRegistryConfig().WithTTL(0).WithGrace(0)
+			cfg := newRegistryConfig().WithTTL(0).WithGrace(0)
 			if tc.given {
 				cfg = cfg.WithLogger(slog.New(own))
 			}
-			r := NewRegistry(cfg)
+			r := newRegistry(cfg)
 			require.NoError(t, r.Register(Tool{Name: "down", Probe: script(raises)}, false))
 			require.NoError(t, r.Register(Tool{Name: "off", Probe: script(noWhy)}, false))
 			r.ListAvailable(context.Background())

@@ -25,7 +25,7 @@ func TestNativeProbeOverrunInRegistry(t *testing.T) {
 		<-release // ignores its context
 		return true, "", nil
 	})
-	r := NewRegistry(NewRegistryConfig().WithTTL(time.Nanosecond))
+	r := newRegistry(newRegistryConfig().WithTTL(time.Nanosecond))
 	require.NoError(t, r.Register(Tool{Name: "stuck", Probe: stuck}, false))
 	for i := range 100 {
 		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
@@ -61,7 +61,7 @@ func TestNativeProbesWaitTogether(t *testing.T) {
 	const n = 20
 	var running atomic.Int32
 	all := make(chan struct{})
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	for i := range n {
 		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(0, func(ctx context.Context) (bool, string, error) {
 			if running.Add(1) == n {
@@ -87,7 +87,7 @@ func TestNativeProbesWaitTogether(t *testing.T) {
 // any order, answers each tool with its own probe's answer.
 func TestNativeAmongOtherProbers(t *testing.T) {
 	const n = 60
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	for i := range n {
 		var p Prober = script(ok)
 		switch i % 5 {
@@ -141,7 +141,7 @@ func TestNativeContextOutlivesItsRun(t *testing.T) {
 	const n = 50
 	kept := make([]context.Context, n)
 	deadlines := make([]time.Time, n)
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	for i := range n {
 		require.NoError(t, r.Register(Tool{Name: fmt.Sprint("t", i), Probe: NewNativeProbe(time.Duration(i+1)*time.Millisecond, func(ctx context.Context) (bool, string, error) {
 			require.NoError(t, ctx.Err(), "a run's context is live while it runs")
@@ -193,7 +193,7 @@ func TestNativeColdListAllocs(t *testing.T) {
 	}
 	regs := make([]*Registry, 0, 20)
 	for range cap(regs) {
-		r := NewRegistry(NewRegistryConfig())
+		r := newRegistry(newRegistryConfig())
 		for _, tl := range tools {
 			require.NoError(t, r.Register(tl, false))
 		}

@@ -19,48 +19,48 @@ func TestPolicyRules(t *testing.T) {
 	tests := []struct {
 		name   string
 		policy Policy
-		cfg    RegistryConfig
+		cfg    registryConfig
 		probe  *scripted
 		steps  []step
 	}{
-		{"the zero policy is the reference's table: one unavailable hides", Policy{}, NewRegistryConfig(), script(ok, no, ok), []step{
+		{"the zero policy is the reference's table: one unavailable hides", Policy{}, newRegistryConfig(), script(ok, no, ok), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * s, listed: false, runs: 2, logs: []string{debugUnavailable}},
 			{at: 59 * s, listed: false, runs: 2},
 			{at: 60 * s, listed: true, runs: 3},
 		}},
-		{"failure_threshold 3: the third unavailable in a row hides", Policy{FailureThreshold: 3}, NewRegistryConfig(), script(ok, no, no, no), []step{
+		{"failure_threshold 3: the third unavailable in a row hides", Policy{FailureThreshold: 3}, newRegistryConfig(), script(ok, no, no, no), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * s, listed: true, runs: 2, logs: []string{debugUnavailable}},
 			{at: 59 * s, listed: true, runs: 2}, // the pending answer is cached for the TTL
 			{at: 60 * s, listed: true, runs: 3, logs: []string{debugUnavailable}},
 			{at: 90 * s, listed: false, runs: 4, logs: []string{debugUnavailable}},
 		}},
-		{"an answer that agrees starts the count again", Policy{FailureThreshold: 2}, NewRegistryConfig().WithTTL(0), script(ok, no, ok, no, ok), []step{
+		{"an answer that agrees starts the count again", Policy{FailureThreshold: 2}, newRegistryConfig().WithTTL(0), script(ok, no, ok, no, ok), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: s, listed: true, runs: 2, logs: []string{debugUnavailable}},
 			{at: 2 * s, listed: true, runs: 3},
 			{at: 3 * s, listed: true, runs: 4, logs: []string{debugUnavailable}},
 			{at: 4 * s, listed: true, runs: 5},
 		}},
-		{"errors past the grace window count toward the threshold; graced ones are available", Policy{FailureThreshold: 2}, NewRegistryConfig(), script(ok, raises), []step{
+		{"errors past the grace window count toward the threshold; graced ones are available", Policy{FailureThreshold: 2}, newRegistryConfig(), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * s, listed: true, runs: 2, logs: []string{debugGraced}},
 			{at: 60 * s, listed: true, runs: 3, logs: []string{warnFailed}}, // past the window: 1 of 2
 			{at: 89 * s, listed: true, runs: 3},
 			{at: 90 * s, listed: false, runs: 4, logs: []string{warnFailed}},
 		}},
-		{"success_threshold 2: the second available in a row brings it back", Policy{SuccessThreshold: 2}, NewRegistryConfig(), script(no, ok, no, ok, ok), []step{
+		{"success_threshold 2: the second available in a row brings it back", Policy{SuccessThreshold: 2}, newRegistryConfig(), script(no, ok, no, ok, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 30 * s, listed: false, runs: 2},
 			{at: 60 * s, listed: false, runs: 3, logs: []string{debugUnavailable}},
 			{at: 90 * s, listed: false, runs: 4},
 			{at: 120 * s, listed: true, runs: 5},
 		}},
-		{"the first answer is taken at once whatever the thresholds", Policy{FailureThreshold: 5, SuccessThreshold: 5}, NewRegistryConfig(), script(no), []step{
+		{"the first answer is taken at once whatever the thresholds", Policy{FailureThreshold: 5, SuccessThreshold: 5}, newRegistryConfig(), script(no), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 		}},
-		{"retry: a hidden tool is probed again sooner, a healthy one after the TTL", Policy{Retry: 5 * s}, NewRegistryConfig(), script(no, no, ok), []step{
+		{"retry: a hidden tool is probed again sooner, a healthy one after the TTL", Policy{Retry: 5 * s}, newRegistryConfig(), script(no, no, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 4 * s, listed: false, runs: 1},
 			{at: 5 * s, listed: false, runs: 2, logs: []string{debugUnavailable}},
@@ -68,30 +68,30 @@ func TestPolicyRules(t *testing.T) {
 			{at: 39 * s, listed: true, runs: 3},
 			{at: 40 * s, listed: true, runs: 4},
 		}},
-		{"retry: a listed tool with a failure counted is probed again sooner", Policy{FailureThreshold: 2, Retry: 5 * s}, NewRegistryConfig(), script(ok, no, no), []step{
+		{"retry: a listed tool with a failure counted is probed again sooner", Policy{FailureThreshold: 2, Retry: 5 * s}, newRegistryConfig(), script(ok, no, no), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * s, listed: true, runs: 2, logs: []string{debugUnavailable}},
 			{at: 34 * s, listed: true, runs: 2},
 			{at: 35 * s, listed: false, runs: 3, logs: []string{debugUnavailable}},
 			{at: 40 * s, listed: false, runs: 4, logs: []string{debugUnavailable}},
 		}},
-		{"retry: a hidden tool with a success counted is probed again sooner", Policy{SuccessThreshold: 2, Retry: 5 * s}, NewRegistryConfig(), script(no, ok, ok), []step{
+		{"retry: a hidden tool with a success counted is probed again sooner", Policy{SuccessThreshold: 2, Retry: 5 * s}, newRegistryConfig(), script(no, ok, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 5 * s, listed: false, runs: 2},
 			{at: 10 * s, listed: true, runs: 3},
 		}},
-		{"hold_down: a flip stays for the hold, and the answers that follow flip it once it ends", Policy{HoldDown: 60 * s}, NewRegistryConfig(), script(ok, no, ok), []step{
+		{"hold_down: a flip stays for the hold, and the answers that follow flip it once it ends", Policy{HoldDown: 60 * s}, newRegistryConfig(), script(ok, no, ok), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * s, listed: false, runs: 2, logs: []string{debugUnavailable}}, // a flip: held until 90
 			{at: 60 * s, listed: false, runs: 3},                                   // available, held
 			{at: 89 * s, listed: false, runs: 3},                                   // probed again when the hold ends,
 			{at: 90 * s, listed: true, runs: 4},                                    // not after another TTL
 		}},
-		{"hold_down does not hold the first answer", Policy{HoldDown: time.Hour}, NewRegistryConfig(), script(no, ok), []step{
+		{"hold_down does not hold the first answer", Policy{HoldDown: time.Hour}, newRegistryConfig(), script(no, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 30 * s, listed: true, runs: 2},
 		}},
-		{"hold_down with a threshold: the count goes on during the hold", Policy{HoldDown: 45 * s, FailureThreshold: 2}, NewRegistryConfig().WithTTL(10 * s).WithGrace(0), script(no, ok, no, no, ok), []step{
+		{"hold_down with a threshold: the count goes on during the hold", Policy{HoldDown: 45 * s, FailureThreshold: 2}, newRegistryConfig().WithTTL(10 * s).WithGrace(0), script(no, ok, no, no, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 10 * s, listed: true, runs: 2},                                   // flip at 10: held until 55
 			{at: 20 * s, listed: true, runs: 3, logs: []string{debugUnavailable}}, // 1 of 2
@@ -112,7 +112,7 @@ func TestPolicyRules(t *testing.T) {
 // A tool's own policy wins over the registry's; a tool without one has
 // the registry's.
 func TestPolicyOfTheToolOrTheRegistry(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(0).WithPolicy(Policy{FailureThreshold: 2}))
+	h := newHarness(newRegistryConfig().WithTTL(0).WithPolicy(Policy{FailureThreshold: 2}))
 	strict, lenient := script(ok, no), script(ok, no)
 	require.NoError(t, h.Register(Tool{Name: "strict", Probe: strict, Policy: &Policy{}}, false))
 	require.NoError(t, h.Register(Tool{Name: "lenient", Probe: lenient}, false))
@@ -122,7 +122,7 @@ func TestPolicyOfTheToolOrTheRegistry(t *testing.T) {
 
 // Status shows a flip under way: the answer served, and the one counted.
 func TestStatusShowsThePendingFlip(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithPolicy(Policy{FailureThreshold: 3, HoldDown: time.Minute}))
+	h := newHarness(newRegistryConfig().WithPolicy(Policy{FailureThreshold: 3, HoldDown: time.Minute}))
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: script(no, ok, no)}, false))
 	st := h.status(t, "flaky")
 	assert.Equal(t, StateUnavailable, st.State)
@@ -149,7 +149,7 @@ func TestStatusShowsThePendingFlip(t *testing.T) {
 // Subscribe hears of flips only; a Service's events hear of the answers a
 // policy held back as well.
 func TestSubscribersAndPendingAnswers(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(0).WithPolicy(Policy{FailureThreshold: 2}))
+	h := newHarness(newRegistryConfig().WithTTL(0).WithPolicy(Policy{FailureThreshold: 2}))
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: script(ok, no, no)}, false))
 	var flips, all []Change
 	defer h.Subscribe(func(c Change) { flips = append(flips, c) })()
@@ -169,7 +169,7 @@ func TestSubscribersAndPendingAnswers(t *testing.T) {
 // In the background a failing tool is due again by its retry interval,
 // ahead of it by the same fifth-and-jitter a healthy one has of its TTL.
 func TestBackgroundRetry(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithBackgroundRefresh(true).WithPolicy(Policy{Retry: 10 * time.Second}))
+	h := newHarness(newRegistryConfig().WithBackgroundRefresh(true).WithPolicy(Policy{Retry: 10 * time.Second}))
 	p := script(no, ok)
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
 	ctx := context.Background()
@@ -267,7 +267,7 @@ failure_threshold = 3
 // A late answer says so when it is read again from the cache, not only to
 // the read that waited for it.
 func TestCachedAnswerKeepsLate(t *testing.T) {
-	h := newHarness(NewRegistryConfig())
+	h := newHarness(newRegistryConfig())
 	require.NoError(t, h.Register(Tool{Name: "slow", Probe: script(Result{Outcome: Available, Late: true})}, false))
 	assert.True(t, h.status(t, "slow").Late)
 	st := h.status(t, "slow")

@@ -95,7 +95,7 @@ func TestColdReadRunsOnFewGoroutines(t *testing.T) {
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 	})
-	r := NewRegistry(NewRegistryConfig().WithObserver(obs))
+	r := newRegistry(newRegistryConfig().WithObserver(obs))
 	const tools = 500
 	for i := range tools {
 		p, err := e.StandardProbe(ctx, fmt.Sprint("t", i), "env:GATE_POOL_TEST_UNSET", ProbeConfig{})
@@ -117,7 +117,7 @@ func TestColdReadOfWaitingProbesTakesAboutOneBudget(t *testing.T) {
 	const budget = 50 * time.Millisecond
 	e := newEngine(t, NewEngineConfig().WithBudget(budget))
 	hole := testnet.BlackHole(t)
-	r := NewRegistry(NewRegistryConfig())
+	r := newRegistry(newRegistryConfig())
 	const tools = 40
 	for i := range tools {
 		p, err := e.StandardProbe(ctx, fmt.Sprint("t", i), "tcp:"+hole, ProbeConfig{})

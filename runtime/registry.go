@@ -28,7 +28,7 @@ type Tool struct {
 	Parameters json.RawMessage
 	Probe      Prober
 	// Policy, when not nil, is how this tool's answers turn into what is
-	// listed, in place of the registry's (RegistryConfig.WithPolicy).
+	// listed, in place of the registry's (GateConfig.WithPolicy).
 	Policy *Policy
 }
 
@@ -42,9 +42,9 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-// RegistryConfig configures a Registry; like EngineConfig it is immutable
+// registryConfig configures a Registry; like EngineConfig it is immutable
 // and each With method returns a changed copy.
-type RegistryConfig struct {
+type registryConfig struct {
 	ttl, grace time.Duration
 	clock      Clock
 	logger     *slog.Logger
@@ -54,36 +54,23 @@ type RegistryConfig struct {
 	policy     Policy
 }
 
-// NewRegistryConfig returns the defaults: TTL and grace of 30 s, the system
-// clock, no logger (nothing is logged), and "tool" as the noun in log
-// messages.
-func NewRegistryConfig() RegistryConfig {
-	return RegistryConfig{ttl: DefaultTTL, grace: DefaultGrace, clock: systemClock{}, kind: "tool"}
+// newRegistryConfig returns the defaults: TTL and grace of 30 s, the
+// system clock, no logger (nothing is logged), and "tool" as the noun in
+// log messages. Its With methods are GateConfig's (documented there),
+// and the two a Gate and a Service set themselves.
+func newRegistryConfig() registryConfig {
+	return registryConfig{ttl: DefaultTTL, grace: DefaultGrace, clock: systemClock{}, kind: "tool"}
 }
 
-// WithTTL sets how long a probe's answer (available or not) is reused. 0
-// re-probes on every read.
-func (c RegistryConfig) WithTTL(d time.Duration) RegistryConfig { c.ttl = d; return c }
-
-// WithGrace sets how long after its TTL a last good answer is still served
-// when re-probes raise. At the defaults a tool healthy at t=0 whose
-// re-probes fail stays listed until t=60. (PraisonAI's registry counts the
-// window from the success itself, so there, with TTL = grace, it never
-// applies.)
-func (c RegistryConfig) WithGrace(d time.Duration) RegistryConfig { c.grace = d; return c }
-
-// WithClock replaces the system clock.
-func (c RegistryConfig) WithClock(clock Clock) RegistryConfig { c.clock = clock; return c }
-
-// WithLogger sets where availability messages go (the texts of PraisonAI's
-// tool registry, at its levels: DEBUG for an honest "unavailable" and for a
-// graced failure, WARNING for a failure that hides the tool). Without one,
-// or with nil, the registry logs nothing: a library speaks only when its
-// caller asks it to, and slog.Default is the application's, not gate's.
-func (c RegistryConfig) WithLogger(l *slog.Logger) RegistryConfig { c.logger = l; return c }
+func (c registryConfig) WithTTL(d time.Duration) registryConfig   { c.ttl = d; return c }
+func (c registryConfig) WithGrace(d time.Duration) registryConfig { c.grace = d; return c }
+func (c registryConfig) WithClock(clock Clock) registryConfig     { c.clock = clock; return c }
+func (c registryConfig) WithLogger(l *slog.Logger) registryConfig { c.logger = l; return c }
+func (c registryConfig) WithPolicy(p Policy) registryConfig       { c.policy = p; return c }
+func (c registryConfig) WithObserver(o Observer) registryConfig   { c.observer = o; return c }
 
 // WithKind sets the noun in log messages and errors: "tool" or "server".
-func (c RegistryConfig) WithKind(kind string) RegistryConfig { c.kind = kind; return c }
+func (c registryConfig) WithKind(kind string) registryConfig { c.kind = kind; return c }
 
 // WithBackgroundRefresh makes reads never wait for a probe once a tool
 // has an answer: they serve its latest answer (fresh or not), and
@@ -91,15 +78,7 @@ func (c RegistryConfig) WithKind(kind string) RegistryConfig { c.kind = kind; re
 // its answer expires. The availability rules are unchanged (TTL, grace,
 // negative caching); only who runs the probes is. Off by default: a
 // one-shot reader (gatectl check) probes what is stale itself.
-func (c RegistryConfig) WithBackgroundRefresh(on bool) RegistryConfig { c.background = on; return c }
-
-// WithPolicy sets the policy of every tool that has none of its own
-// (Tool.Policy): thresholds, retry and hold-down. The default is the zero
-// Policy, which takes every answer at once.
-func (c RegistryConfig) WithPolicy(p Policy) RegistryConfig { c.policy = p; return c }
-
-// WithObserver reports every probe run and every read, for metrics.
-func (c RegistryConfig) WithObserver(o Observer) RegistryConfig { c.observer = o; return c }
+func (c registryConfig) WithBackgroundRefresh(on bool) registryConfig { c.background = on; return c }
 
 // Observer is told what a registry does, for metrics. Its methods are
 // called synchronously (the registry's lock is not held) and must be
@@ -124,7 +103,7 @@ type Observer interface {
 // max-runs of them, and no answer depends on how many there are. A read of fresh answers
 // takes no lock and allocates nothing. It is safe for concurrent use.
 type Registry struct {
-	cfg    RegistryConfig
+	cfg    registryConfig
 	logger *slog.Logger
 	noun   string // "Tool" or "Server", for messages
 
@@ -257,7 +236,7 @@ type snapshot struct {
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry(cfg RegistryConfig) *Registry {
+func newRegistry(cfg registryConfig) *Registry {
 	if cfg.clock == nil {
 		cfg.clock = systemClock{}
 	}

@@ -104,9 +104,9 @@ type harness struct {
 	logs  *logRecorder
 }
 
-func newHarness(cfg RegistryConfig) *harness {
+func newHarness(cfg registryConfig) *harness {
 	h := &harness{clock: newFakeClock(), logs: &logRecorder{}}
-	h.Registry = NewRegistry(cfg.WithClock(h.clock).WithLogger(slog.New(h.logs)))
+	h.Registry = newRegistry(cfg.WithClock(h.clock).WithLogger(slog.New(h.logs)))
 	return h
 }
 
@@ -167,29 +167,29 @@ const (
 func TestAvailabilityRules(t *testing.T) {
 	tests := []struct {
 		name  string
-		cfg   RegistryConfig
+		cfg   registryConfig
 		probe *scripted
 		steps []step
 	}{
-		{"returns True: listed, cached for the TTL", NewRegistryConfig(), script(ok), []step{
+		{"returns True: listed, cached for the TTL", newRegistryConfig(), script(ok), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 29 * time.Second, listed: true, runs: 1}, // reused; probe skipped
 			{at: 30 * time.Second, listed: true, runs: 2}, // strictly less than the TTL
 		}},
-		{"returns False with a reason: hidden, DEBUG, cached False for the TTL", NewRegistryConfig(), script(no, ok), []step{
+		{"returns False with a reason: hidden, DEBUG, cached False for the TTL", newRegistryConfig(), script(no, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{debugUnavailable}},
 			{at: 29999 * time.Millisecond, listed: false, runs: 1}, // a fresh False is honoured for its whole TTL
 			{at: 30 * time.Second, listed: true, runs: 2},
 		}},
-		{"returns False without a reason: hidden, no log", NewRegistryConfig(), script(noWhy), []step{
+		{"returns False without a reason: hidden, no log", newRegistryConfig(), script(noWhy), []step{
 			{at: 0, listed: false, runs: 1},
 		}},
-		{"raises with no prior success: hidden, WARNING, False cached", NewRegistryConfig(), script(raises, ok), []step{
+		{"raises with no prior success: hidden, WARNING, False cached", newRegistryConfig(), script(raises, ok), []step{
 			{at: 0, listed: false, runs: 1, logs: []string{warnFailed}},
 			{at: 10 * time.Second, listed: false, runs: 1},
 			{at: 30 * time.Second, listed: true, runs: 2},
 		}},
-		{"at the defaults: success at 0, raising at 30 and 45 is served, at 60 hidden", NewRegistryConfig(), script(ok, raises), []step{
+		{"at the defaults: success at 0, raising at 30 and 45 is served, at 60 hidden", newRegistryConfig(), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * time.Second, listed: true, runs: 2, logs: []string{debugGraced}},
 			{at: 45 * time.Second, listed: true, runs: 3, logs: []string{debugGraced}}, // nothing cached: probed again
@@ -197,30 +197,30 @@ func TestAvailabilityRules(t *testing.T) {
 			{at: 60 * time.Second, listed: false, runs: 5, logs: []string{warnFailed}},
 			{at: 89 * time.Second, listed: false, runs: 5}, // the failure is cached for the TTL
 		}},
-		{"success then raising at t+0: graced, DEBUG, nothing cached", NewRegistryConfig().WithTTL(0), script(ok, raises), []step{
+		{"success then raising at t+0: graced, DEBUG, nothing cached", newRegistryConfig().WithTTL(0), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 0, listed: true, runs: 2, logs: []string{debugGraced}},
 			{at: 0, listed: true, runs: 3, logs: []string{debugGraced}},
 		}},
-		{"grace counts from the last real success, not from graced serves", NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second), script(ok, raises), []step{
+		{"grace counts from the last real success, not from graced serves", newRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 10 * time.Second, listed: true, runs: 2, logs: []string{debugGraced}},
 			{at: 19 * time.Second, listed: true, runs: 3, logs: []string{debugGraced}},
 			{at: 20 * time.Second, listed: false, runs: 4, logs: []string{warnFailed}}, // last success not refreshed at 10 or 19
 		}},
-		{"success then raising after the window: hidden", NewRegistryConfig().WithTTL(5 * time.Second).WithGrace(5 * time.Second), script(ok, raises), []step{
+		{"success then raising after the window: hidden", newRegistryConfig().WithTTL(5 * time.Second).WithGrace(5 * time.Second), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 11 * time.Second, listed: false, runs: 2, logs: []string{warnFailed}},
 		}},
-		{"an explicit unavailable is never graced", NewRegistryConfig().WithTTL(0), script(ok, no), []step{
+		{"an explicit unavailable is never graced", newRegistryConfig().WithTTL(0), script(ok, no), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: time.Second, listed: false, runs: 2, logs: []string{debugUnavailable}},
 		}},
-		{"grace 0: a failure right after a success hides the tool", NewRegistryConfig().WithTTL(0).WithGrace(0), script(ok, raises), []step{
+		{"grace 0: a failure right after a success hides the tool", newRegistryConfig().WithTTL(0).WithGrace(0), script(ok, raises), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 0, listed: false, runs: 2, logs: []string{warnFailed}},
 		}},
-		{"recovery after a graced failure shows at once", NewRegistryConfig(), script(ok, raises, ok), []step{
+		{"recovery after a graced failure shows at once", newRegistryConfig(), script(ok, raises, ok), []step{
 			{at: 0, listed: true, runs: 1},
 			{at: 30 * time.Second, listed: true, runs: 2, logs: []string{debugGraced}},
 			{at: 31 * time.Second, listed: true, runs: 3},
@@ -237,7 +237,7 @@ func TestAvailabilityRules(t *testing.T) {
 }
 
 func TestStatusSaysWhereTheAnswerCameFrom(t *testing.T) {
-	h := newHarness(NewRegistryConfig())
+	h := newHarness(newRegistryConfig())
 	p := script(ok, raises)
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
 	require.NoError(t, h.Register(Tool{Name: "plain"}, false))
@@ -268,7 +268,7 @@ func TestStatusSaysWhereTheAnswerCameFrom(t *testing.T) {
 
 func TestRegisterOverwriteAndEviction(t *testing.T) {
 	t.Run("overwrite=false on an existing name is refused", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		require.NoError(t, h.Register(Tool{Name: "x", Description: "v1"}, false))
 		err := h.Register(Tool{Name: "x", Description: "v2"}, false)
 		assert.ErrorIs(t, err, ErrExists)
@@ -276,7 +276,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		assert.Equal(t, "v1", tool.Description)
 	})
 	t.Run("a different probe drops last-good", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig().WithTTL(0))
+		h := newHarness(newRegistryConfig().WithTTL(0))
 		healthy := script(ok)
 		require.NoError(t, h.Register(Tool{Name: "swap", Probe: healthy}, false))
 		assert.Equal(t, []string{"swap"}, h.listed(t))
@@ -286,7 +286,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		assert.Equal(t, []string{"WARN Availability check failed for tool 'swap': Network unreachable"}, h.logs.take())
 	})
 	t.Run("the same instance keeps its cache and last-good", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		p := script(ok, raises)
 		require.NoError(t, h.Register(Tool{Name: "same", Probe: p, Description: "v1"}, false))
 		assert.Equal(t, []string{"same"}, h.listed(t))
@@ -299,7 +299,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		assert.Equal(t, "v2", tools[0].Description)
 	})
 	t.Run("unregister and clear evict", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		p := script(ok)
 		require.NoError(t, h.Register(Tool{Name: "a", Probe: p}, false))
 		h.listed(t)
@@ -316,7 +316,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		assert.Equal(t, int32(3), p.runs.Load())
 	})
 	t.Run("results are keyed by the registered name", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		p := script(ok)
 		require.NoError(t, h.Register(Tool{Name: "one", Probe: p}, false))
 		require.NoError(t, h.Register(Tool{Name: "two", Probe: p}, false))
@@ -324,7 +324,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		assert.Equal(t, int32(2), p.runs.Load())
 	})
 	t.Run("a tool without a probe is always listed and never cached", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		require.NoError(t, h.Register(Tool{Name: "plain"}, false))
 		for _, at := range []time.Duration{0, time.Hour} {
 			h.clock.At(at)
@@ -332,7 +332,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 		}
 	})
 	t.Run("listing keeps registration order", func(t *testing.T) {
-		h := newHarness(NewRegistryConfig())
+		h := newHarness(newRegistryConfig())
 		for _, n := range []string{"c", "a", "b"} {
 			require.NoError(t, h.Register(Tool{Name: n}, false))
 		}
@@ -349,7 +349,7 @@ func TestRegisterOverwriteAndEviction(t *testing.T) {
 // TestOneRunPerToolPerTTL: however many callers read at once, each tool's
 // probe runs once per TTL window.
 func TestOneRunPerToolPerTTL(t *testing.T) {
-	h := newHarness(NewRegistryConfig())
+	h := newHarness(newRegistryConfig())
 	probes := make([]*scripted, 20)
 	for i := range probes {
 		probes[i] = script(ok)
@@ -380,7 +380,7 @@ var hammerPolicies = []*Policy{nil, {FailureThreshold: 2, SuccessThreshold: 2, R
 // TestRegistryHammer lists, registers, unregisters and checks from many
 // goroutines at once; run it with -race.
 func TestRegistryHammer(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(time.Millisecond))
+	h := newHarness(newRegistryConfig().WithTTL(time.Millisecond))
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	for g := range 8 {
@@ -424,7 +424,7 @@ func TestRegistryHammer(t *testing.T) {
 // readers one budget in all, not one each, and the other tools answer
 // without waiting on it longer than that.
 func TestHangingProbeCostsOneBudget(t *testing.T) {
-	h := newHarness(NewRegistryConfig())
+	h := newHarness(newRegistryConfig())
 	var hangs atomic.Int32
 	budget := 50 * time.Millisecond
 	hang := NewNativeProbe(budget, func(ctx context.Context) (bool, string, error) {
@@ -480,7 +480,7 @@ func TestNativeProbe(t *testing.T) {
 // TestSubscribeSeesFlips: subscribers hear every flip, in order, and
 // nothing for answers that do not change what is listed.
 func TestSubscribeSeesFlips(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(5 * time.Second))
+	h := newHarness(newRegistryConfig().WithTTL(10 * time.Second).WithGrace(5 * time.Second))
 	p := script(ok, ok, raises, raises, no, ok)
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
 	var got []string
@@ -508,7 +508,7 @@ func TestSubscribeSeesFlips(t *testing.T) {
 // answer expires, spread by a per-tool jitter; the availability rules are
 // unchanged.
 func TestBackgroundRefresh(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
+	h := newHarness(newRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
 	p := script(ok, raises, raises, raises)
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
 	others := make([]*scripted, 50)
@@ -550,7 +550,7 @@ func TestBackgroundRefresh(t *testing.T) {
 // TestBackgroundGrace: a failing probe is graced by the refresher as by a
 // reader, re-probed by the end of the window at the latest, then hidden.
 func TestBackgroundGrace(t *testing.T) {
-	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
+	h := newHarness(newRegistryConfig().WithTTL(10 * time.Second).WithGrace(10 * time.Second).WithBackgroundRefresh(true))
 	p := script(ok, raises)
 	require.NoError(t, h.Register(Tool{Name: "flaky", Probe: p}, false))
 	ctx := context.Background()
@@ -574,7 +574,7 @@ func TestBackgroundGrace(t *testing.T) {
 // rebuilt returns a new background registry on h's clock and logger with
 // the same tools and fresh probes.
 func rebuilt(t *testing.T, h *harness) *Registry {
-	r := NewRegistry(h.cfg)
+	r := newRegistry(h.cfg)
 	for _, tool := range h.List() {
 		tool.Probe = script(ok)
 		require.NoError(t, r.Register(tool, false))
@@ -609,7 +609,7 @@ func TestAnswerAfterRemovalChangesNothing(t *testing.T) {
 			ctx := context.Background()
 			var runs atomic.Int32
 			running, release := make(chan struct{}), make(chan struct{})
-			r := NewRegistry(NewRegistryConfig().WithTTL(0))
+			r := newRegistry(newRegistryConfig().WithTTL(0))
 			require.NoError(t, r.Register(Tool{Name: "t", Probe: NewNativeProbe(0, func(context.Context) (bool, string, error) {
 				if runs.Add(1) == 1 {
 					return true, "", nil

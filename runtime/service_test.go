@@ -64,7 +64,7 @@ func startService(t *testing.T, path string, obs Observer) (*Service, *events) {
 	t.Helper()
 	cfg := NewServiceConfig().WithWatchInterval(20 * time.Millisecond).WithRetireDelay(10 * time.Millisecond)
 	if obs != nil {
-		cfg = cfg.WithGate(NewGateConfig().WithRegistry(NewRegistryConfig().WithObserver(obs)))
+		cfg = cfg.WithGate(NewGateConfig().withRegistry(newRegistryConfig().WithObserver(obs)))
 	}
 	return startServiceWith(t, path, cfg)
 }

@@ -14,7 +14,7 @@ import (
 // every registration change; reads of stored answers leave it alone.
 func TestVersion(t *testing.T) {
 	ctx := context.Background()
-	h := newHarness(NewRegistryConfig().WithTTL(10 * time.Second).WithBackgroundRefresh(true).WithPolicy(Policy{FailureThreshold: 2}))
+	h := newHarness(newRegistryConfig().WithTTL(10 * time.Second).WithBackgroundRefresh(true).WithPolicy(Policy{FailureThreshold: 2}))
 	p := script(ok, ok, no)
 	require.NoError(t, h.Register(Tool{Name: "a", Probe: p}, false))
 	require.NoError(t, h.Register(Tool{Name: "plain"}, false))

@@ -49,16 +49,13 @@ func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io
 // openGateObserved is openGateWith with an observer of every probe run
 // (nil for none).
 func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, obs runtime.Observer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
-	registry := runtime.NewRegistryConfig()
+	cfg := runtime.NewGateConfig().WithEngine(withProgress(newEngineConfig().WithCacheDir(defaultCacheDir()), stderr))
 	if verbose {
-		registry = registry.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		cfg = cfg.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
 	if obs != nil {
-		registry = registry.WithObserver(obs)
+		cfg = cfg.WithObserver(obs)
 	}
-	cfg := runtime.NewGateConfig().
-		WithEngine(withProgress(newEngineConfig().WithCacheDir(defaultCacheDir()), stderr)).
-		WithRegistry(registry)
 	if adjust != nil {
 		cfg = adjust(cfg)
 	}

@@ -45,16 +45,14 @@ func openDaemon(ctx context.Context, cmd, path string, verbose bool, observer ru
 	// Without -v the registry says nothing: its log has a line per probe
 	// run that fails (every few seconds for one tool that stays down);
 	// the event log says when a tool flips, once.
-	registry := runtime.NewRegistryConfig()
+	cfg := runtime.NewGateConfig().WithEngine(newEngineConfig().WithCacheDir(defaultCacheDir()))
 	if verbose {
-		registry = registry.WithLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		cfg = cfg.WithLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
 	if observer != nil {
-		registry = registry.WithObserver(observer)
+		cfg = cfg.WithObserver(observer)
 	}
-	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
-		WithEngine(newEngineConfig().WithCacheDir(defaultCacheDir())).
-		WithRegistry(registry)))
+	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(cfg))
 	if err != nil {
 		reportManifestError(log, cmd, path, err)
 		log.Close(logClose)

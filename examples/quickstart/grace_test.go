@@ -60,8 +60,8 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	// No environment: only network_tool is asked, and nothing here may
 	// reach serpapi.com through search_web's key.
 	noEnv := runtime.NewEngineConfig().WithLookupEnv(func(string) (string, bool) { return "", false })
-	g, err := runtime.Open(ctx, listening, runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
-		WithClock(clock).WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))))
+	g, err := runtime.Open(ctx, listening, runtime.NewGateConfig().WithEngine(noEnv).
+		WithClock(clock).WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	require.NoError(t, err)
 	defer g.Close(ctx)
 	status := func() runtime.Status {
@@ -110,8 +110,8 @@ func TestNetworkToolGraceWindow(t *testing.T) {
 	// gate.toml as written: nothing listens on port 9, and a tool that
 	// never succeeded is hidden at once, with a WARNING.
 	fresh := &syncBuffer{}
-	g2, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().WithEngine(noEnv).WithRegistry(runtime.NewRegistryConfig().
-		WithLogger(slog.New(slog.NewTextHandler(fresh, nil)))))
+	g2, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().WithEngine(noEnv).
+		WithLogger(slog.New(slog.NewTextHandler(fresh, nil))))
 	require.NoError(t, err)
 	defer g2.Close(ctx)
 	sts, err := g2.Tools().Status(ctx, "network_tool")
@@ -131,7 +131,7 @@ func TestUnavailableIsFinal(t *testing.T) {
 	clock := &manualClock{now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)}
 	g, err := runtime.Open(ctx, manifestCopy(t), runtime.NewGateConfig().
 		WithEngine(runtime.NewEngineConfig().WithLookupEnv(env.lookup)).
-		WithRegistry(runtime.NewRegistryConfig().WithClock(clock)))
+		WithClock(clock))
 	require.NoError(t, err)
 	defer g.Close(ctx)
 	status := func() runtime.Status {

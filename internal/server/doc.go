@@ -16,7 +16,7 @@
 //
 //	metrics := server.NewMetrics()
 //	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().
-//		WithGate(runtime.NewGateConfig().WithRegistry(runtime.NewRegistryConfig().WithObserver(metrics))))
+//		WithGate(runtime.NewGateConfig().WithObserver(metrics)))
 //	stop := metrics.Watch(svc)
 //	defer stop()
 //	if err := server.CheckBind(addr, allowRemote, token); err != nil { ... }

@@ -49,13 +49,10 @@ func writeManifest(t testing.TB, dir, body string) string {
 // serviceConfig is what gatectl serve passes: metrics as the registries'
 // observer. tune, when not nil, has the last word.
 func serviceConfig(metrics *Metrics, tune func(runtime.GateConfig) runtime.GateConfig) runtime.ServiceConfig {
-	reg := runtime.NewRegistryConfig()
+	g := runtime.NewGateConfig().WithEngine(runtime.NewEngineConfig().WithCacheDir(cacheDir))
 	if metrics != nil {
-		reg = reg.WithObserver(metrics)
+		g = g.WithObserver(metrics)
 	}
-	g := runtime.NewGateConfig().
-		WithEngine(runtime.NewEngineConfig().WithCacheDir(cacheDir)).
-		WithRegistry(reg)
 	if tune != nil {
 		g = tune(g)
 	}

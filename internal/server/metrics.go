@@ -27,7 +27,7 @@ const scrapeTimeout = 2 * time.Second
 
 // Metrics are gate's Prometheus metrics, on a registry of their own so that
 // an embedding program's global registry is left alone. Pass Metrics as the
-// runtime.Observer of the Service's registries (RegistryConfig.WithObserver)
+// runtime.Observer of the Service's registries (GateConfig.WithObserver)
 // to count probe runs and reads, and call Watch to count state changes and
 // reloads and to fill the state gauges. All methods are safe for concurrent
 // use.
