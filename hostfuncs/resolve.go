@@ -40,4 +40,3 @@ func (f ResolverFunc) Resolve(ctx context.Context, name string) (bool, error) {
 // that is not clean, or a name the scheme's resolver rejects (a relative
 // path for bin: or lib:, an invalid module name for py:).
 var ErrBadSpec = grants.ErrBadSpec
-

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/testnet"
-	"github.com/gate-dev/gate/probes"
 )
 
 // BenchmarkEnvCheck asks one question, "is GATE_BENCH_VAR set and not

@@ -25,7 +25,7 @@
 //     meets its budget (internal/meter) and compiled once (with an on-disk
 //     cache when configured), and makes Probes of them with their
 //     grants (hostfuncs.Grants), config and budget; StandardProbe makes one
-//     from a standard-probe shorthand of package probes ("env:KEY",
+//     from a standard-probe shorthand ("env:KEY",
 //     "redis:127.0.0.1:6379", ...). Probe.Run gives a Result: the Outcome,
 //     the reason, what the grants denied, the logs.
 //   - NativeProbe is a Prober that gates a tool on a Go function instead

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/testsvc"
-	"github.com/gate-dev/gate/probes"
 )
 
 // BenchmarkHonestPaths runs the honest paths that the secrets handling,

@@ -12,8 +12,8 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/gate-dev/gate/internal/meter"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/safefile"
-	"github.com/gate-dev/gate/probes"
 )
 
 // Module is a compiled probe module: checked against the probe ABI,

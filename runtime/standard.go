@@ -6,7 +6,7 @@ import (
 
 	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/host"
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // StandardProbe makes a probe named name from a standard-probe shorthand:

@@ -40,7 +40,7 @@ func TestCheckAnswersAtScale(t *testing.T) {
 	}()
 	addr := ln.Addr().String()
 	dir := t.TempDir()
-	wasm, err := os.ReadFile("../../probes/tcp.wasm")
+	wasm, err := os.ReadFile("../../internal/probes/tcp.wasm")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "own.wasm"), wasm, 0o644))
 	manifests := []struct {

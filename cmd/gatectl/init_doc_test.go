@@ -12,8 +12,8 @@ import (
 
 	"github.com/gate-dev/gate/internal/doctest"
 	"github.com/gate-dev/gate/internal/golden"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/testsvc"
-	"github.com/gate-dev/gate/probes"
 )
 
 // TestInitDoc plays docs/CLI.md's "gatectl init" on the machine the page

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // What gatectl init looks for: three tables, one per kind of thing. Each

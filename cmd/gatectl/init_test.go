@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/internal/testsvc"
-	"github.com/gate-dev/gate/probes"
 )
 
 // bareMachine is a machine with nothing on it: no environment, an empty

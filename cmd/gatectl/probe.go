@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/safefile"
 	"github.com/gate-dev/gate/internal/safetext"
-	"github.com/gate-dev/gate/probes"
 	"github.com/gate-dev/gate/runtime"
 )
 

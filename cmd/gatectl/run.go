@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/runtime"
 )
 

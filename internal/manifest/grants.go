@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gate-dev/gate/hostfuncs"
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // grantKind is one key of a probe's grants table: how its value is read

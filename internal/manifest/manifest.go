@@ -11,7 +11,7 @@
 //	             for a server gate's MCP gateway fronts, how to reach it
 //
 // A probe is written either as a standard-probe shorthand string
-// (probe = "env:SERP_API_KEY", see package probes) or as a table naming a
+// (probe = "env:SERP_API_KEY", see internal/probes) or as a table naming a
 // WebAssembly module with its config, grants and budget (or a standard
 // probe with a budget of its own). Either table may name a CA file for the
 // probe's TLS peers and let the host's proxy variables apply; a shorthand

@@ -3,7 +3,7 @@ package manifest
 import (
 	"strings"
 
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 var probeKeys = []string{"module", "standard", "sha256", "config", "grants", "budget", "tls_ca", "proxy"}

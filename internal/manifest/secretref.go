@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // secretOpen starts a secret placeholder, ${secret:NAME}, in the values

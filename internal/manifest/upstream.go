@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // The keys of a [[servers]] entry that say how gate's MCP gateway reaches

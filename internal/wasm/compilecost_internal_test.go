@@ -13,7 +13,7 @@ import (
 // the one FuncCost counts afresh.
 func TestDecodeCountsFuncCost(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "probes", "*.wasm"))
+	paths, err := filepath.Glob(filepath.Join("..", "probes", "*.wasm"))
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
 	for _, path := range paths {

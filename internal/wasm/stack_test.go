@@ -296,7 +296,7 @@ func TestReservedSIMDAreRefused(t *testing.T) {
 func TestMaxStackHeightOfRealModules(t *testing.T) {
 	t.Parallel()
 	files := map[string][]byte{}
-	for _, pattern := range []string{"testdata/*.wasm", "../meter/testdata/*.wasm", "../../probes/*.wasm", "../../runtime/testdata/hostile/*.wasm"} {
+	for _, pattern := range []string{"testdata/*.wasm", "../meter/testdata/*.wasm", "../probes/*.wasm", "../../runtime/testdata/hostile/*.wasm"} {
 		names, err := filepath.Glob(pattern)
 		require.NoError(t, err)
 		for _, name := range names {

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
 )

@@ -21,7 +21,7 @@ import (
 	"testing"
 
 	"github.com/gate-dev/gate/hostfuncs"
-	"github.com/gate-dev/gate/probes"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
 )

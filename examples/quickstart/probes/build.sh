@@ -1,6 +1,6 @@
 #!/bin/sh
 # build.sh rebuilds the committed requires.wasm from requires.c, with the
-# flags and toolchain of probes/build.sh (see there why each flag), so the
+# flags and toolchain of internal/probes/build.sh (see there why each flag), so the
 # bytes are the same on every build. Run it after changing requires.c or
 # probes/include/gate.h (`go generate ./examples/quickstart` runs it);
 # TestRequiresWasmIsFresh fails until you do. Then update the sha256 pins

@@ -29,7 +29,7 @@ func TestCHeaderHelpers(t *testing.T) {
 	requireClang(t)
 	out := filepath.Join(t.TempDir(), "helpers.wasm")
 	cmd := exec.Command("clang", "--target=wasm32", "-mcpu=mvp", "-nostdlib", "-ffreestanding", "-Oz",
-		"-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-Iinclude",
+		"-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I../../probes/include",
 		"-Wl,--no-entry", "-Wl,--export=probe", "-Wl,--strip-all",
 		"-Wl,--initial-memory=65536", "-Wl,--max-memory=65536",
 		"-Wl,--stack-first", "-Wl,-z,stack-size=8192",

@@ -23,7 +23,7 @@
 // and one C file, src/NAME.c, which build.sh builds into the committed
 // NAME.wasm (1.4 to 5 KB each, one page of memory, importing nothing but
 // the gate host module), embedded here. After changing src/ or include/,
-// run `go generate ./probes`; TestCommittedWasmIsFresh fails until you do.
+// run `go generate ./internal/probes`; TestCommittedWasmIsFresh fails until you do.
 //
 // Probe authors: write C against include/gate.h, or Go against package
 // github.com/gate-dev/gate/probes/sdk (much bigger and slower to load).

@@ -20,10 +20,10 @@ import (
 // (building, then compiling ~2 MB of wasm).
 func TestSDKExample(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "example.wasm")
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./sdk/example")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "../../probes/sdk/example")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	output, err := cmd.CombinedOutput()
-	require.NoError(t, err, "GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared ./sdk/example:\n%s", output)
+	require.NoError(t, err, "GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared ./probes/sdk/example:\n%s", output)
 	wasm, err := os.ReadFile(out)
 	require.NoError(t, err)
 

@@ -57,7 +57,7 @@ func TestCommittedWasmIsFresh(t *testing.T) {
 		embedded, _ := Wasm(k)
 		if !bytes.Equal(fresh, committed) {
 			version, _ := exec.Command("clang", "--version").Output()
-			t.Errorf("probes/%s is stale: building src/%s.c gives different bytes (%d, committed %d); run `go generate ./probes` and commit the result.\n"+
+			t.Errorf("probes/%s is stale: building src/%s.c gives different bytes (%d, committed %d); run `go generate ./internal/probes` and commit the result.\n"+
 				"(The committed files were built with Debian clang/lld 14.0.6; this is %s.)",
 				name, k, len(fresh), len(committed), firstLine(string(version)))
 		}

@@ -25,7 +25,7 @@ import (
 // .wasm here is a kind of the table: build.sh builds and the package
 // embeds whatever is there.
 func TestKindTable(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "..", "probes", "README.md"))
 	require.NoError(t, err)
 	sections := readmeSections(string(readme))
 	ctx := context.Background()

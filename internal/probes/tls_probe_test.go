@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/internal/testnet"
 	"github.com/gate-dev/gate/internal/testsvc"
-	"github.com/gate-dev/gate/probes"
 	"github.com/gate-dev/gate/runtime"
 )
 

@@ -2,7 +2,7 @@
 # build.sh rebuilds the committed standard probes from their sources:
 # each src/NAME.c becomes NAME.wasm (and each must be a kind in kinds.go's
 # table, which TestKindTable checks). It is the one command to run after
-# changing src/ or include/ (`go generate ./probes` runs it);
+# changing src/ or include/ (`go generate ./internal/probes` runs it);
 # TestCommittedWasmIsFresh fails when the committed bytes differ from what
 # this script produces.
 #
@@ -49,7 +49,7 @@ for src in src/*.c; do
 	probe=$(basename "$src" .c)
 	"$CLANG" --target=wasm32 -mcpu=mvp -nostdlib -ffreestanding -Oz \
 		-std=c11 -Wall -Wextra \
-		-Iinclude \
+		-I../../probes/include \
 		-Wl,--no-entry \
 		-Wl,--export=probe \
 		-Wl,--strip-all \
