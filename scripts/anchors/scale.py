@@ -10,7 +10,7 @@ same manifest) is the anchor, in the same round.
         [--sizes 1000,10000,50000] [--procs 1,2] [--rounds 3]
 
 Every env tool's variable is set, so every right answer is "available".
-Run from the repository root (it copies probes/tcp.wasm as the module) on
+Run from the repository root (it copies internal/probes/tcp.wasm as the module) on
 a machine with GNU time (Debian's package time). It
 prints one Markdown row per kind, size and GOMAXPROCS, with the medians of
 the rounds, and the range of wrong answers.
@@ -83,7 +83,7 @@ def main():
     args = ap.parse_args()
     addr = listener()
     work = tempfile.mkdtemp()
-    shutil.copy("probes/tcp.wasm", os.path.join(work, "own.wasm"))
+    shutil.copy("internal/probes/tcp.wasm", os.path.join(work, "own.wasm"))
     model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pymodel.py")
     print("| kind | tools | GOMAXPROCS | " + " | ".join(
         "%s: wall, CPU a tool, peak RSS, wrong" % os.path.basename(b) for b in args.binaries) + " | model |")
