@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 	"strings"
 
@@ -377,72 +376,26 @@ func (d *decoder) newTable(cur *table, name string, kind tableKind, explicit boo
 	return kid
 }
 
-// parseInteger is go-toml's parseInteger (the parser has checked the
-// digits and underscores), not ok where it errs.
+// parseInteger reads an integer the parser has checked (digits,
+// underscores between them, a sign or a 0x, 0o or 0b prefix), not ok
+// where go-toml's decoder errs (out of range).
 func parseInteger(b []byte) (int64, bool) {
-	if len(b) > 2 && b[0] == '0' {
-		var shift uint
-		switch b[1] {
+	s, base := strings.ReplaceAll(string(b), "_", ""), 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
 		case 'x':
-			shift = 4
+			base = 16
 		case 'o':
-			shift = 3
+			base = 8
 		case 'b':
-			shift = 1
+			base = 2
 		default:
 			return 0, false
 		}
-		var v uint64
-		for _, c := range b[2:] {
-			var digit byte
-			switch {
-			case c == '_':
-				continue
-			case '0' <= c && c <= '9':
-				digit = c - '0'
-			case 'a' <= c && c <= 'f':
-				digit = c - 'a' + 10
-			case 'A' <= c && c <= 'F':
-				digit = c - 'A' + 10
-			default:
-				return 0, false
-			}
-			if v > math.MaxInt64>>shift {
-				return 0, false
-			}
-			v = v<<shift | uint64(digit)
-		}
-		return int64(v), true
+		s = s[2:]
 	}
-	i, neg := 0, false
-	switch b[0] {
-	case '-':
-		neg = true
-		i++
-	case '+':
-		i++
-	}
-	var limit uint64 = math.MaxInt64
-	if neg {
-		limit = math.MaxInt64 + 1
-	}
-	var v uint64
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '_' {
-			continue
-		}
-		if c < '0' || c > '9' || v > limit/10 {
-			return 0, false
-		}
-		if v = v*10 + uint64(c-'0'); v > limit {
-			return 0, false
-		}
-	}
-	if neg {
-		return -int64(v), true
-	}
-	return int64(v), true
+	i, err := strconv.ParseInt(s, base, 64)
+	return i, err == nil
 }
 
 // parseFloat is go-toml's parseFloat for finite floats, not ok for
