@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -600,16 +599,6 @@ func (ix *index) childNamed(parent int32, name string) int32 {
 		return noNode
 	}
 	return ix.child(parent, id)
-}
-
-// paths returns every recorded path, sorted, for tests.
-func (ix *index) paths() []string {
-	out := make([]string, 0, len(ix.nodes)-1)
-	for id := 1; id < len(ix.nodes); id++ {
-		out = append(out, ix.pathOf(int32(id), noSeg))
-	}
-	sort.Strings(out)
-	return out
 }
 
 // keyParts returns the parts of a node's (possibly dotted) key.
