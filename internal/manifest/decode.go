@@ -11,9 +11,10 @@ import (
 // The manifest's decoder: one pass over go-toml's unstable parser that
 // builds the map toml.Unmarshal builds, and refuses what toml.Unmarshal
 // refuses (a key or table defined twice, a table reopened or extended in
-// a way TOML forbids) with go-toml's message at go-toml's position,
-// following its key tracker's rules; go-toml's decoder reads the values
-// it does not (tomlerror.go). FuzzDecodeExact and
+// a way TOML forbids, a number or date out of range) with go-toml's
+// message at go-toml's position, following its key tracker's rules, so
+// that a manifest reads the same whichever decodes it; go-toml's decoder
+// reads the values it does not (tomlerror.go). FuzzDecodeExact and
 // TestDecodeExactMatchesGoTOML hold it to toml.Unmarshal.
 //
 // It runs after the position index (positions.go), which has read the

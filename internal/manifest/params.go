@@ -41,7 +41,7 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 	if !quick {
 		c.libraryMetaSchema(path, m)
 	}
-	raw, err := json.Marshal(m)
+	raw, err := encodeParams(m)
 	if err != nil {
 		// fastMetaValid and jsonValue let through only what JSON carries.
 		c.valueErr(path, "cannot be written in JSON: %v", err)
