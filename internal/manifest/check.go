@@ -32,8 +32,7 @@ type checker struct {
 }
 
 func newChecker(file string, src []byte) *checker {
-	// bytes.Count and IndexByte scan many bytes at a time; a 10,000-tool
-	// manifest has 90,000 lines.
+	// bytes.Count and IndexByte scan many bytes at a time.
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 	"strings"
 
@@ -10,20 +9,18 @@ import (
 )
 
 // The manifest's decoder: one pass over go-toml's unstable parser that
-// builds exactly the map toml.Unmarshal builds, and refuses exactly what
-// toml.Unmarshal refuses (a key or table defined twice, a table reopened
-// or extended in a way TOML forbids) with go-toml's message at go-toml's
-// position, following its key tracker's rules (header, keyValue); the
-// values it does not read itself (datetimes, infinities, NaN, numbers out
-// of range) it has go-toml's decoder read (tomlerror.go).
-// FuzzDecodeExact and TestDecodeExactMatchesGoTOML hold it to
-// toml.Unmarshal.
+// builds the map toml.Unmarshal builds, and refuses what toml.Unmarshal
+// refuses (a key or table defined twice, a table reopened or extended in
+// a way TOML forbids, a number or date out of range) with go-toml's
+// message at go-toml's position, following its key tracker's rules, so
+// that a manifest reads the same whichever decodes it; go-toml's decoder
+// reads the values it does not (tomlerror.go). FuzzDecodeExact and
+// TestDecodeExactMatchesGoTOML hold it to toml.Unmarshal.
 //
-// It has no limits of its own: it runs after the position index
-// (positions.go), which has read the whole document, reported its syntax
-// error if it has one, and counted every limit. It is gate's own rather
-// than toml.Unmarshal because go-toml's duplicate-key checks cost the
-// square of a table's keys (TestDecoderLinearWhereGoTOMLWasNot).
+// It runs after the position index (positions.go), which has read the
+// whole document and counted every limit, so it has no limits of its
+// own. It exists because go-toml's duplicate-key checks cost the square
+// of a table's keys (TestDecoderLinearWhereGoTOMLWasNot).
 
 // decoder is the state of one decodeExact.
 type decoder struct {
@@ -31,17 +28,12 @@ type decoder struct {
 	p   unstable.Parser
 	// root is the document; sec is the table key/values go into.
 	root, sec *table
-	// names interns keys: every [[tools]] has a "name".
-	names map[string]string
-	// nodes is where tables are allocated from, a slab at a time.
-	nodes []table
+	names     map[string]string // interned keys: every [[tools]] has a "name"
+	nodes     []table           // where tables are allocated from, a slab at a time
 	// rootArrays are the arrays of tables at the top (tools, servers),
-	// whose values in the document are set at the end (see
-	// setRootArrays).
+	// whose values in the document are set at the end.
 	rootArrays []*table
-	// toolsHint is about how many [[tools]] the input has, for the
-	// capacity of the tools array.
-	toolsHint int
+	toolsHint  int // how many [[tools]] the input has, for the array's capacity
 	// expr is the expression being decoded, whose key go-toml's messages
 	// point at; valErr is the first value in it go-toml would refuse,
 	// reported when the expression ends unless its keys are refused
@@ -129,8 +121,7 @@ func (t *table) addKid(name string, k *table) {
 
 // holds reports whether name is a key in t's map; for a name that is not
 // one of t's tables (kid), that is a value: a scalar, an inline table or
-// an array. (A top-level array of tables is a kid before it is in the map:
-// see setRootArrays.)
+// an array.
 func (t *table) holds(name string) bool {
 	_, ok := t.m[name]
 	return ok
@@ -199,8 +190,8 @@ func (d *decoder) intern(b []byte) string {
 	return s
 }
 
-// newNode returns a new table, from a slab: a 10,000-tool manifest has
-// 10,000 of them, all garbage once decoding is done.
+// newNode returns a new table, from a slab: there is one per tool, all
+// garbage once decoding is done.
 func (d *decoder) newNode() *table {
 	if len(d.nodes) == 0 {
 		d.nodes = make([]table, 64)
@@ -360,8 +351,7 @@ func (d *decoder) header(e *unstable.Node, array bool) *table {
 		*elem = table{m: make(map[string]any, 4), explicit: true}
 		kid.arr = append(kid.arr, elem.m)
 		if cur == d.root {
-			// Set at the end: boxing the growing slice for every element
-			// was an allocation per tool.
+			// Set at the end, not boxed again for every element.
 			if !kid.rooted {
 				kid.name, kid.rooted = name, true
 				d.rootArrays = append(d.rootArrays, kid)
@@ -387,72 +377,26 @@ func (d *decoder) newTable(cur *table, name string, kind tableKind, explicit boo
 	return kid
 }
 
-// parseInteger is go-toml's parseInteger (the parser has checked the
-// digits and underscores), not ok where it errs.
+// parseInteger reads an integer the parser has checked (digits,
+// underscores between them, a sign or a 0x, 0o or 0b prefix), not ok
+// where go-toml's decoder errs (out of range).
 func parseInteger(b []byte) (int64, bool) {
-	if len(b) > 2 && b[0] == '0' {
-		var shift uint
-		switch b[1] {
+	s, base := strings.ReplaceAll(string(b), "_", ""), 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
 		case 'x':
-			shift = 4
+			base = 16
 		case 'o':
-			shift = 3
+			base = 8
 		case 'b':
-			shift = 1
+			base = 2
 		default:
 			return 0, false
 		}
-		var v uint64
-		for _, c := range b[2:] {
-			var digit byte
-			switch {
-			case c == '_':
-				continue
-			case '0' <= c && c <= '9':
-				digit = c - '0'
-			case 'a' <= c && c <= 'f':
-				digit = c - 'a' + 10
-			case 'A' <= c && c <= 'F':
-				digit = c - 'A' + 10
-			default:
-				return 0, false
-			}
-			if v > math.MaxInt64>>shift {
-				return 0, false
-			}
-			v = v<<shift | uint64(digit)
-		}
-		return int64(v), true
+		s = s[2:]
 	}
-	i, neg := 0, false
-	switch b[0] {
-	case '-':
-		neg = true
-		i++
-	case '+':
-		i++
-	}
-	var limit uint64 = math.MaxInt64
-	if neg {
-		limit = math.MaxInt64 + 1
-	}
-	var v uint64
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '_' {
-			continue
-		}
-		if c < '0' || c > '9' || v > limit/10 {
-			return 0, false
-		}
-		if v = v*10 + uint64(c-'0'); v > limit {
-			return 0, false
-		}
-	}
-	if neg {
-		return -int64(v), true
-	}
-	return int64(v), true
+	i, err := strconv.ParseInt(s, base, 64)
+	return i, err == nil
 }
 
 // parseFloat is go-toml's parseFloat for finite floats, not ok for

@@ -7,25 +7,20 @@ import (
 )
 
 // Validating a tool's parameters against the 2020-12 meta-schema with
-// santhosh-tekuri/jsonschema costs about 25 µs for a two-property schema:
-// the meta-schema is seven vocabularies joined by $dynamicRef, and the
-// validator walks all of them for every subschema. That was half of
-// parsing a 10,000-tool manifest. Nearly every real schema uses a small,
-// plain subset of the keywords, whose meta-schema rules are simple enough
-// to check directly, so fastMetaValid does that first.
+// santhosh-tekuri/jsonschema walks all seven of its vocabularies for
+// every subschema, which made it most of a parse (docs/BENCHMARKS.md).
+// Nearly every real schema uses a plain subset of the keywords, whose
+// meta-schema rules are simple enough to check directly, so fastMetaValid
+// does that first.
 //
 // It only ever says "valid" when the library would: for anything it does
 // not understand (a "$" keyword anywhere, "definitions", "dependencies", a
-// value of a type TOML does not produce) or anything it finds wrong, it
-// says "not sure" and the library decides, so every message about an
-// invalid schema still comes from the library, unchanged.
-// FuzzFastMetaSchema and FuzzFastMetaSchemaGen check that property against
-// the library, and TestFastMetaKnowsEveryKeyword that every keyword the
-// meta-schema constrains is either checked here or sent to the library.
-//
-// The rules are those of the 2020-12 meta-schema's vocabularies (core,
-// applicator, unevaluated, validation, meta-data, format-annotation,
-// content) and its deprecated keywords, as the library embeds them.
+// value of a type TOML does not produce) or finds wrong, it says "not
+// sure" and the library decides, so every message about an invalid
+// schema comes from the library. FuzzFastMetaSchema and
+// FuzzFastMetaSchemaGen hold it to the library, and
+// TestFastMetaKnowsEveryKeyword checks that every keyword the meta-schema
+// constrains is either checked here or sent to the library.
 
 // fastMetaValid reports whether params, a tool's parameters as JSON
 // values, are certainly valid against the 2020-12 meta-schema and need

@@ -52,7 +52,7 @@ func libraryValid(t testing.TB, params map[string]any) bool {
 func checkFastAgrees(t testing.TB, params map[string]any) bool {
 	t.Helper()
 	fast := fastMetaValid(params)
-	if fast && !jsonClean(params) {
+	if fast && !plainValue(params) {
 		t.Fatalf("fastMetaValid says valid for values JSON cannot carry: %#v", params)
 	}
 	if fast && !libraryValid(t, params) {
@@ -374,7 +374,7 @@ func (g *schemaGen) value(depth int) any {
 }
 
 // TestFastMetaValidIsJSONClean checks what parameters relies on to skip
-// jsonClean: fastMetaValid never says valid for a schema holding a value
+// jsonValue: fastMetaValid never says valid for a schema holding a value
 // JSON cannot carry, wherever it is.
 func TestFastMetaValidIsJSONClean(t *testing.T) {
 	bad := []any{math.NaN(), math.Inf(1), math.Inf(-1), time.Time{}, toml.LocalDate{}, toml.LocalTime{},
@@ -390,7 +390,7 @@ func TestFastMetaValidIsJSONClean(t *testing.T) {
 				{"type": "object", "allOf": []any{map[string]any{k: []any{v}}}},
 			} {
 				if fastMetaValid(params) {
-					require.True(t, jsonClean(params), "%#v", params)
+					require.True(t, plainValue(params), "%#v", params)
 				}
 				checked++
 			}

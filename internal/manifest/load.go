@@ -77,11 +77,6 @@ func Parse(path string, src []byte) (*Manifest, error) {
 }
 
 // ParseWithLimits is Parse within lim (zero fields: the defaults).
-//
-// A parse is one pass of each part, in order: the byte scan and the
-// position index (positions.go: every limit, the syntax error, every
-// position), the decoder (decode.go), then the checks, every problem in
-// file order.
 func ParseWithLimits(path string, src []byte, lim Limits) (*Manifest, error) {
 	m, errs, _ := parseMisses(path, src, lim)
 	if len(errs) > 0 {
@@ -141,11 +136,10 @@ func (c *checker) parse() (*Manifest, Errors) {
 	return m, c.errs
 }
 
-// decode parses the TOML, returning its one syntax or structure error if
-// it has one. The position index comes first: it counts every limit and
-// meets the syntax error, if any, with the exact bytes at fault. The
-// decoder then refuses what TOML's structure forbids (a key defined
-// twice, a table redefined) and builds the values.
+// decode parses the TOML, returning its one syntax, limit or structure
+// error if it has one: the byte scan, then the position index (every
+// limit, the syntax error at the exact bytes at fault, every position),
+// then the decoder (what TOML's structure forbids, and the values).
 func (c *checker) decode() (doc map[string]any, e *Error) {
 	defer func() {
 		// Nothing here panics on purpose, and the index and the decoder

@@ -170,8 +170,8 @@ type Skills struct {
 	AllowedToolsRequired *bool `json:"allowed_tools_required,omitempty"`
 	// FollowOutsideLinks lets discovery follow a symbolic link in a skills
 	// folder to a directory or SKILL.md outside it; false, the default,
-	// reports such a link and leaves it: a link to / once offered the
-	// model 52,487 SKILL.md files from all over the machine.
+	// reports such a link and leaves it: a link to / would offer the
+	// model every SKILL.md on the machine.
 	FollowOutsideLinks bool `json:"follow_outside_links,omitempty"`
 	// Pos is where the [skills] table starts; zero when there is none.
 	Pos Position `json:"pos"`
@@ -196,7 +196,7 @@ type Tool struct {
 	// datetimes, NaN and infinities, which JSON cannot carry, are
 	// rejected. It is bytes rather than a map because every user of the
 	// parameters wants JSON (model APIs, MCP clients), and a Gate keeps
-	// its Manifest: the maps were about 1 KB of heap per tool.
+	// its Manifest: bytes are far smaller than the maps.
 	Parameters json.RawMessage `json:"parameters,omitempty"`
 	// Probe answers whether the tool is usable now; nil means it always
 	// is.

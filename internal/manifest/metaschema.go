@@ -29,12 +29,10 @@ import (
 // chooses its draft when it names one of those; any other (or none)
 // means 2020-12, the draft MCP specifies.
 //
-// The library is slow for this job (tens of microseconds for a small
-// schema, hundreds with references to compile: 1,000 tools would take
-// tens of milliseconds), so a schema in the plain subset of 2020-12 that
-// nearly every tool uses is first checked by fastMetaValid (fastmeta.go),
-// which can only say "certainly valid" and takes under a microsecond; the
-// library checks the rest, and reports every problem.
+// A schema in the plain subset of 2020-12 that nearly every tool uses is
+// first checked by fastMetaValid (fastmeta.go), which can only say
+// "certainly valid"; the library checks the rest, and reports every
+// problem.
 
 // schemaBase is the URL a tool's parameters are compiled at: a scheme
 // nothing can load, hierarchical so that a relative "$ref" resolves (to a
@@ -80,9 +78,8 @@ func knownDraft(s string) bool {
 // calls it for the schemas fastMetaValid cannot vouch for.
 //
 // Validating against the meta-schema, compiled once per draft, is cheap;
-// compiling the schema itself costs about ten times more, so it is done
-// only for a schema that has references to resolve, which only a
-// compiler checks.
+// compiling the schema itself is not, so it is done only for a schema
+// that has references to resolve, which only a compiler checks.
 func (c *checker) libraryMetaSchema(path string, params map[string]any) {
 	draft := jsonschema.Draft2020.String()
 	if s, ok := params["$schema"].(string); ok && knownDraft(s) {

@@ -21,13 +21,12 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 		return nil
 	}
 	// A schema the quick meta-schema check vouches for holds only values
-	// JSON carries (TestFastMetaValidIsJSONClean): one walk, not two.
+	// JSON carries (TestFastMetaValidIsJSONClean); any other is copied
+	// into JSON's types, reporting each value JSON cannot carry.
 	quick := fastMetaValid(t)
 	var out any = t
-	good := quick || jsonClean(t)
-	if !good {
-		// Only now build the paths of the values, to report each one
-		// JSON cannot carry.
+	good := true
+	if !quick {
 		out, good = c.jsonValue(path, t)
 	}
 	if typ, has := t["type"]; !has {
@@ -44,39 +43,11 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 	}
 	raw, err := encodeParams(m)
 	if err != nil {
-		// jsonClean or jsonValue let through only what JSON carries.
+		// fastMetaValid and jsonValue let through only what JSON carries.
 		c.valueErr(path, "cannot be written in JSON: %v", err)
 		return nil
 	}
 	return raw
-}
-
-// jsonClean reports whether v, a decoded TOML value, holds only values
-// JSON can carry. The decoded document belongs to the parse alone, so a
-// clean value is used as it is: copying it (and building the path of
-// every value, in case one is bad) was a tenth of Parse.
-func jsonClean(v any) bool {
-	switch v := v.(type) {
-	case string, bool, int64:
-		return true
-	case float64:
-		return !math.IsNaN(v) && !math.IsInf(v, 0)
-	case []any:
-		for _, el := range v {
-			if !jsonClean(el) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, el := range v {
-			if !jsonClean(el) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // jsonValue copies a decoded TOML value into JSON's types, reporting

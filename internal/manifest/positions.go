@@ -2,19 +2,16 @@ package manifest
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// The decoded document (a map[string]any from go-toml) knows no
-// positions, so a second pass over go-toml's unstable parser records where
-// every key and value is, by the same path the checker uses to walk the
-// map: "tools[1].probe.grants.env[0]". A path names one thing only because
-// the document already decoded without error (no duplicate keys, no table
-// defined twice), so the pass can be simple.
+// The decoded document knows no positions, so a pass over go-toml's
+// unstable parser records where every key and value is, by the path the
+// checker uses to walk the map: "tools[1].probe.grants.env[0]". The same
+// pass counts every limit and meets the syntax error, if any.
 
 // span is a byte range of the source; len 0 means unknown.
 type span struct {
@@ -23,29 +20,19 @@ type span struct {
 
 // entry is where one path is.
 type entry struct {
-	// key is the key that names it (the last part of a dotted key), or
-	// the element itself inside an array.
-	key span
-	// value is the value after "=", or the element; zero when the parser
-	// does not record it.
-	value span
-	// header is the whole "[x]" or "[[x]]" header that opens it, if one
-	// does.
-	header span
+	key    span // the key that names it (a dotted key's last part), or an array's element
+	value  span // the value after "=", or the element; zero when unrecorded
+	header span // the "[x]" or "[[x]]" that opens it, if one does
 	// implicit is set for tables that only exist because a dotted key or
 	// header went through them: an explicit definition later wins.
 	implicit bool
 }
 
-// index records where every path is in the source.
-//
-// It is a tree rather than a map from path strings: a 10,000-tool
-// manifest has 170,000 paths, and building, hashing and keeping a string
-// for each (with a second map for the limit counts) was a third of
-// Parse. A node is found from its parent and its key's interned name
-// with one map lookup on a 64-bit key, and a path string is only built
-// when something asks for one (a limit exceeded, a test); lookup turns a
-// path back into nodes.
+// index records where every path is in the source. It is a tree of
+// nodes, each found from its parent and its key's interned name, rather
+// than a map from path strings, so that no path string is built unless
+// something asks for one (a limit exceeded, a test); lookup turns a path
+// back into nodes.
 type index struct {
 	src   []byte
 	nodes []node // nodes[0] is the document's root, path ""
@@ -79,9 +66,7 @@ type node struct {
 	keys, arrays, depth int32
 	// firstKid and nextKid list a node's children, newest first, while it
 	// has at most maxListed; past that, kids finds them. Most tables have
-	// a handful of keys, and a short list of nodes made moments before is
-	// in the cache, where a lookup in a map of every path is not: the map
-	// lookups were most of the index's time.
+	// a handful of keys, which a short list finds faster than a map.
 	firstKid, nextKid int32
 	nkids             int32
 }
@@ -134,10 +119,8 @@ type limitErr struct {
 }
 
 // maxDepth bounds how deep a manifest may nest (path segments, array
-// indices included: "tools[0].parameters" is 3). Paths grow with depth,
-// so an index of a document 10,000 arrays deep (all that go-toml allows)
-// would hold 150 MB of paths and take a second to build; a real manifest,
-// JSON Schemas included, stays far below 100.
+// indices included: "tools[0].parameters" is 3): paths grow with depth,
+// and a real manifest, JSON Schemas included, stays far below it.
 const maxDepth = 100
 
 // buildIndex parses src and records every path. It returns the parser's
@@ -149,8 +132,7 @@ const maxDepth = 100
 func buildIndex(src []byte, lim Limits) (*index, error) {
 	lim = lim.resolved()
 	names := newInterner()
-	// About one path per 20 bytes in real manifests; sizing for it saves
-	// the map and the slice their repeated growth.
+	// Sized for about one path per 20 bytes, as real manifests have.
 	guess := min(len(src)/20, lim.MaxValues) + 16
 	ix := &index{
 		src: src, nodes: make([]node, 1, guess), kids: map[uint64]int32{}, names: names,
@@ -181,11 +163,9 @@ func buildIndex(src []byte, lim Limits) (*index, error) {
 	return ix, p.Error()
 }
 
-// maxPathBytes caps the total length of the paths the index records, for
-// a source of n bytes. Each path repeats its ancestors' keys, so a deep
-// table under long keys with many keys in it would make paths add up to
-// many times the file (10 levels of 1 KB keys over 1,000,000 small keys
-// is 10 GB from 17 MB); real manifests stay under 4 times their size.
+// maxPathBytes caps the total length of the paths the checker may build,
+// for a source of n bytes: each path repeats its ancestors' keys, so long
+// keys over many values would make the paths many times the file.
 func maxPathBytes(n int) int {
 	return 16*n + 1<<20
 }
@@ -619,16 +599,6 @@ func (ix *index) childNamed(parent int32, name string) int32 {
 		return noNode
 	}
 	return ix.child(parent, id)
-}
-
-// paths returns every recorded path, sorted, for tests.
-func (ix *index) paths() []string {
-	out := make([]string, 0, len(ix.nodes)-1)
-	for id := 1; id < len(ix.nodes); id++ {
-		out = append(out, ix.pathOf(int32(id), noSeg))
-	}
-	sort.Strings(out)
-	return out
 }
 
 // keyParts returns the parts of a node's (possibly dotted) key.

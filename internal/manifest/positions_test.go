@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -115,4 +116,14 @@ func TestDepthLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// paths returns every recorded path, sorted, for tests.
+func (ix *index) paths() []string {
+	out := make([]string, 0, len(ix.nodes)-1)
+	for id := 1; id < len(ix.nodes); id++ {
+		out = append(out, ix.pathOf(int32(id), noSeg))
+	}
+	sort.Strings(out)
+	return out
 }

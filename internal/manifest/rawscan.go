@@ -1,12 +1,11 @@
 package manifest
 
-// go-toml's parser builds a whole expression before returning it, so an
-// array of 8 million elements (16 MB of "1,") takes 900 MB and seconds
-// before the index can count a single element. rawScan runs first and
-// bounds that: it counts the commas inside arrays and inline tables,
-// outside strings and comments, which is a lower bound on the values they
-// hold, and stops at the first comma past lim. It only reads bytes, so it
-// runs at memory speed and allocates nothing.
+// go-toml's parser builds a whole expression before returning it, so a
+// huge array costs far more memory than its bytes before the index can
+// count a single element. rawScan runs first and bounds that: it counts
+// the commas inside arrays and inline tables, outside strings and
+// comments, a lower bound on the values they hold, and stops at the first
+// comma past the limit, allocating nothing.
 
 // rawScan returns the offset of the first comma that makes the document
 // hold more than max values, or -1.

@@ -10,13 +10,6 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// A document that is good TOML syntax can still be refused by go-toml's
-// decoder: a key or table defined twice, a table reopened in a way TOML
-// forbids, a number or date out of range. The decoder (decode.go)
-// refuses exactly those, with go-toml's messages at go-toml's positions,
-// so that a manifest reads the same whichever decodes it; FuzzDecodeExact
-// holds the two to the same map or the same error.
-
 // tomlError is what go-toml's decoder would report: its message (without
 // "toml: "), at the byte off of the source, about key when it names one
 // (the last part of the key go-toml's error carries, which the caret
