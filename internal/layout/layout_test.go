@@ -27,6 +27,10 @@ var testHelpers = []string{"internal/testsvc", "internal/testnet", "internal/mcp
 // that may link it.
 const wasmRuntime = "github.com/tetratelabs/wazero"
 
+// testReaders are the internal packages any test may import besides
+// the test helpers.
+var testReaders = []string{"internal/manifest", "internal/probes"}
+
 var wazeroUsers = []string{"runtime", "internal/host", "internal/meter", "internal/linmem"}
 
 type pkg struct {
@@ -82,10 +86,11 @@ func TestImportDirections(t *testing.T) {
 			}
 		}
 		// A test may also use the test helpers, what its package's users
-		// use (every public package) and the manifest's reader, to hold a
-		// file to what gate reads in it.
+		// use (every public package), the manifest's reader and the
+		// standard probes, to hold a file to what gate reads in it and to
+		// run gate's own modules.
 		for _, imp := range gateImports(append(p.TestImports, p.XTestImports...)) {
-			if imp != name && imp != "internal/manifest" && !slices.Contains(testHelpers, imp) && isInternal(imp) && !r.allows(imp) {
+			if imp != name && !slices.Contains(testReaders, imp) && !slices.Contains(testHelpers, imp) && isInternal(imp) && !r.allows(imp) {
 				t.Errorf("the tests of %s import %s, which %s may not", name, imp, name)
 			}
 		}
