@@ -109,11 +109,17 @@ func (h *hostileClients) start(d time.Duration) (stop func()) {
 	}
 }
 
-// loop calls f over and over until the attacks' time ends.
+// loop calls f over and over until the attacks' time ends, and at least
+// once: a loaded machine may run an attacker only after that time has
+// passed (the idle connections' dialling alone can take it), and an
+// attack that never ran tests nothing.
 func (h *hostileClients) loop(f func()) {
 	h.wg.Go(func() {
-		for h.ctx.Err() == nil {
+		for {
 			f()
+			if h.ctx.Err() != nil {
+				return
+			}
 		}
 	})
 }
