@@ -15,6 +15,20 @@ import (
 // stalledSessions is how many sessions hostileClients stalls.
 const stalledSessions = 2
 
+// Loopback addresses of the attack's clients that are peers of their own
+// to serve, whose per-peer connection shares are all that tell a hostile
+// client from an honest one: on the honest clients' 127.0.0.1 they would
+// take the honest clients' share (a loaded machine's honest request, its
+// connection closed to make room for the flood's before it was read,
+// ended without an answer).
+const (
+	// idlePeer holds the idle connections.
+	idlePeer = "127.0.0.6"
+	// callerPeer is the Go SDK clients' that call the hostile upstreams'
+	// tools.
+	callerPeer = "127.0.0.7"
+)
+
 // hostileClients is the attack the serve soaks aim at /mcp, whatever else
 // each adds: sessions that stop reading, batch initializes kept open past
 // the session cap, connections without the token that send nothing, and
@@ -77,13 +91,14 @@ func (h *hostileClients) initialize() {
 }
 
 // start begins the attacks' time, for d: batch initializes throughout,
-// 1,100 idle connections opened again as the server closes them, and
+// 1,100 idle connections from idlePeer opened again as the server closes
+// them, and
 // the watch on the session count. The caller defers stop.
 func (h *hostileClients) start(d time.Duration) (stop func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	h.ctx = ctx
 	h.loop(h.initialize)
-	_, h.stopIdle = testnet.HoldIdle(h.s.addr, 1100)
+	_, h.stopIdle = testnet.HoldIdleFrom(idlePeer, h.s.addr, 1100)
 	h.loop(func() {
 		h.most.Store(max(h.most.Load(), int64(h.s.gauge(h.t, "gate_mcp_sessions"))))
 		time.Sleep(50 * time.Millisecond)
@@ -94,11 +109,17 @@ func (h *hostileClients) start(d time.Duration) (stop func()) {
 	}
 }
 
-// loop calls f over and over until the attacks' time ends.
+// loop calls f over and over until the attacks' time ends, and at least
+// once: a loaded machine may run an attacker only after that time has
+// passed (the idle connections' dialling alone can take it), and an
+// attack that never ran tests nothing.
 func (h *hostileClients) loop(f func()) {
 	h.wg.Go(func() {
-		for h.ctx.Err() == nil {
+		for {
 			f()
+			if h.ctx.Err() != nil {
+				return
+			}
 		}
 	})
 }

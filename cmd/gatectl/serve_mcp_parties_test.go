@@ -371,7 +371,7 @@ func (p *soakParties) holdConnections(t *testing.T, s *serveProcess) {
 		m := s.series(t, "gate_mcp_request_body_bytes")
 		p.mostBodies.Store(max(p.mostBodies.Load(), int64(m["gate_mcp_request_body_bytes"])))
 		return s.gauge(t, `gate_mcp_request_bodies_refused_total{reason="peer_share"}`) > 0 || p.bodiesEnded.Load() == stalledBodies
-	}, 2*mcpWait, 20*time.Millisecond, "stalled bodies neither refused past their peer's share nor ended")
+	}, 4*mcpWait, 20*time.Millisecond, "stalled bodies neither refused past their peer's share nor ended")
 }
 
 // dialFrom dials serve from a loopback address of its own: a peer of its

@@ -88,7 +88,8 @@ prefix = "e_"
 
 // MCP Inspector's CLI (testdata/inspector) connects, makes one request and
 // exits: run against gatectl mcp right after it starts, its tools/list
-// holds every tool of the reference server everything.
+// holds every tool of the reference server everything, which gate's
+// startup wait holds it for.
 func TestInspectorCLIListsEveryToolOnItsFirstRequest(t *testing.T) {
 	node := tsNode(t)
 	everything := tsServer(t, "mcp-server-everything")
@@ -104,9 +105,16 @@ name = "everything"
 command = ["`+everything+`", "stdio"]
 pass_env = ["PATH"]
 `)
-	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	// The bound this test rests on is gate's startup wait: the first
+	// listing is held until everything is ready or the wait has passed.
+	// Node takes seconds to start everything on a loaded machine, past
+	// the default wait, so the test asks for one no start here nears.
+	// The command's deadline, past that wait, only guards against a hang.
+	startupWait := 2 * mcpWait
+	ctx, cancel := context.WithTimeout(context.Background(), startupWait+2*mcpWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, inspector, "--cli", buildGatectlBinary(t), "mcp", "-m", manifest, "--method", "tools/list")
+	cmd := exec.CommandContext(ctx, node, inspector, "--cli", buildGatectlBinary(t),
+		"mcp", "--startup-wait", startupWait.String(), "-m", manifest, "--method", "tools/list")
 	cmd.Env = mcpEnv(t)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

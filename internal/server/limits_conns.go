@@ -201,15 +201,18 @@ func (c *limitConn) Close() error {
 
 // prove takes the connection out of those that may be closed to make
 // room, and reports false, leaving it unproven, when its peer has its
-// share of proven connections already.
+// share of proven connections already, or when it was closed to make
+// room before its request was read through: that request is refused, not
+// handled, since its client, whose connection ended without an answer,
+// could not tell whether it was.
 func (c *limitConn) prove() bool {
 	l := c.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case c.proven || c.gone:
+	case c.proven:
 		return true
-	case l.proven[c.peer] >= l.share:
+	case c.gone, l.proven[c.peer] >= l.share:
 		return false
 	}
 	l.unlink(c)
@@ -223,7 +226,8 @@ type connKey struct{}
 // proveConn marks the connection r came on as one whose client passed the
 // server's checks (NewHTTPServer puts it in the request's context). It
 // reports false when the connection's peer has its share of proven
-// connections already: the request is to be refused.
+// connections already, or when the connection was closed to make room
+// (the refusal then reaches no one): the request is to be refused.
 func proveConn(r *http.Request) bool {
 	if c, ok := r.Context().Value(connKey{}).(*limitConn); ok {
 		return c.prove()

@@ -337,6 +337,32 @@ func TestLimitListener(t *testing.T) {
 	assert.Equal(t, 1.0, metricValue(t, m, "gate_http_connections_evicted_total"))
 }
 
+// TestEvictedConnectionStaysUnproven: a connection closed to make room
+// whose request was read before the close is not proven by it, so the
+// request is refused, not handled: its client, whose connection ended
+// without an answer, cannot tell whether a session was made or a tool
+// run. (Handled, a loaded machine's batch initializes left sessions that
+// no client knew of.)
+func TestEvictedConnectionStaysUnproven(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := newLimitListener(inner, 1, 1)
+	defer l.Close()
+	accept := func() *limitConn {
+		c, err := net.DialTimeout("tcp", inner.Addr().String(), 10*time.Second)
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		lc, err := l.Accept()
+		require.NoError(t, err)
+		t.Cleanup(func() { lc.Close() })
+		return lc.(*limitConn)
+	}
+	first := accept()
+	second := accept() // the cap is one: first is closed to make room
+	assert.False(t, first.prove(), "a connection closed to make room is proven by a request read before the close")
+	assert.True(t, second.prove(), "the connection that took its slot")
+}
+
 // TestIdleConnectionsCannotLockOutTheToken: 1,100 connections that send
 // nothing, held open (and opened again when closed) for as long as the
 // test runs, against the default cap of 1,024; every one of 150 requests

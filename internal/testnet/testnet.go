@@ -87,6 +87,18 @@ func BlackHole(t testing.TB) string {
 // the server closes it, until stop, which closes them all and waits.
 // opened counts the connections made so far.
 func HoldIdle(addr string, n int) (opened func() int64, stop func()) {
+	return HoldIdleFrom("", addr, n)
+}
+
+// HoldIdleFrom is HoldIdle with the connections dialled from the loopback
+// address from (Linux answers all of 127.0.0.0/8): a peer of their own to
+// the server, not the test's other clients' 127.0.0.1. Empty, the system
+// picks.
+func HoldIdleFrom(from, addr string, n int) (opened func() int64, stop func()) {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	if from != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+	}
 	var count atomic.Int64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -98,7 +110,7 @@ func HoldIdle(addr string, n int) (opened func() int64, stop func()) {
 					return
 				default:
 				}
-				c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+				c, err := d.Dial("tcp", addr)
 				if err != nil {
 					continue
 				}
