@@ -51,7 +51,9 @@ type hostileClients struct {
 
 // newHostileClients stalls stalledSessions sessions (a standalone stream
 // never read, and a call whose stream is never read while it floods it:
-// 4 MB, more than the buffers of both ends hold), then opens 300 sessions
+// 16 MB, four times what loopback's send buffer grows to, so a write to
+// it blocks even when gate drops progress a full queue cannot take), then
+// opens 300 sessions
 // with batch initializes, 16 at a time.
 func newHostileClients(t *testing.T, s *serveProcess, endpoint, token string) *hostileClients {
 	h := &hostileClients{t: t, s: s, endpoint: endpoint, token: token}
@@ -59,7 +61,7 @@ func newHostileClients(t *testing.T, s *serveProcess, endpoint, token string) *h
 		c := &mcptest.Raw{T: t, Endpoint: endpoint, Token: token}
 		c.Open()
 		c.Stall(http.MethodGet, "")
-		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":1000},"_meta":{"progressToken":"t"}}}`)
+		c.Stall(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"steps":4000},"_meta":{"progressToken":"t"}}}`)
 	}
 	var opening sync.WaitGroup
 	for range 16 {
