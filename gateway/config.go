@@ -4,10 +4,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/gate-dev/gate/internal/mcpgw"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Defaults of NewConfig.
+// Defaults of NewConfig, and why each is what it is. They are the
+// values the gateway uses: a test holds them to its own.
 const (
 	// DefaultCallTimeout bounds a forwarded tools/call when the server's
 	// manifest entry sets no call_timeout: long enough for a slow tool, short
@@ -138,210 +140,121 @@ const (
 	// list_changed, and does not hold every client's first request for
 	// as long as the connect timeout.
 	DefaultStartupWait = 5 * time.Second
+	// DefaultRequestBodyTimeout bounds reading one /mcp request body, from
+	// its first byte asked to its last: a client that trickles or stalls
+	// one is answered 408 and its connection closed. The server's own
+	// read timeout may end it sooner.
+	DefaultRequestBodyTimeout = 10 * time.Second
+	// DefaultRequestBodiesPerCap is how many request caps
+	// (WithMaxRequestBytes) the bodies being read may hold together by
+	// default: 64 MiB at the default 4 MiB cap.
+	DefaultRequestBodiesPerCap = 16
 )
 
 // Config configures a Gateway. It is immutable: every With method returns
 // a copy, so one Config can be shared.
-type Config struct {
-	callTimeout, connectTimeout, listTimeout, keepAlive time.Duration
-	backoffMin, backoffMax                              time.Duration
-	maxTools, maxResult, maxSessions, maxRequest        int
-	maxMessage, maxPending                              int
-	upstreamWrite, stopGrace                            time.Duration
-	sessionQueue, maxSessionRequests                    int
-	maxSubscriptions                                    int
-	maxUpstreamCalls, maxListing                        int
-	sessionIdle, writeTimeout                           time.Duration
-	bodies                                              bodyLimits
-	breakerFailures                                     int
-	breakerWindow, breakerCooldown                      time.Duration
-	listChangedInterval, startupWait                    time.Duration
-	anyHost                                             bool
-	log                                                 io.Writer
-	metrics                                             prometheus.Registerer
-	version                                             string
-}
+type Config struct{ c mcpgw.Config }
 
 // NewConfig returns the defaults above, logging nothing and exporting no
 // metrics.
-func NewConfig() Config {
-	return Config{
-		callTimeout: DefaultCallTimeout, connectTimeout: DefaultConnectTimeout,
-		listTimeout: DefaultListTimeout, keepAlive: DefaultKeepAlive,
-		backoffMin: DefaultBackoffMin, backoffMax: DefaultBackoffMax,
-		maxTools: DefaultMaxTools, maxResult: DefaultMaxResultBytes,
-		maxSessions: DefaultMaxSessions, maxRequest: DefaultMaxRequestBytes,
-		maxMessage: DefaultMaxMessageBytes, maxPending: DefaultMaxPending,
-		upstreamWrite: DefaultUpstreamWriteTimeout, stopGrace: DefaultStopGrace,
-		sessionQueue: DefaultSessionQueue, maxSessionRequests: DefaultMaxSessionRequests,
-		maxSubscriptions: DefaultMaxSubscriptions,
-		maxUpstreamCalls: DefaultMaxUpstreamCalls, maxListing: DefaultMaxListingBytes,
-		sessionIdle: DefaultSessionIdle, writeTimeout: DefaultWriteTimeout, version: "dev",
-		breakerFailures: DefaultBreakerFailures, breakerWindow: DefaultBreakerWindow, breakerCooldown: DefaultBreakerCooldown,
-		startupWait: DefaultStartupWait,
-	}
-}
+func NewConfig() Config { return Config{mcpgw.NewConfig()} }
 
 // WithCallTimeout sets the call timeout of servers whose manifest entry
 // has no call_timeout; 0 or less selects DefaultCallTimeout.
-func (c Config) WithCallTimeout(d time.Duration) Config {
-	c.callTimeout = orDefault(d, DefaultCallTimeout)
-	return c
-}
+func (c Config) WithCallTimeout(d time.Duration) Config { return Config{c.c.WithCallTimeout(d)} }
 
 // WithConnectTimeout sets how long starting or reaching an upstream and
 // its initialize may take; 0 or less selects DefaultConnectTimeout.
-func (c Config) WithConnectTimeout(d time.Duration) Config {
-	c.connectTimeout = orDefault(d, DefaultConnectTimeout)
-	return c
-}
+func (c Config) WithConnectTimeout(d time.Duration) Config { return Config{c.c.WithConnectTimeout(d)} }
 
 // WithListTimeout sets how long one listing of an upstream's tools may
 // take; one that takes longer closes the session (the upstream is treated
 // as hung) and reconnects; 0 or less selects DefaultListTimeout.
-func (c Config) WithListTimeout(d time.Duration) Config {
-	c.listTimeout = orDefault(d, DefaultListTimeout)
-	return c
-}
+func (c Config) WithListTimeout(d time.Duration) Config { return Config{c.c.WithListTimeout(d)} }
 
 // WithKeepAlive sets how often upstreams are pinged; 0 turns pings off
 // (a hung upstream is then found only by a call or listing that times
 // out). Any answer to a ping, an error included, shows the upstream alive:
 // the 2026-07-28 protocol has no ping method, and its servers answer one
 // with "method not found".
-func (c Config) WithKeepAlive(d time.Duration) Config { c.keepAlive = d; return c }
+func (c Config) WithKeepAlive(d time.Duration) Config { return Config{c.c.WithKeepAlive(d)} }
 
 // WithBackoff sets the least and the most time between reconnections;
 // 0 or less selects DefaultBackoffMin or DefaultBackoffMax (no wait would
 // restart a failing upstream without end), and a most below the least is
 // the least.
 func (c Config) WithBackoff(least, most time.Duration) Config {
-	c.backoffMin = orDefault(least, DefaultBackoffMin)
-	c.backoffMax = max(orDefault(most, DefaultBackoffMax), c.backoffMin)
-	return c
+	return Config{c.c.WithBackoff(least, most)}
 }
 
 // WithMaxTools sets how many tools one upstream may list, and as many
 // resources, resource templates and prompts; 0 or less selects
 // DefaultMaxTools.
-func (c Config) WithMaxTools(n int) Config {
-	c.maxTools = orDefault(n, DefaultMaxTools)
-	return c
-}
+func (c Config) WithMaxTools(n int) Config { return Config{c.c.WithMaxTools(n)} }
 
 // WithMaxListingBytes sets how many bytes of one upstream's tool
 // definitions gate keeps, and as many of each of its lists of resources,
 // resource templates and prompts; 0 or less selects
 // DefaultMaxListingBytes.
-func (c Config) WithMaxListingBytes(n int) Config {
-	c.maxListing = orDefault(n, DefaultMaxListingBytes)
-	return c
-}
+func (c Config) WithMaxListingBytes(n int) Config { return Config{c.c.WithMaxListingBytes(n)} }
 
 // WithMaxSubscriptions sets how many upstream resources one client
 // session may be subscribed to; 0 or less selects
 // DefaultMaxSubscriptions.
-func (c Config) WithMaxSubscriptions(n int) Config {
-	c.maxSubscriptions = orDefault(n, DefaultMaxSubscriptions)
-	return c
-}
+func (c Config) WithMaxSubscriptions(n int) Config { return Config{c.c.WithMaxSubscriptions(n)} }
 
 // WithMaxResultBytes sets the largest forwarded result, as JSON bytes; 0
 // or less selects DefaultMaxResultBytes.
-func (c Config) WithMaxResultBytes(n int) Config {
-	c.maxResult = orDefault(n, DefaultMaxResultBytes)
-	return c
-}
+func (c Config) WithMaxResultBytes(n int) Config { return Config{c.c.WithMaxResultBytes(n)} }
 
 // WithMaxMessageBytes sets the largest message read from an upstream; 0
 // or less selects DefaultMaxMessageBytes.
-func (c Config) WithMaxMessageBytes(n int) Config {
-	c.maxMessage = orDefault(n, DefaultMaxMessageBytes)
-	return c
-}
+func (c Config) WithMaxMessageBytes(n int) Config { return Config{c.c.WithMaxMessageBytes(n)} }
 
 // WithUpstreamWriteTimeout sets how long one write to an upstream may
 // take; 0 or less selects DefaultUpstreamWriteTimeout.
 func (c Config) WithUpstreamWriteTimeout(d time.Duration) Config {
-	c.upstreamWrite = orDefault(d, DefaultUpstreamWriteTimeout)
-	return c
+	return Config{c.c.WithUpstreamWriteTimeout(d)}
 }
 
 // WithMaxPending sets how many requests and notifications of one upstream
 // may wait for gate before it stops reading that upstream; 0 or less
 // selects DefaultMaxPending.
-func (c Config) WithMaxPending(n int) Config {
-	c.maxPending = orDefault(n, DefaultMaxPending)
-	return c
-}
+func (c Config) WithMaxPending(n int) Config { return Config{c.c.WithMaxPending(n)} }
 
 // WithStopGrace sets how long a stdio upstream is given to exit after its
 // stdin is closed, and again after SIGTERM, before SIGKILL; 0 or less
 // selects DefaultStopGrace.
-func (c Config) WithStopGrace(d time.Duration) Config {
-	c.stopGrace = orDefault(d, DefaultStopGrace)
-	return c
-}
-
-// orDefault is v, or def when v is not more than 0: a bound of 0 would
-// fail every upstream, call or session at once, refuse every session,
-// stop reading an upstream for ever or restart it without a pause.
-func orDefault[T int | time.Duration](v, def T) T {
-	if v <= 0 {
-		return def
-	}
-	return v
-}
+func (c Config) WithStopGrace(d time.Duration) Config { return Config{c.c.WithStopGrace(d)} }
 
 // WithMaxSessions sets how many streamable-HTTP sessions may be open; 0
 // or less selects DefaultMaxSessions.
-func (c Config) WithMaxSessions(n int) Config {
-	c.maxSessions = orDefault(n, DefaultMaxSessions)
-	return c
-}
+func (c Config) WithMaxSessions(n int) Config { return Config{c.c.WithMaxSessions(n)} }
 
 // WithMaxRequestBytes sets the largest request body /mcp reads; 0 or
 // less selects DefaultMaxRequestBytes.
-func (c Config) WithMaxRequestBytes(n int) Config {
-	c.maxRequest = orDefault(n, DefaultMaxRequestBytes)
-	return c
-}
+func (c Config) WithMaxRequestBytes(n int) Config { return Config{c.c.WithMaxRequestBytes(n)} }
 
 // WithSessionIdle sets how long an idle streamable-HTTP session is kept;
 // 0 or less selects DefaultSessionIdle (the SDK would keep it for ever).
-func (c Config) WithSessionIdle(d time.Duration) Config {
-	c.sessionIdle = orDefault(d, DefaultSessionIdle)
-	return c
-}
+func (c Config) WithSessionIdle(d time.Duration) Config { return Config{c.c.WithSessionIdle(d)} }
 
 // WithWriteTimeout sets how long each write to a /mcp client may take
 // before its session is dropped; 0 or less selects DefaultWriteTimeout.
-func (c Config) WithWriteTimeout(d time.Duration) Config {
-	c.writeTimeout = orDefault(d, DefaultWriteTimeout)
-	return c
-}
+func (c Config) WithWriteTimeout(d time.Duration) Config { return Config{c.c.WithWriteTimeout(d)} }
 
 // WithSessionQueue sets how many notifications may wait for one session;
 // 0 or less selects DefaultSessionQueue.
-func (c Config) WithSessionQueue(n int) Config {
-	c.sessionQueue = orDefault(n, DefaultSessionQueue)
-	return c
-}
+func (c Config) WithSessionQueue(n int) Config { return Config{c.c.WithSessionQueue(n)} }
 
 // WithMaxSessionRequests sets how many requests of one client session
 // are handled at once, and how many messages a batch may hold; 0 or less
 // selects DefaultMaxSessionRequests.
-func (c Config) WithMaxSessionRequests(n int) Config {
-	c.maxSessionRequests = orDefault(n, DefaultMaxSessionRequests)
-	return c
-}
+func (c Config) WithMaxSessionRequests(n int) Config { return Config{c.c.WithMaxSessionRequests(n)} }
 
 // WithMaxUpstreamCalls sets how many forwarded calls may be in flight to
 // one upstream; 0 or less selects DefaultMaxUpstreamCalls.
-func (c Config) WithMaxUpstreamCalls(n int) Config {
-	c.maxUpstreamCalls = orDefault(n, DefaultMaxUpstreamCalls)
-	return c
-}
+func (c Config) WithMaxUpstreamCalls(n int) Config { return Config{c.c.WithMaxUpstreamCalls(n)} }
 
 // WithBreaker sets the breaker of servers whose manifest entry has no
 // breaker table, or leaves out some of its keys (docs/MCP.md, "The
@@ -352,13 +265,7 @@ func (c Config) WithMaxUpstreamCalls(n int) Config {
 // DefaultBreakerFailures; a window or cooldown of 0 or less selects its
 // default.
 func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config {
-	if failures < 0 {
-		failures = DefaultBreakerFailures
-	}
-	c.breakerFailures = failures
-	c.breakerWindow = orDefault(window, DefaultBreakerWindow)
-	c.breakerCooldown = orDefault(cooldown, DefaultBreakerCooldown)
-	return c
+	return Config{c.c.WithBreaker(failures, window, cooldown)}
 }
 
 // WithListChangedInterval sets the least time between two
@@ -370,8 +277,7 @@ func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config
 // it is made (within the MCP SDK's 10 ms, which joins a burst of changes
 // into one).
 func (c Config) WithListChangedInterval(d time.Duration) Config {
-	c.listChangedInterval = max(d, 0)
-	return c
+	return Config{c.c.WithListChangedInterval(d)}
 }
 
 // WithStartupWait sets how long a request that reads the offered set (a
@@ -380,17 +286,7 @@ func (c Config) WithListChangedInterval(d time.Duration) Config {
 // upstream that starts within it (docs/MCP.md, "The first look"). 0
 // selects DefaultStartupWait; less than 0 waits for nothing, answering
 // from the set as it is.
-func (c Config) WithStartupWait(d time.Duration) Config {
-	switch {
-	case d == 0:
-		c.startupWait = DefaultStartupWait
-	case d < 0:
-		c.startupWait = 0
-	default:
-		c.startupWait = d
-	}
-	return c
-}
+func (c Config) WithStartupWait(d time.Duration) Config { return Config{c.c.WithStartupWait(d)} }
 
 // WithAnyHost turns off the MCP SDK's DNS-rebinding check in Handler,
 // which refuses a request that arrives on a loopback address but names
@@ -399,17 +295,38 @@ func (c Config) WithStartupWait(d time.Duration) Config {
 // rebinds a name to 127.0.0.1 cannot send the token), so that a reverse
 // proxy on the same machine that keeps the client's Host header is
 // served, as the rest of its API serves it. Off by default.
-func (c Config) WithAnyHost(on bool) Config { c.anyHost = on; return c }
+func (c Config) WithAnyHost(on bool) Config { return Config{c.c.WithAnyHost(on)} }
 
 // WithLog sets where the gateway writes a line for each upstream state
 // change and each line an upstream command writes on its stderr (nil:
 // nowhere). Lines are escaped for a terminal.
-func (c Config) WithLog(w io.Writer) Config { c.log = w; return c }
+func (c Config) WithLog(w io.Writer) Config { return Config{c.c.WithLog(w)} }
 
 // WithMetrics registers the gateway's metrics (docs/MCP.md, "Metrics") on
 // reg; nil, the default, exports none.
-func (c Config) WithMetrics(reg prometheus.Registerer) Config { c.metrics = reg; return c }
+func (c Config) WithMetrics(reg prometheus.Registerer) Config { return Config{c.c.WithMetrics(reg)} }
 
 // WithVersion sets the version the gateway gives in its initialize
 // answers and to its upstreams.
-func (c Config) WithVersion(v string) Config { c.version = v; return c }
+func (c Config) WithVersion(v string) Config { return Config{c.c.WithVersion(v)} }
+
+// WithRequestBodyBudget sets how many bytes the /mcp request bodies being
+// read may hold at once, all clients together (total), and one peer
+// (perPeer: the client's IP address, its /64 for IPv6). The bytes are
+// counted as they are read, in the buffers that hold them, and given back
+// when the request has been handled. A body that would take its peer past
+// perPeer is refused with 429, one that would take all past total with
+// 503, both with Retry-After; the other peers' bodies go on. 0 or less
+// selects the defaults: total DefaultRequestBodiesPerCap request caps
+// (64 MiB), perPeer a quarter of total (16 MiB, four bodies of the largest
+// size at once). A perPeer below the request cap refuses the bodies that
+// would pass it.
+func (c Config) WithRequestBodyBudget(total, perPeer int) Config {
+	return Config{c.c.WithRequestBodyBudget(total, perPeer)}
+}
+
+// WithRequestBodyTimeout sets how long reading one /mcp request body may
+// take; 0 or less selects DefaultRequestBodyTimeout.
+func (c Config) WithRequestBodyTimeout(d time.Duration) Config {
+	return Config{c.c.WithRequestBodyTimeout(d)}
+}

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/internal/logq"
+	"github.com/gate-dev/gate/internal/mcpgw"
 	"github.com/gate-dev/gate/runtime"
 )
 
@@ -29,7 +29,7 @@ type daemonCore struct {
 	// unsubscribe stops the event log hearing the service.
 	unsubscribe func()
 
-	gw        *gateway.Gateway
+	gw        *mcpgw.Gateway
 	cancelRun context.CancelFunc
 	// ran is closed once the service's and the gateway's Run have
 	// returned and the reloads have stopped.
@@ -65,8 +65,8 @@ func openDaemon(ctx context.Context, cmd, path string, verbose bool, observer ru
 
 // gateway makes the MCP gateway in front of the service's servers, with
 // cfg and the daemon's log and version; start runs it.
-func (d *daemonCore) gateway(cfg gateway.Config) *gateway.Gateway {
-	d.gw = gateway.New(d.svc, cfg.WithLog(d.log).WithVersion(version()))
+func (d *daemonCore) gateway(cfg mcpgw.Config) *mcpgw.Gateway {
+	d.gw = mcpgw.New(d.svc, cfg.WithLog(d.log).WithVersion(version()))
 	return d.gw
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/mcpgw"
 )
 
 // mcp and serve take the gateway's flags alike, and refuse a value out of
@@ -50,12 +50,12 @@ func TestGatewayFlags(t *testing.T) {
 	require.NoError(t, fs.Parse([]string{"--list-changed-interval", "30s"}))
 	cfg, ok := f.config("gatectl mcp", io.Discard)
 	require.True(t, ok)
-	assert.Equal(t, gateway.NewConfig().WithListChangedInterval(30*time.Second), cfg)
+	assert.Equal(t, mcpgw.NewConfig().WithListChangedInterval(30*time.Second), cfg)
 
-	for value, want := range map[string]gateway.Config{
-		"0":  gateway.NewConfig().WithStartupWait(-1),
-		"3s": gateway.NewConfig().WithStartupWait(3 * time.Second),
-		"5s": gateway.NewConfig(),
+	for value, want := range map[string]mcpgw.Config{
+		"0":  mcpgw.NewConfig().WithStartupWait(-1),
+		"3s": mcpgw.NewConfig().WithStartupWait(3 * time.Second),
+		"5s": mcpgw.NewConfig(),
 	} {
 		var f gatewayFlags
 		fs := newCommand("gatectl mcp", "", io.Discard, io.Discard)

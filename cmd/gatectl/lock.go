@@ -15,9 +15,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gate-dev/gate/gateway"
 	"github.com/gate-dev/gate/internal/logq"
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/mcpgw"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
 	"github.com/gate-dev/gate/runtime"
@@ -52,7 +52,7 @@ func (f *lockFlags) bind(fs *flag.FlagSet) {
 
 // lockSettle bounds the wait for every server to be listed or to fail:
 // the gateway's connect and listing bounds, and a second.
-const lockSettle = gateway.DefaultConnectTimeout + gateway.DefaultListTimeout + time.Second
+const lockSettle = mcpgw.DefaultConnectTimeout + mcpgw.DefaultListTimeout + time.Second
 
 func mcpLock(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
@@ -97,11 +97,11 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitUsage
 	}
 
-	cfg := gateway.NewConfig().WithVersion(version())
+	cfg := mcpgw.NewConfig().WithVersion(version())
 	if f.verbose {
 		cfg = cfg.WithLog(log)
 	}
-	reached := listUpstreams(ctx, svc, gateway.New(svc, cfg), servers)
+	reached := listUpstreams(ctx, svc, mcpgw.New(svc, cfg), servers)
 
 	diff := lockDiff{file: old}
 	for _, s := range servers {
@@ -183,12 +183,12 @@ type reach struct {
 
 // listUpstreams runs gw until each of servers is listed or has failed
 // once (within lockSettle), and returns what each came to.
-func listUpstreams(ctx context.Context, svc *runtime.Service, gw *gateway.Gateway, servers []string) map[string]reach {
+func listUpstreams(ctx context.Context, svc *runtime.Service, gw *mcpgw.Gateway, servers []string) map[string]reach {
 	var mu sync.Mutex
 	settled := map[string]string{} // server -> "" when ready, why it failed when down
 	wake := make(chan struct{}, 1)
 	defer svc.Subscribe(func(e runtime.Event) {
-		if e.Type != "upstream" || !slices.Contains(servers, e.Name) || e.State == gateway.StateConnecting {
+		if e.Type != "upstream" || !slices.Contains(servers, e.Name) || e.State == mcpgw.StateConnecting {
 			return
 		}
 		mu.Lock()

@@ -31,13 +31,13 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
-	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/mcpgw"
 )
 
 func main() {
 	// First, before anything reads a secret: the stdio upstreams gatectl
 	// starts run as its user, and must not read its environment.
-	if err := gateway.ProtectProcess(); err != nil {
+	if err := mcpgw.ProtectProcess(); err != nil {
 		fmt.Fprintf(os.Stderr, "gatectl: cannot keep its environment from the processes it starts (PR_SET_DUMPABLE): %v\n", err)
 	}
 	oneShotMemory(os.Args[1:], os.Getenv)

@@ -1,7 +1,7 @@
 // Package server is gate's HTTP side: a read-only JSON API over a
 // runtime.Service for agents that cannot embed the Go library (Python,
 // TypeScript), a server-sent event stream of every change, Prometheus
-// metrics, and, when Options.MCP is set, the MCP gateway (package gateway)
+// metrics, and, when Options.MCP is set, the MCP gateway (internal/mcpgw)
 // at /mcp behind the same token and Host checks. docs/HTTP.md documents
 // every endpoint and shape.
 //
@@ -24,7 +24,7 @@
 //	l, err := server.Listen("tcp", addr, limits)
 //	metrics.WatchListener(l)
 //	done := make(chan struct{})
-//	gw := gateway.New(svc, gateway.NewConfig().WithMetrics(metrics.Registry))
+//	gw := mcpgw.New(svc, mcpgw.NewConfig().WithMetrics(metrics.Registry))
 //	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 //	srv.RegisterOnShutdown(func() { close(done) }) // ends the event streams, so Shutdown can finish
 //	go svc.Run(ctx)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gate-dev/gate/gateway"
+	"github.com/gate-dev/gate/internal/mcpgw"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,12 +63,12 @@ func (c *rawConn) ask(t *testing.T, req string) *http.Response {
 
 // mcpFixture serves the API with the MCP gateway at /mcp over a one-tool
 // manifest, as gatectl serve does, with the given limits.
-func mcpFixture(t *testing.T, metrics *Metrics, gw gateway.Config, opts Options, sopts ServerOptions) *fixture {
+func mcpFixture(t *testing.T, metrics *Metrics, gw mcpgw.Config, opts Options, sopts ServerOptions) *fixture {
 	t.Helper()
 	path := writeManifest(t, t.TempDir(), "[[tools]]\nname = \"echo\"\ndescription = \"Always here.\"\n")
 	svc := openService(t, path, metrics, serviceConfig(metrics, nil))
 	runService(t, svc)
-	g := gateway.New(svc, gw.WithMetrics(metrics.Registry))
+	g := mcpgw.New(svc, gw.WithMetrics(metrics.Registry))
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { defer close(ran); _ = g.Run(ctx) }()
@@ -122,7 +122,7 @@ func TestHostilePeerHoldsOnlyItsShare(t *testing.T) {
 	)
 	metrics := NewMetrics()
 	f := mcpFixture(t, metrics,
-		gateway.NewConfig().WithMaxRequestBytes(declared).WithRequestBodyBudget(8*bodyHeld, bodies*bodyHeld).WithRequestBodyTimeout(time.Hour),
+		mcpgw.NewConfig().WithMaxRequestBytes(declared).WithRequestBodyBudget(8*bodyHeld, bodies*bodyHeld).WithRequestBodyTimeout(time.Hour),
 		Options{MaxStreams: 3 * streams, MaxPeerStreams: streams},
 		ServerOptions{MaxConns: 64, MaxPeerConns: peerConns})
 	addr := strings.TrimPrefix(f.url, "http://")
@@ -205,7 +205,7 @@ func TestHostilePeerHoldsOnlyItsShare(t *testing.T) {
 // refused with 503, whichever peer asks, until one ends.
 func TestStreamsPastTheTotal(t *testing.T) {
 	metrics := NewMetrics()
-	f := mcpFixture(t, metrics, gateway.NewConfig(), Options{MaxStreams: 4, MaxPeerStreams: 2}, ServerOptions{})
+	f := mcpFixture(t, metrics, mcpgw.NewConfig(), Options{MaxStreams: 4, MaxPeerStreams: 2}, ServerOptions{})
 	addr := strings.TrimPrefix(f.url, "http://")
 	var open []*rawConn
 	for _, peer := range []string{"127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"} {

@@ -49,7 +49,7 @@ type Options struct {
 	// one past the total with 503, both with Retry-After and the
 	// connection closed; a stream that ends gives its place back.
 	MaxStreams, MaxPeerStreams int
-	// MCP, when not nil, is served at /mcp (gateway.Gateway.Handler, the
+	// MCP, when not nil, is served at /mcp (mcpgw.Gateway.Handler, the
 	// MCP gateway over streamable HTTP), after the same Host and token
 	// checks as every other endpoint; it takes the methods and bodies the
 	// MCP transport needs, under its own caps.

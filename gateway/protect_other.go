@@ -1,8 +1,0 @@
-//go:build !linux
-
-package gateway
-
-// ProtectProcess does nothing here: the Linux version makes the process
-// undumpable, so that the upstreams it starts, which run as its user,
-// cannot read its environment. Elsewhere that is left to the system.
-func ProtectProcess() error { return nil }

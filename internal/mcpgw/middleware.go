@@ -1,0 +1,69 @@
+package mcpgw
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gate-dev/gate/internal/uplink"
+)
+
+// addServerMiddleware registers the middleware of the gateway's MCP
+// server, the one place it is registered. A client's request passes the
+// receiving middleware in this order, outermost first (the SDK runs the
+// first of a list first):
+//
+//  1. limitRequests: a session over its cap of requests in progress is
+//     answered at once, before any other work is done for it.
+//  2. serveFeatures: resources, resource templates, prompts and
+//     completions, from gate's own sets; other methods go on.
+//  3. serveOffered: tools/list and tools/call from the offered set, whole
+//     (a call of a tool not in it goes to refuseHidden, via callOffered).
+//  4. refuseHidden: a tools/call that reaches it for a tool not offered is
+//     refused with why, before the SDK would answer "unknown tool".
+//  5. noteOpening: a new session is tied to the POST that opened it.
+//  6. noteLogLevel: logging/setLevel is checked and recorded.
+//  7. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
+//     gate asks of it itself.
+//
+// A program that embeds the gateway may add its own around these
+// (gatectl mcp does). What the server sends goes through one sending
+// middleware, queueNotifications: a notification waits in its session's
+// outbox.
+func (g *Gateway) addServerMiddleware() {
+	g.server.AddReceivingMiddleware(
+		g.limitRequests,
+		g.serveFeatures,
+		g.serveOffered,
+		g.refuseHidden,
+		g.noteOpening,
+		g.noteLogLevel,
+		g.keepSDKMethods,
+	)
+	g.server.AddSendingMiddleware(g.queueNotifications)
+}
+
+// keepSDKMethods keeps the SDK server's handling of a method, beneath
+// every middleware of gate's, which leaveAll unsubscribes a closed session
+// through (see sdkForget).
+func (g *Gateway) keepSDKMethods(next mcp.MethodHandler) mcp.MethodHandler {
+	g.sdkMethods = next
+	return next
+}
+
+// addClientMiddleware registers the receiving middleware of gate's client
+// session with upstream u, whose guard is gd, the one place it is
+// registered. A message the upstream sends passes them in this order,
+// outermost first:
+//
+//  1. recoverPanics: a panic while gate handles the message (in what
+//     follows, or in the client's handlers) fails the upstream's session,
+//     never the process.
+//  2. countHandled: a notification gate acts on is counted handled in the
+//     guard's flow once it has been, so the link reads the upstream again.
+//  3. answerRoots: roots/list is answered with the clients' roots.
+func (u *upstream) addClientMiddleware(client *mcp.Client, gd *uplink.Guard) {
+	client.AddReceivingMiddleware(
+		u.recoverPanics(gd),
+		countHandled(&gd.Flow),
+		u.gw.answerRoots,
+	)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcpgw_test
+
+const raceEnabled = false
