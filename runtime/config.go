@@ -87,8 +87,9 @@ func NewEngineConfig() EngineConfig {
 const defaultIdleMemoryLimit = 256 << 20
 
 // WithIdleMemoryLimit caps the linear memory, in bytes, that idle reactor
-// instances of all the engine's probes may keep between runs (see
-// defaultIdleMemoryLimit). An instance that would go over it is closed
+// instances of all the engine's probes may keep between runs (default
+// 256 MiB: thousands of C instances or about a hundred Go ones kept warm;
+// past it, runs instantiate fresh). An instance that would go over it is closed
 // after its run instead of being kept. 0 keeps no instance at all.
 func (c EngineConfig) WithIdleMemoryLimit(bytes uint64) EngineConfig {
 	c.idleMemory = bytes
@@ -103,8 +104,10 @@ func (c EngineConfig) WithBudget(d time.Duration) EngineConfig {
 }
 
 // WithMemoryLimit caps the linear memory of each probe instance, in bytes,
-// rounded up to whole 64 KiB pages. A module that declares a larger
-// minimum is refused at load; its memory.grow past the cap returns -1.
+// rounded up to whole 64 KiB pages (default 32 MiB: a C probe needs one
+// page, a Go probe a few MiB, and a thousand bombs at once must not take
+// the host down). A module that declares a larger minimum is refused at
+// load; its memory.grow past the cap returns -1.
 func (c EngineConfig) WithMemoryLimit(bytes uint64) EngineConfig {
 	c.memoryLimit = bytes
 	return c

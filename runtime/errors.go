@@ -136,7 +136,7 @@ func (e *ProbeError) Is(target error) bool {
 }
 
 // Detail is the full cause, with wazero's wasm stack trace when it has
-// one, at most maxDetail bytes of it, with control characters replaced:
+// one, at most 8 KiB of it, with control characters replaced:
 // it reaches terminals, JSON reports and HTTP responses. The host's own Go
 // stack, which wazero appends for a Go runtime error, is left out.
 func (e *ProbeError) Detail() string {

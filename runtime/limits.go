@@ -8,7 +8,7 @@ import (
 )
 
 // WithMaxModuleSize caps the size of a probe module in bytes (default
-// inspect.DefaultMaxModuleSize, 16 MiB); a larger one is refused at load, before it is
+// 16 MiB, which a Go probe linking net/http loads within); a larger one is refused at load, before it is
 // read whole.
 func (c EngineConfig) WithMaxModuleSize(bytes int) EngineConfig {
 	c.maxModule = bytes
@@ -48,8 +48,9 @@ func (c EngineConfig) validateLimits() []error {
 // within it (docs/BENCHMARKS.md, "What a compile costs").
 const defaultCompileTimeout = 60 * time.Second
 
-// WithCompileTimeout sets how long compiling one module may take (see
-// defaultCompileTimeout); a module whose compile takes longer is
+// WithCompileTimeout sets how long compiling one module may take
+// (default 60 s, far past what an honest Go probe near the size limit
+// takes on a loaded machine); a module whose compile takes longer is
 // refused.
 func (c EngineConfig) WithCompileTimeout(d time.Duration) EngineConfig {
 	c.compileTimeout = d
