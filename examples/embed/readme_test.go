@@ -18,13 +18,12 @@ import (
 
 // readmeImports are the packages the README's Go snippets may name.
 var readmeImports = map[string]string{
-	"context":  "context",
-	"fmt":      "fmt",
-	"time":     "time",
-	"runtime":  "github.com/gate-dev/gate/runtime",
-	"schema":   "github.com/gate-dev/gate/runtime/schema",
-	"manifest": "github.com/gate-dev/gate/internal/manifest",
-	"skills":   "github.com/gate-dev/gate/skills",
+	"context": "context",
+	"fmt":     "fmt",
+	"time":    "time",
+	"runtime": "github.com/gate-dev/gate/runtime",
+	"schema":  "github.com/gate-dev/gate/runtime/schema",
+	"skills":  "github.com/gate-dev/gate/skills",
 }
 
 // TestReadmeEmbedSnippetCompiles compiles the Go block of README's

@@ -10,24 +10,30 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gate-dev/gate/internal/probes"
 )
 
 // childTest is a probe author's test with one case that passes and one
-// that fails: the standard env probe answers unavailable without the
-// variable, and the case wants available.
+// that fails: the module (gate's standard env probe, as the author's own
+// file) answers unavailable without the variable, and the case wants
+// available.
 const childTest = `package check
 
 import (
+	"os"
 	"testing"
 
 	"github.com/gate-dev/gate/hostfuncs"
-	"github.com/gate-dev/gate/internal/probes"
 	"github.com/gate-dev/gate/probes/probetest"
 	"github.com/gate-dev/gate/runtime"
 )
 
 func TestEnvProbe(t *testing.T) {
-	wasm, _ := probes.Wasm(probes.Env)
+	wasm, err := os.ReadFile("env.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
 	probetest.Test(t, wasm, probetest.Options{
 		Grants: hostfuncs.Grants{Env: []string{"API_KEY"}},
 		Config: map[string]string{"vars": "API_KEY"},
@@ -48,6 +54,9 @@ func TestCasesAreSubtests(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "check"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "check", "env_test.go"), []byte(childTest), 0o644))
+	env, ok := probes.Wasm(probes.Env)
+	require.True(t, ok)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "check", "env.wasm"), env, 0o644))
 	writeChildModule(t, dir, "subtests", root)
 	// goTest runs the child's tests and returns, per test and subtest,
 	// how it ended and what it printed.
