@@ -197,14 +197,13 @@ func (ix *index) header(n *unstable.Node, array bool) int32 {
 		}
 		name := ix.names.id(part.Data)
 		last := i == len(parts)-1
-		parent, kid, decoding := cur, int32(noNode), ix.decoding()
+		parent, kid, decoding := cur, ix.child(cur, name), ix.decoding()
 		if decoding {
-			kid = ix.child(cur, name)
 			decoding = ix.mayOpen(kid, name, last, array)
 		}
 		switch {
 		case last && array:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
 			if decoding && kid == noNode && cur != noNode {
 				ix.open(parent, cur, kindArray, false)
 			}
@@ -224,7 +223,7 @@ func (ix *index) header(n *unstable.Node, array bool) int32 {
 				}
 			}
 		case last:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
 			if cur != noNode {
 				ix.nodes[cur].depth = int32(depth)
 				if decoding {
@@ -235,7 +234,7 @@ func (ix *index) header(n *unstable.Node, array bool) int32 {
 				}
 			}
 		default:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
 			if decoding && kid == noNode && cur != noNode {
 				ix.open(parent, cur, kindTable, false)
 			}
@@ -312,17 +311,14 @@ func (ix *index) keyValue(base int32, depth int, n *unstable.Node) {
 	for it.Next() {
 		part := it.Node()
 		name := ix.names.id(part.Data)
-		parent, kid, decoding := cur, int32(noNode), ix.decoding()
-		if decoding {
-			kid = ix.child(cur, name)
-		}
+		parent, kid, decoding := cur, ix.child(cur, name), ix.decoding()
 		if it.IsLast() {
 			if decoding && kid != noNode {
 				ix.refuse("key %s is already defined", name)
 			}
 			last := rangeSpan(part.Raw)
 			vs := ix.valueSpan(value, ix.afterEquals(last))
-			cur = ix.addKey(cur, name, entry{key: last, value: vs})
+			cur = ix.addKey(cur, name, kid, entry{key: last, value: vs})
 			if ix.over == nil {
 				v := ix.value(cur, depth, value, vs)
 				if decoding && ix.refused == nil {
@@ -334,7 +330,7 @@ func (ix *index) keyValue(base int32, depth int, n *unstable.Node) {
 		if decoding && kid != noNode && ix.nodes[kid].kind != kindDotted {
 			ix.refuse("key %s is already defined", name)
 		}
-		cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
+		cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
 		if decoding && kid == noNode && cur != noNode {
 			ix.open(parent, cur, kindDotted, false)
 		}

@@ -204,15 +204,16 @@ func (ix *index) pathOf(parent int32, seg uint32) string {
 // noSeg asks pathOf for the parent's path alone.
 const noSeg = ^uint32(0)
 
-// addKey records e at the key named name of the table parent, counting
-// it against the limits when it is new, and returns its node.
-func (ix *index) addKey(parent int32, name uint32, e entry) int32 {
+// addKey records e at the key named name of the table parent, whose
+// node is kid (ix.child's answer: the walk has looked it up already),
+// counting it against the limits when it is new, and returns its node.
+func (ix *index) addKey(parent int32, name uint32, kid int32, e entry) int32 {
 	if parent == noNode {
 		return noNode
 	}
-	if id := ix.child(parent, name); id != noNode {
-		ix.update(id, e)
-		return id
+	if kid != noNode {
+		ix.update(kid, e)
+		return kid
 	}
 	if ix.over != nil {
 		return noNode
