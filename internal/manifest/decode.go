@@ -226,11 +226,10 @@ func (ix *index) header(n *unstable.Node, array bool) int32 {
 			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
 			if cur != noNode {
 				ix.nodes[cur].depth = int32(depth)
-				if decoding {
-					if kid == noNode {
-						ix.open(parent, cur, kindTable, true)
-					}
-					ix.nodes[cur].explicit = true
+				if decoding && kid == noNode {
+					ix.open(parent, cur, kindTable, true)
+				} else if decoding {
+					ix.nodes[cur].explicit = true // defined here, gone through before
 				}
 			}
 		default:

@@ -74,10 +74,11 @@ type node struct {
 	firstKid, nextKid int32
 	nkids             int32
 	// What the decoder knows of it (see tableKind): the map of a table,
-	// or of an inline table while it is read.
-	m        map[string]any
+	// or of an inline table while it is read. (kind and explicit come
+	// first, where the int32s leave room before a pointer.)
 	kind     tableKind
 	explicit bool // a table its own [header] made
+	m        map[string]any
 }
 
 // maxListed is how many children a node may have before they are put in
