@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,69 +10,50 @@ import (
 )
 
 // The manifest's decoder: one pass over go-toml's unstable parser that
-// builds the map toml.Unmarshal builds, and refuses what toml.Unmarshal
-// refuses (a key or table defined twice, a table reopened or extended in
-// a way TOML forbids, a number or date out of range) with go-toml's
-// message at go-toml's position, following its key tracker's rules, so
-// that a manifest reads the same whichever decodes it; go-toml's decoder
-// reads the values it does not (tomlerror.go). FuzzDecodeExact and
-// TestDecodeExactMatchesGoTOML hold it to toml.Unmarshal.
+// records where every key and value is (the index, positions.go), counts
+// every limit, and builds the map toml.Unmarshal builds. It refuses what
+// toml.Unmarshal refuses (a key or table defined twice, a table reopened
+// or extended in a way TOML forbids, a number or date out of range) with
+// go-toml's message at go-toml's position, following its key tracker's
+// rules, so that a manifest reads the same whichever decodes it; go-toml's
+// decoder reads the values it does not (tomlerror.go). FuzzDecodeExact and
+// TestDecodeExactMatchesGoTOML hold it to toml.Unmarshal. It exists
+// because go-toml's duplicate-key checks cost the square of a table's
+// keys (TestDecoderLinearWhereGoTOMLWasNot).
 //
-// It runs after the position index (positions.go), which has read the
-// whole document and counted every limit, so it has no limits of its
-// own. It exists because go-toml's duplicate-key checks cost the square
-// of a table's keys (TestDecoderLinearWhereGoTOMLWasNot).
+// A refusal ends the decoding, not the pass: a syntax error or a limit
+// further on is still met, and the manifest reports it first, since
+// nothing after a syntax error can be trusted and a limit bounds what
+// reading costs.
 
-// decoder is the state of one decodeExact.
-type decoder struct {
-	src []byte
-	p   unstable.Parser
-	// root is the document; sec is the table key/values go into.
-	root, sec *table
-	names     map[string]string // interned keys: every [[tools]] has a "name"
-	nodes     []table           // where tables are allocated from, a slab at a time
-	// rootArrays are the arrays of tables at the top (tools, servers),
-	// whose values in the document are set at the end.
-	rootArrays []*table
-	toolsHint  int // how many [[tools]] the input has, for the array's capacity
-	// expr is the expression being decoded, whose key go-toml's messages
+// decodeState is the decoder's part of an index.
+type decodeState struct {
+	// expr is the expression being read, whose key go-toml's messages
 	// point at; valErr is the first value in it go-toml would refuse,
 	// reported when the expression ends unless its keys are refused
 	// first (go-toml checks an expression's keys before its values).
 	expr   *unstable.Node
 	valErr *tomlError
-	// err is the document's refusal: decoding stops at the first.
-	err *tomlError
+	// refused is the document's refusal: decoding stops at the first.
+	refused *tomlError
+	// tableArrays are the arrays of tables, whose values are set in
+	// their parents once every element is read.
+	tableArrays []int32
+	// doc is the decoded document, once read without a refusal.
+	doc map[string]any
 }
 
-// table is a table the decoder may be asked to reopen or extend: one a
-// header made or went through, one dotted keys made (in a section, or in
-// an inline table while it is read), an array of tables, an element of
-// one, or the document. Its kind, as go-toml's key tracker records it,
-// decides which later headers and dotted keys may reach into it; keys that
-// hold anything else (a value, an inline table, an array) are only in m.
-type table struct {
-	m map[string]any
-	// kids are the tables under it, listed while few, then in kidMap.
-	kids   []namedKid
-	kidMap map[string]*table
-	// For an array of tables: its elements and the latest.
-	arr  []any
-	last *table
-	// name is its key, for a top-level array of tables (rooted says it
-	// is in rootArrays).
-	name     string
-	rooted   bool
-	kind     tableKind
-	explicit bool // a table its own [header] made
-}
-
-// tableKind is how a table came to be, which decides how TOML lets it be
-// reopened or extended; the names are go-toml's, which its messages use.
+// tableKind is how a node came to be, which decides how TOML lets it be
+// reopened or extended. A table is one a header made or went through, one
+// dotted keys made (in a section, or in an inline table while it is read),
+// an array of tables, an element of one, or the document; a value (a
+// scalar, an inline table, an array, or an element of one) is neither
+// reopened nor extended. The names are go-toml's, which its messages use.
 type tableKind uint8
 
 const (
-	kindTable  tableKind = iota // made by a [header], or on the way to one
+	kindValue  tableKind = iota // not a table TOML lets a later key reach into
+	kindTable                   // made by a [header], or on the way to one
 	kindDotted                  // made by a dotted key: only dotted keys extend it
 	kindArray                   // an array of tables, made by [[header]]
 )
@@ -86,152 +68,338 @@ func (k tableKind) String() string {
 	return "table"
 }
 
-// namedKid is a table under a table, and its key.
-type namedKid struct {
-	name string
-	node *table
-}
+// maxDepth bounds how deep a manifest may nest (path segments, array
+// indices included: "tools[0].parameters" is 3): paths grow with depth,
+// and a real manifest, JSON Schemas included, stays far below it.
+const maxDepth = 100
 
-func (t *table) kid(name string) *table {
-	if t.kidMap != nil {
-		return t.kidMap[name]
+// readTOML reads src in one pass over go-toml's parser: it records every
+// path, counts what lim caps and stops at the first thing over a limit
+// (ix.over) or nested too deep (ix.deep), and decodes the document into
+// ix.doc, or notes in ix.refused why toml.Unmarshal would refuse it. It
+// returns the parser's error for a document that is not TOML.
+func readTOML(src []byte, lim Limits) (*index, error) {
+	lim = lim.resolved()
+	// Sized for about one path per 20 bytes, as real manifests have.
+	guess := min(len(src)/20, lim.MaxValues) + 16
+	ix := &index{
+		src: src, nodes: make([]node, 1, guess), kids: map[uint64]int32{}, names: newInterner(),
+		lim: lim, maxPath: maxPathBytes(len(src)),
 	}
-	for _, k := range t.kids {
-		if k.name == name {
-			return k.node
+	ix.nodes[0] = node{parent: noNode, m: map[string]any{}, kind: kindTable, explicit: true}
+	var p unstable.Parser
+	p.Reset(src)
+	table := int32(0) // the table that key/values go into
+	for ix.deep.len == 0 && ix.over == nil && p.NextExpression() {
+		expr := p.Expression()
+		ix.expr = expr
+		switch expr.Kind {
+		case unstable.KeyValue:
+			depth := 0
+			if table != noNode {
+				depth = int(ix.nodes[table].depth)
+			}
+			ix.keyValue(table, depth, expr)
+		case unstable.Table:
+			table = ix.header(expr, false)
+		case unstable.ArrayTable:
+			table = ix.header(expr, true)
+		}
+		if ix.refused == nil && ix.valErr != nil {
+			ix.refused = ix.valErr
 		}
 	}
-	return nil
+	if ix.over != nil {
+		return ix, nil
+	}
+	if err := p.Error(); err != nil {
+		return ix, err
+	}
+	if ix.decoding() {
+		ix.setTableArrays()
+		ix.doc = ix.nodes[0].m
+	}
+	return ix, nil
 }
 
-func (t *table) addKid(name string, k *table) {
-	if t.kidMap != nil {
-		t.kidMap[name] = k
+// decoding reports whether values are still being decoded: not once the
+// document is refused, over a limit or too deep.
+func (ix *index) decoding() bool {
+	return ix.refused == nil && ix.over == nil && ix.deep.len == 0
+}
+
+// refuse stops decoding with go-toml's tracker's message about the key
+// name, which go-toml points at the key of the expression being read.
+func (ix *index) refuse(format string, name uint32) {
+	it := ix.expr.Key()
+	off, last := -1, ""
+	for it.Next() {
+		part := it.Node()
+		if off < 0 {
+			off = rangeSpan(part.Raw).off
+		}
+		last = string(part.Data)
+	}
+	if ix.refused == nil {
+		ix.refused = &tomlError{off: max(off, 0), key: last, msg: fmt.Sprintf(format, ix.names.names[name])}
+	}
+}
+
+// open makes id, new under the table parent, a table of kind. An array of
+// tables' value is set once its elements are all read (setTableArrays).
+func (ix *index) open(parent, id int32, kind tableKind, explicit bool) {
+	n := &ix.nodes[id]
+	n.kind, n.explicit = kind, explicit
+	if kind == kindArray {
+		ix.tableArrays = append(ix.tableArrays, id)
 		return
 	}
-	t.kids = append(t.kids, namedKid{name, k})
-	if len(t.kids) > maxListed {
-		t.kidMap = make(map[string]*table, 2*len(t.kids))
-		for _, k := range t.kids {
-			t.kidMap[k.name] = k.node
-		}
-		t.kids = nil
-	}
+	n.m = map[string]any{}
+	ix.nodes[parent].m[ix.names.names[n.seg]] = n.m
 }
 
-// holds reports whether name is a key in t's map; for a name that is not
-// one of t's tables (kid), that is a value: a scalar, an inline table or
-// an array.
-func (t *table) holds(name string) bool {
-	_, ok := t.m[name]
-	return ok
-}
-
-// decodeExact decodes src as toml.Unmarshal would into a map[string]any,
-// or returns the error toml.Unmarshal would: a key or table defined
-// twice, a table reopened in a way TOML forbids, a number or date out of
-// range. src must be a document the position index has read whole (so
-// its syntax is good and it is within every limit).
-func decodeExact(src []byte) (map[string]any, *tomlError) {
-	d := &decoder{
-		src:       src,
-		names:     make(map[string]string, 64),
-		toolsHint: bytes.Count(src, []byte("[[tools]]")),
-	}
-	d.root = &table{m: map[string]any{}, explicit: true}
-	d.run()
-	if d.err != nil {
-		return nil, d.err
-	}
-	for _, a := range d.rootArrays {
-		d.root.m[a.name] = a.arr
-	}
-	return d.root.m, nil
-}
-
-// run decodes the document, stopping at its first refusal.
-func (d *decoder) run() {
-	d.p.Reset(d.src)
-	d.sec = d.root
-	for d.err == nil && d.p.NextExpression() {
-		e := d.p.Expression()
-		d.expr = e
-		switch e.Kind {
-		case unstable.KeyValue:
-			d.keyValue(d.sec, e)
-		case unstable.Table, unstable.ArrayTable:
-			d.sec = d.header(e, e.Kind == unstable.ArrayTable)
-		}
-		if d.err == nil && d.valErr != nil {
-			d.err = d.valErr
-		}
-	}
-	if err := d.p.Error(); err != nil && d.err == nil {
-		// The index read the same bytes without one: not expected, but
-		// reported rather than trusted.
-		d.err = &tomlError{msg: err.Error()}
-	}
-}
-
-// fail stops decoding with e, unless it has stopped already.
-func (d *decoder) fail(e *tomlError) {
-	if d.err == nil {
-		d.err = e
-	}
-}
-
-// intern returns b as a string, allocated once per distinct key.
-func (d *decoder) intern(b []byte) string {
-	if s, ok := d.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	d.names[s] = s
-	return s
-}
-
-// newNode returns a new table, from a slab: there is one per tool, all
-// garbage once decoding is done.
-func (d *decoder) newNode() *table {
-	if len(d.nodes) == 0 {
-		d.nodes = make([]table, 64)
-	}
-	t := &d.nodes[0]
-	d.nodes = d.nodes[1:]
-	return t
-}
-
-// keyValue decodes "a.b.c = v" into the table t, refusing a key as
-// go-toml's tracker does: a key defined twice, or a dotted key through
-// anything but a table dotted keys made.
-func (d *decoder) keyValue(t *table, kv *unstable.Node) {
-	v := kv.Value()
-	it := kv.Key()
-	cur := t
-	for it.Next() {
-		name := d.intern(it.Node().Data)
-		next := cur.kid(name)
-		if it.IsLast() {
-			if next != nil || cur.holds(name) {
-				d.refuse("key %s is already defined", name)
-				return
+// setTableArrays puts each array of tables in its parent, its elements in
+// the order their headers came.
+func (ix *index) setTableArrays() {
+	for _, id := range ix.tableArrays {
+		n := &ix.nodes[id]
+		arr := make([]any, n.arrays)
+		for k := n.firstKid; k > 0; k = ix.nodes[k].nextKid {
+			if seg := ix.nodes[k].seg; seg&elemBit != 0 {
+				arr[seg&^elemBit] = ix.nodes[k].m
 			}
-			cur.m[name] = d.value(v)
-			return
+		}
+		ix.nodes[n.parent].m[ix.names.names[n.seg]] = arr
+	}
+}
+
+// header reads a [x.y] or [[x.y]] header and returns the table it opens.
+// A header goes through any table to reach its own, into the latest
+// element of an array of tables.
+func (ix *index) header(n *unstable.Node, array bool) int32 {
+	parts := keyParts(n)
+	if len(parts) == 0 {
+		return 0
+	}
+	whole := ix.headerSpan(parts[0].Raw, parts[len(parts)-1].Raw)
+	cur := int32(0)
+	depth := 0
+	deeper := func(at unstable.Range) bool {
+		if depth++; depth > maxDepth {
+			ix.tooDeep(rangeSpan(at))
+			return true
+		}
+		return false
+	}
+	for i, part := range parts {
+		if deeper(part.Raw) {
+			return 0
+		}
+		name := ix.names.id(part.Data)
+		last := i == len(parts)-1
+		parent, kid, decoding := cur, ix.child(cur, name), ix.decoding()
+		if decoding {
+			decoding = ix.mayOpen(kid, name, last, array)
 		}
 		switch {
-		case next == nil && cur.holds(name), next != nil && next.kind != kindDotted:
-			d.refuse("key %s is already defined", name)
-			return
-		case next == nil:
-			next = d.newTable(cur, name, kindDotted, false)
+		case last && array:
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
+			if decoding && kid == noNode && cur != noNode {
+				ix.open(parent, cur, kindArray, false)
+			}
+			if deeper(part.Raw) {
+				return 0
+			}
+			k := 0
+			if cur != noNode {
+				k = int(ix.nodes[cur].arrays)
+				ix.nodes[cur].arrays++
+			}
+			cur = ix.addElem(cur, k, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			if cur != noNode {
+				ix.nodes[cur].depth = int32(depth)
+				if ix.decoding() {
+					ix.nodes[cur].m, ix.nodes[cur].kind, ix.nodes[cur].explicit = make(map[string]any, 4), kindTable, true
+				}
+			}
+		case last:
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
+			if cur != noNode {
+				ix.nodes[cur].depth = int32(depth)
+				if decoding && kid == noNode {
+					ix.open(parent, cur, kindTable, true)
+				} else if decoding {
+					ix.nodes[cur].explicit = true // defined here, gone through before
+				}
+			}
+		default:
+			cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
+			if decoding && kid == noNode && cur != noNode {
+				ix.open(parent, cur, kindTable, false)
+			}
+			// A header that goes through an array of tables goes into its
+			// latest element, as TOML says.
+			if cur != noNode {
+				if k := ix.nodes[cur].arrays; k > 0 {
+					if deeper(part.Raw) {
+						return 0
+					}
+					cur = ix.child(cur, elemBit|uint32(k-1))
+				}
+			}
 		}
-		cur = next
+	}
+	return cur
+}
+
+// mayOpen reports whether a header may go through or open kid, the node
+// at name (noNode if there is none), refusing it as go-toml's tracker
+// does otherwise: a table defined twice, or one that is already a value,
+// a table dotted keys made, or an array of tables where a table is wanted
+// (or the other way round).
+func (ix *index) mayOpen(kid int32, name uint32, last, array bool) bool {
+	if kid == noNode {
+		return true
+	}
+	k := &ix.nodes[kid]
+	switch {
+	case k.kind == kindValue && !last:
+		ix.refuse("key %s already exists as a value", name)
+	case k.kind == kindValue && array:
+		ix.refuse("key %s already exists as a value, but should be an array table", name)
+	case k.kind == kindValue:
+		ix.refuse("key %s should be a table, not a value", name)
+	case !last:
+	case array && k.kind != kindArray:
+		ix.refuse("key %s already exists as a "+k.kind.String()+", but should be an array table", name)
+	case array:
+	case k.kind == kindDotted:
+		ix.refuse("table %s already exists as defined by a dotted key", name)
+	case k.kind == kindArray:
+		ix.refuse("table %s already exists as an array of tables", name)
+	case k.explicit:
+		ix.refuse("table %s already exists", name)
+	}
+	return ix.refused == nil
+}
+
+// keyValue reads "a.b = value" into the table base, depth segments deep,
+// and whatever the value contains, refusing a key as go-toml's tracker
+// does: a key defined twice, or a dotted key through anything but a table
+// dotted keys made.
+func (ix *index) keyValue(base int32, depth int, n *unstable.Node) {
+	value := n.Value()
+	if !value.Valid() {
+		return
+	}
+	it := n.Key()
+	if !it.Next() {
+		return
+	}
+	first := it.Node()
+	nparts := 1
+	for more := it; more.Next(); {
+		nparts++
+	}
+	if depth += nparts; depth > maxDepth {
+		ix.tooDeep(rangeSpan(first.Raw))
+		return
+	}
+	cur := base
+	it = n.Key()
+	for it.Next() {
+		part := it.Node()
+		name := ix.names.id(part.Data)
+		parent, kid, decoding := cur, ix.child(cur, name), ix.decoding()
+		if it.IsLast() {
+			if decoding && kid != noNode {
+				ix.refuse("key %s is already defined", name)
+			}
+			last := rangeSpan(part.Raw)
+			vs := ix.valueSpan(value, ix.afterEquals(last))
+			cur = ix.addKey(cur, name, kid, entry{key: last, value: vs})
+			if ix.over == nil {
+				v := ix.value(cur, depth, value, vs)
+				if decoding && ix.refused == nil {
+					ix.nodes[parent].m[ix.names.names[name]] = v
+				}
+			}
+			return
+		}
+		if decoding && kid != noNode && ix.nodes[kid].kind != kindDotted {
+			ix.refuse("key %s is already defined", name)
+		}
+		cur = ix.addKey(cur, name, kid, entry{key: rangeSpan(part.Raw), implicit: true})
+		if decoding && kid == noNode && cur != noNode {
+			ix.open(parent, cur, kindDotted, false)
+		}
 	}
 }
 
-// value decodes a value.
-func (d *decoder) value(v *unstable.Node) any {
+// value reads what is inside a value at node id, depth segments deep (the
+// key/values of an inline table, the elements of an array), and returns
+// it decoded while decoding.
+func (ix *index) value(id int32, depth int, v *unstable.Node, at span) any {
+	switch v.Kind {
+	case unstable.InlineTable:
+		if ix.decoding() && id != noNode {
+			n := 0
+			for it := v.Children(); it.Next(); {
+				n++
+			}
+			ix.nodes[id].m = make(map[string]any, n)
+		}
+		it := v.Children()
+		for ix.over == nil && it.Next() {
+			if kv := it.Node(); kv.Kind == unstable.KeyValue {
+				ix.keyValue(id, depth, kv)
+			}
+		}
+		if id == noNode {
+			return nil
+		}
+		return ix.nodes[id].m
+	case unstable.Array:
+		if depth+1 > maxDepth {
+			ix.tooDeep(at)
+			return nil
+		}
+		var out []any
+		if ix.decoding() {
+			n := 0
+			for it := v.Children(); it.Next(); {
+				if it.Node().Kind != unstable.Comment {
+					n++
+				}
+			}
+			out = make([]any, 0, n)
+		}
+		it := v.Children()
+		i := 0
+		for ix.over == nil && it.Next() {
+			el := it.Node()
+			if el.Kind == unstable.Comment {
+				continue
+			}
+			// An array inside an array has no range of its own: use its
+			// first element, or failing that the enclosing array.
+			es := ix.valueSpan(el, firstSpan(el, at))
+			p := ix.addElem(id, i, entry{key: es, value: es})
+			if e := ix.value(p, depth+1, el, es); ix.decoding() {
+				out = append(out, e)
+			}
+			i++
+		}
+		return out
+	}
+	if !ix.decoding() {
+		return nil
+	}
+	return ix.scalar(v)
+}
+
+// scalar decodes a value that is neither an array nor an inline table.
+func (ix *index) scalar(v *unstable.Node) any {
 	switch v.Kind {
 	case unstable.String:
 		return string(v.Data)
@@ -245,136 +413,10 @@ func (d *decoder) value(v *unstable.Node) any {
 		}
 	case unstable.Bool:
 		return v.Data[0] == 't'
-	case unstable.Array:
-		return d.array(v)
-	case unstable.InlineTable:
-		return d.inline(v)
 	}
 	// A datetime, an infinity, NaN, a number out of range: go-toml's
 	// value or its error, which no valid manifest holds anyway.
-	return d.goTOMLValue(v)
-}
-
-// inline decodes an inline table.
-func (d *decoder) inline(v *unstable.Node) map[string]any {
-	n := 0
-	for it := v.Children(); it.Next(); {
-		n++
-	}
-	t := table{m: make(map[string]any, n)}
-	for it := v.Children(); it.Next() && d.err == nil; {
-		if kv := it.Node(); kv.Kind == unstable.KeyValue {
-			d.keyValue(&t, kv)
-		}
-	}
-	return t.m
-}
-
-// array decodes an array.
-func (d *decoder) array(v *unstable.Node) []any {
-	n := 0
-	for it := v.Children(); it.Next(); {
-		if it.Node().Kind != unstable.Comment {
-			n++
-		}
-	}
-	out := make([]any, 0, n)
-	for it := v.Children(); it.Next() && d.err == nil; {
-		if el := it.Node(); el.Kind != unstable.Comment {
-			out = append(out, d.value(el))
-		}
-	}
-	return out
-}
-
-// header decodes a [x.y] or [[x.y]] header and returns the table it
-// opens, refusing one as go-toml's tracker does: a table defined twice,
-// or one that is already a value, a table dotted keys made, or an array
-// of tables where a table is wanted (or the other way round). A header
-// goes through any table to reach its own, into the latest element of an
-// array of tables.
-func (d *decoder) header(e *unstable.Node, array bool) *table {
-	it := e.Key()
-	cur := d.root
-	for it.Next() {
-		name := d.intern(it.Node().Data)
-		last := it.IsLast()
-		kid := cur.kid(name)
-		if kid == nil && cur.holds(name) {
-			switch {
-			case !last:
-				d.refuse("key %s already exists as a value", name)
-			case array:
-				d.refuse("key %s already exists as a value, but should be an array table", name)
-			default:
-				d.refuse("key %s should be a table, not a value", name)
-			}
-			return cur
-		}
-		if !last {
-			if kid == nil {
-				kid = d.newTable(cur, name, kindTable, false)
-			}
-			if kid.kind == kindArray {
-				// Into the latest element, as TOML says.
-				kid = kid.last
-			}
-			cur = kid
-			continue
-		}
-		if !array {
-			switch {
-			case kid == nil:
-				kid = d.newTable(cur, name, kindTable, true)
-			case kid.kind == kindDotted:
-				d.refuse("table %s already exists as defined by a dotted key", name)
-			case kid.kind == kindArray:
-				d.refuse("table %s already exists as an array of tables", name)
-			case kid.explicit:
-				d.refuse("table %s already exists", name)
-			default:
-				kid.explicit = true
-			}
-			return kid
-		}
-		switch {
-		case kid == nil:
-			kid = d.newTable(cur, name, kindArray, false)
-			if cur == d.root && name == "tools" {
-				kid.arr = make([]any, 0, d.toolsHint)
-			}
-		case kid.kind != kindArray:
-			d.refuse("key %s already exists as a "+kid.kind.String()+", but should be an array table", name)
-			return kid
-		}
-		elem := d.newNode()
-		*elem = table{m: make(map[string]any, 4), explicit: true}
-		kid.arr = append(kid.arr, elem.m)
-		if cur == d.root {
-			// Set at the end, not boxed again for every element.
-			if !kid.rooted {
-				kid.name, kid.rooted = name, true
-				d.rootArrays = append(d.rootArrays, kid)
-			}
-		} else {
-			cur.m[name] = kid.arr
-		}
-		kid.last = elem
-		return elem
-	}
-	return cur
-}
-
-// newTable puts a new, empty table of kind under name in cur.
-func (d *decoder) newTable(cur *table, name string, kind tableKind, explicit bool) *table {
-	// An array of tables' value is set when its first element is, or
-	// for a top-level one at the end (decodeExact).
-	m := map[string]any{}
-	cur.m[name] = m
-	kid := d.newNode()
-	*kid = table{m: m, kind: kind, explicit: explicit}
-	cur.addKid(name, kid)
-	return kid
+	return ix.goTOMLValue(v)
 }
 
 // parseInteger reads an integer the parser has checked (digits,

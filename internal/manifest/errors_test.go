@@ -101,6 +101,26 @@ func TestSyntaxErrorIsOne(t *testing.T) {
 	assert.Contains(t, errs[0].Msg, "TOML syntax")
 }
 
+// TestSyntaxErrorBeforeRefusal checks that a syntax error is the one
+// error even after something TOML refuses earlier in the file: decoding
+// stops at the refusal, but the pass that meets the syntax error goes on.
+func TestSyntaxErrorBeforeRefusal(t *testing.T) {
+	for _, tc := range []struct{ name, refused string }{
+		{"a key defined twice", "[runtime]\nttl = \"1s\"\nttl = \"2s\"\n"},
+		{"a table defined twice", "[runtime]\n[runtime]\n"},
+		{"a dotted key through a value", "[runtime]\nttl = 1\nttl.x = 2\n"},
+		{"a value go-toml refuses", "[runtime]\nttl = 1979-13-01\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := tc.refused + "[[tools]]\nname = \"t\"\nbogus\n"
+			errs := parseErrs(t, src)
+			require.Len(t, errs, 1, "%+v", errs)
+			assert.Contains(t, errs[0].Msg, "TOML syntax")
+			assert.Equal(t, strings.Count(src, "\n"), errs[0].Pos.Line)
+		})
+	}
+}
+
 func TestLoadReadError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.toml")
 	m, err := Load(path)

@@ -61,7 +61,8 @@ func TestLimitsDefaults(t *testing.T) {
 // it is reported, at its line and column and with its key, as the only
 // problem. Every document also has a key defined twice before the point
 // where it goes over, which go-toml's decoder would report first: the
-// limit error shows that the document never reached the decoder.
+// limit error shows that a limit comes before what decoding refuses (the
+// one pass goes on past a refusal, and stops at a limit).
 func TestLimitsRefuseBeforeDecoding(t *testing.T) {
 	const dup = "[runtime]\nttl = \"1s\"\nttl = \"2s\"\n"
 	for _, tc := range []struct {

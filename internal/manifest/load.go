@@ -137,14 +137,16 @@ func (c *checker) parse() (*Manifest, Errors) {
 }
 
 // decode parses the TOML, returning its one syntax, limit or structure
-// error if it has one: the byte scan, then the position index (every
-// limit, the syntax error at the exact bytes at fault, every position),
-// then the decoder (what TOML's structure forbids, and the values).
+// error if it has one: the byte scan, then one pass that records every
+// position, counts every limit, meets the syntax error at the exact bytes
+// at fault and decodes the values, refusing what TOML's structure forbids.
+// A syntax error comes first, then a limit, then a refusal: a refusal
+// stops the decoding but not the pass.
 func (c *checker) decode() (doc map[string]any, e *Error) {
 	defer func() {
-		// Nothing here panics on purpose, and the index and the decoder
-		// are fuzzed; but a config file must never take a gateway down:
-		// a panic is the file's one error (which FuzzParse fails on).
+		// Nothing here panics on purpose, and the decoder is fuzzed;
+		// but a config file must never take a gateway down: a panic is
+		// the file's one error (which FuzzParse fails on).
 		if r := recover(); r != nil {
 			doc, e = nil, c.errAt(span{}, "", "", fmt.Sprintf("cannot parse TOML: internal error: %v", r))
 		}
@@ -152,7 +154,7 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 	if at := rawScan(c.src, c.lim.MaxValues); at >= 0 {
 		return nil, c.errAt(span{at, 1}, "", "", fmt.Sprintf("more than %d keys and array elements in all (manifest.Limits.MaxValues)", c.lim.MaxValues))
 	}
-	ix, err := buildIndex(c.src, c.lim)
+	ix, err := readTOML(c.src, c.lim)
 	var perr *unstable.ParserError
 	if errors.As(err, &perr) {
 		return nil, c.errAt(c.highlight(perr.Highlight), "", "", "TOML syntax: "+perr.Message)
@@ -166,11 +168,10 @@ func (c *checker) decode() (doc map[string]any, e *Error) {
 		return nil, c.errAt(o.at, o.key, o.where, o.msg)
 	}
 	c.ix = ix
-	doc, terr := decodeExact(c.src)
-	if terr != nil {
-		return nil, c.tomlErr(terr)
+	if ix.refused != nil {
+		return nil, c.tomlErr(ix.refused)
 	}
-	return doc, nil
+	return ix.doc, nil
 }
 
 // highlight turns a parser error's highlight, a subslice of the source,

@@ -8,10 +8,11 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// The decoded document knows no positions, so a pass over go-toml's
-// unstable parser records where every key and value is, by the path the
-// checker uses to walk the map: "tools[1].probe.grants.env[0]". The same
-// pass counts every limit and meets the syntax error, if any.
+// The checker walks the decoded map by path, "tools[1].probe.grants.env[0]",
+// and asks where each path is written: the index answers. It is built in
+// the same pass over go-toml's unstable parser that decodes the values
+// (decode.go), which also counts every limit and meets the syntax error,
+// if any.
 
 // span is a byte range of the source; len 0 means unknown.
 type span struct {
@@ -28,9 +29,9 @@ type entry struct {
 	implicit bool
 }
 
-// index records where every path is in the source. It is a tree of
-// nodes, each found from its parent and its key's interned name, rather
-// than a map from path strings, so that no path string is built unless
+// index is the document as read: where every path is in the source and,
+// for each table, its values. It is a tree of nodes, each found from its
+// parent and its key's interned name, rather than a map from path strings, so that no path string is built unless
 // something asks for one (a limit exceeded, a test); lookup turns a path
 // back into nodes.
 type index struct {
@@ -48,6 +49,8 @@ type index struct {
 	pathBytes int // their total length
 	maxPath   int // the cap on pathBytes
 	over      *limitErr
+
+	decodeState
 }
 
 // node is one recorded path.
@@ -64,11 +67,18 @@ type node struct {
 	// in the array it is; depth is the depth of a table a header opened
 	// (its number of path segments, indices included).
 	keys, arrays, depth int32
-	// firstKid and nextKid list a node's children, newest first, while it
-	// has at most maxListed; past that, kids finds them. Most tables have
-	// a handful of keys, which a short list finds faster than a map.
+	// firstKid and nextKid list a node's children, newest first. While it
+	// has at most maxListed, a lookup walks the list; past that, kids
+	// finds them. Most tables have a handful of keys, which a short list
+	// finds faster than a map.
 	firstKid, nextKid int32
 	nkids             int32
+	// What the decoder knows of it (see tableKind): the map of a table,
+	// or of an inline table while it is read. (kind and explicit come
+	// first, where the int32s leave room before a pointer.)
+	kind     tableKind
+	explicit bool // a table its own [header] made
+	m        map[string]any
 }
 
 // maxListed is how many children a node may have before they are put in
@@ -116,51 +126,6 @@ type limitErr struct {
 	at         span
 	key, where string
 	msg        string
-}
-
-// maxDepth bounds how deep a manifest may nest (path segments, array
-// indices included: "tools[0].parameters" is 3): paths grow with depth,
-// and a real manifest, JSON Schemas included, stays far below it.
-const maxDepth = 100
-
-// buildIndex parses src and records every path. It returns the parser's
-// error for a document that is not TOML (the decoder, on the same parser,
-// meets the same error at the same place).
-//
-// It also counts what lim caps, in the same linear pass, and stops at the
-// first thing over a limit (ix.over), before the decoder builds anything.
-func buildIndex(src []byte, lim Limits) (*index, error) {
-	lim = lim.resolved()
-	names := newInterner()
-	// Sized for about one path per 20 bytes, as real manifests have.
-	guess := min(len(src)/20, lim.MaxValues) + 16
-	ix := &index{
-		src: src, nodes: make([]node, 1, guess), kids: map[uint64]int32{}, names: names,
-		lim: lim, maxPath: maxPathBytes(len(src)),
-	}
-	ix.nodes[0].parent = noNode
-	var p unstable.Parser
-	p.Reset(src)
-	table := int32(0) // the table that key/values go into
-	for ix.deep.len == 0 && ix.over == nil && p.NextExpression() {
-		expr := p.Expression()
-		switch expr.Kind {
-		case unstable.KeyValue:
-			depth := 0
-			if table != noNode {
-				depth = int(ix.nodes[table].depth)
-			}
-			ix.keyValue(table, depth, expr)
-		case unstable.Table:
-			table = ix.header(expr, false)
-		case unstable.ArrayTable:
-			table = ix.header(expr, true)
-		}
-	}
-	if ix.over != nil {
-		return ix, nil
-	}
-	return ix, p.Error()
 }
 
 // maxPathBytes caps the total length of the paths the checker may build,
@@ -240,15 +205,16 @@ func (ix *index) pathOf(parent int32, seg uint32) string {
 // noSeg asks pathOf for the parent's path alone.
 const noSeg = ^uint32(0)
 
-// addKey records e at the key named name of the table parent, counting
-// it against the limits when it is new, and returns its node.
-func (ix *index) addKey(parent int32, name uint32, e entry) int32 {
+// addKey records e at the key named name of the table parent, whose
+// node is kid (ix.child's answer: the walk has looked it up already),
+// counting it against the limits when it is new, and returns its node.
+func (ix *index) addKey(parent int32, name uint32, kid int32, e entry) int32 {
 	if parent == noNode {
 		return noNode
 	}
-	if id := ix.child(parent, name); id != noNode {
-		ix.update(id, e)
-		return id
+	if kid != noNode {
+		ix.update(kid, e)
+		return kid
 	}
 	if ix.over != nil {
 		return noNode
@@ -303,138 +269,6 @@ func (ix *index) addElem(parent int32, n int, e entry) int32 {
 		return id
 	}
 	return ix.add(parent, seg, e)
-}
-
-// header records a [x.y] or [[x.y]] header and returns the table it
-// opens.
-func (ix *index) header(n *unstable.Node, array bool) int32 {
-	parts := keyParts(n)
-	if len(parts) == 0 {
-		return 0
-	}
-	whole := ix.headerSpan(parts[0].Raw, parts[len(parts)-1].Raw)
-	cur := int32(0)
-	depth := 0
-	deeper := func(at unstable.Range) bool {
-		if depth++; depth > maxDepth {
-			ix.tooDeep(rangeSpan(at))
-			return true
-		}
-		return false
-	}
-	for i, part := range parts {
-		if deeper(part.Raw) {
-			return 0
-		}
-		name := ix.names.id(part.Data)
-		last := i == len(parts)-1
-		switch {
-		case last && array:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
-			if deeper(part.Raw) {
-				return 0
-			}
-			k := 0
-			if cur != noNode {
-				k = int(ix.nodes[cur].arrays)
-				ix.nodes[cur].arrays++
-			}
-			cur = ix.addElem(cur, k, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
-			if cur != noNode {
-				ix.nodes[cur].depth = int32(depth)
-			}
-		case last:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), value: whole, header: whole})
-			if cur != noNode {
-				ix.nodes[cur].depth = int32(depth)
-			}
-		default:
-			cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
-			// A header that goes through an array of tables goes into its
-			// latest element, as TOML says.
-			if cur != noNode {
-				if k := ix.nodes[cur].arrays; k > 0 {
-					if deeper(part.Raw) {
-						return 0
-					}
-					cur = ix.child(cur, elemBit|uint32(k-1))
-				}
-			}
-		}
-	}
-	return cur
-}
-
-// keyValue records "a.b = value" in the table base, depth segments deep,
-// and whatever the value contains.
-func (ix *index) keyValue(base int32, depth int, n *unstable.Node) {
-	value := n.Value()
-	if !value.Valid() {
-		return
-	}
-	it := n.Key()
-	if !it.Next() {
-		return
-	}
-	first := it.Node()
-	nparts := 1
-	for more := it; more.Next(); {
-		nparts++
-	}
-	if depth += nparts; depth > maxDepth {
-		ix.tooDeep(rangeSpan(first.Raw))
-		return
-	}
-	cur := base
-	it = n.Key()
-	var last span
-	for it.Next() {
-		part := it.Node()
-		name := ix.names.id(part.Data)
-		if it.IsLast() {
-			last = rangeSpan(part.Raw)
-			vs := ix.valueSpan(value, ix.afterEquals(last))
-			cur = ix.addKey(cur, name, entry{key: last, value: vs})
-			if ix.over == nil {
-				ix.value(cur, depth, value, vs)
-			}
-			return
-		}
-		cur = ix.addKey(cur, name, entry{key: rangeSpan(part.Raw), implicit: true})
-	}
-}
-
-// value records what is inside a value at node id, depth segments deep:
-// the key/values of an inline table, the elements of an array.
-func (ix *index) value(id int32, depth int, v *unstable.Node, at span) {
-	switch v.Kind {
-	case unstable.InlineTable:
-		it := v.Children()
-		for ix.over == nil && it.Next() {
-			if kv := it.Node(); kv.Kind == unstable.KeyValue {
-				ix.keyValue(id, depth, kv)
-			}
-		}
-	case unstable.Array:
-		if depth+1 > maxDepth {
-			ix.tooDeep(at)
-			return
-		}
-		it := v.Children()
-		i := 0
-		for ix.over == nil && it.Next() {
-			el := it.Node()
-			if el.Kind == unstable.Comment {
-				continue
-			}
-			// An array inside an array has no range of its own: use its
-			// first element, or failing that the enclosing array.
-			es := ix.valueSpan(el, firstSpan(el, at))
-			p := ix.addElem(id, i, entry{key: es, value: es})
-			ix.value(p, depth+1, el, es)
-			i++
-		}
-	}
 }
 
 // tooDeep notes the first place that nests deeper than maxDepth.

@@ -24,7 +24,7 @@ y = [1, [2, 3], { z = 4 }]
 d.e.f = 3
 [[ g ]]
 `
-	ix, err := buildIndex([]byte(src), Limits{})
+	ix, err := readTOML([]byte(src), Limits{})
 	require.NoError(t, err)
 	want := []string{
 		`a`, `a[0]`, `a[0].b`, `a[0].b[0]`, `a[0].b[0].y`, `a[0].b[0].y[0]`, `a[0].b[0].y[1]`,
@@ -60,7 +60,7 @@ func TestIndexPrefersExplicitTables(t *testing.T) {
 	// [x.y] defines x implicitly; [x] later defines it for real, and a
 	// problem with x belongs there.
 	src := "[x.y]\nz = 1\n[x]\nw = 2\n"
-	ix, err := buildIndex([]byte(src), Limits{})
+	ix, err := readTOML([]byte(src), Limits{})
 	require.NoError(t, err)
 	x, ok := ix.lookup("x")
 	require.True(t, ok)

@@ -20,42 +20,27 @@ type tomlError struct {
 	msg string
 }
 
-// refuse stops decoding with go-toml's tracker's message about name,
-// which go-toml points at the key of the expression being decoded.
-func (d *decoder) refuse(format, name string) {
-	it := d.expr.Key()
-	off, last := -1, ""
-	for it.Next() {
-		part := it.Node()
-		if off < 0 {
-			off = rangeSpan(part.Raw).off
-		}
-		last = string(part.Data)
-	}
-	d.fail(&tomlError{off: max(off, 0), key: last, msg: fmt.Sprintf(format, name)})
-}
-
 // goTOMLValue decodes v, a value the decoder does not read itself (a
 // datetime, an infinity or NaN, a number out of range), with go-toml's
 // decoder, as the one value of a document of its own. A value it refuses
-// is noted as the expression's error (see decoder.valErr) and nil stands
+// is noted as the expression's error (see decodeState.valErr) and nil stands
 // for it meanwhile. No valid manifest holds such a value (the checks
 // refuse a datetime anywhere, and JSON has no infinity or NaN).
-func (d *decoder) goTOMLValue(v *unstable.Node) any {
+func (ix *index) goTOMLValue(v *unstable.Node) any {
 	// go-toml puts an error just past the value (a datetime cut short)
 	// on the next byte, or, at the end of the document, on the value's
 	// last: a newline after the value when the manifest goes on puts it
 	// where go-toml puts it in the manifest.
 	const prefix = "v = "
-	at := cap(d.src) - cap(v.Data)
-	if at < 0 || at > len(d.src) {
+	at := cap(ix.src) - cap(v.Data)
+	if at < 0 || at > len(ix.src) {
 		// Not a value of the source: the parser gives none such.
-		d.fail(&tomlError{msg: fmt.Sprintf("cannot read the value %q", v.Data)})
+		ix.refused = &tomlError{msg: fmt.Sprintf("cannot read the value %q", v.Data)}
 		return nil
 	}
 	doc := make([]byte, 0, len(prefix)+len(v.Data)+1)
 	doc = append(append(doc, prefix...), v.Data...)
-	if at+len(v.Data) < len(d.src) {
+	if at+len(v.Data) < len(ix.src) {
 		doc = append(doc, '\n')
 	}
 	var m map[string]any
@@ -63,14 +48,14 @@ func (d *decoder) goTOMLValue(v *unstable.Node) any {
 	if err == nil {
 		return m["v"]
 	}
-	if d.valErr == nil {
+	if ix.valErr == nil {
 		col, msg := 1+len(prefix), err.Error()
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			_, col = de.Position()
 			msg = de.Error()
 		}
-		d.valErr = &tomlError{off: at + max(col-1-len(prefix), 0), msg: strings.TrimPrefix(msg, "toml: ")}
+		ix.valErr = &tomlError{off: at + max(col-1-len(prefix), 0), msg: strings.TrimPrefix(msg, "toml: ")}
 	}
 	return nil
 }
