@@ -136,11 +136,13 @@ func TestHostileSchemasAreBoundedBeforeTheCompile(t *testing.T) {
 	slices.Sort(want) // as Offered lists them
 	// The offered set follows an upstream's listing in the background: an
 	// upstream reads ready a moment before its tools are offered.
+	// Its listing is the same megabytes, compiled and checked, so it gets
+	// the same wait; a tool hidden says why.
 	var offered []string
 	require.Eventually(t, func() bool {
 		offered = h.gw.Offered()
 		return assert.ObjectsAreEqual(want, offered)
-	}, waitFor, 20*time.Millisecond, "offered: %v", &offered)
+	}, 4*waitFor, 20*time.Millisecond, "offered: %v; hidden: %v", &offered, hiddenGood{h.gw})
 	c.WaitTools(t, want...)
 
 	hidden := h.gw.Hidden()
@@ -204,4 +206,20 @@ func TestShutdownDoesNotWaitForSchemas(t *testing.T) {
 	case <-time.After(waitFor):
 		t.Fatalf("Run did not return within %v of its context's end: a listing held it", waitFor)
 	}
+}
+
+// hiddenGood prints, when a test fails, why the gateway hides each good
+// tool it hides.
+type hiddenGood struct{ gw *mcpgw.Gateway }
+
+func (h hiddenGood) String() string {
+	out := map[string]string{}
+	for name, why := range h.gw.Hidden() {
+		for _, good := range goodSchemaTools {
+			if strings.HasSuffix(name, "_"+good) {
+				out[name] = why
+			}
+		}
+	}
+	return fmt.Sprint(out)
 }
