@@ -2,7 +2,7 @@
 # build.sh rebuilds the committed standard probes from their sources:
 # each src/NAME.c becomes NAME.wasm (and each must be a kind in kinds.go's
 # table, which TestKindTable checks). It is the one command to run after
-# changing src/ or include/ (`go generate ./internal/probes` runs it);
+# changing src/ or probes/include/ (`go generate ./internal/probes` runs it);
 # TestCommittedWasmIsFresh fails when the committed bytes differ from what
 # this script produces.
 #

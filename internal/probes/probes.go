@@ -1,7 +1,7 @@
 // Package probes ships gate's standard probes and parses their shorthand.
 //
 // A probe is a small WebAssembly module that tells gate whether an agent
-// tool can run (see include/gate.h for the ABI). The standard probes
+// tool can run (see probes/include/gate.h for the ABI). The standard probes
 // cover what most tools need, so that most manifests never ship a module
 // of their own. Three ask the host (ABI v1):
 //
@@ -16,16 +16,17 @@
 // a secret), postgres (the startup handshake, pg_isready's answers),
 // docker (/_ping on the socket), and so on. Kinds lists them all, Kind.Form
 // and Kind.Summary say how each is written and what it checks, and
-// README.md lists their config, options and reasons.
+// probes/README.md lists their config, options and reasons.
 //
 // Each kind is one entry in the table in kinds.go (its name, help text,
 // example, and how its shorthand is parsed, written back and granted)
 // and one C file, src/NAME.c, which build.sh builds into the committed
 // NAME.wasm (1.4 to 5 KB each, one page of memory, importing nothing but
 // the gate host module), embedded here. After changing src/ or include/,
-// run `go generate ./internal/probes`; TestCommittedWasmIsFresh fails until you do.
+// run `go generate ./internal/probes`; TestCommittedWasmIsFresh fails
+// until you do.
 //
-// Probe authors: write C against include/gate.h, or Go against package
+// Probe authors: write C against probes/include/gate.h, or Go against package
 // github.com/gate-dev/gate/probes/sdk (much bigger and slower to load).
 package probes
 

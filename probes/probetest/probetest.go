@@ -16,9 +16,9 @@
 //		})
 //	}
 //
-// The rules, beyond what the module looks like (runtime.Inspect: one
-// exported memory, one entry point of the right type, only ABI imports,
-// a minimum memory within the cap):
+// The rules, beyond what the module looks like (checked as the engine
+// checks it at load: one exported memory, one entry point of the right
+// type, only ABI imports, a minimum memory within the cap):
 //
 //   - it loads: the engine can meter and compile it;
 //   - each case answers within the budget, without trapping, misusing a
