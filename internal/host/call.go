@@ -343,7 +343,7 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	if c.CPU == nil {
 		mark := c.beginWait()
 		fn(ctx)
-		c.endWait(mark, allowed)
+		c.endWait(mark, allowed, !answer)
 		c.resume()
 		if grant {
 			c.extend()
@@ -354,7 +354,7 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	c.cpuReleased = true
 	mark := c.beginWait()
 	fn(ctx)
-	c.endWait(mark, allowed)
+	c.endWait(mark, allowed, !answer)
 	if err := c.reacquire(ctx); err != nil {
 		c.relock()
 		c.interrupt(where, err)

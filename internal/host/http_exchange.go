@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/gate-dev/gate/internal/grants"
 )
@@ -156,9 +155,9 @@ func (c *Call) http(ctx context.Context, raw []byte, flags, timeoutMS int32) int
 	}
 	var resp *response
 	c.wait(ctx, "gate.http", true, d, func(ctx context.Context) {
-		ctx, cancel := c.netContext(ctx, d)
+		ctx, cancel := c.workContext(ctx, d)
 		defer cancel()
-		resp, err = x.do(ctx, req, d)
+		resp, err = x.do(ctx, req)
 	})
 	if hit := (*echoHit)(nil); errors.As(err, &hit) {
 		return c.withhold(hit.name, httpOrigin(x.current))
@@ -326,8 +325,9 @@ func (e errEncoded) Error() string {
 
 // do sends the request and reads the response: the head (MaxHTTPHead at
 // most), then MaxHTTPBody of the body at most (in redacted bytes), and
-// closes the connection without reading more.
-func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (*response, error) {
+// closes the connection without reading more. ctx bounds it whole (see
+// workContext): the transport's own timeouts would be the wall clock's.
+func (x *exchange) do(ctx context.Context, req *http.Request) (*response, error) {
 	c := x.c
 	release, err := x.reserveSocket(ctx)
 	if err != nil {
@@ -340,8 +340,6 @@ func (x *exchange) do(ctx context.Context, req *http.Request, d time.Duration) (
 		DialTLSContext:         x.dialTLS,
 		TLSClientConfig:        c.tlsConfig(ctx, "", x.tlsPeer, x.insecure),
 		MaxResponseHeaderBytes: MaxHTTPHead,
-		ResponseHeaderTimeout:  d,
-		TLSHandshakeTimeout:    d,
 		ForceAttemptHTTP2:      false,
 		Proxy:                  x.proxy,
 		// build asks for gzip and decodeBody undoes it.

@@ -26,6 +26,9 @@ type usage struct {
 	// due is the deadline the run started with; limit is the latest the
 	// deadline may move to.
 	due, limit time.Time
+	// starvedAt is the starvation clock's reading when the wait under way
+	// began (see starvation).
+	starvedAt time.Duration
 }
 
 // Measure makes the run's deadline follow what the run itself uses rather
@@ -114,7 +117,8 @@ func (c *Call) waited(took, allowed time.Duration) {
 	c.usage.waited += max(min(took, allowed), 0)
 }
 
-// beginWait marks the start of a wait and returns when it began. A
+// beginWait marks the start of a wait and returns when it began; endWait
+// must follow. A
 // measured run's goroutine is unlocked from its thread for the wait: a
 // wait is a string of hand-overs between goroutines (the dialer's, the
 // HTTP transport's), and a locked goroutine resumes only once the kernel
@@ -128,13 +132,25 @@ func (c *Call) beginWait() time.Time {
 			c.usage.cpuAtStart = cpu
 		}
 		goruntime.UnlockOSThread()
+		c.usage.starvedAt = starvation.hold()
 	}
 	return time.Now()
 }
 
-// endWait counts the wait that began at began (see waited).
-func (c *Call) endWait(began time.Time, allowed time.Duration) {
-	c.waited(time.Since(began), allowed)
+// endWait counts the wait that began at began (see waited). A measured
+// wait for the network is counted without the time the process was
+// starved meanwhile (see starvation): the host's work on it (a TLS
+// handshake, an HTTP exchange) waited for a CPU as much as for the peer.
+// A sleep is counted whole: the probe chose to spend that time.
+func (c *Call) endWait(began time.Time, allowed time.Duration, sleep bool) {
+	took := time.Since(began)
+	if c.usage.budget > 0 {
+		if !sleep {
+			took -= starvation.now() - c.usage.starvedAt
+		}
+		starvation.release()
+	}
+	c.waited(took, allowed)
 }
 
 // resume locks a measured run's goroutine to its thread again after a
@@ -164,9 +180,11 @@ var errWaitTimedOut = fmt.Errorf("wait timed out: %w", context.DeadlineExceeded)
 // d is up. A measured run's wait (see Measure) is bounded by its own time,
 // not by the machine's, never past the run's late limit:
 //
-//   - a timer that fires late by more than the tolerance (the process was
-//     kept off the CPU, and whatever the wait was for may have come
-//     meanwhile, unseen) gives the wait that lateness again;
+//   - a timer that fires when the process was starved for more than the
+//     tolerance since the wait began or last moved (see starvation), or
+//     fires late by more (the process was kept off the CPU, and whatever
+//     the wait was for may have come meanwhile, unseen), gives the wait
+//     that time again;
 //   - a timer that fires on time gives the wait the tolerance once more:
 //     the Go scheduler runs timers at every switch but, while its Ps are
 //     busy, looks at the network only now and then, so a connection made
@@ -182,16 +200,18 @@ func (c *Call) waitContext(ctx context.Context, d time.Duration) (context.Contex
 	tolerance := c.waitGrace()
 	ctx, cancel := context.WithCancelCause(ctx)
 	due := time.Now().Add(d)
-	// Each firing schedules the next, so due is only ever touched by one
-	// callback at a time.
+	// Each firing schedules the next, so due and counted are only ever
+	// touched by one callback at a time.
+	counted := starvation.now()
 	graced := false
 	var fire func()
 	fire = func() {
 		if ctx.Err() != nil {
 			return
 		}
-		now := time.Now()
-		again := now.Sub(due) // how late the timer fired
+		now, starved := time.Now(), starvation.now()
+		again := max(now.Sub(due), starved-counted) // the process's time, not the wait's
+		counted = starved
 		if again <= tolerance {
 			again = 0
 			if !graced {

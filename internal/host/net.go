@@ -126,7 +126,21 @@ func (c *Call) clip(where string, timeoutMS int32) (d time.Duration, ok bool) {
 // for a peer that does not answer; then its cause is ErrStopped. cancel
 // must be called.
 func (c *Call) netContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancelTimeout := context.WithTimeout(ctx, d)
+	return c.stoppable(context.WithTimeout(ctx, d))
+}
+
+// workContext is netContext for a wait whose host-side work needs the
+// CPU as well as the peer (a TLS handshake, an HTTP exchange): a measured
+// run's wait is bounded by its own time, as waitContext says, so that a
+// loaded machine's delay to that work is not answered "timed out". Its
+// cancellation cause is errWaitTimedOut when d is up.
+func (c *Call) workContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return c.stoppable(c.waitContext(ctx, d))
+}
+
+// stoppable makes ctx, whose cancel is cancelTimeout, end too when the
+// probe or the engine is being closed.
+func (c *Call) stoppable(ctx context.Context, cancelTimeout context.CancelFunc) (context.Context, context.CancelFunc) {
 	var stop <-chan struct{}
 	if c.Stop != nil {
 		stop = c.Stop.Done()

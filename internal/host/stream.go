@@ -86,7 +86,7 @@ func (c *Call) connect(ctx context.Context, addr string, flags, timeoutMS int32)
 		err    error
 	)
 	c.wait(ctx, "gate.connect", true, d, func(ctx context.Context) {
-		ctx, cancel := c.netContext(ctx, d)
+		ctx, cancel := c.workContext(ctx, d)
 		defer cancel()
 		conn, err = c.Net.dialContext(ctx, network, target)
 		if err != nil {
