@@ -145,8 +145,8 @@ type entry struct {
 	lastSuccess time.Time
 	// last is the latest answer that was not graced, which a fresh cache
 	// serves; graced is the latest answer if it was graced (rare, so kept
-	// apart: a registry may hold 10,000 entries, and a Status is 144
-	// bytes).
+	// apart: a registry may hold 10,000 entries, and a Status is nearly
+	// twice the size of an answer).
 	last   answer
 	graced *Status
 	flight *flight
