@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // State is a tool's availability as reported by Status.
@@ -51,6 +53,19 @@ type Status struct {
 	// Code is the stable reason of an unavailable answer or an error (see
 	// Code), and the error's for a graced answer; "" when available.
 	Code Code
+	// Probe names the tool's probe for people, as its manifest wrote it:
+	// the shorthand ("env:GITHUB_TOKEN") or the module's path relative to
+	// the working directory. It is "" for a tool without a probe and for
+	// one registered in code (Registry.Register), whose probe only the
+	// host app can name. Open sets it once, when it builds the probe.
+	Probe string
+	// Denied are the requests that the grants of the probe run behind this
+	// answer refused (Result.Denied), the run's own for a graced answer;
+	// nil when none, as for nearly every answer. A probe denied what it
+	// needs often says something vaguer ("not configured"): this says
+	// what to grant. Shared by every reader of the answer: read it, do not
+	// modify it.
+	Denied []hostfuncs.Denial
 }
 
 // Available reports whether the tool is listed.
@@ -199,13 +214,13 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 		}
 		switch {
 		case e.tool.Probe == nil:
-			out.take(i, e, Status{Name: e.tool.Name, State: StateAvailable})
+			out.take(i, e, Status{Name: e.tool.Name, State: StateAvailable, Probe: e.label})
 		case !force && r.cfg.background && e.answered:
 			st := e.current()
 			st.Cached = true
 			out.take(i, e, st)
 		case !force && e.pending() == nil && e.hasCache && now.Before(r.staleAt(e.last.checkedAt, e.last.available(), nil, r.policyOf(e))):
-			st := e.last.status(e.tool.Name)
+			st := e.last.status(e)
 			st.Cached = true
 			out.take(i, e, st)
 		case !force && e.pending() != nil && now.Before(r.staleAt(e.flips.pending.At, e.listed == 1, e.flips.pending, r.policyOf(e))):
@@ -275,7 +290,7 @@ func (r *Registry) resolve(ctx context.Context, now time.Time, names []string, f
 		case f.finished.Load():
 			out.take(i, entries[i], entries[i].current())
 		default:
-			out.take(i, entries[i], Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true,
+			out.take(i, entries[i], Status{Name: entries[i].tool.Name, State: StateError, HasProbe: true, Probe: entries[i].label,
 				Err: ctx.Err(), Reason: "gave up waiting for the probe: " + ctx.Err().Error(), Code: CodeCanceled})
 		}
 	}
@@ -312,7 +327,8 @@ func (r *Registry) probe(ctx context.Context, e *entry, f *flight, now time.Time
 // settle applies res, the answer of a run of e's probe that started at
 // now, as probe describes, and ends the flight f.
 func (r *Registry) settle(ctx context.Context, e *entry, f *flight, now time.Time, res Result) {
-	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason, Code: res.Code}
+	st := Status{Name: e.tool.Name, HasProbe: true, Latency: res.Elapsed, CheckedAt: now, Reason: res.Reason, Code: res.Code,
+		Probe: e.label, Denied: res.Denied}
 	st.Late = res.Late
 	var log func()
 	name := e.tool.Name

@@ -171,8 +171,9 @@ func openManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 	// per CPU build them: a goroutine a tool cost more than building a
 	// standard probe, and compiles of one module are shared anyway.
 	type built struct {
-		tool Tool
-		err  *manifest.Error
+		tool  Tool
+		label string // Status.Probe
+		err   *manifest.Error
 	}
 	tools := make([]built, len(m.Tools))
 	// servers are the [[servers]] entries, then their upstream tool rules,
@@ -197,6 +198,7 @@ func openManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 			b.tool.Policy = policyOf(pol.Over(m.Runtime.Policy))
 		}
 		if p != nil {
+			b.label = p.Label()
 			probe, err := g.probeFor(ctx, name, p, files)
 			if err != nil {
 				key := list + "[" + strconv.Itoa(i) + "].probe"
@@ -252,7 +254,7 @@ func openManifest(ctx context.Context, m *manifest.Manifest, cfg GateConfig) (*G
 				errs = append(errs, b.err)
 				continue
 			}
-			if err := list.reg.Register(b.tool, false); err != nil {
+			if err := list.reg.register(b.tool, b.label, false); err != nil {
 				errs = append(errs, manifest.ErrorAt(manifest.Position{File: m.Path}, b.tool.Name, err))
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gate-dev/gate/hostfuncs"
 )
 
 // DefaultTTL and DefaultGrace are how long an answer is reused and how
@@ -131,6 +133,9 @@ type Registry struct {
 // Registry.mu.
 type entry struct {
 	tool Tool
+	// label is Status.Probe: what the manifest wrote for the tool's probe,
+	// "" for a tool registered in code.
+	label string
 
 	listed      int8 // 0 not yet answered, 1 available, -1 hidden: for Change
 	answered    bool // last is set
@@ -140,8 +145,8 @@ type entry struct {
 	lastSuccess time.Time
 	// last is the latest answer that was not graced, which a fresh cache
 	// serves; graced is the latest answer if it was graced (rare, so kept
-	// apart: a registry may hold 10,000 entries, and a Status is 104
-	// bytes).
+	// apart: a registry may hold 10,000 entries, and a Status is nearly
+	// twice the size of an answer).
 	last   answer
 	graced *Status
 	flight *flight
@@ -176,7 +181,7 @@ func (e *entry) current() Status {
 	if e.graced != nil {
 		st = *e.graced
 	} else {
-		st = e.last.status(e.tool.Name)
+		st = e.last.status(e)
 	}
 	st.Pending = e.pending()
 	return st
@@ -192,12 +197,19 @@ type answer struct {
 	latency   time.Duration
 	checkedAt time.Time
 	code      Code
+	// denied is Status.Denied, nil when none: a pointer, as nearly every
+	// answer has none and an entry is counted in bytes.
+	denied *[]hostfuncs.Denial
 }
 
 var answerStates = [...]State{StateAvailable, StateUnavailable, StateError}
 
 func answerOf(st Status) answer {
 	a := answer{late: st.Late, reason: st.Reason, err: st.Err, latency: st.Latency, checkedAt: st.CheckedAt, code: st.Code}
+	if len(st.Denied) > 0 {
+		denied := st.Denied
+		a.denied = &denied
+	}
 	switch st.State { // the index of st.State in answerStates
 	case StateUnavailable:
 		a.state = 1
@@ -209,9 +221,14 @@ func answerOf(st Status) answer {
 
 func (a answer) available() bool { return answerStates[a.state] == StateAvailable }
 
-func (a answer) status(name string) Status {
-	return Status{Name: name, State: answerStates[a.state], Late: a.late, Reason: a.reason, Err: a.err,
-		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt, Code: a.code}
+// status is a as e's Status.
+func (a answer) status(e *entry) Status {
+	st := Status{Name: e.tool.Name, State: answerStates[a.state], Late: a.late, Reason: a.reason, Err: a.err,
+		Latency: a.latency, HasProbe: true, CheckedAt: a.checkedAt, Code: a.code, Probe: e.label}
+	if a.denied != nil {
+		st.Denied = *a.denied
+	}
+	return st
 }
 
 // flight is one probe run that any number of callers wait for. The read
@@ -256,6 +273,12 @@ func newRegistry(cfg registryConfig) *Registry {
 // answer and the last success, so a broken replacement cannot ride its
 // predecessor's health; re-registering the same probe instance keeps them.
 func (r *Registry) Register(t Tool, overwrite bool) error {
+	return r.register(t, "", overwrite)
+}
+
+// register is Register with the label Status.Probe reports (Open's, from
+// the manifest).
+func (r *Registry) register(t Tool, label string, overwrite bool) error {
 	if t.Name == "" {
 		return fmt.Errorf("register %s: empty name", r.cfg.kind)
 	}
@@ -266,9 +289,9 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 	case exists && !overwrite:
 		return fmt.Errorf("register %s %q: %w (pass overwrite to replace it)", r.cfg.kind, t.Name, ErrExists)
 	case exists && sameProbe(old.tool.Probe, t.Probe):
-		old.tool = t
+		old.tool, old.label = t, label
 	case exists:
-		e := &entry{tool: t}
+		e := &entry{tool: t, label: label}
 		old.gone = true
 		r.entries[t.Name] = e
 		for i, o := range r.order {
@@ -280,9 +303,9 @@ func (r *Registry) Register(t Tool, overwrite bool) error {
 		var e *entry
 		if len(r.spare) > 0 {
 			e, r.spare = &r.spare[0], r.spare[1:]
-			e.tool = t
+			e.tool, e.label = t, label
 		} else {
-			e = &entry{tool: t}
+			e = &entry{tool: t, label: label}
 		}
 		r.entries[t.Name] = e
 		r.order = append(r.order, e)

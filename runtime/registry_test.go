@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -586,10 +587,12 @@ func rebuilt(t *testing.T, h *harness) *Registry {
 // gives back the Status it was made of.
 func TestAnswerKeepsWhatItIsGiven(t *testing.T) {
 	at := time.Now()
+	e := &entry{tool: Tool{Name: "t"}, label: "env:T"}
+	denied := []hostfuncs.Denial{{Kind: "env", Request: "T", Probe: "t"}}
 	for _, state := range answerStates {
 		st := Status{Name: "t", State: state, Reason: "why", Err: errors.New("e"), Latency: time.Millisecond,
-			HasProbe: true, CheckedAt: at, Late: true, Code: CodeProbeRaised}
-		assert.Equal(t, st, answerOf(st).status("t"))
+			HasProbe: true, CheckedAt: at, Late: true, Code: CodeProbeRaised, Probe: "env:T", Denied: denied}
+		assert.Equal(t, st, answerOf(st).status(e))
 	}
 }
 

@@ -2,85 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/gate-dev/gate/internal/hooks"
-	"github.com/gate-dev/gate/internal/statusview"
 	"io"
-	"log/slog"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/hostfuncs"
 	"github.com/gate-dev/gate/internal/safetext"
+	"github.com/gate-dev/gate/internal/statusview"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/schema"
 )
-
-// manifestPath is -m, else $GATE_MANIFEST, else ./gate.toml.
-func manifestPath(flagValue string) string {
-	if flagValue != "" {
-		return flagValue
-	}
-	if env := os.Getenv("GATE_MANIFEST"); env != "" {
-		return env
-	}
-	return "gate.toml"
-}
-
-// openGate opens the manifest, printing every problem (with its source
-// line and a caret) to stderr when it cannot. The registries' log lines
-// (a probe that failed, a tool served on its last good answer) go to
-// stderr with -v; the table already says the same.
-func openGate(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer) (*runtime.Gate, bool) {
-	return openGateWith(ctx, cmd, path, verbose, stderr, nil)
-}
-
-// openGateWith is openGate with a last word on the configuration.
-func openGateWith(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
-	return openGateObserved(ctx, cmd, path, verbose, stderr, nil, adjust)
-}
-
-// openGateObserved is openGateWith with an observer of every probe run
-// (nil for none).
-func openGateObserved(ctx context.Context, cmd, path string, verbose bool, stderr io.Writer, obs runtime.Observer, adjust func(runtime.GateConfig) runtime.GateConfig) (*runtime.Gate, bool) {
-	cfg := runtime.NewGateConfig().WithEngine(withProgress(newEngineConfig().WithCacheDir(defaultCacheDir()), stderr))
-	if verbose {
-		cfg = cfg.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	}
-	if obs != nil {
-		cfg = cfg.WithObserver(obs)
-	}
-	if adjust != nil {
-		cfg = adjust(cfg)
-	}
-	fitMemoryToManifest(path)
-	g, err := runtime.Open(ctx, path, cfg)
-	if err != nil {
-		reportManifestError(stderr, cmd, path, err)
-		return nil, false
-	}
-	return g, true
-}
-
-// reportManifestError prints every problem of a manifest that could not be
-// opened, each with its source line and a caret.
-func reportManifestError(stderr io.Writer, cmd, path string, err error) {
-	// manifest.Errors replace control characters themselves (with U+FFFD,
-	// keeping their source-line layout); any other error may quote a path
-	// or a module's words, so it is escaped here.
-	var errs manifest.Errors
-	if errors.As(err, &errs) {
-		fmt.Fprintf(stderr, "%s: %d problem(s) in %s:\n%+v\n", cmd, len(errs), safetext.Terminal(path), errs)
-	} else {
-		fmt.Fprintf(stderr, "%s: %s\n", cmd, safetext.TerminalLines(err.Error()))
-	}
-}
 
 const checkSynopsis = `gatectl check [-m gate.toml] [--json] [NAME...]
 
@@ -111,8 +47,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	path := manifestPath(f.manifest)
-	denials := &denialRecorder{}
-	g, ok := openGateObserved(ctx, "gatectl check", path, f.verbose, stderr, denials, nil)
+	g, ok := openGate(ctx, "gatectl check", path, f.verbose, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -120,12 +55,9 @@ func check(args []string, stdout, stderr io.Writer) int {
 
 	toolNames, serverNames, unknown := splitNames(g, names)
 	if len(unknown) > 0 {
+		known := registeredNames(g)
 		for _, n := range unknown {
-			near := ""
-			if m := hooks.Manifest(g); m != nil {
-				near = nearNames(n, m)
-			}
-			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, near)
+			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, nearNamesIn(n, known))
 		}
 		return exitUsage
 	}
@@ -136,7 +68,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(names) == 0 || len(serverNames) > 0 {
 		servers, _ = g.Servers().Status(ctx, serverNames...)
 	}
-	report := newCheckReport(path, g, tools, servers, denials)
+	report := newCheckReport(path, tools, servers, pinsOf(g.PinnedServers(), path))
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -161,6 +93,18 @@ func splitNames(g *runtime.Gate, names []string) (tools, servers, unknown []stri
 	return tools, servers, unknown
 }
 
+// registeredNames are the names check takes: the Gate's tools, then its
+// servers (with their [[servers.tools]] rules, "SERVER#RULE").
+func registeredNames(g *runtime.Gate) []string {
+	var names []string
+	for _, reg := range []*runtime.Registry{g.Tools(), g.Servers()} {
+		for _, t := range reg.List() {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
 // checkReport is the stable shape of `gatectl check --json`; docs/CLI.md
 // documents it.
 type checkReport struct {
@@ -173,8 +117,7 @@ type checkReport struct {
 }
 
 // checkEntry is a tool or server as /v1/status shows it, and what its
-// probe run was denied: a check records that (denialRecorder), a Status
-// does not carry it.
+// probe run was denied (Status.Denied).
 type checkEntry struct {
 	statusview.Info
 	// Denials are the requests of the probe run behind this answer that its
@@ -192,32 +135,22 @@ type checkSummary struct {
 	ServersAvailable int `json:"servers_available"`
 }
 
-func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Status, denied *denialRecorder) checkReport {
-	m := hooks.Manifest(g)
-	var probeOf map[kindName]string
-	if m != nil {
-		probeOf = make(map[kindName]string, len(m.Servers))
-		for _, s := range m.Servers {
-			probeOf[kindName{"server", s.Name}] = s.Probe.Label()
-			if s.Upstream != nil {
-				for _, r := range s.Upstream.Tools {
-					probeOf[kindName{"server", manifest.UpstreamRuleName(s.Name, r.Rule())}] = r.Probe.Label()
-				}
-			}
-		}
-	}
-	r := checkReport{Manifest: path, Tools: make([]checkEntry, 0, len(tools)), Servers: make([]checkEntry, 0, len(servers)), Pins: pinsOf(m, path)}
-	toolProbes := toolProbeLabels(m, tools)
+// newCheckReport is the report of the answers tools and servers, with
+// the pinned servers' lock-file lines: all of it from what the runtime
+// answered, which names each probe (Status.Probe) and what each run was
+// denied (Status.Denied).
+func newCheckReport(path string, tools, servers []runtime.Status, pins []checkPin) checkReport {
+	r := checkReport{Manifest: path, Tools: make([]checkEntry, 0, len(tools)), Servers: make([]checkEntry, 0, len(servers)), Pins: pins}
 	now := time.Now()
-	for i, st := range tools {
-		r.Tools = append(r.Tools, entryOf(st, toolProbes(i), denied.of("tool", st.Name), now))
+	for _, st := range tools {
+		r.Tools = append(r.Tools, entryOf(st, now))
 		r.Summary.Tools++
 		if st.Available() {
 			r.Summary.ToolsAvailable++
 		}
 	}
 	for _, st := range servers {
-		r.Servers = append(r.Servers, entryOf(st, probeOf[kindName{"server", st.Name}], denied.of("server", st.Name), now))
+		r.Servers = append(r.Servers, entryOf(st, now))
 		r.Summary.Servers++
 		if st.Available() {
 			r.Summary.ServersAvailable++
@@ -226,35 +159,9 @@ func newCheckReport(path string, g *runtime.Gate, tools, servers []runtime.Statu
 	return r
 }
 
-// toolProbeLabels returns the probe label of tools[i]: the manifest's
-// tool at i when the statuses are the manifest's tools in order (a check
-// of them all), else the one of that name, looked up in a map made once
-// it is needed.
-func toolProbeLabels(m *manifest.Manifest, tools []runtime.Status) func(i int) string {
-	var byName map[string]*manifest.Tool
-	return func(i int) string {
-		if m == nil {
-			return ""
-		}
-		name := tools[i].Name
-		if i < len(m.Tools) && m.Tools[i].Name == name {
-			return m.Tools[i].Probe.Label()
-		}
-		if byName == nil {
-			byName = make(map[string]*manifest.Tool, len(m.Tools))
-			for j := range m.Tools {
-				byName[m.Tools[j].Name] = &m.Tools[j]
-			}
-		}
-		if t, ok := byName[name]; ok {
-			return t.Probe.Label()
-		}
-		return ""
-	}
-}
-
-func entryOf(st runtime.Status, probe string, denials []denialJSON, now time.Time) checkEntry {
-	return checkEntry{Info: statusview.New(st, probe, now), Denials: denials, Denied: len(denials)}
+func entryOf(st runtime.Status, now time.Time) checkEntry {
+	denials := denialsOf(st.Denied)
+	return checkEntry{Info: statusview.New(st, now), Denials: denials, Denied: len(denials)}
 }
 
 // print writes the report as tables, each row at most width columns
@@ -348,53 +255,17 @@ type denialJSON struct {
 	Message string `json:"message"` // the sentence, as in probe run's denials
 }
 
-// denialRecorder keeps what each probe run of a check was denied: a
-// Status carries the reason only, so the registries' observer hands over
-// each run's Result as it happens.
-type denialRecorder struct {
-	mu  sync.Mutex
-	got map[kindName][]denialJSON
-}
-
-// kindName names a tool or a server.
-type kindName struct{ kind, name string }
-
-// Probed implements runtime.Observer; the latest run of a name wins. Runs
-// that were denied nothing, nearly all, leave the map (and its lock)
-// alone unless an earlier run of theirs was denied something.
-func (d *denialRecorder) Probed(kind string, res runtime.Result, st runtime.Status) {
-	key := kindName{kind, st.Name}
-	if len(res.Denied) == 0 {
-		d.mu.Lock()
-		delete(d.got, key)
-		d.mu.Unlock()
-		return
-	}
-	list := make([]denialJSON, 0, len(res.Denied))
-	for _, dn := range res.Denied {
-		list = append(list, denialJSON{Kind: dn.Kind, Request: dn.Request, To: dn.To, Message: dn.String()})
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.got == nil {
-		d.got = map[kindName][]denialJSON{}
-	}
-	d.got[key] = list
-}
-
-// Read implements runtime.Observer.
-func (d *denialRecorder) Read(string, int) {}
-
-func (d *denialRecorder) of(kind, name string) []denialJSON {
-	if d == nil {
+// denialsOf is denied as the report shows it; empty, not nil, when
+// none, so that the JSON says [].
+func denialsOf(denied []hostfuncs.Denial) []denialJSON {
+	if len(denied) == 0 {
 		return []denialJSON{}
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if l, ok := d.got[kindName{kind, name}]; ok {
-		return l
+	list := make([]denialJSON, 0, len(denied))
+	for _, d := range denied {
+		list = append(list, denialJSON{Kind: d.Kind, Request: d.Request, To: d.To, Message: d.String()})
 	}
-	return []denialJSON{}
+	return list
 }
 
 func clipText(s string, n int) string {

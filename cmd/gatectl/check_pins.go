@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gate-dev/gate/internal/manifest"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/toollock"
+	"github.com/gate-dev/gate/runtime"
 )
 
 // checkPin is a pinned server in `gatectl check`: what its lock file
@@ -24,30 +24,21 @@ type checkPin struct {
 	Error string `json:"error,omitempty"`
 }
 
-// pinsOf is the pinned servers of m, in manifest order, with what their
-// lock file holds of each; path is the manifest's path as given, which
-// names the lock file.
-func pinsOf(m *manifest.Manifest, path string) []checkPin {
-	if m == nil {
+// pinsOf is the pinned servers, in manifest order, with what their lock
+// file holds of each; path is the manifest's path as given, which names
+// the lock file. The file is read once, and only if a server is pinned.
+func pinsOf(pinned []runtime.PinnedServer, path string) []checkPin {
+	if len(pinned) == 0 {
 		return nil
 	}
-	var out []checkPin
-	var file *toollock.File
-	var readErr error
-	read := false
-	for _, s := range m.Servers {
-		if s.Upstream == nil || s.Upstream.Pin == manifest.PinOff {
-			continue
-		}
-		lock := toollock.PathFor(path)
-		if !read {
-			file, readErr = toollock.Read(lock)
-			if toollock.IsMissing(readErr) {
-				file, readErr = &toollock.File{}, nil
-			}
-			read = true
-		}
-		p := checkPin{Server: s.Name, Pin: string(s.Upstream.Pin), Lock: lock}
+	lock := toollock.PathFor(path)
+	file, readErr := toollock.Read(lock)
+	if toollock.IsMissing(readErr) {
+		file, readErr = &toollock.File{}, nil
+	}
+	out := make([]checkPin, 0, len(pinned))
+	for _, s := range pinned {
+		p := checkPin{Server: s.Name, Pin: s.Pin, Lock: lock}
 		if readErr != nil {
 			p.Error = readErr.Error()
 		} else {
@@ -75,8 +66,9 @@ func printPins(w io.Writer, pins []checkPin) {
 	}
 }
 
+// pinValue is p as the manifest writes it: true, or "strict" quoted.
 func pinValue(p string) string {
-	if p == string(manifest.PinStrict) {
+	if p == "strict" {
 		return `"strict"`
 	}
 	return p

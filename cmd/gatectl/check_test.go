@@ -166,3 +166,14 @@ func TestQuickstart(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSuggestsRuleNames: the names check takes are the Gate's, a
+// [[servers.tools]] rule's "SERVER#RULE" among them, so a mistyped one
+// is suggested as it is written.
+func TestCheckSuggestsRuleNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gate.toml")
+	writeFile(t, path, "[[servers]]\nname = \"notes\"\ncommand = [\"./notes\"]\n\n[[servers.tools]]\nname = \"delete_note\"\nprobe = \"env:GATECTL_NOTES_DELETE\"\n")
+	code, _, stderr := gatectl(t, "check", "-m", path, "notes#delete_nte")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `has no tool or server named "notes#delete_nte"; did you mean "notes#delete_note"?`)
+}

@@ -138,8 +138,7 @@ func printProbeSetup(w io.Writer, spec *manifest.Probe, p *runtime.Probe) {
 }
 
 // nearNames is what follows the error for a name m has no tool or server
-// of: the closest names, or all of them when there are few and none is
-// close.
+// of (nearNamesIn).
 func nearNames(name string, m *manifest.Manifest) string {
 	var all []string
 	for _, t := range m.Tools {
@@ -148,6 +147,13 @@ func nearNames(name string, m *manifest.Manifest) string {
 	for _, s := range m.Servers {
 		all = append(all, s.Name)
 	}
+	return nearNamesIn(name, all)
+}
+
+// nearNamesIn is what follows the error for a name that is not one of
+// all: the closest names, or all of them when there are few and none is
+// close.
+func nearNamesIn(name string, all []string) string {
 	if len(all) == 0 {
 		return " (it has none)"
 	}

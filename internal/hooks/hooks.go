@@ -1,7 +1,8 @@
-// Package hooks lets gate's own packages (gatectl, its HTTP API, the
-// gateway) reach what package runtime keeps from embedders: the manifest
-// a Gate was opened from, and opening a Gate from a manifest already
-// parsed. An embedder opens a file with runtime.Open and never needs the
+// Package hooks lets gate's own packages (gatectl's lock and probe
+// commands, the gateway) reach what package runtime keeps from embedders:
+// the manifest a Gate was opened from, and opening a Gate from a manifest
+// already parsed. A reader of the answers (gatectl check, the HTTP API's
+// status) needs neither: a runtime.Status carries what it prints. An embedder opens a file with runtime.Open and never needs the
 // manifest's types, which are gate's own (internal/manifest).
 //
 // Package runtime sets the functions when it is initialised; they take

@@ -53,15 +53,13 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	probes := probeLabels(g)
 	out := refreshAnswer{Tools: []statusview.Info{}, Servers: []statusview.Info{}}
 	now := time.Now()
 	for _, part := range []struct {
-		kind  string
 		reg   *runtime.Registry
 		names []string
 		out   *[]statusview.Info
-	}{{"tool", g.Tools(), tools, &out.Tools}, {"server", g.Servers(), servers, &out.Servers}} {
+	}{{g.Tools(), tools, &out.Tools}, {g.Servers(), servers, &out.Servers}} {
 		if !all && len(part.names) == 0 {
 			continue
 		}
@@ -71,7 +69,7 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, st := range sts {
-			*part.out = append(*part.out, statusview.New(st, probes[part.kind+"/"+st.Name], now))
+			*part.out = append(*part.out, statusview.New(st, now))
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -3,12 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/gate-dev/gate/internal/hooks"
-	"github.com/gate-dev/gate/internal/statusview"
 	"net/http"
 	"time"
 
-	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/statusview"
 	"github.com/gate-dev/gate/runtime"
 )
 
@@ -74,21 +72,17 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 		out.Service.ReloadError = &msg
 	}
 	g := st.gate
-	if m := hooks.Manifest(g); m != nil {
-		out.Service.Manifest = m.Path
-	}
-	probes := probeLabels(g)
+	out.Service.Manifest = g.ManifestPath()
 	for _, part := range []struct {
-		kind string
-		reg  *runtime.Registry
-		out  *[]statusview.Info
-	}{{"tool", g.Tools(), &out.Tools}, {"server", g.Servers(), &out.Servers}} {
+		reg *runtime.Registry
+		out *[]statusview.Info
+	}{{g.Tools(), &out.Tools}, {g.Servers(), &out.Servers}} {
 		sts, err := part.reg.Status(ctx)
 		if err != nil {
 			return nil, false, err
 		}
 		for _, a := range sts {
-			*part.out = append(*part.out, statusview.New(a, probes[part.kind+"/"+a.Name], now))
+			*part.out = append(*part.out, statusview.New(a, now))
 		}
 	}
 	body, err := encodeJSON(out)
@@ -96,26 +90,4 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 		return nil, false, fmt.Errorf("encoding the answer: %w", err)
 	}
 	return body, ctx.Err() == nil, nil
-}
-
-// probeLabels is the probe of every tool and server of g's manifest, as
-// the manifest writes it, by "tool/NAME" and "server/NAME"; a
-// [[servers.tools]] rule is a server of its own (NAME is
-// manifest.UpstreamRuleName's), as in gatectl check.
-func probeLabels(g *runtime.Gate) map[string]string {
-	probes := map[string]string{}
-	if m := hooks.Manifest(g); m != nil {
-		for _, t := range m.Tools {
-			probes["tool/"+t.Name] = t.Probe.Label()
-		}
-		for _, sv := range m.Servers {
-			probes["server/"+sv.Name] = sv.Probe.Label()
-			if sv.Upstream != nil {
-				for _, r := range sv.Upstream.Tools {
-					probes["server/"+manifest.UpstreamRuleName(sv.Name, r.Rule())] = r.Probe.Label()
-				}
-			}
-		}
-	}
-	return probes
 }

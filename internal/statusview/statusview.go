@@ -19,7 +19,7 @@ type Info struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason"`
 	// Probe is the probe as the manifest writes it: the standard
-	// shorthand, the module's path, or "" for none.
+	// shorthand, the module's path, or "" for none (runtime.Status.Probe).
 	Probe string `json:"probe"`
 	// Source is where the answer came from: "probed" (the probe ran for
 	// it), "cached", "graced" or "none" (no probe); Graced and Cached say
@@ -42,15 +42,15 @@ type Info struct {
 	*CodeInfo
 }
 
-// New describes st, whose probe the manifest writes as probe,
-// with its age as of now.
-func New(st runtime.Status, probe string, now time.Time) Info {
+// New describes st, its probe as st.Probe names it, with its age as of
+// now.
+func New(st runtime.Status, now time.Time) Info {
 	info := Info{
 		Name:      st.Name,
 		State:     string(st.State),
 		Available: st.Available(),
 		Reason:    st.Reason,
-		Probe:     probe,
+		Probe:     st.Probe,
 		Source:    "probed",
 		Graced:    st.Graced,
 		Cached:    st.Cached,

@@ -28,7 +28,9 @@ func TestNew(t *testing.T) {
 			Err: errors.New("down"), Code: runtime.CodeRefused}, "graced", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			info := New(tc.st, "env:X", now)
+			st := tc.st
+			st.Probe = "env:X"
+			info := New(st, now)
 			assert.Equal(t, tc.source, info.Source)
 			assert.Equal(t, tc.st.Graced, info.Graced)
 			assert.Equal(t, tc.st.Cached, info.Cached)
