@@ -180,6 +180,51 @@ func (c *checker) str(p place, v any, want string) (string, bool) {
 	return s, ok
 }
 
+// field returns the value of the key name of the table t at at, with its
+// place, when it is written.
+func (c *checker) field(at place, t map[string]any, name string) (any, place, bool) {
+	v, ok := t[name]
+	if !ok {
+		return nil, noNode, false
+	}
+	return v, c.key(at, name), true
+}
+
+// strField reads the key name of the table t at at, when it is written,
+// as a string, reporting a value that is not one (want says what is
+// wanted); ok is true only for a string.
+func (c *checker) strField(at place, t map[string]any, name, want string) (s string, p place, ok bool) {
+	v, p, ok := c.field(at, t, name)
+	if !ok {
+		return "", p, false
+	}
+	s, ok = c.str(p, v, want)
+	return s, p, ok
+}
+
+// boolField reads the key name of the table t at at as a boolean; set
+// is false when it is not written, or not a boolean (reported).
+func (c *checker) boolField(at place, t map[string]any, name string) (b, set bool) {
+	v, p, ok := c.field(at, t, name)
+	if !ok {
+		return false, false
+	}
+	if b, set = v.(bool); !set {
+		c.valueErr(p, "want true or false, got %s", describe(v))
+	}
+	return b, set
+}
+
+// notAllowed reports each of keys that the table t at at has, where it
+// means nothing; why says why, with a %s for the key.
+func (c *checker) notAllowed(at place, t map[string]any, keys []string, why string) {
+	for _, k := range keys {
+		if _, ok := t[k]; ok {
+			c.keyErr(c.key(at, k), why, k)
+		}
+	}
+}
+
 // stringList returns v as an array of non-empty strings, reporting every
 // element that is not one. The slice keeps every index (a bad element is
 // ""), so that callers can check the good ones further by index; ok says

@@ -162,19 +162,15 @@ func clip(s string) string {
 // credentials checks the keys that give a url upstream its credentials,
 // headers and oauth, into u.
 func (c *checker) credentials(at place, t map[string]any, u *Upstream, hasURL bool) {
-	for _, k := range []string{"headers", "oauth"} {
-		if _, ok := t[k]; ok && !hasURL {
-			c.keyErr(c.key(at, k), "%s is only allowed with url: a server run with command is given its credentials in env", k)
-		}
-	}
 	if !hasURL {
+		c.notAllowed(at, t, []string{"headers", "oauth"}, "%s is only allowed with url: a server run with command is given its credentials in env")
 		return
 	}
-	if v, ok := t["headers"]; ok {
-		u.Headers = c.headers(c.key(at, "headers"), v)
+	if v, p, ok := c.field(at, t, "headers"); ok {
+		u.Headers = c.headers(p, v)
 	}
-	if v, ok := t["oauth"]; ok {
-		u.OAuth = c.oauth(c.key(at, "oauth"), v)
+	if v, p, ok := c.field(at, t, "oauth"); ok {
+		u.OAuth = c.oauth(p, v)
 		if hasHeader(u.Headers, "Authorization") {
 			for _, h := range u.Headers {
 				if strings.EqualFold(h.Name, "Authorization") {

@@ -102,8 +102,8 @@ func (c *checker) oauth(at place, v any) *OAuth {
 		}
 		good = false
 	}
-	if v, ok := t["scopes"]; ok {
-		o.Scopes = c.scopes(c.key(at, "scopes"), v)
+	if v, p, ok := c.field(at, t, "scopes"); ok {
+		o.Scopes = c.scopes(p, v)
 		good = good && o.Scopes != nil
 	}
 	if !good {

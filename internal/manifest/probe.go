@@ -31,55 +31,39 @@ func (c *checker) probe(at place, v any) *Probe {
 // for its TLS peers and ask for the host's proxy.
 func (c *checker) probeTable(p *Probe, at place, t map[string]any) {
 	c.unknownKeys(at, t, probeKeys)
-	mod, hasMod := t["module"]
-	std, hasStd := t["standard"]
+	_, hasMod := t["module"]
+	_, hasStd := t["standard"]
 	switch {
 	case hasMod && hasStd:
 		c.keyErr(c.key(at, "standard"), `standard and module are mutually exclusive: a probe runs one module (drop module to use the standard probe, or standard to use your own)`)
 	case !hasMod && !hasStd:
 		c.missing(at, "module", `missing module: want module = "PATH.wasm", or standard = "env:VAR" for a standard probe`)
 	}
-	if hasMod {
-		kp := c.key(at, "module")
-		if s, ok := c.str(kp, mod, "a path to a .wasm file (a string)"); ok {
-			if strings.TrimSpace(s) == "" {
-				c.valueErr(kp, "empty module path")
-			} else {
-				p.Module = c.resolve(s)
-			}
+	if s, kp, ok := c.strField(at, t, "module", "a path to a .wasm file (a string)"); ok {
+		if strings.TrimSpace(s) == "" {
+			c.valueErr(kp, "empty module path")
+		} else {
+			p.Module = c.resolve(s)
 		}
 	}
-	if hasStd {
-		kp := c.key(at, "standard")
-		if s, ok := c.str(kp, std, `a standard probe shorthand like "env:API_KEY"`); ok {
-			if sh, err := probes.ParseShorthand(s); err != nil {
-				c.valueErr(kp, "%v", err)
-			} else {
-				p.Standard = sh.String()
-			}
+	if s, kp, ok := c.strField(at, t, "standard", `a standard probe shorthand like "env:API_KEY"`); ok {
+		if sh, err := probes.ParseShorthand(s); err != nil {
+			c.valueErr(kp, "%v", err)
+		} else {
+			p.Standard = sh.String()
 		}
 	}
 	if hasStd && !hasMod {
 		// With both, the conflict is already reported; checking the rest
 		// as a module's keeps the messages to one about it.
-		for _, k := range []string{"sha256", "config", "grants"} {
-			if _, ok := t[k]; ok {
-				c.keyErr(c.key(at, k), "%s is not allowed with standard: a standard probe's config and grants follow from its shorthand, and its module is built into gate", k)
-			}
-		}
+		c.notAllowed(at, t, []string{"sha256", "config", "grants"}, "%s is not allowed with standard: a standard probe's config and grants follow from its shorthand, and its module is built into gate")
 	} else {
 		c.sha256(p, at, t)
 		c.config(p, at, t)
 		c.grants(p, at, t)
 	}
 	c.tlsCA(p, at, t)
-	if v, ok := t["proxy"]; ok {
-		if b, isBool := v.(bool); isBool {
-			p.Proxy = b
-		} else {
-			c.valueErr(c.key(at, "proxy"), "want true or false, got %s", describe(v))
-		}
-	}
+	p.Proxy, _ = c.boolField(at, t, "proxy")
 	if d, kp, ok := c.duration(at, t, "budget"); ok {
 		if err := checkBudget(d); err != nil {
 			c.valueErr(kp, "%v", err)
@@ -96,12 +80,7 @@ func (c *checker) probeTable(p *Probe, at place, t map[string]any) {
 // runtime's to open (and a cached Manifest would otherwise keep a CA file's
 // old contents).
 func (c *checker) tlsCA(p *Probe, probe place, t map[string]any) {
-	v, ok := t["tls_ca"]
-	if !ok {
-		return
-	}
-	at := c.key(probe, "tls_ca")
-	s, ok := c.str(at, v, `a path to a PEM file of CA certificates (a string), like "ca.pem"`)
+	s, at, ok := c.strField(probe, t, "tls_ca", `a path to a PEM file of CA certificates (a string), like "ca.pem"`)
 	if !ok {
 		return
 	}
@@ -114,12 +93,7 @@ func (c *checker) tlsCA(p *Probe, probe place, t map[string]any) {
 
 // sha256 reads the optional pin of a module's contents.
 func (c *checker) sha256(p *Probe, probe place, t map[string]any) {
-	v, ok := t["sha256"]
-	if !ok {
-		return
-	}
-	at := c.key(probe, "sha256")
-	s, ok := c.str(at, v, "64 hex digits (a string)")
+	s, at, ok := c.strField(probe, t, "sha256", "64 hex digits (a string)")
 	if !ok {
 		return
 	}
@@ -135,11 +109,10 @@ func (c *checker) sha256(p *Probe, probe place, t map[string]any) {
 // config reads the probe's config: strings only, since that is all
 // gate.config can return.
 func (c *checker) config(p *Probe, probe place, t map[string]any) {
-	v, ok := t["config"]
+	v, at, ok := c.field(probe, t, "config")
 	if !ok {
 		return
 	}
-	at := c.key(probe, "config")
 	cfg, ok := c.table(at, v, "a table of strings, like { url_var = \"DATABASE_URL\" }")
 	if !ok {
 		return
@@ -156,11 +129,10 @@ func (c *checker) config(p *Probe, probe place, t map[string]any) {
 // will, so that a bad one is reported here, at its line, rather than when
 // the probe is loaded.
 func (c *checker) grants(p *Probe, probe place, t map[string]any) {
-	v, ok := t["grants"]
+	v, at, ok := c.field(probe, t, "grants")
 	if !ok {
 		return
 	}
-	at := c.key(probe, "grants")
 	g, ok := c.table(at, v, grantsShape)
 	if !ok {
 		return

@@ -18,8 +18,8 @@ import (
 
 var (
 	// upstreamKeys are in the order the documentation gives them:
-	// command or url says where the server is, and the rest only mean
-	// something with one of them.
+	// command or url (first) says where the server is, and the rest only
+	// mean something with one of them.
 	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "headers", "oauth", "prefix", "call_timeout", "breaker", "pin", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
@@ -52,11 +52,7 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 	cmd, hasCmd := t["command"]
 	addr, hasURL := t["url"]
 	if !hasCmd && !hasURL {
-		for _, k := range upstreamKeys {
-			if _, ok := t[k]; ok && k != "command" && k != "url" {
-				c.keyErr(c.key(at, k), "%s needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names", k)
-			}
-		}
+		c.notAllowed(at, t, upstreamKeys[2:], "%s needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names")
 		return nil
 	}
 	u := &Upstream{}
@@ -72,10 +68,8 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 	if v, ok := t["transport"]; ok {
 		u.Transport = c.transport(c.key(at, "transport"), v, hasURL)
 	}
-	for _, k := range []string{"env", "pass_env"} {
-		if _, ok := t[k]; ok && !hasCmd {
-			c.keyErr(c.key(at, k), "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it", k)
-		}
+	if !hasCmd {
+		c.notAllowed(at, t, []string{"env", "pass_env"}, "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it")
 	}
 	if v, ok := t["env"]; ok && hasCmd {
 		u.Env = c.env(c.key(at, "env"), v)
@@ -84,14 +78,11 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 		u.PassEnv = c.passEnv(c.key(at, "pass_env"), v)
 	}
 	c.credentials(at, t, u, hasURL)
-	if v, ok := t["prefix"]; ok {
-		p := c.key(at, "prefix")
-		if s, ok := c.str(p, v, `a prefix (a string) like "gh_", or "" for none`); ok {
-			if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
-				c.valueErr(p, `bad prefix %q: want at most %d letters, digits, _ - or . (what MCP allows in a tool name), or "" for none`, s, maxPrefix)
-			} else {
-				u.Prefix = &s
-			}
+	if s, p, ok := c.strField(at, t, "prefix", `a prefix (a string) like "gh_", or "" for none`); ok {
+		if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
+			c.valueErr(p, `bad prefix %q: want at most %d letters, digits, _ - or . (what MCP allows in a tool name), or "" for none`, s, maxPrefix)
+		} else {
+			u.Prefix = &s
 		}
 	}
 	if d, p, ok := c.duration(at, t, "call_timeout"); ok {
@@ -104,14 +95,14 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 			u.CallTimeout = &d
 		}
 	}
-	if v, ok := t["breaker"]; ok {
-		u.Breaker = c.breaker(c.key(at, "breaker"), v)
+	if v, p, ok := c.field(at, t, "breaker"); ok {
+		u.Breaker = c.breaker(p, v)
 	}
-	if v, ok := t["pin"]; ok {
-		u.Pin = c.pin(c.key(at, "pin"), v)
+	if v, p, ok := c.field(at, t, "pin"); ok {
+		u.Pin = c.pin(p, v)
 	}
-	if v, ok := t["tools"]; ok {
-		u.Tools = c.upstreamTools(c.key(at, "tools"), v)
+	if v, p, ok := c.field(at, t, "tools"); ok {
+		u.Tools = c.upstreamTools(p, v)
 	}
 	return u
 }

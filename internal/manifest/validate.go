@@ -81,32 +81,27 @@ func (c *checker) runtime(r *Runtime, v any) {
 			c.runtimeBudget = &d
 		}
 	}
-	if v, ok := t["memory"]; ok {
-		if n, ok := c.memory(c.key(at, "memory"), v); ok {
+	if v, p, ok := c.field(at, t, "memory"); ok {
+		if n, ok := c.memory(p, v); ok {
 			r.Memory = &n
 		}
 	}
-	if v, ok := t["cache_dir"]; ok {
-		if s, ok := c.str(c.key(at, "cache_dir"), v, `a directory (a string; "" for no cache)`); ok {
-			if s != "" {
-				s = c.resolve(s)
-			}
-			r.CacheDir = &s
+	if s, _, ok := c.strField(at, t, "cache_dir", `a directory (a string; "" for no cache)`); ok {
+		if s != "" {
+			s = c.resolve(s)
 		}
+		r.CacheDir = &s
 	}
-	if v, ok := t["python"]; ok {
-		p := c.key(at, "python")
-		if s, ok := c.str(p, v, `a command or path (a string), like "python3"`); ok {
-			switch {
-			case strings.TrimSpace(s) == "":
-				c.valueErr(p, `empty: want a command like "python3" or a path; leave python out for the default`)
-			case strings.ContainsRune(s, '/') || strings.ContainsRune(s, '\\'):
-				// A path, like a shell's: relative to the manifest, so the
-				// manifest can name a virtualenv next to it.
-				r.Python = c.resolve(s)
-			default:
-				r.Python = s
-			}
+	if s, p, ok := c.strField(at, t, "python", `a command or path (a string), like "python3"`); ok {
+		switch {
+		case strings.TrimSpace(s) == "":
+			c.valueErr(p, `empty: want a command like "python3" or a path; leave python out for the default`)
+		case strings.ContainsRune(s, '/') || strings.ContainsRune(s, '\\'):
+			// A path, like a shell's: relative to the manifest, so the
+			// manifest can name a virtualenv next to it.
+			r.Python = c.resolve(s)
+		default:
+			r.Python = s
 		}
 	}
 	r.Concurrency = c.count(at, t, "concurrency")
@@ -140,12 +135,7 @@ func (c *checker) count(runtime place, t map[string]any, key string) int {
 // duration reads an optional duration string key of the table t at
 // parent, returning it with its place.
 func (c *checker) duration(parent place, t map[string]any, key string) (time.Duration, place, bool) {
-	v, ok := t[key]
-	if !ok {
-		return 0, noNode, false
-	}
-	p := c.key(parent, key)
-	s, ok := c.str(p, v, `a duration string like "30s"`)
+	s, p, ok := c.strField(parent, t, key, `a duration string like "30s"`)
 	if !ok {
 		return 0, p, false
 	}
@@ -204,39 +194,22 @@ func (c *checker) skills(s *Skills, v any) {
 			}
 		}
 	}
-	if v, ok := t["enforcement"]; ok {
-		p := c.key(at, "enforcement")
-		if w, ok := c.str(p, v, `an enforcement level (a string), like "warn"`); ok {
-			if level, err := ParseEnforcement(w); err != nil {
-				c.valueErr(p, "%v", err)
-			} else {
-				s.Enforcement = level
-			}
-		}
-	}
-	if v, ok := t["allowed_tools_required"]; ok {
-		if b, isBool := v.(bool); isBool {
-			s.AllowedToolsRequired = &b
+	if w, p, ok := c.strField(at, t, "enforcement", `an enforcement level (a string), like "warn"`); ok {
+		if level, err := ParseEnforcement(w); err != nil {
+			c.valueErr(p, "%v", err)
 		} else {
-			c.valueErr(c.key(at, "allowed_tools_required"), "want true or false, got %s", describe(v))
+			s.Enforcement = level
 		}
 	}
-	if v, ok := t["follow_outside_links"]; ok {
-		if b, isBool := v.(bool); isBool {
-			s.FollowOutsideLinks = b
-		} else {
-			c.valueErr(c.key(at, "follow_outside_links"), "want true or false, got %s", describe(v))
-		}
+	if b, ok := c.boolField(at, t, "allowed_tools_required"); ok {
+		s.AllowedToolsRequired = &b
 	}
+	s.FollowOutsideLinks, _ = c.boolField(at, t, "follow_outside_links")
 }
 
-// toolset reads a tool's toolset: a name a skill's requires_toolsets can
-// hold, "" when it is bad (and reported).
-func (c *checker) toolset(p place, v any) string {
-	s, ok := c.str(p, v, `a toolset name (a string) like "web"`)
-	if !ok {
-		return ""
-	}
+// toolset checks a tool's toolset s, at p: a name a skill's
+// requires_toolsets can hold, "" when it is bad (and reported).
+func (c *checker) toolset(p place, s string) string {
 	if !validToolset(s) {
 		c.valueErr(p, `bad toolset %q: want 1 to 64 letters, digits, _ - or . (a Hermes toolset such as "web" or "terminal"); leave toolset out for the tool's own name`, s)
 		return ""
@@ -274,11 +247,11 @@ func (c *checker) tools(v any) []Tool {
 // tool has read and checked.
 func (c *checker) toolOf(e *checkedEntry) Tool {
 	tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
-	if v, ok := e.t["parameters"]; ok {
-		tool.Parameters = c.parameters(c.key(e.at, "parameters"), v)
+	if v, p, ok := c.field(e.at, e.t, "parameters"); ok {
+		tool.Parameters = c.parameters(p, v)
 	}
-	if v, ok := e.t["toolset"]; ok {
-		tool.Toolset = c.toolset(c.key(e.at, "toolset"), v)
+	if s, p, ok := c.strField(e.at, e.t, "toolset", `a toolset name (a string) like "web"`); ok {
+		tool.Toolset = c.toolset(p, s)
 	}
 	return tool
 }
@@ -367,19 +340,16 @@ func (c *checker) entryHead(k entryKind, at place, el any) (e checkedEntry, ok b
 // entryTail checks the rest of what tools and servers share: the
 // description and the probe.
 func (c *checker) entryTail(e *checkedEntry) {
-	if v, ok := e.t["description"]; ok {
-		p := c.key(e.at, "description")
-		if s, ok := c.str(p, v, "a string"); ok {
-			if len(s) > c.lim.MaxDescription {
-				c.valueErr(p, "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
-					len(s), formatSize(uint64(c.lim.MaxDescription)))
-			} else {
-				e.desc = s
-			}
+	if s, p, ok := c.strField(e.at, e.t, "description", "a string"); ok {
+		if len(s) > c.lim.MaxDescription {
+			c.valueErr(p, "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
+				len(s), formatSize(uint64(c.lim.MaxDescription)))
+		} else {
+			e.desc = s
 		}
 	}
-	if v, ok := e.t["probe"]; ok {
-		e.probe = c.probe(c.key(e.at, "probe"), v)
+	if v, p, ok := c.field(e.at, e.t, "probe"); ok {
+		e.probe = c.probe(p, v)
 	}
 	e.policy = c.policy(e.at, e.t)
 }
