@@ -127,31 +127,28 @@ func (c *checker) libraryMetaSchema(at place, params map[string]any) {
 		}
 		return
 	}
+	// A reference that does not resolve is reported at the "$ref" that
+	// makes it, when one does.
 	var lue *jsonschema.LoadURLError
 	var pnf *jsonschema.JSONPointerNotFoundError
 	var anf *jsonschema.AnchorNotFoundError
+	target, why, msg := "", "", "invalid JSON Schema: "+cleanSchemaErr(err)
 	switch {
 	case errors.As(err, &lue):
-		if p, kw, ref, ok := c.findRef(at, params, lue.URL); ok {
-			c.valueErr(p, `%s %q: gate does not fetch schemas; put it under "$defs" and refer to it as "#/$defs/NAME"`, kw, ref)
-			return
-		}
-		c.valueErr(at, "invalid JSON Schema: %s is not available offline, and gate does not fetch schemas", strings.TrimPrefix(lue.URL, schemaBase))
+		target, why = lue.URL, `gate does not fetch schemas; put it under "$defs" and refer to it as "#/$defs/NAME"`
+		msg = "invalid JSON Schema: " + strings.TrimPrefix(lue.URL, schemaBase) + " is not available offline, and gate does not fetch schemas"
 	case errors.As(err, &pnf):
-		if p, kw, ref, ok := c.findRef(at, params, pnf.URL); ok {
-			c.valueErr(p, "%s %q: no such place in this schema", kw, ref)
-			return
-		}
-		c.valueErr(at, "invalid JSON Schema: %s", cleanSchemaErr(err))
+		target, why = pnf.URL, "no such place in this schema"
 	case errors.As(err, &anf):
-		if p, kw, ref, ok := c.findRef(at, params, anf.Reference); ok {
-			c.valueErr(p, "%s %q: no such anchor in this schema", kw, ref)
+		target, why = anf.Reference, "no such anchor in this schema"
+	}
+	if why != "" {
+		if p, kw, ref, ok := c.findRef(at, params, target); ok {
+			c.valueErr(p, "%s %q: %s", kw, ref, why)
 			return
 		}
-		c.valueErr(at, "invalid JSON Schema: %s", cleanSchemaErr(err))
-	default:
-		c.valueErr(at, "invalid JSON Schema: %s", cleanSchemaErr(err))
 	}
+	c.valueErr(at, "%s", msg)
 }
 
 // metas holds the meta-schema of each draft, compiled once, by the

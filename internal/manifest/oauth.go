@@ -56,26 +56,17 @@ func (c *checker) oauth(at place, v any) *OAuth {
 			good = false
 		}
 	}
-	if v, ok := t["token_url"]; ok {
-		p := c.key(at, "token_url")
-		if s, ok := c.str(p, v, `a URL (a string) like "https://auth.example/token"`); ok {
-			if err := checkTokenURL(s); err != nil {
-				c.valueErr(p, "%v", err)
-				good = false
-			} else {
-				o.TokenURL = s
-			}
-		} else {
-			good = false
-		}
+	// A key not written is reported missing above, and leaves good false.
+	if s, p, ok := c.strField(at, t, "token_url", `a URL (a string) like "https://auth.example/token"`); !ok {
+		good = false
+	} else if err := checkTokenURL(s); err != nil {
+		c.valueErr(p, "%v", err)
+		good = false
+	} else {
+		o.TokenURL = s
 	}
 	for _, k := range []string{"client_id", "client_secret"} {
-		v, ok := t[k]
-		if !ok {
-			continue
-		}
-		p := c.key(at, k)
-		s, ok := c.str(p, v, "a string")
+		s, p, ok := c.strField(at, t, k, "a string")
 		if !ok {
 			good = false
 			continue

@@ -279,13 +279,8 @@ func (c *checker) upstreamURL(at place, v any) string {
 
 // upstreamTools checks a server's [[servers.tools]] rules.
 func (c *checker) upstreamTools(at place, v any) []UpstreamTool {
-	arr, ok := v.([]any)
+	arr, ok := c.tableArray(at, v, "servers.tools", "rule")
 	if !ok {
-		hint := ""
-		if _, isTable := v.(map[string]any); isTable {
-			hint = " (write [[servers.tools]], with two brackets, once per rule)"
-		}
-		c.valueErr(at, "want an array of tables, got %s%s", describe(v), hint)
 		return nil
 	}
 	if len(arr) > c.lim.MaxTools {

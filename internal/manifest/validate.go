@@ -268,13 +268,8 @@ func (c *checker) servers(v any) []Server {
 // that names are unique. add is called for each, with what was read.
 func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
 	at := c.key(root, k.array)
-	arr, ok := v.([]any)
+	arr, ok := c.tableArray(at, v, k.array, k.noun)
 	if !ok {
-		hint := ""
-		if _, isTable := v.(map[string]any); isTable {
-			hint = fmt.Sprintf(" (write [[%s]], with two brackets, once per %s)", k.array, k.noun)
-		}
-		c.valueErr(at, "want an array of tables, got %s%s", describe(v), hint)
 		return
 	}
 	// The first entry with each name, by index: its position is only
@@ -297,6 +292,21 @@ func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
 		c.entryTail(&e)
 		add(&e)
 	}
+}
+
+// tableArray returns v, the array of tables at at, or reports that it is
+// not one, with a hint when it is a table written as [name] instead of
+// [[name]] (one per noun).
+func (c *checker) tableArray(at place, v any, name, noun string) ([]any, bool) {
+	arr, ok := v.([]any)
+	if !ok {
+		hint := ""
+		if _, isTable := v.(map[string]any); isTable {
+			hint = fmt.Sprintf(" (write [[%s]], with two brackets, once per %s)", name, noun)
+		}
+		c.valueErr(at, "want an array of tables, got %s%s", describe(v), hint)
+	}
+	return arr, ok
 }
 
 // checkedEntry is what entryHead and entryTail read of one tool or
