@@ -180,8 +180,8 @@ func (c *checker) str(p place, v any, want string) (string, bool) {
 	return s, ok
 }
 
-// field returns the value of the key name of the table t at at, with its
-// place, when it is written.
+// field returns the value of the key name of the table t at the place at,
+// with its place, when it is written.
 func (c *checker) field(at place, t map[string]any, name string) (any, place, bool) {
 	v, ok := t[name]
 	if !ok {
@@ -190,9 +190,9 @@ func (c *checker) field(at place, t map[string]any, name string) (any, place, bo
 	return v, c.key(at, name), true
 }
 
-// strField reads the key name of the table t at at, when it is written,
-// as a string, reporting a value that is not one (want says what is
-// wanted); ok is true only for a string.
+// strField reads the key name of the table t at the place at, when it is
+// written, as a string, reporting a value that is not one (want says what
+// is wanted); ok is true only for a string.
 func (c *checker) strField(at place, t map[string]any, name, want string) (s string, p place, ok bool) {
 	v, p, ok := c.field(at, t, name)
 	if !ok {
@@ -202,8 +202,9 @@ func (c *checker) strField(at place, t map[string]any, name, want string) (s str
 	return s, p, ok
 }
 
-// boolField reads the key name of the table t at at as a boolean; set
-// is false when it is not written, or not a boolean (reported).
+// boolField reads the key name of the table t at the place at as a
+// boolean; set is false when it is not written, or not a boolean
+// (reported).
 func (c *checker) boolField(at place, t map[string]any, name string) (b, set bool) {
 	v, p, ok := c.field(at, t, name)
 	if !ok {
@@ -215,8 +216,8 @@ func (c *checker) boolField(at place, t map[string]any, name string) (b, set boo
 	return b, set
 }
 
-// notAllowed reports each of keys that the table t at at has, where it
-// means nothing; why says why, with a %s for the key.
+// notAllowed reports each of keys that the table t at the place at has,
+// where it means nothing; why says why, with a %s for the key.
 func (c *checker) notAllowed(at place, t map[string]any, keys []string, why string) {
 	for _, k := range keys {
 		if _, ok := t[k]; ok {

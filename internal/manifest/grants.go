@@ -117,7 +117,7 @@ func (c *checker) secretGrants(at place, v any, g *hostfuncs.Grants) {
 	g.Secrets = out
 }
 
-// secretGrant reads one secret's destinations, at path.
+// secretGrant reads one secret's destinations, at the place at.
 func (c *checker) secretGrant(at place, name string, v any) ([]string, bool) {
 	if err := (hostfuncs.Grants{Secrets: map[string][]string{name: {someDestination}}}).Validate(); err != nil {
 		c.keyErr(at, "%v", err)

@@ -72,10 +72,10 @@ func knownDraft(s string) bool {
 	return false
 }
 
-// libraryMetaSchema checks the parameters at path, already converted to
-// JSON values, against the meta-schema of their draft with the library,
-// reporting each problem at the keyword in the manifest. parameters
-// calls it for the schemas fastMetaValid cannot vouch for.
+// libraryMetaSchema checks the parameters at the place at, already
+// converted to JSON values, against the meta-schema of their draft with
+// the library, reporting each problem at the keyword in the manifest.
+// parameters calls it for the schemas fastMetaValid cannot vouch for.
 //
 // Validating against the meta-schema, compiled once per draft, is cheap;
 // compiling the schema itself is not, so it is done only for a schema
@@ -261,9 +261,10 @@ func deepest(e *jsonschema.ValidationError) int {
 	return d
 }
 
-// schemaPlace turns a location in the parameters at at (JSON pointer
-// tokens) into the place in the manifest: ["properties", "x", "type"]
-// under tools[0].parameters is tools[0].parameters.properties.x.type.
+// schemaPlace turns a location in the parameters at the place at (JSON
+// pointer tokens) into the place in the manifest: ["properties", "x",
+// "type"] under tools[0].parameters is
+// tools[0].parameters.properties.x.type.
 func (c *checker) schemaPlace(at place, v any, loc []string) place {
 	for _, tok := range loc {
 		switch t := v.(type) {
@@ -285,9 +286,9 @@ func (c *checker) schemaPlace(at place, v any, loc []string) place {
 	return at
 }
 
-// findRef finds the "$ref" or "$dynamicRef" in v, at at, that points at
-// target (the URL the validator could not resolve), returning its place,
-// keyword and value; the first in key order when several do.
+// findRef finds the "$ref" or "$dynamicRef" in v, at the place at, that
+// points at target (the URL the validator could not resolve), returning
+// its place, keyword and value; the first in key order when several do.
 func (c *checker) findRef(at place, v any, target string) (place, string, string, bool) {
 	base, _ := url.Parse(schemaBase)
 	same := func(ref string) bool {

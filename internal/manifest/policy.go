@@ -10,8 +10,8 @@ var policyKeys = []string{"failure_threshold", "success_threshold", "retry", "ho
 // dead tool listed for days.
 const maxThreshold = 1000
 
-// policy reads the policy keys of the table t at at; nil when none is
-// written (or none is good: each bad one is reported).
+// policy reads the policy keys of the table t at the place at; nil when
+// none is written (or none is good: each bad one is reported).
 func (c *checker) policy(at place, t map[string]any) *Policy {
 	written := false
 	for _, key := range policyKeys {

@@ -16,10 +16,10 @@ const (
 	TransportSSE        = "sse"
 )
 
-// transport checks a server's transport key (v, at at); hasURL says
-// whether the server has a url, which the key is only about. The default
-// is returned as "", as if not written, so that a manifest that writes
-// it means what one that does not means.
+// transport checks a server's transport key (v, at the place at); hasURL
+// says whether the server has a url, which the key is only about. The
+// default is returned as "", as if not written, so that a manifest that
+// writes it means what one that does not means.
 func (c *checker) transport(at place, v any, hasURL bool) string {
 	s, ok := c.str(at, v, `a transport (a string): "streamable" (the default) or "sse"`)
 	switch {

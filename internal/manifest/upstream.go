@@ -46,8 +46,8 @@ const (
 	maxCallTimeout = 24 * time.Hour
 )
 
-// upstream checks the upstream keys of the server at path (its table is
-// t), returning nil when it has neither command nor url.
+// upstream checks the upstream keys of the server at the place at (its
+// table is t), returning nil when it has neither command nor url.
 func (c *checker) upstream(at place, t map[string]any) *Upstream {
 	cmd, hasCmd := t["command"]
 	addr, hasURL := t["url"]
@@ -107,8 +107,8 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 	return u
 }
 
-// later returns the path of whichever of the keys a and b of the table
-// at path is written second: a conflict is reported there, since the
+// later returns the place of whichever of the keys a and b of the table at
+// the place at is written second: a conflict is reported there, since the
 // first one written is the one a reader takes as meant.
 func (c *checker) later(at place, a, b string) place {
 	pa, pb := c.key(at, a), c.key(at, b)
@@ -212,10 +212,10 @@ func (c *checker) passEnv(at place, v any) []string {
 	})
 }
 
-// uniqueNames checks each string of list (what stringList took at path;
-// good is its verdict) with bad, which says what is wrong with one, and
-// reports a repeated one as a duplicate what at its second place. It
-// returns list, or nil when anything was wrong.
+// uniqueNames checks each string of list (what stringList took at the
+// place at; good is its verdict) with bad, which says what is wrong with
+// one, and reports a repeated one as a duplicate what at its second place.
+// It returns list, or nil when anything was wrong.
 func (c *checker) uniqueNames(at place, list []string, good bool, what string, bad func(string) string) []string {
 	first := make(map[string]int, len(list))
 	for i, s := range list {

@@ -294,9 +294,9 @@ func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
 	}
 }
 
-// tableArray returns v, the array of tables at at, or reports that it is
-// not one, with a hint when it is a table written as [name] instead of
-// [[name]] (one per noun).
+// tableArray returns v, the array of tables at the place at, or reports
+// that it is not one, with a hint when it is a table written as [name]
+// instead of [[name]] (one per noun).
 func (c *checker) tableArray(at place, v any, name, noun string) ([]any, bool) {
 	arr, ok := v.([]any)
 	if !ok {
