@@ -17,15 +17,15 @@ const (
 
 // breaker checks a server's breaker table: the failures, window and
 // cooldown of its forwarded calls' circuit breaker (see Breaker).
-func (c *checker) breaker(path string, v any) *Breaker {
-	t, ok := c.table(path, v, `a table like { failures = 5, window = "5m", cooldown = "30s" }`)
+func (c *checker) breaker(at place, v any) *Breaker {
+	t, ok := c.table(at, v, `a table like { failures = 5, window = "5m", cooldown = "30s" }`)
 	if !ok {
 		return nil
 	}
-	c.unknownKeys(path, t, breakerKeys)
+	c.unknownKeys(at, t, breakerKeys)
 	b := &Breaker{}
 	if v, ok := t["failures"]; ok {
-		p := path + ".failures"
+		p := c.key(at, "failures")
 		n, isInt := v.(int64)
 		switch {
 		case !isInt:
@@ -40,8 +40,7 @@ func (c *checker) breaker(path string, v any) *Breaker {
 		}
 	}
 	for _, k := range []string{"window", "cooldown"} {
-		p := path + "." + k
-		d, ok := c.duration(p, t)
+		d, p, ok := c.duration(at, t, k)
 		switch {
 		case !ok:
 		case d <= 0:

@@ -16,7 +16,7 @@ type grantKind struct {
 	// example is a value of the key, for the message that shows the
 	// table's shape.
 	example string
-	read    func(c *checker, path string, v any, g *hostfuncs.Grants)
+	read    func(c *checker, at place, v any, g *hostfuncs.Grants)
 }
 
 // grantKinds are the keys of a grants table, in the order messages list
@@ -36,7 +36,7 @@ var grantKinds = []grantKind{
 		func(g *hostfuncs.Grants) *[]string { return &g.HTTP },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{HTTP: []string{s}} }),
 	{key: "secrets", example: `{ API_KEY = ["https://host/path/"] }`,
-		read: func(c *checker, path string, v any, g *hostfuncs.Grants) { c.secretGrants(path, v, g) }},
+		read: func(c *checker, at place, v any, g *hostfuncs.Grants) { c.secretGrants(at, v, g) }},
 	listGrant("insecure", `["host:port"]`, "address", "addresses",
 		func(g *hostfuncs.Grants) *[]string { return &g.Insecure },
 		func(s string) hostfuncs.Grants { return hostfuncs.Grants{Insecure: []string{s}} }),
@@ -59,14 +59,14 @@ func grantTableWords() ([]string, string) {
 // listGrant is a kind whose value is a list of entries, each checked by
 // compiling the Grants that mk makes of it alone.
 func listGrant(key, example, what, plural string, dst func(*hostfuncs.Grants) *[]string, mk func(string) hostfuncs.Grants) grantKind {
-	return grantKind{key: key, example: example, read: func(c *checker, path string, v any, g *hostfuncs.Grants) {
-		list, good := c.stringList(path, v, what, plural)
+	return grantKind{key: key, example: example, read: func(c *checker, at place, v any, g *hostfuncs.Grants) {
+		list, good := c.stringList(at, v, what, plural)
 		for i, s := range list {
 			if s == "" {
 				continue // already reported
 			}
 			if err := mk(s).Validate(); err != nil {
-				c.valueErr(joinIndex(path, i), "%v", err)
+				c.valueErr(c.elem(at, i), "%v", err)
 				good = false
 			}
 		}
@@ -88,19 +88,19 @@ const someDestination = "127.0.0.1:1"
 // name at its key, an empty list or a bad destination at its value.
 // The list form of old (secrets = ["K"]) bound a secret to nowhere in
 // particular; it is refused with the table it should be.
-func (c *checker) secretGrants(path string, v any, g *hostfuncs.Grants) {
+func (c *checker) secretGrants(at place, v any, g *hostfuncs.Grants) {
 	if old, isList := v.([]any); isList {
-		c.valueErr(path, "name each secret's destinations: %s (a destination is written as dial and http grants are: \"127.0.0.1:6379\", \"https://api.example.com/v1/\")", secretsFor(old))
+		c.valueErr(at, "name each secret's destinations: %s (a destination is written as dial and http grants are: \"127.0.0.1:6379\", \"https://api.example.com/v1/\")", secretsFor(old))
 		return
 	}
-	t, ok := c.table(path, v, `a table of each secret's destinations, like { API_KEY = ["https://api.example.com/v1/"] }`)
+	t, ok := c.table(at, v, `a table of each secret's destinations, like { API_KEY = ["https://api.example.com/v1/"] }`)
 	if !ok {
 		return
 	}
 	out := make(map[string][]string, len(t))
 	good := true
 	for _, name := range slices.Sorted(maps.Keys(t)) {
-		dests, ok := c.secretGrant(joinKey(path, name), name, t[name])
+		dests, ok := c.secretGrant(c.key(at, name), name, t[name])
 		if ok {
 			out[name] = dests
 		}
@@ -111,26 +111,26 @@ func (c *checker) secretGrants(path string, v any, g *hostfuncs.Grants) {
 	}
 	// What no one entry shows: how many there are.
 	if err := (hostfuncs.Grants{Secrets: out}).Validate(); err != nil {
-		c.valueErr(path, "%v", err)
+		c.valueErr(at, "%v", err)
 		return
 	}
 	g.Secrets = out
 }
 
-// secretGrant reads one secret's destinations, at path.
-func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
+// secretGrant reads one secret's destinations, at the place at.
+func (c *checker) secretGrant(at place, name string, v any) ([]string, bool) {
 	if err := (hostfuncs.Grants{Secrets: map[string][]string{name: {someDestination}}}).Validate(); err != nil {
-		c.keyErr(path, "%v", err)
+		c.keyErr(at, "%v", err)
 		return nil, false
 	}
 	if s, isStr := v.(string); isStr {
-		c.valueErr(path, "want an array of destinations: %s = [%q]", name, s)
+		c.valueErr(at, "want an array of destinations: %s = [%q]", name, s)
 		return nil, false
 	}
-	list, good := c.stringList(path, v, "destination", "destinations")
+	list, good := c.stringList(at, v, "destination", "destinations")
 	if good && len(list) == 0 {
 		err := (hostfuncs.Grants{Secrets: map[string][]string{name: nil}}).Validate()
-		c.valueErr(path, "%v", err)
+		c.valueErr(at, "%v", err)
 		return nil, false
 	}
 	for i, d := range list {
@@ -138,7 +138,7 @@ func (c *checker) secretGrant(path, name string, v any) ([]string, bool) {
 			continue // already reported
 		}
 		if err := (hostfuncs.Grants{Secrets: map[string][]string{name: {d}}}).Validate(); err != nil {
-			c.valueErr(joinIndex(path, i), "%v", err)
+			c.valueErr(c.elem(at, i), "%v", err)
 			good = false
 		}
 	}

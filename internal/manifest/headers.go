@@ -84,20 +84,20 @@ func controlIn(s string) int {
 
 // headers checks an upstream's headers table, returning them sorted by
 // lower-case name (each once, whatever its case).
-func (c *checker) headers(path string, v any) []Header {
-	t, ok := c.table(path, v, `a table of strings like { "X-Api-Key" = "${secret:API_KEY}" }`)
+func (c *checker) headers(at place, v any) []Header {
+	t, ok := c.table(at, v, `a table of strings like { "X-Api-Key" = "${secret:API_KEY}" }`)
 	if !ok {
 		return nil
 	}
 	if len(t) > maxHeaders {
-		c.valueErr(path, "%d headers: want at most %d", len(t), maxHeaders)
+		c.valueErr(at, "%d headers: want at most %d", len(t), maxHeaders)
 		return nil
 	}
 	out := make([]Header, 0, len(t))
 	seen := make(map[string]string, len(t)) // lower-case name: as written
 	good := true
 	for _, k := range slices.Sorted(maps.Keys(t)) {
-		p := joinKey(path, k)
+		p := c.key(at, k)
 		lower := strings.ToLower(k)
 		switch why, owned := transportHeaders[lower]; {
 		case len(k) > maxHeaderName || !validHeaderName(k):
@@ -110,7 +110,7 @@ func (c *checker) headers(path string, v any) []Header {
 			continue
 		}
 		if first, dup := seen[lower]; dup {
-			c.keyErr(c.later(path, k, first), "header %s written twice (as %s and %s): HTTP field names are case-insensitive", k, first, k)
+			c.keyErr(c.later(at, k, first), "header %s written twice (as %s and %s): HTTP field names are case-insensitive", k, first, k)
 			good = false
 			continue
 		}
@@ -130,17 +130,17 @@ func (c *checker) headers(path string, v any) []Header {
 }
 
 // headerValue checks a header's value as written.
-func (c *checker) headerValue(path, s string) bool {
+func (c *checker) headerValue(at place, s string) bool {
 	if len(s) > maxHeaderValue {
-		c.valueErr(path, "header value of %d bytes: want at most %d", len(s), maxHeaderValue)
+		c.valueErr(at, "header value of %d bytes: want at most %d", len(s), maxHeaderValue)
 		return false
 	}
 	if ch := controlIn(s); ch >= 0 {
-		c.valueErr(path, "header value with the control character %#02x: a header value may not hold CR, LF, NUL or any other control", ch)
+		c.valueErr(at, "header value with the control character %#02x: a header value may not hold CR, LF, NUL or any other control", ch)
 		return false
 	}
 	if _, err := SecretNames(s); err != nil {
-		c.valueErr(path, "%v", err)
+		c.valueErr(at, "%v", err)
 		return false
 	}
 	return true
@@ -161,24 +161,20 @@ func clip(s string) string {
 
 // credentials checks the keys that give a url upstream its credentials,
 // headers and oauth, into u.
-func (c *checker) credentials(path string, t map[string]any, u *Upstream, hasURL bool) {
-	for _, k := range []string{"headers", "oauth"} {
-		if _, ok := t[k]; ok && !hasURL {
-			c.keyErr(joinKey(path, k), "%s is only allowed with url: a server run with command is given its credentials in env", k)
-		}
-	}
+func (c *checker) credentials(at place, t map[string]any, u *Upstream, hasURL bool) {
 	if !hasURL {
+		c.notAllowed(at, t, []string{"headers", "oauth"}, "%s is only allowed with url: a server run with command is given its credentials in env")
 		return
 	}
-	if v, ok := t["headers"]; ok {
-		u.Headers = c.headers(path+".headers", v)
+	if v, p, ok := c.field(at, t, "headers"); ok {
+		u.Headers = c.headers(p, v)
 	}
-	if v, ok := t["oauth"]; ok {
-		u.OAuth = c.oauth(path+".oauth", v)
+	if v, p, ok := c.field(at, t, "oauth"); ok {
+		u.OAuth = c.oauth(p, v)
 		if hasHeader(u.Headers, "Authorization") {
 			for _, h := range u.Headers {
 				if strings.EqualFold(h.Name, "Authorization") {
-					c.keyErr(joinKey(path+".headers", h.Name), "an Authorization header and oauth exclude each other: oauth sends its token as the Authorization header")
+					c.keyErr(c.key(c.key(at, "headers"), h.Name), "an Authorization header and oauth exclude each other: oauth sends its token as the Authorization header")
 				}
 			}
 		}

@@ -72,15 +72,15 @@ func knownDraft(s string) bool {
 	return false
 }
 
-// libraryMetaSchema checks the parameters at path, already converted to
-// JSON values, against the meta-schema of their draft with the library,
-// reporting each problem at the keyword in the manifest. parameters
-// calls it for the schemas fastMetaValid cannot vouch for.
+// libraryMetaSchema checks the parameters at the place at, already
+// converted to JSON values, against the meta-schema of their draft with
+// the library, reporting each problem at the keyword in the manifest.
+// parameters calls it for the schemas fastMetaValid cannot vouch for.
 //
 // Validating against the meta-schema, compiled once per draft, is cheap;
 // compiling the schema itself is not, so it is done only for a schema
 // that has references to resolve, which only a compiler checks.
-func (c *checker) libraryMetaSchema(path string, params map[string]any) {
+func (c *checker) libraryMetaSchema(at place, params map[string]any) {
 	draft := jsonschema.Draft2020.String()
 	if s, ok := params["$schema"].(string); ok && knownDraft(s) {
 		draft = s
@@ -116,9 +116,9 @@ func (c *checker) libraryMetaSchema(path string, params map[string]any) {
 		}
 	}
 	if isVE {
-		seen := map[string]bool{}
+		seen := map[place]bool{}
 		for _, leaf := range leaves(ve, nil) {
-			p := schemaPath(path, params, leaf.InstanceLocation)
+			p := c.schemaPlace(at, params, leaf.InstanceLocation)
 			if seen[p] {
 				continue
 			}
@@ -127,31 +127,28 @@ func (c *checker) libraryMetaSchema(path string, params map[string]any) {
 		}
 		return
 	}
+	// A reference that does not resolve is reported at the "$ref" that
+	// makes it, when one does.
 	var lue *jsonschema.LoadURLError
 	var pnf *jsonschema.JSONPointerNotFoundError
 	var anf *jsonschema.AnchorNotFoundError
+	target, why, msg := "", "", "invalid JSON Schema: "+cleanSchemaErr(err)
 	switch {
 	case errors.As(err, &lue):
-		if p, ref, ok := findRef(path, params, lue.URL); ok {
-			c.valueErr(p, `%s %q: gate does not fetch schemas; put it under "$defs" and refer to it as "#/$defs/NAME"`, refKeyword(p), ref)
-			return
-		}
-		c.valueErr(path, "invalid JSON Schema: %s is not available offline, and gate does not fetch schemas", strings.TrimPrefix(lue.URL, schemaBase))
+		target, why = lue.URL, `gate does not fetch schemas; put it under "$defs" and refer to it as "#/$defs/NAME"`
+		msg = "invalid JSON Schema: " + strings.TrimPrefix(lue.URL, schemaBase) + " is not available offline, and gate does not fetch schemas"
 	case errors.As(err, &pnf):
-		if p, ref, ok := findRef(path, params, pnf.URL); ok {
-			c.valueErr(p, "%s %q: no such place in this schema", refKeyword(p), ref)
-			return
-		}
-		c.valueErr(path, "invalid JSON Schema: %s", cleanSchemaErr(err))
+		target, why = pnf.URL, "no such place in this schema"
 	case errors.As(err, &anf):
-		if p, ref, ok := findRef(path, params, anf.Reference); ok {
-			c.valueErr(p, "%s %q: no such anchor in this schema", refKeyword(p), ref)
+		target, why = anf.Reference, "no such anchor in this schema"
+	}
+	if why != "" {
+		if p, kw, ref, ok := c.findRef(at, params, target); ok {
+			c.valueErr(p, "%s %q: %s", kw, ref, why)
 			return
 		}
-		c.valueErr(path, "invalid JSON Schema: %s", cleanSchemaErr(err))
-	default:
-		c.valueErr(path, "invalid JSON Schema: %s", cleanSchemaErr(err))
 	}
+	c.valueErr(at, "%s", msg)
 }
 
 // metas holds the meta-schema of each draft, compiled once, by the
@@ -264,32 +261,35 @@ func deepest(e *jsonschema.ValidationError) int {
 	return d
 }
 
-// schemaPath turns a location in the parameters (JSON pointer tokens)
-// into the manifest path the position index knows:
-// ["properties", "x", "type"] under tools[0].parameters is
+// schemaPlace turns a location in the parameters at the place at (JSON
+// pointer tokens) into the place in the manifest: ["properties", "x",
+// "type"] under tools[0].parameters is
 // tools[0].parameters.properties.x.type.
-func schemaPath(path string, v any, loc []string) string {
+func (c *checker) schemaPlace(at place, v any, loc []string) place {
 	for _, tok := range loc {
 		switch t := v.(type) {
 		case map[string]any:
-			path, v = joinKey(path, tok), t[tok]
+			if _, ok := t[tok]; !ok {
+				return at
+			}
+			at, v = c.key(at, tok), t[tok]
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(t) {
-				return path
+				return at
 			}
-			path, v = joinIndex(path, i), t[i]
+			at, v = c.elem(at, i), t[i]
 		default:
-			return path
+			return at
 		}
 	}
-	return path
+	return at
 }
 
-// findRef finds the "$ref" or "$dynamicRef" in v that points at target
-// (the URL the validator could not resolve), returning its path and
-// value; the first in key order when several do.
-func findRef(path string, v any, target string) (string, string, bool) {
+// findRef finds the "$ref" or "$dynamicRef" in v, at the place at, that
+// points at target (the URL the validator could not resolve), returning
+// its place, keyword and value; the first in key order when several do.
+func (c *checker) findRef(at place, v any, target string) (place, string, string, bool) {
 	base, _ := url.Parse(schemaBase)
 	same := func(ref string) bool {
 		if ref == target {
@@ -307,36 +307,28 @@ func findRef(path string, v any, target string) (string, string, bool) {
 		abs.Fragment, abs.RawFragment = "", ""
 		return abs.String() == target
 	}
-	var walk func(path string, v any) (string, string, bool)
-	walk = func(path string, v any) (string, string, bool) {
+	var walk func(at place, v any) (place, string, string, bool)
+	walk = func(at place, v any) (place, string, string, bool) {
 		switch t := v.(type) {
 		case map[string]any:
 			for _, k := range slices.Sorted(maps.Keys(t)) {
 				if s, ok := t[k].(string); ok && (k == "$ref" || k == "$dynamicRef") && same(s) {
-					return joinKey(path, k), s, true
+					return c.key(at, k), k, s, true
 				}
-				if p, ref, ok := walk(joinKey(path, k), t[k]); ok {
-					return p, ref, true
+				if p, kw, ref, ok := walk(c.key(at, k), t[k]); ok {
+					return p, kw, ref, true
 				}
 			}
 		case []any:
 			for i, el := range t {
-				if p, ref, ok := walk(joinIndex(path, i), el); ok {
-					return p, ref, true
+				if p, kw, ref, ok := walk(c.elem(at, i), el); ok {
+					return p, kw, ref, true
 				}
 			}
 		}
-		return "", "", false
+		return noNode, "", "", false
 	}
-	return walk(path, v)
-}
-
-// refKeyword is the last key of a path found by findRef, unquoted.
-func refKeyword(path string) string {
-	if strings.HasSuffix(path, `"$dynamicRef"`) {
-		return "$dynamicRef"
-	}
-	return "$ref"
+	return walk(at, v)
 }
 
 // cleanSchemaErr is the validator's message without the URL the schema

@@ -42,40 +42,31 @@ const (
 )
 
 // oauth checks an upstream's oauth table.
-func (c *checker) oauth(path string, v any) *OAuth {
-	t, ok := c.table(path, v, `a table like { token_url = "https://auth.example/token", client_id = "gate", client_secret = "${secret:CLIENT_SECRET}" }`)
+func (c *checker) oauth(at place, v any) *OAuth {
+	t, ok := c.table(at, v, `a table like { token_url = "https://auth.example/token", client_id = "gate", client_secret = "${secret:CLIENT_SECRET}" }`)
 	if !ok {
 		return nil
 	}
-	c.unknownKeys(path, t, oauthKeys)
+	c.unknownKeys(at, t, oauthKeys)
 	o := &OAuth{}
 	good := true
 	for _, k := range oauthKeys[:3] {
 		if _, ok := t[k]; !ok {
-			c.missing(path, k, "missing %s: the client-credentials grant needs token_url, client_id and client_secret", k)
+			c.missing(at, k, "missing %s: the client-credentials grant needs token_url, client_id and client_secret", k)
 			good = false
 		}
 	}
-	if v, ok := t["token_url"]; ok {
-		p := path + ".token_url"
-		if s, ok := c.str(p, v, `a URL (a string) like "https://auth.example/token"`); ok {
-			if err := checkTokenURL(s); err != nil {
-				c.valueErr(p, "%v", err)
-				good = false
-			} else {
-				o.TokenURL = s
-			}
-		} else {
-			good = false
-		}
+	// A key not written is reported missing above, and leaves good false.
+	if s, p, ok := c.strField(at, t, "token_url", `a URL (a string) like "https://auth.example/token"`); !ok {
+		good = false
+	} else if err := checkTokenURL(s); err != nil {
+		c.valueErr(p, "%v", err)
+		good = false
+	} else {
+		o.TokenURL = s
 	}
 	for _, k := range []string{"client_id", "client_secret"} {
-		v, ok := t[k]
-		if !ok {
-			continue
-		}
-		p := path + "." + k
-		s, ok := c.str(p, v, "a string")
+		s, p, ok := c.strField(at, t, k, "a string")
 		if !ok {
 			good = false
 			continue
@@ -102,8 +93,8 @@ func (c *checker) oauth(path string, v any) *OAuth {
 		}
 		good = false
 	}
-	if v, ok := t["scopes"]; ok {
-		o.Scopes = c.scopes(path+".scopes", v)
+	if v, p, ok := c.field(at, t, "scopes"); ok {
+		o.Scopes = c.scopes(p, v)
 		good = good && o.Scopes != nil
 	}
 	if !good {
@@ -156,13 +147,13 @@ func loopbackHost(host string) bool {
 }
 
 // scopes checks the scopes asked for: RFC 6749 scope tokens, each once.
-func (c *checker) scopes(path string, v any) []string {
-	list, good := c.stringList(path, v, "scope", "scopes")
+func (c *checker) scopes(at place, v any) []string {
+	list, good := c.stringList(at, v, "scope", "scopes")
 	if len(list) > maxScopes {
-		c.valueErr(path, "%d scopes: want at most %d", len(list), maxScopes)
+		c.valueErr(at, "%d scopes: want at most %d", len(list), maxScopes)
 		return nil
 	}
-	return c.uniqueNames(path, list, good, "scope", func(s string) string {
+	return c.uniqueNames(at, list, good, "scope", func(s string) string {
 		if !validScope(s) {
 			return fmt.Sprintf("bad scope %q: want at most %d printable ASCII characters, without space, \" or \\ (an OAuth scope token)", clip(s), maxScope)
 		}

@@ -15,8 +15,8 @@ import (
 // meta-schema check runs only on values JSON can carry (the others are
 // reported already). The result is nil when anything is wrong (the
 // manifest is then refused anyway).
-func (c *checker) parameters(path string, v any) json.RawMessage {
-	t, ok := c.table(path, v, `a JSON Schema table, like { type = "object", properties = { ... } }`)
+func (c *checker) parameters(at place, v any) json.RawMessage {
+	t, ok := c.table(at, v, `a JSON Schema table, like { type = "object", properties = { ... } }`)
 	if !ok {
 		return nil
 	}
@@ -27,24 +27,24 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 	var out any = t
 	good := true
 	if !quick {
-		out, good = c.jsonValue(path, t)
+		out, good = c.jsonValue(at, t)
 	}
 	if typ, has := t["type"]; !has {
-		c.missing(path, "type", `missing type: a tool's parameters are a JSON Schema with type = "object"`)
+		c.missing(at, "type", `missing type: a tool's parameters are a JSON Schema with type = "object"`)
 	} else if typ != "object" {
-		c.valueErr(path+".type", `want "object" (a tool takes an object of named arguments), got %s`, describe(typ))
+		c.valueErr(c.key(at, "type"), `want "object" (a tool takes an object of named arguments), got %s`, describe(typ))
 	}
 	m, _ := out.(map[string]any)
 	if !good || m == nil {
 		return nil
 	}
 	if !quick {
-		c.libraryMetaSchema(path, m)
+		c.libraryMetaSchema(at, m)
 	}
 	raw, err := encodeParams(m)
 	if err != nil {
 		// fastMetaValid and jsonValue let through only what JSON carries.
-		c.valueErr(path, "cannot be written in JSON: %v", err)
+		c.valueErr(at, "cannot be written in JSON: %v", err)
 		return nil
 	}
 	return raw
@@ -54,13 +54,13 @@ func (c *checker) parameters(path string, v any) json.RawMessage {
 // every value JSON cannot carry: datetimes (JSON has none, and a schema
 // means a string: "format": "date-time" is how JSON Schema says it), NaN
 // and infinities (encoding/json refuses them).
-func (c *checker) jsonValue(path string, v any) (any, bool) {
+func (c *checker) jsonValue(at place, v any) (any, bool) {
 	switch v := v.(type) {
 	case string, bool, int64:
 		return v, true
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			c.valueErr(path, "%s: JSON has no NaN or infinity", describe(v))
+			c.valueErr(at, "%s: JSON has no NaN or infinity", describe(v))
 			return nil, false
 		}
 		return v, true
@@ -69,7 +69,7 @@ func (c *checker) jsonValue(path string, v any) (any, bool) {
 		good := true
 		for i, el := range v {
 			var ok bool
-			if out[i], ok = c.jsonValue(joinIndex(path, i), el); !ok {
+			if out[i], ok = c.jsonValue(c.elem(at, i), el); !ok {
 				good = false
 			}
 		}
@@ -79,15 +79,15 @@ func (c *checker) jsonValue(path string, v any) (any, bool) {
 		good := true
 		for k, el := range v {
 			var ok bool
-			if out[k], ok = c.jsonValue(joinKey(path, k), el); !ok {
+			if out[k], ok = c.jsonValue(c.key(at, k), el); !ok {
 				good = false
 			}
 		}
 		return out, good
 	case time.Time, toml.LocalDateTime, toml.LocalDate, toml.LocalTime:
-		c.valueErr(path, "%s: JSON has no datetime type; quote it to make it a string", describe(v))
+		c.valueErr(at, "%s: JSON has no datetime type; quote it to make it a string", describe(v))
 		return nil, false
 	}
-	c.valueErr(path, "%s cannot be written in JSON", describe(v))
+	c.valueErr(at, "%s cannot be written in JSON", describe(v))
 	return nil, false
 }

@@ -20,7 +20,7 @@ const (
 )
 
 // pin checks a server's pin: true, false or "strict".
-func (c *checker) pin(path string, v any) Pin {
+func (c *checker) pin(at place, v any) Pin {
 	switch v {
 	case true:
 		return PinOn
@@ -29,6 +29,6 @@ func (c *checker) pin(path string, v any) Pin {
 	case "strict":
 		return PinStrict
 	}
-	c.valueErr(path, `want true (hide a tool whose definition changed since gatectl mcp lock), "strict" (hide a tool the lock file does not know, too) or false, got %s`, describe(v))
+	c.valueErr(at, `want true (hide a tool whose definition changed since gatectl mcp lock), "strict" (hide a tool the lock file does not know, too) or false, got %s`, describe(v))
 	return PinOff
 }

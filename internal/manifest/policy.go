@@ -10,9 +10,9 @@ var policyKeys = []string{"failure_threshold", "success_threshold", "retry", "ho
 // dead tool listed for days.
 const maxThreshold = 1000
 
-// policy reads the policy keys of the table at path; nil when none is
-// written (or none is good: each bad one is reported).
-func (c *checker) policy(path string, t map[string]any) *Policy {
+// policy reads the policy keys of the table t at the place at; nil when
+// none is written (or none is good: each bad one is reported).
+func (c *checker) policy(at place, t map[string]any) *Policy {
 	written := false
 	for _, key := range policyKeys {
 		if _, ok := t[key]; ok {
@@ -21,7 +21,7 @@ func (c *checker) policy(path string, t map[string]any) *Policy {
 		}
 	}
 	if !written {
-		// The usual case, without a path or a Policy made for nothing.
+		// The usual case, without a Policy made for nothing.
 		return nil
 	}
 	var p Policy
@@ -31,28 +31,29 @@ func (c *checker) policy(path string, t map[string]any) *Policy {
 		if !ok {
 			continue
 		}
+		kp := c.key(at, key)
 		n, isInt := v.(int64)
 		switch {
 		case !isInt:
-			c.valueErr(path+"."+key, "want an integer, got %s", describe(v))
+			c.valueErr(kp, "want an integer, got %s", describe(v))
 		case n < 1 || n > maxThreshold:
-			c.valueErr(path+"."+key, "%s %d: want 1 to %d answers in a row (1, the default, takes each answer at once)", key, n, maxThreshold)
+			c.valueErr(kp, "%s %d: want 1 to %d answers in a row (1, the default, takes each answer at once)", key, n, maxThreshold)
 		case i == 0:
 			p.FailureThreshold, set = int(n), true
 		default:
 			p.SuccessThreshold, set = int(n), true
 		}
 	}
-	if d, ok := c.duration(path+".retry", t); ok {
+	if d, kp, ok := c.duration(at, t, "retry"); ok {
 		if d <= 0 {
-			c.valueErr(path+".retry", "retry %v: want more than 0; leave retry out to re-probe a failing tool after the TTL", d)
+			c.valueErr(kp, "retry %v: want more than 0; leave retry out to re-probe a failing tool after the TTL", d)
 		} else {
 			p.Retry, set = &d, true
 		}
 	}
-	if d, ok := c.duration(path+".hold_down", t); ok {
+	if d, kp, ok := c.duration(at, t, "hold_down"); ok {
 		if d < 0 {
-			c.valueErr(path+".hold_down", "hold_down %v: want 0 or more (0 lets a tool flip at every answer)", d)
+			c.valueErr(kp, "hold_down %v: want 0 or more (0 lets a tool flip at every answer)", d)
 		} else {
 			p.HoldDown, set = &d, true
 		}

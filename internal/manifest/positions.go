@@ -3,16 +3,15 @@ package manifest
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// The checker walks the decoded map by path, "tools[1].probe.grants.env[0]",
-// and asks where each path is written: the index answers. It is built in
-// the same pass over go-toml's unstable parser that decodes the values
-// (decode.go), which also counts every limit and meets the syntax error,
-// if any.
+// The index records where every key and array element of a document is
+// written, as a tree of nodes the checker walks (place.go) alongside the
+// decoded map. It is built in the same pass over go-toml's unstable parser
+// that decodes the values (decode.go), which also counts every limit and
+// meets the syntax error, if any.
 
 // span is a byte range of the source; len 0 means unknown.
 type span struct {
@@ -29,11 +28,10 @@ type entry struct {
 	implicit bool
 }
 
-// index is the document as read: where every path is in the source and,
-// for each table, its values. It is a tree of nodes, each found from its
-// parent and its key's interned name, rather than a map from path strings, so that no path string is built unless
-// something asks for one (a limit exceeded, a test); lookup turns a path
-// back into nodes.
+// index is the document as read: where every key and element is in the
+// source and, for each table, its values. It is a tree of nodes, each
+// found from its parent and its key's interned name, so that no path
+// string is built unless a message needs one.
 type index struct {
 	src   []byte
 	nodes []node // nodes[0] is the document's root, path ""
@@ -370,60 +368,6 @@ func (ix *index) headerSpan(first, last unstable.Range) span {
 		end++
 	}
 	return span{start, end - start}
-}
-
-// lookup returns where path is. Every path of a decoded document should
-// be known; TestIndexKnowsEveryPath checks the corpus for misses.
-func (ix *index) lookup(path string) (entry, bool) {
-	if id := ix.find(path); id > 0 {
-		return ix.nodes[id].entry, true
-	}
-	return entry{}, false
-}
-
-// find returns the node of path (as joinKey and joinIndex write it), or
-// noNode.
-func (ix *index) find(path string) int32 {
-	cur := int32(0)
-	for i := 0; i < len(path) && cur != noNode; {
-		if i > 0 && path[i] == '.' {
-			i++
-		}
-		switch {
-		case i >= len(path):
-			return noNode
-		case path[i] == '[':
-			end := strings.IndexByte(path[i:], ']')
-			if end < 0 {
-				return noNode
-			}
-			n, err := strconv.Atoi(path[i+1 : i+end])
-			if err != nil || n < 0 || n >= elemBit {
-				return noNode
-			}
-			cur = ix.child(cur, elemBit|uint32(n))
-			i += end + 1
-		case path[i] == '"':
-			q, err := strconv.QuotedPrefix(path[i:])
-			if err != nil {
-				return noNode
-			}
-			name, err := strconv.Unquote(q)
-			if err != nil {
-				return noNode
-			}
-			cur = ix.childNamed(cur, name)
-			i += len(q)
-		default:
-			end := i
-			for end < len(path) && path[end] != '.' && path[end] != '[' {
-				end++
-			}
-			cur = ix.childNamed(cur, path[i:end])
-			i = end
-		}
-	}
-	return cur
 }
 
 // childNamed returns the node at the key name under parent, or noNode.

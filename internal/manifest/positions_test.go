@@ -127,3 +127,13 @@ func (ix *index) paths() []string {
 	sort.Strings(out)
 	return out
 }
+
+// lookup returns where the node whose path is path is, for tests.
+func (ix *index) lookup(path string) (entry, bool) {
+	for id := 1; id < len(ix.nodes); id++ {
+		if ix.pathOf(int32(id), noSeg) == path {
+			return ix.nodes[id].entry, true
+		}
+	}
+	return entry{}, false
+}

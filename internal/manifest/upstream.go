@@ -18,8 +18,8 @@ import (
 
 var (
 	// upstreamKeys are in the order the documentation gives them:
-	// command or url says where the server is, and the rest only mean
-	// something with one of them.
+	// command or url (first) says where the server is, and the rest only
+	// mean something with one of them.
 	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "headers", "oauth", "prefix", "call_timeout", "breaker", "pin", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
@@ -46,80 +46,72 @@ const (
 	maxCallTimeout = 24 * time.Hour
 )
 
-// upstream checks the upstream keys of the server at path (its table is
-// t), returning nil when it has neither command nor url.
-func (c *checker) upstream(path string, t map[string]any) *Upstream {
+// upstream checks the upstream keys of the server at the place at (its
+// table is t), returning nil when it has neither command nor url.
+func (c *checker) upstream(at place, t map[string]any) *Upstream {
 	cmd, hasCmd := t["command"]
 	addr, hasURL := t["url"]
 	if !hasCmd && !hasURL {
-		for _, k := range upstreamKeys {
-			if _, ok := t[k]; ok && k != "command" && k != "url" {
-				c.keyErr(joinKey(path, k), "%s needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names", k)
-			}
-		}
+		c.notAllowed(at, t, upstreamKeys[2:], "%s needs command or url: it is about the MCP server the gateway fronts, which command (run over stdio) or url (streamable HTTP) names")
 		return nil
 	}
 	u := &Upstream{}
 	if hasCmd && hasURL {
-		c.keyErr(c.later(path, "command", "url"), "command and url are mutually exclusive: the gateway either runs the server (command, over stdio) or connects to it (url, over streamable HTTP)")
+		c.keyErr(c.later(at, "command", "url"), "command and url are mutually exclusive: the gateway either runs the server (command, over stdio) or connects to it (url, over streamable HTTP)")
 	}
 	if hasCmd {
-		u.Command = c.command(path+".command", cmd)
+		u.Command = c.command(c.key(at, "command"), cmd)
 	}
 	if hasURL {
-		u.URL = c.upstreamURL(path+".url", addr)
+		u.URL = c.upstreamURL(c.key(at, "url"), addr)
 	}
 	if v, ok := t["transport"]; ok {
-		u.Transport = c.transport(path+".transport", v, hasURL)
+		u.Transport = c.transport(c.key(at, "transport"), v, hasURL)
 	}
-	for _, k := range []string{"env", "pass_env"} {
-		if _, ok := t[k]; ok && !hasCmd {
-			c.keyErr(joinKey(path, k), "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it", k)
-		}
+	if !hasCmd {
+		c.notAllowed(at, t, []string{"env", "pass_env"}, "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it")
 	}
 	if v, ok := t["env"]; ok && hasCmd {
-		u.Env = c.env(path+".env", v)
+		u.Env = c.env(c.key(at, "env"), v)
 	}
 	if v, ok := t["pass_env"]; ok && hasCmd {
-		u.PassEnv = c.passEnv(path+".pass_env", v)
+		u.PassEnv = c.passEnv(c.key(at, "pass_env"), v)
 	}
-	c.credentials(path, t, u, hasURL)
-	if v, ok := t["prefix"]; ok {
-		if s, ok := c.str(path+".prefix", v, `a prefix (a string) like "gh_", or "" for none`); ok {
-			if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
-				c.valueErr(path+".prefix", `bad prefix %q: want at most %d letters, digits, _ - or . (what MCP allows in a tool name), or "" for none`, s, maxPrefix)
-			} else {
-				u.Prefix = &s
-			}
+	c.credentials(at, t, u, hasURL)
+	if s, p, ok := c.strField(at, t, "prefix", `a prefix (a string) like "gh_", or "" for none`); ok {
+		if len(s) > maxPrefix || s != "" && !nameOf(s, maxPrefix, "_-.") {
+			c.valueErr(p, `bad prefix %q: want at most %d letters, digits, _ - or . (what MCP allows in a tool name), or "" for none`, s, maxPrefix)
+		} else {
+			u.Prefix = &s
 		}
 	}
-	if d, ok := c.duration(path+".call_timeout", t); ok {
+	if d, p, ok := c.duration(at, t, "call_timeout"); ok {
 		switch {
 		case d <= 0:
-			c.valueErr(path+".call_timeout", "call_timeout %v: want more than 0", d)
+			c.valueErr(p, "call_timeout %v: want more than 0", d)
 		case d > maxCallTimeout:
-			c.valueErr(path+".call_timeout", "call_timeout %v: want at most 24h (a call that takes longer is a hung server, not a slow one)", d)
+			c.valueErr(p, "call_timeout %v: want at most 24h (a call that takes longer is a hung server, not a slow one)", d)
 		default:
 			u.CallTimeout = &d
 		}
 	}
-	if v, ok := t["breaker"]; ok {
-		u.Breaker = c.breaker(path+".breaker", v)
+	if v, p, ok := c.field(at, t, "breaker"); ok {
+		u.Breaker = c.breaker(p, v)
 	}
-	if v, ok := t["pin"]; ok {
-		u.Pin = c.pin(path+".pin", v)
+	if v, p, ok := c.field(at, t, "pin"); ok {
+		u.Pin = c.pin(p, v)
 	}
-	if v, ok := t["tools"]; ok {
-		u.Tools = c.upstreamTools(path+".tools", v)
+	if v, p, ok := c.field(at, t, "tools"); ok {
+		u.Tools = c.upstreamTools(p, v)
 	}
 	return u
 }
 
-// later returns the path of whichever of the keys a and b of the table
-// at path is written second: a conflict is reported there, since the
+// later returns the place of whichever of the keys a and b of the table at
+// the place at is written second: a conflict is reported there, since the
 // first one written is the one a reader takes as meant.
-func (c *checker) later(path, a, b string) string {
-	pa, pb := joinKey(path, a), joinKey(path, b)
+func (c *checker) later(at place, a, b string) place {
+	pa, pb := c.key(at, a), c.key(at, b)
 	if c.keySpan(pa).off > c.keySpan(pb).off {
 		return pa
 	}
@@ -127,24 +119,24 @@ func (c *checker) later(path, a, b string) string {
 }
 
 // command checks an upstream's argv.
-func (c *checker) command(path string, v any) []string {
+func (c *checker) command(at place, v any) []string {
 	arr, ok := v.([]any)
 	if !ok {
-		c.valueErr(path, `want an array of strings like ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."], got %s`, describe(v))
+		c.valueErr(at, `want an array of strings like ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."], got %s`, describe(v))
 		return nil
 	}
 	switch {
 	case len(arr) == 0:
-		c.valueErr(path, "empty command: want at least the program to run")
+		c.valueErr(at, "empty command: want at least the program to run")
 		return nil
 	case len(arr) > maxCommandArgs:
-		c.valueErr(path, "command of %d strings: want at most %d", len(arr), maxCommandArgs)
+		c.valueErr(at, "command of %d strings: want at most %d", len(arr), maxCommandArgs)
 		return nil
 	}
 	out := make([]string, len(arr))
 	good := true
 	for i, el := range arr {
-		p := joinIndex(path, i)
+		p := c.elem(at, i)
 		s, ok := c.str(p, el, "a string")
 		switch {
 		case !ok:
@@ -175,14 +167,14 @@ func (c *checker) command(path string, v any) []string {
 
 // env checks an upstream command's environment, returning it sorted by
 // name so that it does not depend on the order of a map.
-func (c *checker) env(path string, v any) []EnvVar {
-	t, ok := c.table(path, v, `a table of strings like { NAME = "value" }`)
+func (c *checker) env(at place, v any) []EnvVar {
+	t, ok := c.table(at, v, `a table of strings like { NAME = "value" }`)
 	if !ok {
 		return nil
 	}
 	out := make([]EnvVar, 0, len(t))
 	for _, k := range slices.Sorted(maps.Keys(t)) {
-		p := joinKey(path, k)
+		p := c.key(at, k)
 		good := true
 		if !probes.ValidEnvName(k) {
 			c.keyErr(p, "bad variable name %q: want a letter or _, then letters, digits or _", k)
@@ -210,9 +202,9 @@ func (c *checker) env(path string, v any) []EnvVar {
 
 // passEnv checks the names of the variables an upstream command gets
 // from gate's own environment.
-func (c *checker) passEnv(path string, v any) []string {
-	list, good := c.stringList(path, v, "variable name", "variable names")
-	return c.uniqueNames(path, list, good, "variable", func(s string) string {
+func (c *checker) passEnv(at place, v any) []string {
+	list, good := c.stringList(at, v, "variable name", "variable names")
+	return c.uniqueNames(at, list, good, "variable", func(s string) string {
 		if !probes.ValidEnvName(s) {
 			return fmt.Sprintf("bad variable name %q: want a letter or _, then letters, digits or _", s)
 		}
@@ -220,24 +212,24 @@ func (c *checker) passEnv(path string, v any) []string {
 	})
 }
 
-// uniqueNames checks each string of list (what stringList took at path;
-// good is its verdict) with bad, which says what is wrong with one, and
-// reports a repeated one as a duplicate what at its second place. It
-// returns list, or nil when anything was wrong.
-func (c *checker) uniqueNames(path string, list []string, good bool, what string, bad func(string) string) []string {
+// uniqueNames checks each string of list (what stringList took at the
+// place at; good is its verdict) with bad, which says what is wrong with
+// one, and reports a repeated one as a duplicate what at its second place.
+// It returns list, or nil when anything was wrong.
+func (c *checker) uniqueNames(at place, list []string, good bool, what string, bad func(string) string) []string {
 	first := make(map[string]int, len(list))
 	for i, s := range list {
 		if s == "" {
 			continue // already reported
 		}
-		p := joinIndex(path, i)
+		p := c.elem(at, i)
 		if why := bad(s); why != "" {
 			c.valueErr(p, "%s", why)
 			good = false
 			continue
 		}
 		if j, dup := first[s]; dup {
-			c.valueErr(p, "duplicate %s %q: already listed at %s", what, s, joinIndex(path, j))
+			c.valueErr(p, "duplicate %s %q: already listed at %s", what, s, c.path(c.elem(at, j)))
 			good = false
 			continue
 		}
@@ -252,8 +244,8 @@ func (c *checker) uniqueNames(path string, list []string, good bool, what string
 // upstreamURL checks the url of a server spoken to over streamable HTTP.
 // The messages never repeat the URL: it may hold credentials, and the
 // source line shown under the message already has it.
-func (c *checker) upstreamURL(path string, v any) string {
-	s, ok := c.str(path, v, `a URL (a string) like "http://127.0.0.1:9000/mcp"`)
+func (c *checker) upstreamURL(at place, v any) string {
+	s, ok := c.str(at, v, `a URL (a string) like "http://127.0.0.1:9000/mcp"`)
 	if !ok {
 		return ""
 	}
@@ -268,17 +260,17 @@ func (c *checker) upstreamURL(path string, v any) string {
 	}
 	switch {
 	case err != nil:
-		c.valueErr(path, `bad url: %v; want one like "http://127.0.0.1:9000/mcp"`, err)
+		c.valueErr(at, `bad url: %v; want one like "http://127.0.0.1:9000/mcp"`, err)
 	case u.User != nil:
-		c.valueErr(path, "url with credentials (user@ or user:password@): leave them out, since a manifest's URLs show up in logs and status; a header taken from a secret is the place for them")
+		c.valueErr(at, "url with credentials (user@ or user:password@): leave them out, since a manifest's URLs show up in logs and status; a header taken from a secret is the place for them")
 	case scheme == "":
-		c.valueErr(path, `url without a scheme: want http:// or https://, like "http://127.0.0.1:9000/mcp"`)
+		c.valueErr(at, `url without a scheme: want http:// or https://, like "http://127.0.0.1:9000/mcp"`)
 	case scheme != "http" && scheme != "https":
-		c.valueErr(path, "url scheme %q: want http or https (MCP's streamable HTTP transport)", u.Scheme)
+		c.valueErr(at, "url scheme %q: want http or https (MCP's streamable HTTP transport)", u.Scheme)
 	case u.Hostname() == "":
-		c.valueErr(path, `url without a host: want one like "http://127.0.0.1:9000/mcp"`)
+		c.valueErr(at, `url without a host: want one like "http://127.0.0.1:9000/mcp"`)
 	case strings.ContainsRune(s, '#'):
-		c.valueErr(path, "url with a fragment (#...): leave it out, since HTTP never sends it to the server")
+		c.valueErr(at, "url with a fragment (#...): leave it out, since HTTP never sends it to the server")
 	default:
 		return s
 	}
@@ -286,29 +278,24 @@ func (c *checker) upstreamURL(path string, v any) string {
 }
 
 // upstreamTools checks a server's [[servers.tools]] rules.
-func (c *checker) upstreamTools(path string, v any) []UpstreamTool {
-	arr, ok := v.([]any)
+func (c *checker) upstreamTools(at place, v any) []UpstreamTool {
+	arr, ok := c.tableArray(at, v, "servers.tools", "rule")
 	if !ok {
-		hint := ""
-		if _, isTable := v.(map[string]any); isTable {
-			hint = " (write [[servers.tools]], with two brackets, once per rule)"
-		}
-		c.valueErr(path, "want an array of tables, got %s%s", describe(v), hint)
 		return nil
 	}
 	if len(arr) > c.lim.MaxTools {
 		// A rule is about at least one tool: no server needs more rules
 		// than a manifest may have tools.
-		p := joinIndex(path, c.lim.MaxTools)
-		c.add(c.tableSpan(p), p, p, "more than %d tool rules in one server (manifest.Limits.MaxTools)", c.lim.MaxTools)
+		p := c.elem(at, c.lim.MaxTools)
+		c.add(c.tableSpan(p), c.path(p), c.path(p), "more than %d tool rules in one server (manifest.Limits.MaxTools)", c.lim.MaxTools)
 		return nil
 	}
 	out := make([]UpstreamTool, 0, len(arr))
-	// The path of the name or match of the first rule with each Rule(),
+	// The place of the name or match of the first rule with each Rule(),
 	// for duplicates: only then is its position needed.
-	first := make(map[string]string, len(arr))
+	first := make(map[string]place, len(arr))
 	for i, el := range arr {
-		rp := joinIndex(path, i)
+		rp := c.elem(at, i)
 		t, ok := c.table(rp, el, "a table")
 		if !ok {
 			continue
@@ -323,38 +310,38 @@ func (c *checker) upstreamTools(path string, v any) []UpstreamTool {
 		case !hasName && !hasMatch:
 			c.missing(rp, "name", `missing name or match: a rule fits one tool, name = "TOOL", or a pattern of them, match = "write_*"`)
 		}
-		idPath := ""
+		idAt := place(noNode)
 		if hasName {
-			p := rp + ".name"
+			p := c.key(rp, "name")
 			if s, ok := c.str(p, name, "a tool name (a string)"); ok {
 				if !nameOf(s, maxRuleName, "_-.") {
 					c.valueErr(p, "bad tool name %q: want 1 to %d letters, digits, _ - or . (what MCP allows in a tool name)", s, maxRuleName)
 				} else {
-					r.Name, idPath = s, p
+					r.Name, idAt = s, p
 				}
 			}
 		}
 		if hasMatch {
-			p := rp + ".match"
+			p := c.key(rp, "match")
 			if s, ok := c.str(p, match, `a pattern (a string) like "write_*"`); ok {
 				if msg := checkPattern(s); msg != "" {
 					c.valueErr(p, "%s", msg)
 				} else {
-					r.Match, idPath = s, p
+					r.Match, idAt = s, p
 				}
 			}
 		}
 		if v, ok := t["probe"]; ok {
-			r.Probe = c.probe(rp+".probe", v)
+			r.Probe = c.probe(c.key(rp, "probe"), v)
 		} else {
 			c.missing(rp, "probe", `missing probe: a rule offers the tools it fits only while its probe says they are available, like probe = "env:GITHUB_TOKEN"`)
 		}
-		if hasName != hasMatch && idPath != "" {
+		if hasName != hasMatch && idAt != noNode {
 			id := r.Rule()
 			if p, dup := first[id]; dup {
-				c.valueErr(idPath, `duplicate rule %q: already used at line %d (the gateway registers each rule's probe as "SERVER#RULE")`, id, c.pos(c.valueSpan(p)).Line)
+				c.valueErr(idAt, `duplicate rule %q: already used at line %d (the gateway registers each rule's probe as "SERVER#RULE")`, id, c.pos(c.valueSpan(p)).Line)
 			} else {
-				first[id] = idPath
+				first[id] = idAt
 			}
 		}
 		out = append(out, r)

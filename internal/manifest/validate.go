@@ -36,7 +36,7 @@ func withPolicy(keys []string) []string {
 // file order, because a probe's budget is checked against runtime.budget.
 func (c *checker) document(doc map[string]any) *Manifest {
 	m := &Manifest{}
-	c.unknownKeys("", doc, topKeys)
+	c.unknownKeys(root, doc, topKeys)
 	if v, ok := doc["runtime"]; ok {
 		c.runtime(&m.Runtime, v)
 	}
@@ -53,130 +53,125 @@ func (c *checker) document(doc map[string]any) *Manifest {
 }
 
 func (c *checker) runtime(r *Runtime, v any) {
-	t, ok := c.table("runtime", v, "a table ([runtime])")
+	at := c.key(root, "runtime")
+	t, ok := c.table(at, v, "a table ([runtime])")
 	if !ok {
 		return
 	}
-	c.unknownKeys("runtime", t, runtimeAccepts)
-	if d, ok := c.duration("runtime.ttl", t); ok {
+	c.unknownKeys(at, t, runtimeAccepts)
+	if d, p, ok := c.duration(at, t, "ttl"); ok {
 		if d < 0 {
-			c.valueErr("runtime.ttl", "ttl %v: want 0 or more (0 re-probes every time)", d)
+			c.valueErr(p, "ttl %v: want 0 or more (0 re-probes every time)", d)
 		} else {
 			r.TTL = &d
 		}
 	}
-	if d, ok := c.duration("runtime.grace", t); ok {
+	if d, p, ok := c.duration(at, t, "grace"); ok {
 		if d < 0 {
-			c.valueErr("runtime.grace", "grace %v: want 0 or more (0 drops a failing tool as soon as its TTL runs out)", d)
+			c.valueErr(p, "grace %v: want 0 or more (0 drops a failing tool as soon as its TTL runs out)", d)
 		} else {
 			r.Grace = &d
 		}
 	}
-	if d, ok := c.duration("runtime.budget", t); ok {
+	if d, p, ok := c.duration(at, t, "budget"); ok {
 		if err := checkBudget(d); err != nil {
-			c.valueErr("runtime.budget", "%v", err)
+			c.valueErr(p, "%v", err)
 		} else {
 			r.Budget = &d
 			c.runtimeBudget = &d
 		}
 	}
-	if v, ok := t["memory"]; ok {
-		if n, ok := c.memory("runtime.memory", v); ok {
+	if v, p, ok := c.field(at, t, "memory"); ok {
+		if n, ok := c.memory(p, v); ok {
 			r.Memory = &n
 		}
 	}
-	if v, ok := t["cache_dir"]; ok {
-		if s, ok := c.str("runtime.cache_dir", v, `a directory (a string; "" for no cache)`); ok {
-			if s != "" {
-				s = c.resolve(s)
-			}
-			r.CacheDir = &s
+	if s, _, ok := c.strField(at, t, "cache_dir", `a directory (a string; "" for no cache)`); ok {
+		if s != "" {
+			s = c.resolve(s)
+		}
+		r.CacheDir = &s
+	}
+	if s, p, ok := c.strField(at, t, "python", `a command or path (a string), like "python3"`); ok {
+		switch {
+		case strings.TrimSpace(s) == "":
+			c.valueErr(p, `empty: want a command like "python3" or a path; leave python out for the default`)
+		case strings.ContainsRune(s, '/') || strings.ContainsRune(s, '\\'):
+			// A path, like a shell's: relative to the manifest, so the
+			// manifest can name a virtualenv next to it.
+			r.Python = c.resolve(s)
+		default:
+			r.Python = s
 		}
 	}
-	if v, ok := t["python"]; ok {
-		if s, ok := c.str("runtime.python", v, `a command or path (a string), like "python3"`); ok {
-			switch {
-			case strings.TrimSpace(s) == "":
-				c.valueErr("runtime.python", `empty: want a command like "python3" or a path; leave python out for the default`)
-			case strings.ContainsRune(s, '/') || strings.ContainsRune(s, '\\'):
-				// A path, like a shell's: relative to the manifest, so the
-				// manifest can name a virtualenv next to it.
-				r.Python = c.resolve(s)
-			default:
-				r.Python = s
-			}
-		}
-	}
-	r.Concurrency = c.count(t, "concurrency")
-	r.MaxRuns = c.count(t, "max_runs")
-	r.Policy = c.policy("runtime", t)
+	r.Concurrency = c.count(at, t, "concurrency")
+	r.MaxRuns = c.count(at, t, "max_runs")
+	r.Policy = c.policy(at, t)
 }
 
 // count reads the runtime's key, a count of at least 1; 0 when it is not
 // set or is refused.
-func (c *checker) count(t map[string]any, key string) int {
+func (c *checker) count(runtime place, t map[string]any, key string) int {
 	v, ok := t[key]
 	if !ok {
 		return 0
 	}
+	p := c.key(runtime, key)
 	n, isInt := v.(int64)
 	switch {
 	case !isInt:
-		c.valueErr("runtime."+key, "want an integer, got %s", describe(v))
+		c.valueErr(p, "want an integer, got %s", describe(v))
 	case n < 1:
-		c.valueErr("runtime."+key, "%s %d: want at least 1", key, n)
+		c.valueErr(p, "%s %d: want at least 1", key, n)
 	case n > math.MaxInt32:
 		// An int everywhere, and far more than any host can run.
-		c.valueErr("runtime."+key, "%s %d: want at most %d", key, n, math.MaxInt32)
+		c.valueErr(p, "%s %d: want at most %d", key, n, math.MaxInt32)
 	default:
 		return int(n)
 	}
 	return 0
 }
 
-// duration reads an optional duration string key of t.
-func (c *checker) duration(path string, t map[string]any) (time.Duration, bool) {
-	v, ok := t[path[strings.LastIndexByte(path, '.')+1:]]
+// duration reads an optional duration string key of the table t at
+// parent, returning it with its place.
+func (c *checker) duration(parent place, t map[string]any, key string) (time.Duration, place, bool) {
+	s, p, ok := c.strField(parent, t, key, `a duration string like "30s"`)
 	if !ok {
-		return 0, false
-	}
-	s, ok := c.str(path, v, `a duration string like "30s"`)
-	if !ok {
-		return 0, false
+		return 0, p, false
 	}
 	d, err := parseDuration(s)
 	if err != nil {
-		c.valueErr(path, "%v", err)
-		return 0, false
+		c.valueErr(p, "%v", err)
+		return 0, p, false
 	}
-	return d, true
+	return d, p, true
 }
 
 // memory reads runtime.memory: a size string or a plain byte count.
-func (c *checker) memory(path string, v any) (uint64, bool) {
+func (c *checker) memory(at place, v any) (uint64, bool) {
 	var n uint64
 	switch v := v.(type) {
 	case string:
 		var err error
 		if n, err = ParseSize(v); err != nil {
-			c.valueErr(path, "%v", err)
+			c.valueErr(at, "%v", err)
 			return 0, false
 		}
 	case int64:
 		if v < 0 {
-			c.valueErr(path, "memory %d: want a size from 64KiB to 4GiB", v)
+			c.valueErr(at, "memory %d: want a size from 64KiB to 4GiB", v)
 			return 0, false
 		}
 		n = uint64(v)
 	default:
-		c.valueErr(path, `want a size like "32MiB" or a number of bytes, got %s`, describe(v))
+		c.valueErr(at, `want a size like "32MiB" or a number of bytes, got %s`, describe(v))
 		return 0, false
 	}
 	switch {
 	case n < limits.MinMemory:
-		c.valueErr(path, "memory %s: want at least 64KiB (one WebAssembly page)", formatSize(n))
+		c.valueErr(at, "memory %s: want at least 64KiB (one WebAssembly page)", formatSize(n))
 	case n > limits.MaxMemory:
-		c.valueErr(path, "memory %s: want at most 4GiB (all that a 32-bit module can address)", formatSize(n))
+		c.valueErr(at, "memory %s: want at most 4GiB (all that a 32-bit module can address)", formatSize(n))
 	default:
 		return n, true
 	}
@@ -184,54 +179,39 @@ func (c *checker) memory(path string, v any) (uint64, bool) {
 }
 
 func (c *checker) skills(s *Skills, v any) {
-	t, ok := c.table("skills", v, "a table ([skills])")
+	at := c.key(root, "skills")
+	t, ok := c.table(at, v, "a table ([skills])")
 	if !ok {
 		return
 	}
-	s.Pos = c.pos(c.tableSpan("skills"))
-	c.unknownKeys("skills", t, skillsKeys)
+	s.Pos = c.pos(c.tableSpan(at))
+	c.unknownKeys(at, t, skillsKeys)
 	if v, ok := t["paths"]; ok {
-		if paths, ok := c.stringList("skills.paths", v, "directory", "directories"); ok {
+		if paths, ok := c.stringList(c.key(at, "paths"), v, "directory", "directories"); ok {
 			s.Paths = make([]string, len(paths))
 			for i, p := range paths {
 				s.Paths[i] = c.resolve(p)
 			}
 		}
 	}
-	if v, ok := t["enforcement"]; ok {
-		if w, ok := c.str("skills.enforcement", v, `an enforcement level (a string), like "warn"`); ok {
-			if level, err := ParseEnforcement(w); err != nil {
-				c.valueErr("skills.enforcement", "%v", err)
-			} else {
-				s.Enforcement = level
-			}
-		}
-	}
-	if v, ok := t["allowed_tools_required"]; ok {
-		if b, isBool := v.(bool); isBool {
-			s.AllowedToolsRequired = &b
+	if w, p, ok := c.strField(at, t, "enforcement", `an enforcement level (a string), like "warn"`); ok {
+		if level, err := ParseEnforcement(w); err != nil {
+			c.valueErr(p, "%v", err)
 		} else {
-			c.valueErr("skills.allowed_tools_required", "want true or false, got %s", describe(v))
+			s.Enforcement = level
 		}
 	}
-	if v, ok := t["follow_outside_links"]; ok {
-		if b, isBool := v.(bool); isBool {
-			s.FollowOutsideLinks = b
-		} else {
-			c.valueErr("skills.follow_outside_links", "want true or false, got %s", describe(v))
-		}
+	if b, ok := c.boolField(at, t, "allowed_tools_required"); ok {
+		s.AllowedToolsRequired = &b
 	}
+	s.FollowOutsideLinks, _ = c.boolField(at, t, "follow_outside_links")
 }
 
-// toolset reads a tool's toolset: a name a skill's requires_toolsets can
-// hold, "" when it is bad (and reported).
-func (c *checker) toolset(path string, v any) string {
-	s, ok := c.str(path, v, `a toolset name (a string) like "web"`)
-	if !ok {
-		return ""
-	}
+// toolset checks a tool's toolset s, at p: a name a skill's
+// requires_toolsets can hold, "" when it is bad (and reported).
+func (c *checker) toolset(p place, s string) string {
 	if !validToolset(s) {
-		c.valueErr(path, `bad toolset %q: want 1 to 64 letters, digits, _ - or . (a Hermes toolset such as "web" or "terminal"); leave toolset out for the tool's own name`, s)
+		c.valueErr(p, `bad toolset %q: want 1 to 64 letters, digits, _ - or . (a Hermes toolset such as "web" or "terminal"); leave toolset out for the tool's own name`, s)
 		return ""
 	}
 	return s
@@ -264,15 +244,14 @@ func (c *checker) tools(v any) []Tool {
 }
 
 // toolOf is the Tool of a checked [[tools]] entry, with the keys only a
-// tool has read and checked: the one place a tool's keys are read, on
-// both paths (fastcheck.go's batches call it too).
+// tool has read and checked.
 func (c *checker) toolOf(e *checkedEntry) Tool {
 	tool := Tool{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Pos: e.pos}
-	if v, ok := e.t["parameters"]; ok {
-		tool.Parameters = c.parameters(e.path+".parameters", v)
+	if v, p, ok := c.field(e.at, e.t, "parameters"); ok {
+		tool.Parameters = c.parameters(p, v)
 	}
-	if v, ok := e.t["toolset"]; ok {
-		tool.Toolset = c.toolset(e.path+".toolset", v)
+	if s, p, ok := c.strField(e.at, e.t, "toolset", `a toolset name (a string) like "web"`); ok {
+		tool.Toolset = c.toolset(p, s)
 	}
 	return tool
 }
@@ -280,7 +259,7 @@ func (c *checker) toolOf(e *checkedEntry) Tool {
 func (c *checker) servers(v any) []Server {
 	var out []Server
 	c.entries(serverKind, v, func(e *checkedEntry) {
-		out = append(out, Server{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Upstream: c.upstream(e.path, e.t), Pos: e.pos})
+		out = append(out, Server{Name: e.name, Description: e.desc, Probe: e.probe, Policy: e.policy, Upstream: c.upstream(e.at, e.t), Pos: e.pos})
 	})
 	return out
 }
@@ -288,27 +267,23 @@ func (c *checker) servers(v any) []Server {
 // entries checks an array of tools or servers: the keys they share, and
 // that names are unique. add is called for each, with what was read.
 func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
-	arr, ok := v.([]any)
+	at := c.key(root, k.array)
+	arr, ok := c.tableArray(at, v, k.array, k.noun)
 	if !ok {
-		hint := ""
-		if _, isTable := v.(map[string]any); isTable {
-			hint = fmt.Sprintf(" (write [[%s]], with two brackets, once per %s)", k.array, k.noun)
-		}
-		c.valueErr(k.array, "want an array of tables, got %s%s", describe(v), hint)
 		return
 	}
 	// The first entry with each name, by index: its position is only
 	// needed for a duplicate.
 	first := make(map[string]int, len(arr))
 	for i, el := range arr {
-		e, ok := c.entryHead(k, i, el)
+		e, ok := c.entryHead(k, c.elem(at, i), el)
 		if !ok {
 			continue
 		}
 		if e.name != "" {
 			if j, dup := first[e.name]; dup {
-				p := c.pos(c.valueSpan(joinIndex(k.array, j) + ".name"))
-				c.valueErr(e.path+".name", "duplicate %s name %q: already used at line %d", k.noun, e.name, p.Line)
+				p := c.pos(c.valueSpan(c.key(c.elem(at, j), "name")))
+				c.valueErr(c.key(e.at, "name"), "duplicate %s name %q: already used at line %d", k.noun, e.name, p.Line)
 				e.name = ""
 			} else {
 				first[e.name] = i
@@ -319,10 +294,25 @@ func (c *checker) entries(k entryKind, v any, add func(e *checkedEntry)) {
 	}
 }
 
+// tableArray returns v, the array of tables at the place at, or reports
+// that it is not one, with a hint when it is a table written as [name]
+// instead of [[name]] (one per noun).
+func (c *checker) tableArray(at place, v any, name, noun string) ([]any, bool) {
+	arr, ok := v.([]any)
+	if !ok {
+		hint := ""
+		if _, isTable := v.(map[string]any); isTable {
+			hint = fmt.Sprintf(" (write [[%s]], with two brackets, once per %s)", name, noun)
+		}
+		c.valueErr(at, "want an array of tables, got %s%s", describe(v), hint)
+	}
+	return arr, ok
+}
+
 // checkedEntry is what entryHead and entryTail read of one tool or
 // server.
 type checkedEntry struct {
-	path       string
+	at         place
 	t          map[string]any
 	pos        Position
 	name, desc string
@@ -330,23 +320,26 @@ type checkedEntry struct {
 	policy     *Policy
 }
 
-// entryHead checks element i of an array of tools or servers up to its
-// name, which it returns only when good (its uniqueness is the caller's
-// to check); ok is false when the element is not a table.
-func (c *checker) entryHead(k entryKind, i int, el any) (e checkedEntry, ok bool) {
-	e.path = joinIndex(k.array, i)
-	e.t, ok = c.table(e.path, el, "a table")
+// entryHead checks the element at of an array of tools or servers up to
+// its name, which it returns only when good (its uniqueness is the
+// caller's to check); ok is false when the element is not a table.
+func (c *checker) entryHead(k entryKind, at place, el any) (e checkedEntry, ok bool) {
+	e.at = at
+	e.t, ok = c.table(at, el, "a table")
 	if !ok {
 		return e, false
 	}
-	t := e.t
-	e.pos = c.pos(c.tableSpan(e.path))
-	c.unknownKeys(e.path, t, k.keys)
-	if v, ok := t["name"]; !ok {
-		c.missing(e.path, "name", "missing name: every %s needs one", k.noun)
-	} else if s, ok := c.str(e.path+".name", v, "a name (a string)"); ok {
+	v, ok := e.t["name"]
+	e.pos = c.pos(c.tableSpan(at))
+	c.unknownKeys(at, e.t, k.keys)
+	if !ok {
+		c.missing(at, "name", "missing name: every %s needs one", k.noun)
+		return e, true
+	}
+	p := c.key(at, "name")
+	if s, ok := c.str(p, v, "a name (a string)"); ok {
 		if err := k.checkName(s); err != nil {
-			c.valueErr(e.path+".name", "%v", err)
+			c.valueErr(p, "%v", err)
 		} else {
 			e.name = s
 		}
@@ -357,18 +350,16 @@ func (c *checker) entryHead(k entryKind, i int, el any) (e checkedEntry, ok bool
 // entryTail checks the rest of what tools and servers share: the
 // description and the probe.
 func (c *checker) entryTail(e *checkedEntry) {
-	if v, ok := e.t["description"]; ok {
-		if s, ok := c.str(e.path+".description", v, "a string"); ok {
-			if len(s) > c.lim.MaxDescription {
-				c.valueErr(e.path+".description", "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
-					len(s), formatSize(uint64(c.lim.MaxDescription)))
-			} else {
-				e.desc = s
-			}
+	if s, p, ok := c.strField(e.at, e.t, "description", "a string"); ok {
+		if len(s) > c.lim.MaxDescription {
+			c.valueErr(p, "description of %d bytes: want at most %s; a description goes to the model with every request (manifest.Limits.MaxDescription)",
+				len(s), formatSize(uint64(c.lim.MaxDescription)))
+		} else {
+			e.desc = s
 		}
 	}
-	if v, ok := e.t["probe"]; ok {
-		e.probe = c.probe(e.path+".probe", v)
+	if v, p, ok := c.field(e.at, e.t, "probe"); ok {
+		e.probe = c.probe(p, v)
 	}
-	e.policy = c.policy(e.path, e.t)
+	e.policy = c.policy(e.at, e.t)
 }
