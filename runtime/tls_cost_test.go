@@ -65,13 +65,14 @@ func TestCostlyTLSPeerSharesTheEngine(t *testing.T) {
 	for _, p := range hostile {
 		require.Len(t, results[p], rounds)
 		for _, res := range results[p] {
-			require.Equal(t, Unavailable, res.Outcome, "%v %s", res.Err, res.Reason)
 			assert.NotContains(t, res.Reason, testnet.HostileSubject)
 			if res.Elapsed >= lateLimit*p.Budget() {
 				// The machine kept the run off the CPU past the late
-				// limit: it timed out before the peer's 64 KiB came.
+				// limit: it was stopped, or timed out, before the peer's
+				// 64 KiB came, and that answer is the machine's.
 				continue
 			}
+			require.Equal(t, Unavailable, res.Outcome, "after %v: %v %s", res.Elapsed, res.Err, res.Reason)
 			assert.Contains(t, res.Reason, "tls: "+costly+": certificate chain refused before verification: the peer sent over 64 KiB before its handshake ended")
 		}
 	}
