@@ -53,13 +53,11 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out := refreshAnswer{Tools: []statusview.Info{}, Servers: []statusview.Info{}}
-	now := time.Now()
-	for _, part := range []struct {
+	var answers [2][]runtime.Status
+	for i, part := range []struct {
 		reg   *runtime.Registry
 		names []string
-		out   *[]statusview.Info
-	}{{g.Tools(), tools, &out.Tools}, {g.Servers(), servers, &out.Servers}} {
+	}{{g.Tools(), tools}, {g.Servers(), servers}} {
 		if !all && len(part.names) == 0 {
 			continue
 		}
@@ -68,11 +66,23 @@ func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, err.Error())
 			return
 		}
-		for _, st := range sts {
-			*part.out = append(*part.out, statusview.New(st, now))
-		}
+		answers[i] = sts
 	}
-	writeJSON(w, http.StatusOK, out)
+	// The ages are as of now, after the runs: each began (checked_at)
+	// after the request came, so a time read before them would make
+	// every age negative.
+	now := s.now()
+	writeJSON(w, http.StatusOK, refreshAnswer{Tools: views(answers[0], now), Servers: views(answers[1], now)})
+}
+
+// views is sts as the answer shows them, with their ages as of now;
+// empty, not nil, so that the JSON says [].
+func views(sts []runtime.Status, now time.Time) []statusview.Info {
+	out := make([]statusview.Info, 0, len(sts))
+	for _, st := range sts {
+		out = append(out, statusview.New(st, now))
+	}
+	return out
 }
 
 // once is names without repeats, in the order first given.

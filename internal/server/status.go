@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/internal/statusview"
-	"github.com/gate-dev/gate/runtime"
 )
 
 // statusAnswer is the shape of /v1/status.
@@ -35,9 +34,9 @@ type serviceJSON struct {
 // service's own state, rendered once per change (statusCache).
 func (s *server) status(w http.ResponseWriter, r *http.Request) {
 	s.hook("enter")
-	body, err := s.statuses.render(s.statusState, s.now, func(st statusState, now time.Time) ([]byte, bool, error) {
+	body, err := s.statuses.render(s.statusState, s.now, func(st statusState) ([]byte, time.Time, bool, error) {
 		s.hook("encode")
-		return s.renderStatus(r.Context(), st, now)
+		return s.renderStatus(r.Context(), st)
 	})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
@@ -58,14 +57,15 @@ func (s *server) statusState() statusState {
 }
 
 // renderStatus renders st and the answers of its Gate, with ages as of
-// now; the body may be kept unless ctx ended meanwhile (an answer may
-// then say that the read gave up waiting for a probe).
-func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time) ([]byte, bool, error) {
+// the time it returns, read once the answers are: a read before every
+// tool has answered waits for probe runs that begin after the request
+// came, and an age as of a time read before them would be negative. The
+// body may be kept unless ctx ended meanwhile (an answer may then say
+// that the read gave up waiting for a probe).
+func (s *server) renderStatus(ctx context.Context, st statusState) ([]byte, time.Time, bool, error) {
 	out := statusAnswer{
 		Service:    serviceJSON{Ready: st.ready, LastReload: st.reloadedAt.UTC()},
 		Generation: st.gen,
-		Tools:      []statusview.Info{},
-		Servers:    []statusview.Info{},
 	}
 	if st.reloadErr != nil {
 		msg := s.problems.text(st.reloadErr)
@@ -73,21 +73,19 @@ func (s *server) renderStatus(ctx context.Context, st statusState, now time.Time
 	}
 	g := st.gate
 	out.Service.Manifest = g.ManifestPath()
-	for _, part := range []struct {
-		reg *runtime.Registry
-		out *[]statusview.Info
-	}{{g.Tools(), &out.Tools}, {g.Servers(), &out.Servers}} {
-		sts, err := part.reg.Status(ctx)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, a := range sts {
-			*part.out = append(*part.out, statusview.New(a, now))
-		}
+	tools, err := g.Tools().Status(ctx)
+	if err != nil {
+		return nil, time.Time{}, false, err
 	}
+	servers, err := g.Servers().Status(ctx)
+	if err != nil {
+		return nil, time.Time{}, false, err
+	}
+	now := s.now()
+	out.Tools, out.Servers = views(tools, now), views(servers, now)
 	body, err := encodeJSON(out)
 	if err != nil {
-		return nil, false, fmt.Errorf("encoding the answer: %w", err)
+		return nil, time.Time{}, false, fmt.Errorf("encoding the answer: %w", err)
 	}
-	return body, ctx.Err() == nil, nil
+	return body, now, ctx.Err() == nil, nil
 }

@@ -300,9 +300,9 @@ func TestStatusCacheKeeps(t *testing.T) {
 			renders := 0
 			get := func() []byte {
 				body, err := cache.render(func() statusState { return st }, func() time.Time { return now },
-					func(statusState, time.Time) ([]byte, bool, error) {
+					func(statusState) ([]byte, time.Time, bool, error) {
 						renders++
-						return []byte{byte(renders)}, c.keep, nil
+						return []byte{byte(renders)}, now, c.keep, nil
 					})
 				require.NoError(t, err)
 				return body
@@ -333,9 +333,9 @@ func TestStatusCacheReloadError(t *testing.T) {
 			renders := 0
 			now := time.Unix(1000, 0)
 			for range 2 {
-				_, err := cache.render(func() statusState { return st }, func() time.Time { return now }, func(statusState, time.Time) ([]byte, bool, error) {
+				_, err := cache.render(func() statusState { return st }, func() time.Time { return now }, func(statusState) ([]byte, time.Time, bool, error) {
 					renders++
-					return nil, true, nil
+					return nil, now, true, nil
 				})
 				require.NoError(t, err)
 			}
@@ -373,12 +373,12 @@ func TestStatusCacheWaiters(t *testing.T) {
 	now := func() time.Time { return time.Unix(1000, 0) }
 	var renders atomic.Int64
 	underWay, release := make(chan struct{}), make(chan struct{})
-	encode := func(statusState, time.Time) ([]byte, bool, error) {
+	encode := func(statusState) ([]byte, time.Time, bool, error) {
 		if renders.Add(1) == 1 {
 			close(underWay)
 			<-release
 		}
-		return nil, true, nil
+		return nil, now(), true, nil
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { _, _ = cache.render(read, now, encode) })

@@ -95,10 +95,11 @@ func (r *statusRendering) fresh(st statusState, now time.Time) bool {
 
 // render returns the rendering of the state now: the last one when it is
 // fresh, one begun after the call, or a new one made by encode from the
-// state it reads (read, the clock's time now). encode returns the body
-// and whether it may be kept (a rendering cut short by the reader's
-// going away may not).
-func (c *statusCache) render(read func() statusState, now func() time.Time, encode func(statusState, time.Time) ([]byte, bool, error)) ([]byte, error) {
+// state it reads (read, the clock's time now). encode returns the body,
+// the time its ages are as of (read after the answers it tells, so that
+// no age is negative), and whether it may be kept (a rendering cut short
+// by the reader's going away may not).
+func (c *statusCache) render(read func() statusState, now func() time.Time, encode func(statusState) (body []byte, at time.Time, keep bool, err error)) ([]byte, error) {
 	// arrived is read first: a rendering with a later place read the
 	// state after this reader's.
 	arrived := c.begun.Load()
@@ -115,13 +116,13 @@ func (c *statusCache) render(read func() statusState, now func() time.Time, enco
 	seq := c.begun.Add(1)
 	// The state may have changed while this reader waited: what is
 	// rendered is read now.
-	st, t = read(), now()
-	body, keep, err := encode(st, t)
+	st = read()
+	body, at, keep, err := encode(st)
 	if err != nil {
 		return nil, err
 	}
 	if keep {
-		c.last.Store(&statusRendering{key: st.key(), seq: seq, at: t, body: body})
+		c.last.Store(&statusRendering{key: st.key(), seq: seq, at: at, body: body})
 	}
 	return body, nil
 }
