@@ -155,12 +155,20 @@ func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt b
 		// A skill's name and the issues that quote its frontmatter are
 		// whatever its author wrote: escaped before the table measures them.
 		issues := strings.Join(append(append([]string{}, s.Errors...), s.Warnings...), "; ")
-		t.add(safetext.Terminal(s.Name), string(s.State), offered, clipText(safetext.Terminal(issues), 120))
+		t.add(safetext.Terminal(s.Name), string(s.State), offered, safetext.Terminal(issues))
 	}
+	// Fitted to a terminal, as check's table is (the issues wrapped under
+	// their column, never cut); a pipe or a file gets every line whole.
+	width := outputWidth(stdout, os.Getenv)
+	t.fit(width)
 	t.write(stdout)
 	sum := skillsview.Summarize(m)
-	fmt.Fprintf(stdout, "\n%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).\n",
+	summary := fmt.Sprintf("%d skills: %d active, %d degraded, %d unavailable; %d offered to the model (enforcement: %s).",
 		sum.TotalSkills, sum.Active, sum.Degraded, sum.Unavailable, list.Offered, sum.EnforcementLevel)
+	if width > 0 {
+		summary = wrap(summary, width)
+	}
+	fmt.Fprintf(stdout, "\n%s\n", summary)
 	return exitOK
 }
 
