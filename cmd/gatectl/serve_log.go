@@ -95,6 +95,11 @@ func formatEvent(cmd string, e runtime.Event) string {
 			return line + "\n"
 		}
 		line := fmt.Sprintf("%s: %s %s %s", cmd, e.Type, name, safetext.Terminal(e.State))
+		if e.Type == "skill" && e.State != "removed" {
+			// A skill flips on its offer too: a fallback skill stays
+			// active while the tool it stands in for comes and goes.
+			line += offeredWord(e.Available)
+		}
 		if e.Graced {
 			line += " (last good answer kept within the grace window)"
 		}
@@ -104,6 +109,15 @@ func formatEvent(cmd string, e runtime.Event) string {
 		return line + "\n"
 	}
 	return ""
+}
+
+// offeredWord says whether a skill is in the prompt, as its log line
+// ends.
+func offeredWord(offered bool) string {
+	if offered {
+		return ", offered"
+	}
+	return ", not offered"
 }
 
 func indent(s string) string {

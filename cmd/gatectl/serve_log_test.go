@@ -33,6 +33,14 @@ func TestFormatEvent(t *testing.T) {
 			"gatectl serve: breaker web open: 3 calls in a row failed (last: \\x1b[2Jboom)\n"},
 		{"a breaker that closes", runtime.Event{Type: "breaker", Name: "web", State: "closed", Available: true, Reason: "its probe says available again"},
 			"gatectl serve: breaker web closed: its probe says available again\n"},
+		{"a fallback skill offered", runtime.Event{Type: "skill", Name: "web-fallback", State: "active", Available: true},
+			"gatectl serve: skill web-fallback active, offered\n"},
+		{"a fallback skill no longer offered", runtime.Event{Type: "skill", Name: "web-fallback", State: "active"},
+			"gatectl serve: skill web-fallback active, not offered\n"},
+		{"a skill added", runtime.Event{Type: "skill", Name: "research", State: "degraded", Available: true, Reason: "its folder was added"},
+			"gatectl serve: skill research degraded, offered: its folder was added\n"},
+		{"a skill removed", runtime.Event{Type: "skill", Name: "research", State: "removed", Reason: "its folder was removed"},
+			"gatectl serve: skill research removed: its folder was removed\n"},
 		{"a type serve does not log", runtime.Event{Type: "made-up", Name: "x"}, ""},
 	}
 	for _, tt := range tests {
