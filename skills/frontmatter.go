@@ -16,6 +16,11 @@ const maxFrontmatterBytes = 64 << 10
 
 const bom = "\ufeff"
 
+// noFrontmatter begins the message of a SKILL.md without frontmatter,
+// which is not a skill: it says what the file lacks and the agentskills
+// spec's rule it breaks.
+const noFrontmatter = "no frontmatter (--- ... ---) at the top: a SKILL.md starts with its name and description between two lines '---' (the agentskills spec)"
+
 // block is a frontmatter block cut out of a SKILL.md.
 type block struct {
 	text      string // the lines between the delimiters, "\n"-terminated
@@ -66,7 +71,7 @@ func extractFrontmatter(data []byte) (block, *Issue) {
 			b.firstLine = line + 1
 		case b.openLine == 0:
 			return block{}, &Issue{Code: CodeNoFrontmatter, Line: line,
-				Message: "no frontmatter: the file does not start with a line '---'"}
+				Message: noFrontmatter + "; this one starts with other text"}
 		case isDelim:
 			b.text = body.String()
 			b.bodyLine = line + 1
@@ -78,7 +83,7 @@ func extractFrontmatter(data []byte) (block, *Issue) {
 	}
 	switch {
 	case b.openLine == 0:
-		return block{}, &Issue{Code: CodeNoFrontmatter, Message: "no frontmatter: the file is empty"}
+		return block{}, &Issue{Code: CodeNoFrontmatter, Message: noFrontmatter + "; this one is empty"}
 	case truncated:
 		return block{}, &Issue{Code: CodeUnclosed, Line: b.openLine,
 			Message: fmt.Sprintf("frontmatter not closed: no line '---' after line %d within the first %d KiB read", b.openLine, maxFrontmatterBytes>>10)}

@@ -17,7 +17,7 @@ func TestParseSkillSkips(t *testing.T) {
 		name, text, msg string
 		line            int
 	}{
-		{"no frontmatter", "# Title\n", "no frontmatter: the file does not start with a line '---'", 1},
+		{"no frontmatter", "# Title\n", noFrontmatter + "; this one starts with other text", 1},
 		{"unclosed", "---\nname: x\n", "frontmatter not closed: no line '---' after line 1", 1},
 		{"no description", "---\nname: x\n---\n", `no usable description: the frontmatter has no "description"`, 1},
 		{"null description", "---\nname: x\ndescription:\n---\n", `no usable description: "description" is empty`, 3},

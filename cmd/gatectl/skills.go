@@ -169,7 +169,21 @@ func runSkills(args []string, f *skillsFlags, bind func(*flag.FlagSet), prompt b
 		summary = wrap(summary, width)
 	}
 	fmt.Fprintf(stdout, "\n%s\n", summary)
+	printSkipped(stdout, list.Skipped)
 	return exitOK
+}
+
+// printSkipped lists the SKILL.md files that are not skills, each at its
+// file and line, escaped: no row of the table shows them, and a file that
+// vanished without a word would look like a skill gate lost.
+func printSkipped(w io.Writer, skipped []skills.Report) {
+	if len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "skipped, not skills:")
+	for _, r := range skipped {
+		fmt.Fprintf(w, "  %s\n", safetext.Terminal(r.String()))
+	}
 }
 
 const doctorSynopsis = `gatectl doctor skills [-m gate.toml] [--path DIR]... [--deep] [--json]
@@ -249,6 +263,7 @@ func printDoctor(w io.Writer, r skillsview.Doctor) {
 			fmt.Fprintf(w, "  %s\n", t(pw.String()))
 		}
 	}
+	printSkipped(w, r.Skipped)
 	for _, s := range r.Skills {
 		fmt.Fprintf(w, "\n%s  %s  %s\n", t(s.Name), s.State, t(s.Location))
 		for _, kind := range s.Kinds() {
@@ -277,9 +292,16 @@ func printDoctor(w io.Writer, r skillsview.Doctor) {
 			fmt.Fprintf(w, "  note:     %s\n", t(e))
 		}
 	}
-	if len(r.Files) > 0 {
+	// The files skipped are listed above already.
+	var files []skills.Report
+	for _, f := range r.Files {
+		if f.Kind != skills.ReportSkipped {
+			files = append(files, f)
+		}
+	}
+	if len(files) > 0 {
 		fmt.Fprintln(w, "\nfiles:")
-		for _, f := range r.Files {
+		for _, f := range files {
 			fmt.Fprintf(w, "  %s: %s\n", f.Kind, t(f.String()))
 		}
 	}

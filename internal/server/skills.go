@@ -5,6 +5,7 @@ import (
 
 	"github.com/gate-dev/gate/internal/pathfmt"
 	"github.com/gate-dev/gate/internal/skillsview"
+	"github.com/gate-dev/gate/skills"
 )
 
 // skills answers every skill with its state and whether the prompt offers
@@ -12,7 +13,7 @@ import (
 func (s *server) skills(w http.ResponseWriter, r *http.Request) {
 	m := s.svc.Gate().Skills(r.Context())
 	if m == nil {
-		writeJSON(w, http.StatusOK, skillsview.List{Skills: []skillsview.ListEntry{}})
+		writeJSON(w, http.StatusOK, skillsview.List{Skills: []skillsview.ListEntry{}, Skipped: []skills.Report{}})
 		return
 	}
 	writeJSON(w, http.StatusOK, skillsview.NewList(m, pathfmt.Rel))
@@ -31,7 +32,7 @@ func (s *server) diagnostics(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		// No skills: the counts are zero, and "skills" and "files" are
 		// left out, as gatectl leaves them out when they are empty.
-		writeJSON(w, http.StatusOK, skillsview.Doctor{Summary: skillsview.Summary{SampleIssues: []string{}}, ParseWarnings: []skillsview.ParseWarning{}})
+		writeJSON(w, http.StatusOK, skillsview.Doctor{Summary: skillsview.Summary{SampleIssues: []string{}}, ParseWarnings: []skillsview.ParseWarning{}, Skipped: []skills.Report{}})
 		return
 	}
 	writeJSON(w, http.StatusOK, skillsview.NewDoctor(m, true, pathfmt.Rel))

@@ -17,6 +17,9 @@ type Doctor struct {
 	// was loaded despite (an agentskills name rule broken, metadata that
 	// is not JSON, an unknown platform): no requirement check shows them.
 	ParseWarnings []ParseWarning `json:"parse_warnings"`
+	// Skipped are the SKILL.md files that are not skills (Skipped):
+	// without it they would vanish from a report that lists skills.
+	Skipped []skills.Report `json:"skipped"`
 }
 
 // ParseWarning is one warning of parsing one kept skill's SKILL.md.
@@ -80,7 +83,7 @@ func (q Requirement) Kinds() []KindSplit {
 // skill's requirements and the files skipped or read leniently. location
 // presents a SKILL.md path, as for NewList.
 func NewDoctor(m *skills.Manager, requirements bool, location func(string) string) Doctor {
-	d := Doctor{Summary: Summarize(m), ParseWarnings: []ParseWarning{}}
+	d := Doctor{Summary: Summarize(m), ParseWarnings: []ParseWarning{}, Skipped: Skipped(m, location)}
 	for _, s := range m.Catalog().Skills {
 		for _, w := range s.Warnings {
 			d.ParseWarnings = append(d.ParseWarnings, ParseWarning{Skill: s.Name, Path: location(s.Path), Line: w.Line, Code: w.Code, Message: w.Message})

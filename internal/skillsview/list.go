@@ -7,6 +7,8 @@ type List struct {
 	EnforcementLevel string      `json:"enforcement_level"`
 	Offered          int         `json:"offered"`
 	Skills           []ListEntry `json:"skills"`
+	// Skipped are the SKILL.md files that are not skills (Skipped).
+	Skipped []skills.Report `json:"skipped"`
 }
 
 // ListEntry is one skill of a List.
@@ -27,7 +29,7 @@ func NewList(m *skills.Manager, location func(string) string) List {
 	for _, s := range m.Offered() {
 		offered[s.Name] = true
 	}
-	list := List{EnforcementLevel: m.Level().String(), Offered: len(offered), Skills: []ListEntry{}}
+	list := List{EnforcementLevel: m.Level().String(), Offered: len(offered), Skills: []ListEntry{}, Skipped: Skipped(m, location)}
 	results := resultsByName(m)
 	for _, s := range m.Catalog().Skills {
 		r := results[s.Name]
@@ -37,6 +39,20 @@ func NewList(m *skills.Manager, location func(string) string) List {
 		})
 	}
 	return list
+}
+
+// Skipped lists the SKILL.md files that discovery skipped, which no
+// skill's entry shows: those that are not a skill (no frontmatter, an
+// unclosed one, no usable description) and those it could not read, each
+// at its file (presented by location) and line. Empty, not nil, so that
+// JSON shows [].
+func Skipped(m *skills.Manager, location func(string) string) []skills.Report {
+	out := []skills.Report{}
+	for _, rep := range m.Catalog().Reported(skills.ReportSkipped) {
+		rep.Path = location(rep.Path)
+		out = append(out, rep)
+	}
+	return out
 }
 
 // resultsByName validates every skill of m (cached results are reused)
