@@ -28,6 +28,8 @@ type daemonCore struct {
 	events *eventLog
 	// unsubscribe stops the event log hearing the service.
 	unsubscribe func()
+	// verbose (-v) has the gateway log its debug lines too.
+	verbose bool
 
 	gw        *mcpgw.Gateway
 	cancelRun context.CancelFunc
@@ -58,15 +60,16 @@ func openDaemon(ctx context.Context, cmd, path string, verbose bool, observer ru
 		log.Close(logClose)
 		return nil, false
 	}
-	d := &daemonCore{cmd: cmd, log: log, svc: svc, events: newEventLog(cmd, log)}
+	d := &daemonCore{cmd: cmd, log: log, svc: svc, events: newEventLog(cmd, log), verbose: verbose}
 	d.unsubscribe = svc.Subscribe(d.events.add)
 	return d, true
 }
 
 // gateway makes the MCP gateway in front of the service's servers, with
-// cfg and the daemon's log and version; start runs it.
+// cfg and the daemon's log (its debug lines too with -v) and version;
+// start runs it.
 func (d *daemonCore) gateway(cfg mcpgw.Config) *mcpgw.Gateway {
-	d.gw = mcpgw.New(d.svc, cfg.WithLog(d.log).WithVersion(version()))
+	d.gw = mcpgw.New(d.svc, cfg.WithLog(d.log).WithDebug(d.verbose).WithVersion(version()))
 	return d.gw
 }
 

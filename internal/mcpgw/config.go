@@ -54,6 +54,7 @@ type Config struct {
 	listChangedInterval, startupWait                    time.Duration
 	anyHost                                             bool
 	log                                                 io.Writer
+	debug                                               bool
 	metrics                                             prometheus.Registerer
 	version                                             string
 }
@@ -241,6 +242,12 @@ func (c Config) WithAnyHost(on bool) Config { c.anyHost = on; return c }
 
 // WithLog is gateway.Config.WithLog, documented there.
 func (c Config) WithLog(w io.Writer) Config { c.log = w; return c }
+
+// WithDebug has the log (WithLog) also take the gateway's debug lines:
+// what only someone chasing a client's behaviour needs, such as a client
+// session that declared roots failing to answer roots/list (once per
+// session). Off by default; gatectl's -v turns it on.
+func (c Config) WithDebug(on bool) Config { c.debug = on; return c }
 
 // WithMetrics is gateway.Config.WithMetrics, documented there.
 func (c Config) WithMetrics(reg prometheus.Registerer) Config { c.metrics = reg; return c }

@@ -29,6 +29,14 @@ func (g *Gateway) logf(format string, args ...any) {
 	_, _ = io.WriteString(g.logq, logPrefix+safetext.Terminal(fmt.Sprintf(format, args...))+"\n")
 }
 
+// debugf is logf for a debug line: written only when the configuration
+// asks for them (Config.WithDebug).
+func (g *Gateway) debugf(format string, args ...any) {
+	if g.cfg.debug {
+		g.logf(format, args...)
+	}
+}
+
 // upstreamState records an upstream's new state: the state gauge, and an
 // event of type "upstream" on the service, so that gatectl's event log and
 // serve's event stream carry it like a tool's flip.

@@ -77,6 +77,19 @@ type clientRoots struct {
 	// fails one made before the client opened it; such a client is asked
 	// again when it does (askAgainOnStream).
 	answered bool
+	// failureTold says a failed ask has been logged: a client that fails
+	// one ask fails the next the same way, and one line says it.
+	failureTold bool
+}
+
+// firstFailure reports whether no failed ask of the session has been
+// logged yet, and counts this one as logged.
+func (r *clientRoots) firstFailure() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	first := !r.failureTold
+	r.failureTold = true
+	return first
 }
 
 // stop ends the ask under way, if any, and any to come.
@@ -224,9 +237,12 @@ func (g *Gateway) askRoots(cs *clientSession) []*mcp.Root {
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
 		// An ask gate ended itself (to ask again on a stream just
-		// opened, or as the session closes) is no news to log.
-		if !errors.Is(ctx.Err(), context.Canceled) {
-			g.logf("MCP session %s: roots/list: %v (it contributes no roots)", shortID(ss.ID()), err)
+		// opened, or as the session closes) is no news to log. A client
+		// that fails asks is the client's business, and common (MCP
+		// Inspector's sessions declare roots and fail each ask as an
+		// undelivered message): a debug line, once per session.
+		if !errors.Is(ctx.Err(), context.Canceled) && cs.roots.firstFailure() {
+			g.debugf("MCP session %s: roots/list: %v (it contributes no roots; said once per session)", shortID(ss.ID()), err)
 		}
 		return nil
 	}

@@ -88,7 +88,7 @@ func TestRootsReachUpstreams(t *testing.T) {
 	var changed atomic.Int64
 	log := &lockedLog{}
 	url, _ := httpUpstream(t, rootsUpstream(&changed))
-	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"r_\"\n", url), fastConfig().WithListTimeout(time.Second).WithLog(log))
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\nprefix = \"r_\"\n", url), fastConfig().WithListTimeout(time.Second).WithLog(log).WithDebug(true))
 	_, plain := h.rootsClient(nil, false)
 	waitTools(t, plain, "r_roots")
 	require.Equal(t, "", upstreamRoots(t, plain), "no client declared roots")
