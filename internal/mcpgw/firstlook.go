@@ -24,7 +24,7 @@ import (
 // within the startup wait, or the startup wait has passed since the call,
 // or ctx is done. It returns at once in the steady state. A request it
 // held that is answered with upstreams still connecting is logged
-// (warnStillConnecting); what names the request, "tools/list".
+// (warnStillConnecting); what is the request's method, "tools/list".
 func (g *Gateway) awaitFirstLook(ctx context.Context, what string) {
 	g.mu.Lock()
 	whole := g.whole
