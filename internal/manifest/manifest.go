@@ -248,14 +248,21 @@ type Upstream struct {
 	// env = { NAME = "value" }; names are what probes.ValidEnvName
 	// accepts, values have no NUL byte; each ${secret:NAME} in a value is
 	// expanded from gate's environment when the command starts
-	// (SecretNames, ExpandSecrets). The command gets these and the
-	// PassEnv variables, nothing else of gate's environment, so that a
-	// server sees no secret it was not given. Only with Command.
+	// (SecretNames, ExpandSecrets). The command gets these, the PassEnv
+	// variables and the default environment (DefaultEnv), nothing else
+	// of gate's environment, so that a server sees no secret it was not
+	// given. Only with Command.
 	Env []EnvVar `json:"env,omitempty"`
 	// PassEnv names variables of gate's own environment the command gets
 	// too (when set), in file order, each once: pass_env = ["HOME",
 	// "PATH"]. Only with Command.
 	PassEnv []string `json:"pass_env,omitempty"`
+	// DefaultEnv says whether the command also gets the variables the MCP
+	// SDKs pass every stdio server they launch (HOME, LOGNAME, PATH,
+	// SHELL, TERM, USER, from gate's environment); nil = not written,
+	// which is true. default_env = false gives it only Env and PassEnv.
+	// Only with Command.
+	DefaultEnv *bool `json:"default_env,omitempty"`
 	// URL is the endpoint of a server spoken to over streamable HTTP, as
 	// written: http or https (in any case), with a host, without
 	// credentials (a manifest's URLs end up in logs and status) or a

@@ -20,7 +20,7 @@ var (
 	// upstreamKeys are in the order the documentation gives them:
 	// command or url (first) says where the server is, and the rest only
 	// mean something with one of them.
-	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "headers", "oauth", "prefix", "call_timeout", "breaker", "pin", "tools"}
+	upstreamKeys = []string{"command", "url", "transport", "env", "pass_env", "default_env", "headers", "oauth", "prefix", "call_timeout", "breaker", "pin", "tools"}
 	ruleKeys     = []string{"name", "match", "probe"}
 )
 
@@ -69,13 +69,16 @@ func (c *checker) upstream(at place, t map[string]any) *Upstream {
 		u.Transport = c.transport(c.key(at, "transport"), v, hasURL)
 	}
 	if !hasCmd {
-		c.notAllowed(at, t, []string{"env", "pass_env"}, "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it")
+		c.notAllowed(at, t, []string{"env", "pass_env", "default_env"}, "%s is only allowed with command: a server at a url runs elsewhere, in an environment gate does not give it")
 	}
 	if v, ok := t["env"]; ok && hasCmd {
 		u.Env = c.env(c.key(at, "env"), v)
 	}
 	if v, ok := t["pass_env"]; ok && hasCmd {
 		u.PassEnv = c.passEnv(c.key(at, "pass_env"), v)
+	}
+	if b, ok := c.boolField(at, t, "default_env"); ok && hasCmd {
+		u.DefaultEnv = &b
 	}
 	c.credentials(at, t, u, hasURL)
 	if s, p, ok := c.strField(at, t, "prefix", `a prefix (a string) like "gh_", or "" for none`); ok {

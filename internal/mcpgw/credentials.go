@@ -282,25 +282,6 @@ func (r *redactor) short(s string) string {
 	return safetext.Clean(s, true)
 }
 
-// commandEnv is the environment of a stdio upstream's command: its env,
-// each ${secret:NAME} expanded, then its pass_env.
-func commandEnv(conn *manifest.Upstream, secrets *redactor) ([]string, error) {
-	env := []string{} // only what the manifest passes: non-nil, possibly empty
-	for _, e := range conn.Env {
-		v, err := expandSecrets(e.Value, secrets, "env "+e.Name)
-		if err != nil {
-			return nil, err
-		}
-		env = append(env, e.Name+"="+v)
-	}
-	for _, n := range conn.PassEnv {
-		if v, ok := os.LookupEnv(n); ok {
-			env = append(env, n+"="+v)
-		}
-	}
-	return env, nil
-}
-
 // credentialsKey is the part of an upstream's connection key its
 // credentials make: a SHA-256 of its headers and oauth as written and of
 // the values of every secret it names, so that a reload after a secret

@@ -25,7 +25,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch req.(type) {
 		case *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest, *mcp.ListPromptsRequest:
-			g.awaitFirstLook(ctx) // firstlook.go
+			g.awaitFirstLook(ctx, method) // firstlook.go
 		}
 		switch r := req.(type) {
 		case *mcp.ListResourcesRequest:
@@ -314,7 +314,7 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	rt, read, hidden, found, err := g.routeURI(uri)
 	if err == nil && (!found || hidden != nil) {
 		// An upstream making its first connection may be about to offer it.
-		g.awaitFirstLook(ctx)
+		g.awaitFirstLook(ctx, "resources/read")
 		rt, read, hidden, found, err = g.routeURI(uri)
 	}
 	switch {
@@ -349,7 +349,7 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 	o, why, hidden := g.promptOf(name)
 	if o == nil {
 		// An upstream making its first connection may be about to offer it.
-		g.awaitFirstLook(ctx)
+		g.awaitFirstLook(ctx, "prompts/get")
 		o, why, hidden = g.promptOf(name)
 	}
 	switch {

@@ -2,6 +2,9 @@ package mcpgw
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -19,8 +22,10 @@ import (
 
 // awaitFirstLook blocks until no upstream is making its first connection
 // within the startup wait, or the startup wait has passed since the call,
-// or ctx is done. It returns at once in the steady state.
-func (g *Gateway) awaitFirstLook(ctx context.Context) {
+// or ctx is done. It returns at once in the steady state. A request it
+// held that is answered with upstreams still connecting is logged
+// (warnStillConnecting); what is the request's method, "tools/list".
+func (g *Gateway) awaitFirstLook(ctx context.Context, what string) {
 	g.mu.Lock()
 	whole := g.whole
 	g.mu.Unlock()
@@ -38,7 +43,46 @@ func (g *Gateway) awaitFirstLook(ctx context.Context) {
 	case <-whole:
 	case <-t.C:
 	case <-ctx.Done():
+		return // nobody reads the answer
 	}
+	g.warnStillConnecting(what)
+}
+
+// maxNamedConnecting bounds the servers a warning names one by one.
+const maxNamedConnecting = 10
+
+// warnStillConnecting logs that the request what, held for the first
+// look, is answered while servers are still making their first
+// connection (the startup wait ran out for them): a client that lists
+// once and ignores list_changed would otherwise miss their tools with
+// nothing said. Nothing when every server has settled.
+func (g *Gateway) warnStillConnecting(what string) {
+	names := g.stillConnecting()
+	if len(names) == 0 {
+		return
+	}
+	more := ""
+	if len(names) > maxNamedConnecting {
+		more = fmt.Sprintf(" and %d more", len(names)-maxNamedConnecting)
+		names = names[:maxNamedConnecting]
+	}
+	g.logf("warning: %s answered without the servers still connecting after the startup wait of %v: %s%s (what they offer comes once they are ready, with a list_changed notification)",
+		what, g.cfg.startupWait, strings.Join(names, ", "), more)
+}
+
+// stillConnecting names the upstreams making their first connection, in
+// order.
+func (g *Gateway) stillConnecting() []string {
+	g.upsMu.Lock()
+	defer g.upsMu.Unlock()
+	var names []string
+	for name, u := range g.ups {
+		if !u.settled.Load() {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // firstPending says whether an upstream is making its first connection

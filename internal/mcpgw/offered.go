@@ -32,7 +32,7 @@ func (g *Gateway) serveOffered(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/list":
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
-				g.awaitFirstLook(ctx)
+				g.awaitFirstLook(ctx, "tools/list")
 				return g.listTools(r)
 			}
 		case "tools/call":
@@ -60,7 +60,7 @@ func (g *Gateway) callOffered(ctx context.Context, r *mcp.CallToolRequest) (mcp.
 	_, on := g.offered[r.Params.Name]
 	g.mu.Unlock()
 	if !on {
-		g.awaitFirstLook(ctx)
+		g.awaitFirstLook(ctx, "tools/call")
 	}
 	for range 3 {
 		g.mu.Lock()

@@ -59,7 +59,7 @@ func (g *Gateway) subscribeUpstream(ctx context.Context, req *mcp.SubscribeReque
 	rt, _, hidden, found, err := g.routeURI(uri)
 	if err == nil && (!found || hidden != nil) {
 		// An upstream making its first connection may be about to offer it.
-		g.awaitFirstLook(ctx)
+		g.awaitFirstLook(ctx, "resources/subscribe")
 		rt, _, hidden, found, err = g.routeURI(uri)
 	}
 	switch {

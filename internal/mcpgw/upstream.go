@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -98,15 +97,7 @@ func connKey(u *manifest.Upstream) string {
 	for _, a := range u.Command {
 		k += strconv.Quote(a)
 	}
-	k += "\x00"
-	for _, e := range u.Env {
-		k += strconv.Quote(e.Name) + "=" + strconv.Quote(e.Value)
-	}
-	k += "\x00"
-	for _, n := range u.PassEnv {
-		k += strconv.Quote(n) + "=" + strconv.Quote(os.Getenv(n))
-	}
-	return k + "\x00" + credentialsKey(u)
+	return k + "\x00" + envKey(u) + "\x00" + credentialsKey(u)
 }
 
 func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstream {
@@ -356,9 +347,9 @@ type link interface {
 	// gracefully.
 	HandshakeDone()
 	// Ended says how a stdio upstream's command ended on its own, and
-	// its last line on stderr; "" for one that runs, that gate ended, or
-	// an HTTP upstream.
-	Ended() (how, lastLine string)
+	// its last line on stderr; the zero Ending for one that runs, that
+	// gate ended, or an HTTP upstream.
+	Ended() uplink.Ending
 	// Stop ends the session gracefully below the SDK, where the SDK's
 	// Close would wait: a stdio upstream's command is stopped.
 	Stop()
@@ -376,8 +367,8 @@ func connectError(l link, err error, timedOut bool, timeout time.Duration) error
 	if errors.As(err, &nostart) {
 		return err
 	}
-	if how, last := l.Ended(); how != "" {
-		return fmt.Errorf("the command %s before answering initialize%s", how, lastWords(last))
+	if e := l.Ended(); e.How != "" {
+		return fmt.Errorf("the command %s before answering initialize%s%s", e.How, lastWords(e.LastLine), exitHint(e.Status))
 	}
 	if hl, ok := l.(*uplink.HTTPLink); ok {
 		if refused := hl.Refused(); refused != "" {
@@ -401,13 +392,28 @@ func lastWords(line string) string {
 	return "; its last line on stderr: " + line
 }
 
+// statusNotFound is the exit status a POSIX shell (and env, npx, uvx,
+// which run programs the way it does) gives when it cannot find the
+// program it was asked to run.
+const statusNotFound = 127
+
+// exitHint says what a command's exit status likely means, for the
+// reason of its end: status 127 is a program it runs that is not on the
+// PATH gate gives it. "" for any other status.
+func exitHint(status int) string {
+	if status != statusNotFound {
+		return ""
+	}
+	return "; status 127 is a shell's \"command not found\": is the program it runs on the PATH that default_env or pass_env gives it?"
+}
+
 // sessionEnded says why an open session ended.
 func sessionEnded(l link, err error) error {
 	if r := l.Guard().Reason(); r != nil && r != uplink.ErrSessionOver {
 		return r
 	}
-	if how, last := l.Ended(); how != "" {
-		return fmt.Errorf("the command %s%s", how, lastWords(last))
+	if e := l.Ended(); e.How != "" {
+		return fmt.Errorf("the command %s%s%s", e.How, lastWords(e.LastLine), exitHint(e.Status))
 	}
 	if err == nil {
 		return errors.New("the server closed the session")

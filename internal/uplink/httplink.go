@@ -118,8 +118,8 @@ func (l *HTTPLink) Stop() {
 	}
 }
 
-// Ended is "": there is no command.
-func (l *HTTPLink) Ended() (string, string) { return "", "" }
+// Ended is the zero Ending: there is no command.
+func (l *HTTPLink) Ended() Ending { return Ending{} }
 
 // Kill ends every request of the session, and refuses new ones.
 func (l *HTTPLink) Kill() {

@@ -163,11 +163,23 @@ func (p *process) kill() {
 	_ = p.stdout.Close()
 }
 
-// ended says how the command ended on its own ("exited with status 3"),
-// and its last line on stderr: "" while it runs, or when gate ended it.
-func (p *process) ended() (how, lastLine string) {
+// Ending is how a stdio upstream's command ended on its own.
+type Ending struct {
+	// How says it: "exited with status 3", "was killed by signal 9
+	// (killed)"; "" while it runs, or when gate ended it.
+	How string
+	// Status is its exit status when How is not "": -1 when a signal
+	// ended it.
+	Status int
+	// LastLine is its last line on stderr, as gate's log has it.
+	LastLine string
+}
+
+// ended says how the command ended on its own: the zero Ending while it
+// runs, or when gate ended it.
+func (p *process) ended() Ending {
 	if !p.hasExited() || p.signalled.Load() {
-		return "", ""
+		return Ending{}
 	}
 	// What it wrote just before it ended may still be in the pipe: read
 	// to the end, or for as long as a child keeps the pipe open, briefly.
@@ -178,13 +190,13 @@ func (p *process) ended() (how, lastLine string) {
 	}
 	t.Stop()
 	st := p.cmd.ProcessState
-	how = "ended"
+	e := Ending{How: "ended", Status: st.ExitCode(), LastLine: p.stderrLine.LastLine()}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		how = fmt.Sprintf("was killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
+		e.How = fmt.Sprintf("was killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
 	} else if st.Exited() {
-		how = fmt.Sprintf("exited with status %d", st.ExitCode())
+		e.How = fmt.Sprintf("exited with status %d", st.ExitCode())
 	}
-	return how, p.stderrLine.LastLine()
+	return e
 }
 
 // stderrSettle bounds how long ended waits for the last of an ended

@@ -73,13 +73,13 @@ func (l *StdioLink) Connect(ctx context.Context) (mcp.Connection, error) {
 // gracefully.
 func (l *StdioLink) HandshakeDone() { l.connected.Store(true) }
 
-// Ended says how the command ended on its own, and its last line on
-// stderr; "" while it runs, or when gate ended it.
-func (l *StdioLink) Ended() (how, lastLine string) {
+// Ended says how the command ended on its own, with its last line on
+// stderr: the zero Ending while it runs, or when gate ended it.
+func (l *StdioLink) Ended() Ending {
 	if p := l.proc.Load(); p != nil {
 		return p.ended()
 	}
-	return "", ""
+	return Ending{}
 }
 
 // Stop stops the command: its stdin closed, then SIGTERM, then SIGKILL
