@@ -162,10 +162,12 @@ func (f *frameLimit) Read(p []byte) (int, error) {
 // and the ids of those answered only when they end (subscriptions/listen).
 // A value the SDK refuses holds none: the SDK ends the session on it.
 func requestsIn(raw json.RawMessage) (asked int, listens []jsonrpc.ID) {
-	var batch []json.RawMessage
 	msgs := []json.RawMessage{raw}
-	if json.Unmarshal(raw, &batch) == nil {
-		msgs = batch
+	if len(raw) > 0 && raw[0] == '[' { // a json.Decoder's value starts at its first byte
+		var batch []json.RawMessage
+		if json.Unmarshal(raw, &batch) == nil {
+			msgs = batch
+		}
 	}
 	for _, m := range msgs {
 		msg, err := jsonrpc.DecodeMessage(m)
