@@ -307,3 +307,33 @@ func TestMCPStdioCancelledRequestDoesNotHoldTheEnd(t *testing.T) {
 	}
 	assert.NotContains(t, stderr.String(), "unanswered")
 }
+
+// TestMCPStdioAnswersABatchBeforeTheEnd: at a protocol version that has
+// JSON-RPC batches (before 2025-06-18), a batch of requests read before
+// the end is answered, as one batch, before gatectl exits.
+func TestMCPStdioAnswersABatchBeforeTheEnd(t *testing.T) {
+	manifest := mcpManifest(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", mcpHTTPUpstream(t)))
+	input := strings.Join([]string{
+		strings.Replace(issueLines[0], "2025-11-25", "2025-03-26", 1),
+		issueLines[1],
+		`[{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`,
+	}, "\n") + "\n"
+	code, out, stderr := runMCPStdio(t, strings.NewReader(input), "-m", manifest)
+	require.Equal(t, exitOK, code, stderr)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, "the answer to initialize, then the batch's:\n%s", out)
+	var batch []struct {
+		ID     int             `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &batch), lines[1])
+	require.Len(t, batch, 2)
+	ids := []int{batch[0].ID, batch[1].ID}
+	assert.ElementsMatch(t, []int{2, 3}, ids)
+	for _, a := range batch {
+		if a.ID == 2 {
+			assert.Equal(t, []string{"w_echo", "w_shout"}, toolsAnswered(t, stdioAnswer{Result: a.Result}))
+		}
+	}
+	assert.NotContains(t, stderr, "unanswered")
+}
