@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,10 +33,13 @@ details.
 
 Standard output carries only the protocol; upstream state changes, probe
 flips and reloads are logged on stderr. The manifest is re-read when it
-changes and on SIGHUP. SIGTERM, SIGINT or the end of stdin stop it: calls
-in flight are answered with an error that says gate is shutting down, the
-upstreams are closed, all at once, and it exits within 8 s, whatever the
-client and the upstreams do.`
+changes and on SIGHUP. At the end of stdin it answers every request read
+before it, waiting for them at most the startup wait, plus the longest
+call_timeout of the manifest's servers (60s unless set), plus a second;
+then it stops. SIGTERM or SIGINT stop it at once: calls in flight are
+answered with an error that says gate is shutting down, the upstreams are
+closed, all at once, and it exits within 8 s, whatever the client and the
+upstreams do.`
 
 // mcpFlags are mcp's flags.
 type mcpFlags struct {
@@ -86,12 +86,15 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	d.start(ctx, reload)
 
 	answers := newAnswerCount()
-	gw.Server().AddReceivingMiddleware(answers.middleware)
+	input := newClientInput(in, answers, func() time.Duration {
+		return inputEndBound(hooks.Manifest(d.svc.Gate()), f.gateway.startupWait)
+	}, log)
+	defer input.Close()
 	serveCtx, cancelServe := context.WithCancel(context.Background())
 	defer cancelServe()
 	served := make(chan error, 1)
 	go func() {
-		served <- gw.Server().Run(serveCtx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: answers.writer(out)})
+		served <- gw.Server().Run(serveCtx, &mcp.IOTransport{Reader: input, Writer: answers.writer(out)})
 	}()
 	code := exitOK
 	select {
@@ -108,7 +111,7 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 		// bound.
 		gw.Shutdown()
 		deadline := time.Now().Add(mcpSessionClose)
-		answers.wait(deadline)
+		answers.wait(deadline, nil)
 		cancelServe()
 		within(time.Until(deadline), func() { <-served })
 	}
@@ -121,7 +124,8 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 // longer. With the gateway's bound on closing its upstreams (twice their
 // 2 s stop grace, and a second) and logClose for each of the service's
 // close and the last lines to stderr, gatectl mcp exits within 8 s of
-// SIGTERM (1 + 5 + 2 × 0.5, rounded up).
+// SIGTERM (1 + 5 + 2 × 0.5, rounded up). At the end of stdin, the wait
+// for the requests' answers allows gate as long to write an answer.
 const mcpSessionClose = time.Second
 
 // within runs f and waits for it for at most d; f may go on after.
@@ -136,92 +140,5 @@ func within(d time.Duration, f func()) {
 	select {
 	case <-done:
 	case <-t.C:
-	}
-}
-
-// answerCount counts the client's requests and gate's answers to them,
-// so that on SIGTERM the session is closed only once each request has
-// its answer: the SDK v1.8.0 writes nothing on a session being closed,
-// so the answers a Close finds in flight are lost.
-type answerCount struct {
-	asked, answered atomic.Int64
-	wake            chan struct{} // cap 1: an answer was written
-}
-
-func newAnswerCount() *answerCount { return &answerCount{wake: make(chan struct{}, 1)} }
-
-// middleware counts the requests that reach the gateway: not the
-// notifications, which are not answered, nor a subscriptions/listen
-// (2026-07-28), which is answered only when it ends.
-func (a *answerCount) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if !strings.HasPrefix(method, "notifications/") && method != "subscriptions/listen" {
-			a.asked.Add(1)
-		}
-		return next(ctx, method, req)
-	}
-}
-
-// writer counts the answers written to out: the SDK writes one message a
-// Write, and an answer's first key after its id is "result" or "error".
-func (a *answerCount) writer(out io.Writer) io.WriteCloser {
-	return answerWriter{out, a}
-}
-
-type answerWriter struct {
-	io.Writer
-	a *answerCount
-}
-
-func (w answerWriter) Write(p []byte) (int, error) {
-	n, err := w.Writer.Write(p)
-	if isAnswer(p) {
-		w.a.answered.Add(1)
-		select {
-		case w.a.wake <- struct{}{}:
-		default:
-		}
-	}
-	return n, err
-}
-
-func (answerWriter) Close() error { return nil }
-
-// isAnswer reports whether msg, a JSON-RPC message the SDK wrote, is an
-// answer: it reads no further than the key that tells.
-func isAnswer(msg []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(msg))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch key {
-		case "method":
-			return false
-		case "result", "error":
-			return true
-		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return false
-		}
-	}
-	return false
-}
-
-// wait returns once every request counted has its answer, or at deadline.
-func (a *answerCount) wait(deadline time.Time) {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	for a.answered.Load() < a.asked.Load() {
-		select {
-		case <-a.wake:
-		case <-t.C:
-			return
-		}
 	}
 }
