@@ -106,7 +106,16 @@ func fitMemoryToManifest(path string) int64 {
 	if err != nil || !fi.Mode().IsRegular() {
 		return 0
 	}
-	limit := fi.Size() * oneShotHeapPerManifestByte
+	return fitMemoryToSize(fi.Size())
+}
+
+// fitMemoryToSize is fitMemoryToManifest for a manifest of size bytes
+// already read (one on standard input).
+func fitMemoryToSize(size int64) int64 {
+	if !oneShot.Load() {
+		return 0
+	}
+	limit := size * oneShotHeapPerManifestByte
 	if limit <= oneShotMemoryLimit {
 		return 0
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -80,6 +82,9 @@ func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Write
 			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return nil, nil, false
 		}
+	case errors.Is(statErr, fs.ErrNotExist):
+		fmt.Fprintf(stderr, "%s: no --path DIR to look for skills in, and %s\n", cmd, noManifest(path))
+		return nil, nil, false
 	default:
 		fmt.Fprintf(stderr, "%s: no manifest (%s: %v) and no --path DIR to look for skills in\n", cmd, path, statErr)
 		return nil, nil, false
