@@ -305,6 +305,15 @@ func (f *schemaFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "format", "openai", "openai, anthropic or mcp")
 }
 
+// schemaFormats are the values --format takes.
+func schemaFormats() []string {
+	names := make([]string, len(schema.Formats))
+	for i, f := range schema.Formats {
+		names[i] = string(f)
+	}
+	return names
+}
+
 func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	var f schemaFlags
 	fs := newCommand("gatectl schema", schemaSynopsis, stdout, stderr)
