@@ -39,7 +39,7 @@ probe = "env:GATECTL_STDIN_KEY"
 `
 
 // stdinWorkDir makes a working directory holding probes/ask.wasm, what
-// stdinManifestText names, and goes there.
+// stdinManifestText names, and a skills folder, myskills, and goes there.
 func stdinWorkDir(t *testing.T) {
 	t.Helper()
 	wasm, err := os.ReadFile(hostile("ask"))
@@ -47,6 +47,10 @@ func stdinWorkDir(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "probes"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "probes", "ask.wasm"), wasm, 0o644))
+	skill, err := os.ReadFile(filepath.Join("testdata", "skills", "research", "SKILL.md"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "myskills", "research"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "myskills", "research", "SKILL.md"), skill, 0o644))
 	t.Chdir(dir)
 }
 
@@ -80,6 +84,18 @@ func TestStdinManifest(t *testing.T) {
 		code, stdout, stderr := gatectl(t, "probe", "run", "--tool", "asker", "-m", "-")
 		require.Equal(t, exitOK, code, stderr)
 		assert.Contains(t, stdout, "asker: available")
+	})
+	t.Run("skills", func(t *testing.T) {
+		// The skills folder, too, is the working directory's.
+		withStdin(t, strings.NewReader(stdinManifestText+"\n[skills]\npaths = [\"myskills\"]\n"))
+		code, stdout, stderr := gatectl(t, "skills", "-m", "-", "--json")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Contains(t, stdout, `"research"`)
+
+		withStdin(t, strings.NewReader(stdinManifestText))
+		code, _, stderr = gatectl(t, "skills", "-m", "-")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, stderr, "gatectl skills: <stdin> has no [skills] paths")
 	})
 	t.Run("an unknown name", func(t *testing.T) {
 		withStdin(t, strings.NewReader(stdinManifestText))

@@ -91,7 +91,7 @@ func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Write
 	}
 	m := g.Skills(ctx)
 	if m == nil {
-		fmt.Fprintf(stderr, "%s: %s has no [skills] paths; give them there or with --path DIR\n", cmd, path)
+		fmt.Fprintf(stderr, "%s: %s has no [skills] paths; give them there or with --path DIR\n", cmd, shownManifest(path))
 		g.Close(ctx)
 		return nil, nil, false
 	}
