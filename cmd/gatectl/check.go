@@ -47,8 +47,11 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	path := manifestPath(f.manifest)
-	g, ok := openGate(ctx, "gatectl check", path, f.verbose, stderr)
+	g, problems, ok := openGateReport(ctx, "gatectl check", path, f.verbose, stderr, nil)
 	if !ok {
+		if f.json {
+			writeJSON(stdout, checkProblems{Manifest: shownManifest(path), Problems: problems})
+		}
 		return exitUsage
 	}
 	defer g.Close(ctx)
@@ -57,7 +60,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(unknown) > 0 {
 		known := registeredNames(g)
 		for _, n := range unknown {
-			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(path), n, nearNamesIn(n, known))
+			fmt.Fprintf(stderr, "gatectl check: %s has no tool or server named %q%s\n", safetext.Terminal(shownManifest(path)), n, nearNamesIn(n, known))
 		}
 		return exitUsage
 	}
@@ -68,7 +71,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(names) == 0 || len(serverNames) > 0 {
 		servers, _ = g.Servers().Status(ctx, serverNames...)
 	}
-	report := newCheckReport(path, tools, servers, pinsOf(g.PinnedServers(), path))
+	report := newCheckReport(shownManifest(path), tools, servers, pinsOf(g.PinnedServers(), path))
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -114,6 +117,14 @@ type checkReport struct {
 	// Pins are the servers with pin in the manifest (check_pins.go).
 	Pins    []checkPin   `json:"pins,omitempty"`
 	Summary checkSummary `json:"summary"`
+}
+
+// checkProblems is `gatectl check --json` for a manifest that could not
+// be opened (exit code 2): every problem, in file order; docs/CLI.md
+// documents it.
+type checkProblems struct {
+	Manifest string            `json:"manifest"`
+	Problems []manifestProblem `json:"problems"`
 }
 
 // checkEntry is a tool or server as /v1/status shows it, and what its
@@ -292,6 +303,15 @@ type schemaFlags struct {
 func (f *schemaFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.manifest, "m", "", "the manifest")
 	fs.StringVar(&f.format, "format", "openai", "openai, anthropic or mcp")
+}
+
+// schemaFormats are the values --format takes.
+func schemaFormats() []string {
+	names := make([]string, len(schema.Formats))
+	for i, f := range schema.Formats {
+		names[i] = string(f)
+	}
+	return names
 }
 
 func schemaCmd(args []string, stdout, stderr io.Writer) int {

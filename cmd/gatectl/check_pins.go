@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -26,15 +27,24 @@ type checkPin struct {
 
 // pinsOf is the pinned servers, in manifest order, with what their lock
 // file holds of each; path is the manifest's path as given, which names
-// the lock file. The file is read once, and only if a server is pinned.
+// the lock file ("-", standard input, names none). The file is read
+// once, and only if a server is pinned.
 func pinsOf(pinned []runtime.PinnedServer, path string) []checkPin {
 	if len(pinned) == 0 {
 		return nil
 	}
-	lock := toollock.PathFor(path)
-	file, readErr := toollock.Read(lock)
-	if toollock.IsMissing(readErr) {
-		file, readErr = &toollock.File{}, nil
+	var lock string
+	var file *toollock.File
+	var readErr error
+	if path == stdinManifest {
+		// A manifest on standard input has no beside.
+		readErr = errors.New("the manifest came from standard input, which has no lock file beside it; check the manifest's file")
+	} else {
+		lock = toollock.PathFor(path)
+		file, readErr = toollock.Read(lock)
+		if toollock.IsMissing(readErr) {
+			file, readErr = &toollock.File{}, nil
+		}
 	}
 	out := make([]checkPin, 0, len(pinned))
 	for _, s := range pinned {

@@ -13,7 +13,9 @@ const completionUsage = `Usage: gatectl completion bash|zsh|fish
 
 Prints a script that completes gatectl's commands, subcommands and flags
 in the shell named; after a flag that takes a value, and where a command
-takes a file, it completes file names. Load it into the shell you are in:
+takes a file, it completes file names, or the words the flag takes
+(schema --format); check's NAMEs complete to the manifest's tools and
+servers, which it asks gatectl for. Load it into the shell you are in:
 
   bash:  source <(gatectl completion bash)
   zsh:   source <(gatectl completion zsh)        (after compinit)
@@ -77,13 +79,15 @@ type compNode struct {
 	flags []compFlag
 	args  []string
 	files bool
+	names bool // its arguments are the manifest's names: gatectl __names
 }
 
 // compFlag is a flag as a completion script offers it.
 type compFlag struct {
-	name  string // without dashes
-	value bool   // it takes a value: "-m gate.toml", not "--json"
-	usage string
+	name   string   // without dashes
+	value  bool     // it takes a value: "-m gate.toml", not "--json"
+	values []string // the words the value may be; none: a file
+	usage  string
 }
 
 // spelling is the flag as gatectl's docs write it: -m, --json.
@@ -110,12 +114,13 @@ func compNodes(root *cmd) []compNode {
 			subs:  c.subs,
 			args:  c.args,
 			files: c.files,
+			names: c.names,
 		}
 		if fs := c.flagSet(); fs != nil {
 			fs.VisitAll(func(f *flag.Flag) {
 				_, usage := flag.UnquoteUsage(f)
 				b, isBool := f.Value.(interface{ IsBoolFlag() bool })
-				n.flags = append(n.flags, compFlag{name: f.Name, value: !isBool || !b.IsBoolFlag(), usage: usage})
+				n.flags = append(n.flags, compFlag{name: f.Name, value: !isBool || !b.IsBoolFlag(), values: c.values[f.Name], usage: usage})
 			})
 		}
 		if c == root {
@@ -154,11 +159,13 @@ func fishQuote(s string) string {
 
 // writeBash writes the bash script. _gatectl_node sets, for a command,
 // its subcommands, flags, the spellings of its flags that take a value,
-// its positional words and whether it takes files; _gatectl follows the
-// words before the cursor from gatectl down to the command they select,
-// as run dispatches them (a subcommand is only ever the word right after
-// its command), and completes the word under the cursor: a file after a
-// flag that takes a value, else a flag, a subcommand or an argument.
+// its positional words, whether it takes files and whether it takes the
+// manifest's names; _gatectl_values sets the words a flag's value may be.
+// _gatectl follows the words before the cursor from gatectl down to the
+// command they select, as run dispatches them (a subcommand is only ever
+// the word right after its command), and completes the word under the
+// cursor: a flag's value (its words, else a file), a flag, a subcommand
+// or an argument.
 func writeBash(w io.Writer, root *cmd) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(`# bash completion for gatectl, written by "gatectl completion bash".
@@ -168,7 +175,8 @@ func writeBash(w io.Writer, root *cmd) error {
 _gatectl_node() {
 	case $1 in
 `)
-	for _, n := range compNodes(root) {
+	nodes := compNodes(root)
+	for _, n := range nodes {
 		var flags, valued []string
 		for _, f := range n.flags {
 			flags = append(flags, f.spelling())
@@ -176,19 +184,39 @@ _gatectl_node() {
 				valued = append(valued, f.spellings()...)
 			}
 		}
-		files := ""
-		if n.files {
-			files = "1"
-		}
 		fmt.Fprintf(bw, "\t%s)\n", n.key)
 		fmt.Fprintf(bw, "\t\tsubs=%s\n", shellQuote(strings.Join(subNames(n.subs), " ")))
 		fmt.Fprintf(bw, "\t\tflags=%s\n", shellQuote(strings.Join(flags, " ")))
 		fmt.Fprintf(bw, "\t\tvalued=%s\n", shellQuote(strings.Join(valued, " ")))
 		fmt.Fprintf(bw, "\t\targs=%s\n", shellQuote(strings.Join(n.args, " ")))
-		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(files))
+		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(shellFlag(n.files)))
+		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(shellFlag(n.names)))
 		bw.WriteString("\t\t;;\n")
 	}
 	bw.WriteString(`	esac
+}
+
+# _gatectl_values sets values to the words the value of the flag $2 of
+# the command $1 may be; none when it is a file.
+_gatectl_values() {
+	case $1:$2 in
+`)
+	for _, n := range nodes {
+		for _, f := range n.flags {
+			if len(f.values) == 0 {
+				continue
+			}
+			var keys []string
+			for _, sp := range f.spellings() {
+				keys = append(keys, shellQuote(n.key+":"+sp))
+			}
+			fmt.Fprintf(bw, "\t%s)\n\t\tvalues=%s\n\t\t;;\n", strings.Join(keys, " | "), shellQuote(strings.Join(f.values, " ")))
+		}
+	}
+	bw.WriteString(`	*)
+		values=''
+		;;
+	esac
 }
 
 # _gatectl_has reports whether the word $2 is one of the list $1.
@@ -196,9 +224,37 @@ _gatectl_has() {
 	[[ -n $2 && " $1 " == *" $2 "* ]]
 }
 
+# _gatectl_names adds to COMPREPLY the names check takes that start with
+# $1, of the manifest the words before the cursor name with -m (else the
+# one gatectl reads by default). gatectl reads the file and runs no probe;
+# it is never given standard input, which is the terminal here.
+_gatectl_names() {
+	local m='' n i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-m | --m | -manifest | --manifest)
+			m=${COMP_WORDS[i+1]}
+			if [[ $m == = ]]; then # -m=FILE, split at = by COMP_WORDBREAKS
+				m=${COMP_WORDS[i+2]}
+			fi
+			;;
+		-m=* | --m=* | -manifest=* | --manifest=*)
+			m=${COMP_WORDS[i]#*=}
+			;;
+		esac
+	done
+	[[ $m == - ]] && return
+	[[ $m == "~/"* ]] && m=$HOME/${m:2}
+	local -a ask=(__names)
+	[[ -n $m ]] && ask+=(-m "$m")
+	while IFS= read -r n; do
+		[[ $n == "$1"* ]] && COMPREPLY+=("$n")
+	done < <(command gatectl "${ask[@]}" 2>/dev/null </dev/null)
+}
+
 _gatectl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} node=gatectl i
-	local subs flags valued args files
+	local subs flags valued args files names values
 	_gatectl_node "$node"
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		_gatectl_has "$subs" "${COMP_WORDS[i]}" || break
@@ -210,12 +266,19 @@ _gatectl() {
 	fi
 	COMPREPLY=()
 	if ((COMP_CWORD > 1)) && _gatectl_has "$valued" "${COMP_WORDS[COMP_CWORD-1]}"; then
-		compopt -o filenames 2>/dev/null
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		_gatectl_values "$node" "${COMP_WORDS[COMP_CWORD-1]}"
+		if [[ -n $values ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+		else
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
 	elif [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$flags" -- "$cur")
 	elif [[ -n $subs$args ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$subs $args" -- "$cur")
+	elif [[ -n $names ]]; then
+		_gatectl_names "$cur"
 	elif [[ -n $files ]]; then
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -225,6 +288,14 @@ _gatectl() {
 complete -F _gatectl gatectl
 `)
 	return bw.Flush()
+}
+
+// shellFlag is b as the scripts keep a flag: "1" or "".
+func shellFlag(b bool) string {
+	if b {
+		return "1"
+	}
+	return ""
 }
 
 // writeZsh writes the zsh script: the walk of the bash script, in zsh,
@@ -241,7 +312,8 @@ compdef _gatectl gatectl
 _gatectl_node() {
 	case $1 in
 `)
-	for _, n := range compNodes(root) {
+	nodes := compNodes(root)
+	for _, n := range nodes {
 		var subs, descs, flags, valued, args []string
 		for _, s := range n.subs {
 			subs = append(subs, shellQuote(s.name))
@@ -258,25 +330,75 @@ _gatectl_node() {
 		for _, a := range n.args {
 			args = append(args, shellQuote(a))
 		}
-		files := ""
-		if n.files {
-			files = "1"
-		}
 		fmt.Fprintf(bw, "\t(%s)\n", n.key)
 		fmt.Fprintf(bw, "\t\tsubs=(%s)\n", strings.Join(subs, " "))
 		fmt.Fprintf(bw, "\t\tdescs=(%s)\n", strings.Join(descs, "\n\t\t\t"))
 		fmt.Fprintf(bw, "\t\tflags=(%s)\n", strings.Join(flags, "\n\t\t\t"))
 		fmt.Fprintf(bw, "\t\tvalued=(%s)\n", strings.Join(valued, " "))
 		fmt.Fprintf(bw, "\t\targs=(%s)\n", strings.Join(args, " "))
-		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(files))
+		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(shellFlag(n.files)))
+		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(shellFlag(n.names)))
 		bw.WriteString("\t\t;;\n")
 	}
 	bw.WriteString(`	esac
 }
 
+# _gatectl_values sets values to the words the value of the flag $2 of
+# the command $1 may be; none when it is a file.
+_gatectl_values() {
+	case $1:$2 in
+`)
+	for _, n := range nodes {
+		for _, f := range n.flags {
+			if len(f.values) == 0 {
+				continue
+			}
+			var keys, values []string
+			for _, sp := range f.spellings() {
+				keys = append(keys, shellQuote(n.key+":"+sp))
+			}
+			for _, v := range f.values {
+				values = append(values, shellQuote(v))
+			}
+			fmt.Fprintf(bw, "\t(%s)\n\t\tvalues=(%s)\n\t\t;;\n", strings.Join(keys, "|"), strings.Join(values, " "))
+		}
+	}
+	bw.WriteString(`	(*)
+		values=()
+		;;
+	esac
+}
+
+# _gatectl_names offers the names check takes, of the manifest the words
+# before the cursor name with -m (else the one gatectl reads by default).
+# gatectl reads the file and runs no probe; it is never given standard
+# input, which is the terminal here.
+_gatectl_names() {
+	local m w
+	local -i i
+	local -a ask found
+	for ((i = 2; i < CURRENT; i++)); do
+		w=${words[i]}
+		case $w in
+		(-m|--m|-manifest|--manifest)
+			m=${words[i+1]}
+			;;
+		(-m=*|--m=*|-manifest=*|--manifest=*)
+			m=${w#*=}
+			;;
+		esac
+	done
+	[[ $m == - ]] && return
+	[[ $m == '~/'* ]] && m=$HOME/${m#'~/'}
+	ask=(__names)
+	[[ -n $m ]] && ask+=(-m "$m")
+	found=(${(f)"$(command gatectl "${ask[@]}" 2>/dev/null </dev/null)"})
+	compadd -a found
+}
+
 _gatectl() {
-	local node=gatectl w files
-	local -a subs descs flags valued args
+	local node=gatectl w files names
+	local -a subs descs flags valued args values
 	local -i i
 	_gatectl_node $node
 	for ((i = 2; i < CURRENT; i++)); do
@@ -292,12 +414,19 @@ _gatectl() {
 	fi
 	w=${words[CURRENT-1]}
 	if ((CURRENT > 2)) && [[ -n $w ]] && ((${valued[(Ie)$w]})); then
-		_files
+		_gatectl_values $node $w
+		if ((${#values})); then
+			compadd -a values
+		else
+			_files
+		fi
 	elif [[ ${words[CURRENT]} == -* ]]; then
 		_describe -t options option flags
 	elif ((${#descs} + ${#args})); then
 		((${#descs})) && _describe -t commands command descs
 		((${#args})) && compadd -a args
+	elif [[ -n $names ]]; then
+		_gatectl_names
 	elif [[ -n $files ]]; then
 		_files
 	fi
@@ -359,6 +488,33 @@ function __gatectl_new
     test "$at[1]" = $argv[1]; and test "$at[2]" = new
 end
 
+# __gatectl_names prints the names check takes, of the manifest the words
+# before the cursor name with -m (else the one gatectl reads by default).
+# gatectl reads the file and runs no probe; it is never given standard
+# input, which is the terminal here.
+function __gatectl_names
+    set -l m
+    set -l words (commandline -opc)
+    for i in (seq 2 (count $words))
+        switch $words[$i]
+            case -m --m -manifest --manifest
+                if test $i -lt (count $words)
+                    set m $words[(math $i + 1)]
+                end
+            case '-m=*' '--m=*' '-manifest=*' '--manifest=*'
+                set m (string split -m 1 = -- $words[$i])[2]
+        end
+    end
+    if test "$m" = -
+        return
+    end
+    set -l ask __names
+    if test -n "$m"
+        set ask $ask -m (string replace -r '^~/' "$HOME/" -- $m)
+    end
+    command gatectl $ask 2>/dev/null </dev/null
+end
+
 complete -c gatectl -f
 `)
 	for _, n := range nodes {
@@ -371,13 +527,19 @@ complete -c gatectl -f
 			if len(f.name) == 1 {
 				opt = "-s " + f.name
 			}
-			if f.value {
+			switch {
+			case len(f.values) > 0:
+				opt += " -x -a " + fishQuote(strings.Join(f.values, " "))
+			case f.value:
 				opt += " -r -F"
 			}
 			fmt.Fprintf(bw, "complete -c gatectl -n %s %s -d %s\n", cond, opt, fishQuote(f.usage))
 		}
 		if len(n.args) > 0 {
 			fmt.Fprintf(bw, "complete -c gatectl -n %s -a %s\n", cond, fishQuote(strings.Join(n.args, " ")))
+		}
+		if n.names {
+			fmt.Fprintf(bw, "complete -c gatectl -n %s -a '(__gatectl_names)'\n", cond)
 		}
 		if n.files {
 			fmt.Fprintf(bw, "complete -c gatectl -n %s -F\n", cond)

@@ -93,7 +93,10 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"gatectl", "probe", ""}, []string{"run", "inspect"}},
 		{[]string{"gatectl", "probe", "run", "--t"}, []string{"--tls-ca", "--tool"}},
 		{[]string{"gatectl", "probe", "inspect", "d"}, []string{"db.wasm", "docs"}},
-		{[]string{"gatectl", "check", ""}, nil}, // NAME...: tools, not files
+		{[]string{"gatectl", "check", ""}, nil}, // NAME...: tools, not files (no gatectl on PATH here to ask)
+		{[]string{"gatectl", "schema", "--format", ""}, []string{"openai", "anthropic", "mcp"}},
+		{[]string{"gatectl", "schema", "-format", "a"}, []string{"anthropic"}},
+		{[]string{"gatectl", "schema", "-m", "g"}, []string{"gate.toml"}},
 		{[]string{"gatectl", "check", "-m", ""}, []string{"db.wasm", "docs", "gate.toml", "notes.txt"}},
 		{[]string{"gatectl", "check", "--m", "g"}, []string{"gate.toml"}},
 		{[]string{"gatectl", "skills", "--"}, []string{"--json", "--path"}},
@@ -217,5 +220,115 @@ func TestCompletionDocCommands(t *testing.T) {
 	}
 	for _, shell := range shellNames() {
 		assert.True(t, shown[shell], "docs/CLI.md shows no way to install the %s completion", shell)
+	}
+}
+
+// namesManifest is the manifest of the names tests: a tool whose probe
+// module is not there (completion reads the manifest only, and never
+// compiles a probe), a server and its rules.
+const namesManifest = `[[tools]]
+name = "search_web"
+probe = "env:SERP_API_KEY"
+
+[[tools]]
+name = "send_mail"
+probe = { module = "not-built.wasm" }
+
+[[servers]]
+name = "notes"
+url = "http://127.0.0.1:1/mcp"
+
+[[servers.tools]]
+name = "delete_note"
+probe = "env:NOTES_ALLOW_DELETE"
+
+[[servers.tools]]
+match = "search_*"
+probe = "env:SERP_API_KEY"
+`
+
+// TestNamesCommand: gatectl __names prints, one a line, every name check
+// takes, from the manifest alone; it refuses -m - without reading
+// standard input, and is in no usage, help or completion.
+func TestNamesCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gate.toml")
+	writeFile(t, path, namesManifest)
+	names := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := namesCmd(args, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	code, stdout, stderr := names("-m", path)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "search_web\nsend_mail\nnotes\nnotes#delete_note\nnotes#search_*\n", stdout)
+
+	t.Chdir(dir)
+	t.Setenv("GATE_MANIFEST", "")
+	code, stdout, _ = names()
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "search_web\n", "./gate.toml by default")
+
+	endless := &countingReader{}
+	withStdin(t, endless)
+	code, stdout, stderr = names("-m", "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "gatectl __names: -m - (the manifest on standard input) is not for this command")
+	assert.Zero(t, endless.n)
+
+	writeFile(t, path, "[[tools]]\nname = 1\n")
+	code, stdout, stderr = names("-m", path)
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, path+":2:")
+
+	assert.NotContains(t, usage(), namesCommand)
+	assert.NotContains(t, subNames(cli.subs), namesCommand)
+	code, _, stderr = gatectl(t, namesCommand)
+	assert.Equal(t, exitUsage, code, "not a command of the table")
+	assert.Contains(t, stderr, `unknown command "__names"`)
+}
+
+// TestCompletionNames runs the bash script with the gatectl built from
+// this tree on PATH: check's NAMEs are the names of the manifest the
+// words typed name (-m, in each of its spellings), else of ./gate.toml;
+// nothing, and nothing on the terminal, when that manifest is standard
+// input, missing or bad.
+func TestCompletionNames(t *testing.T) {
+	bin := buildGatectlBinary(t)
+	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GATE_MANIFEST", "")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "gate.toml"), namesManifest)
+	writeFile(t, filepath.Join(dir, "other.toml"), "[[tools]]\nname = \"other_tool\"\n")
+	writeFile(t, filepath.Join(dir, "bad.toml"), "[[tools]]\nname = 1\n")
+	var script bytes.Buffer
+	require.NoError(t, writeBash(&script, cli))
+
+	all := []string{"search_web", "send_mail", "notes", "notes#delete_note", "notes#search_*"}
+	tests := []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"gatectl", "check", ""}, all},
+		{[]string{"gatectl", "check", "se"}, []string{"search_web", "send_mail"}},
+		{[]string{"gatectl", "check", "search_web", "no"}, []string{"notes", "notes#delete_note", "notes#search_*"}},
+		{[]string{"gatectl", "check", "--json", "-m", "other.toml", ""}, []string{"other_tool"}},
+		{[]string{"gatectl", "check", "--m", "other.toml", "o"}, []string{"other_tool"}},
+		{[]string{"gatectl", "check", "-m=other.toml", ""}, []string{"other_tool"}},
+		{[]string{"gatectl", "check", "-m", "=", "other.toml", ""}, []string{"other_tool"}}, // as COMP_WORDBREAKS splits -m=other.toml
+		{[]string{"gatectl", "check", "-m", "-", ""}, nil},
+		{[]string{"gatectl", "check", "-m", "missing.toml", ""}, nil},
+		{[]string{"gatectl", "check", "-m", "bad.toml", ""}, nil},
+		{[]string{"gatectl", "schema", ""}, nil}, // schema takes no NAME
+	}
+	var lines [][]string
+	for _, tt := range tests {
+		lines = append(lines, tt.words)
+	}
+	got := bashComplete(t, dir, script.String(), lines)
+	for i, tt := range tests {
+		assert.ElementsMatch(t, tt.want, got[i], "complete %q", strings.Join(tt.words, " "))
 	}
 }

@@ -43,6 +43,9 @@ type daemonCore struct {
 // none) told of every probe run. It reports a manifest it cannot open and
 // returns false; else call close when done.
 func openDaemon(ctx context.Context, cmd, path string, verbose bool, observer runtime.Observer, stderr io.Writer) (*daemonCore, bool) {
+	if refuseStdinManifest(stderr, cmd, path, "it reads the manifest again when it changes and on SIGHUP") {
+		return nil, false
+	}
 	log := logq.New(stderr, cmd)
 	// Without -v the registry says nothing: its log has a line per probe
 	// run that fails (every few seconds for one tool that stays down);

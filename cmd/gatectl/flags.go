@@ -56,10 +56,34 @@ func secretPairs(m map[string][]string) []string {
 	return out
 }
 
-// printUsage prints a command's synopsis and flags to w.
+// printUsage prints a command's synopsis, the subcommands it does not
+// show, and its flags to w.
 func printUsage(fs *flag.FlagSet, synopsis string, w io.Writer) {
-	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", synopsis)
+	fmt.Fprintf(w, "Usage: %s\n", synopsis)
+	if subs := unshownSubcommands(fs.Name(), synopsis); subs != "" {
+		fmt.Fprintf(w, "\nSubcommands:\n%s", subs)
+	}
+	fmt.Fprint(w, "\nFlags:\n")
 	printFlags(fs, w)
+}
+
+// unshownSubcommands is the usage lines, as the top-level usage writes
+// them, of the subcommands of the command called name (its flag set's
+// name: "gatectl mcp") that its synopsis does not show already, so that
+// a command's help names every command under it; "" when there are none.
+func unshownSubcommands(name, synopsis string) string {
+	var out strings.Builder
+	cli.walk(func(c *cmd) {
+		if c.title() != name {
+			return
+		}
+		for _, s := range c.subs {
+			if !strings.Contains(synopsis, s.title()) {
+				out.WriteString(usageLines(s))
+			}
+		}
+	})
+	return out.String()
 }
 
 // flagNoteIndent is how far a flag's description is indented under it,

@@ -171,3 +171,19 @@ func TestFlagsHelpWritesTwoDashes(t *testing.T) {
 		assert.Equal(t, "a", f.manifest, "%q", args)
 	}
 }
+
+// TestHelpNamesSubcommands: the help of a command names every command
+// under it, in its synopsis or in a list of its own.
+func TestHelpNamesSubcommands(t *testing.T) {
+	cli.walk(func(c *cmd) {
+		if c == cli || len(c.subs) == 0 {
+			return
+		}
+		path := strings.Join(c.path(), " ")
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, exitOK, run(append(c.path(), "-h"), &stdout, &stderr), "gatectl %s -h: %s", path, stderr.String())
+		for _, s := range c.subs {
+			assert.Contains(t, stdout.String(), s.title(), "gatectl help %s does not name %s", path, s.title())
+		}
+	})
+}

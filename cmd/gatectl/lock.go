@@ -70,9 +70,12 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	if done {
 		return code
 	}
+	path := manifestPath(f.manifest)
+	if refuseStdinManifest(stderr, cmd, path, "the lock file goes beside the manifest") {
+		return exitUsage
+	}
 	log := logq.New(stderr, cmd)
 	defer log.Close(logClose)
-	path := manifestPath(f.manifest)
 	svc, err := runtime.OpenService(ctx, path, runtime.NewServiceConfig().WithGate(runtime.NewGateConfig().
 		WithEngine(newEngineConfig().WithCacheDir(defaultCacheDir()))))
 	if err != nil {

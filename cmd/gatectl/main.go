@@ -41,6 +41,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "gatectl: cannot keep its environment from the processes it starts (PR_SET_DUMPABLE): %v\n", err)
 	}
 	oneShotMemory(os.Args[1:], os.Getenv)
+	if len(os.Args) > 1 && os.Args[1] == namesCommand {
+		// What the completion scripts ask, not a command of the table.
+		os.Exit(namesCmd(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -106,7 +110,16 @@ func fitMemoryToManifest(path string) int64 {
 	if err != nil || !fi.Mode().IsRegular() {
 		return 0
 	}
-	limit := fi.Size() * oneShotHeapPerManifestByte
+	return fitMemoryToSize(fi.Size())
+}
+
+// fitMemoryToSize is fitMemoryToManifest for a manifest of size bytes
+// already read (one on standard input).
+func fitMemoryToSize(size int64) int64 {
+	if !oneShot.Load() {
+		return 0
+	}
+	limit := size * oneShotHeapPerManifestByte
 	if limit <= oneShotMemoryLimit {
 		return 0
 	}

@@ -35,7 +35,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 		}
 	}
 	path := manifestPath(f.manifest)
-	m, err := manifest.Load(path)
+	m, err := loadManifest(path)
 	if err != nil {
 		reportManifestError(stderr, cmd, path, err)
 		return exitUsage
@@ -54,7 +54,7 @@ func probeRunTool(fs *command, f *probeRunFlags, pos []string, stdout, stderr io
 		}
 	}
 	if one.Tools == nil && one.Servers == nil {
-		fmt.Fprintf(stderr, "%s: %s has no tool or server named %q%s\n", cmd, path, f.tool, nearNames(f.tool, m))
+		fmt.Fprintf(stderr, "%s: %s has no tool or server named %q%s\n", cmd, shownManifest(path), f.tool, nearNames(f.tool, m))
 		return exitUsage
 	}
 

@@ -52,10 +52,16 @@ type cmd struct {
 	flags func(fs *flag.FlagSet)
 	// subs are its subcommands, selected by the word after its name.
 	subs []*cmd
-	// args are the words its positional arguments may be, and files says
-	// they may be files: what completion offers where they go.
+	// args are the words its positional arguments may be, files says
+	// they may be files, and names that they are names of the manifest's
+	// tools and servers, which completion asks "gatectl __names" for:
+	// what completion offers where they go.
 	args  []string
 	files bool
+	names bool
+	// values are, by flag name, the words a flag's value may be, which
+	// completion offers instead of files.
+	values map[string][]string
 	// run runs it on the arguments after its name when they do not start
 	// with a subcommand's name.
 	run func(args []string, stdout, stderr io.Writer) int

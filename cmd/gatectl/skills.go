@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -80,13 +82,16 @@ func openSkills(ctx context.Context, cmd string, f *skillsFlags, stderr io.Write
 			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return nil, nil, false
 		}
+	case errors.Is(statErr, fs.ErrNotExist):
+		fmt.Fprintf(stderr, "%s: no --path DIR to look for skills in, and %s\n", cmd, noManifest(path))
+		return nil, nil, false
 	default:
 		fmt.Fprintf(stderr, "%s: no manifest (%s: %v) and no --path DIR to look for skills in\n", cmd, path, statErr)
 		return nil, nil, false
 	}
 	m := g.Skills(ctx)
 	if m == nil {
-		fmt.Fprintf(stderr, "%s: %s has no [skills] paths; give them there or with --path DIR\n", cmd, path)
+		fmt.Fprintf(stderr, "%s: %s has no [skills] paths; give them there or with --path DIR\n", cmd, shownManifest(path))
 		g.Close(ctx)
 		return nil, nil, false
 	}

@@ -10,6 +10,7 @@ _gatectl_node() {
 		valued=''
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_init)
 		subs=''
@@ -17,6 +18,7 @@ _gatectl_node() {
 		valued='-m --m'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_check)
 		subs=''
@@ -24,6 +26,7 @@ _gatectl_node() {
 		valued='-m --m'
 		args=''
 		files=''
+		names='1'
 		;;
 	gatectl_schema)
 		subs=''
@@ -31,6 +34,7 @@ _gatectl_node() {
 		valued='-format --format -m --m'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_serve)
 		subs=''
@@ -38,6 +42,7 @@ _gatectl_node() {
 		valued='-addr --addr -list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait -token-file --token-file'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_mcp)
 		subs='lock'
@@ -45,6 +50,7 @@ _gatectl_node() {
 		valued='-list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_mcp_lock)
 		subs=''
@@ -52,6 +58,7 @@ _gatectl_node() {
 		valued='-m --m -manifest --manifest'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_skills)
 		subs='prompt'
@@ -59,6 +66,7 @@ _gatectl_node() {
 		valued='-m --m -path --path'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_skills_prompt)
 		subs=''
@@ -66,6 +74,7 @@ _gatectl_node() {
 		valued='-m --m -path --path'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_doctor)
 		subs='skills'
@@ -73,6 +82,7 @@ _gatectl_node() {
 		valued=''
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_doctor_skills)
 		subs=''
@@ -80,6 +90,7 @@ _gatectl_node() {
 		valued='-m --m -path --path'
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_probe)
 		subs='run inspect'
@@ -87,6 +98,7 @@ _gatectl_node() {
 		valued=''
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_probe_run)
 		subs=''
@@ -94,6 +106,7 @@ _gatectl_node() {
 		valued='-budget --budget -cache-dir --cache-dir -config --config -dial --dial -env --env -http --http -import --import -insecure --insecure -m --m -memory --memory -name --name -python --python -secret --secret -tls-ca --tls-ca -tool --tool'
 		args=''
 		files='1'
+		names=''
 		;;
 	gatectl_probe_inspect)
 		subs=''
@@ -101,6 +114,7 @@ _gatectl_node() {
 		valued='-memory --memory'
 		args=''
 		files='1'
+		names=''
 		;;
 	gatectl_completion)
 		subs=''
@@ -108,6 +122,7 @@ _gatectl_node() {
 		valued=''
 		args='bash zsh fish'
 		files=''
+		names=''
 		;;
 	gatectl_version)
 		subs=''
@@ -115,6 +130,7 @@ _gatectl_node() {
 		valued=''
 		args=''
 		files=''
+		names=''
 		;;
 	gatectl_help)
 		subs=''
@@ -122,6 +138,20 @@ _gatectl_node() {
 		valued=''
 		args='init check schema serve mcp skills doctor probe completion version help'
 		files=''
+		names=''
+		;;
+	esac
+}
+
+# _gatectl_values sets values to the words the value of the flag $2 of
+# the command $1 may be; none when it is a file.
+_gatectl_values() {
+	case $1:$2 in
+	'gatectl_schema:-format' | 'gatectl_schema:--format')
+		values='openai anthropic mcp'
+		;;
+	*)
+		values=''
 		;;
 	esac
 }
@@ -131,9 +161,37 @@ _gatectl_has() {
 	[[ -n $2 && " $1 " == *" $2 "* ]]
 }
 
+# _gatectl_names adds to COMPREPLY the names check takes that start with
+# $1, of the manifest the words before the cursor name with -m (else the
+# one gatectl reads by default). gatectl reads the file and runs no probe;
+# it is never given standard input, which is the terminal here.
+_gatectl_names() {
+	local m='' n i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-m | --m | -manifest | --manifest)
+			m=${COMP_WORDS[i+1]}
+			if [[ $m == = ]]; then # -m=FILE, split at = by COMP_WORDBREAKS
+				m=${COMP_WORDS[i+2]}
+			fi
+			;;
+		-m=* | --m=* | -manifest=* | --manifest=*)
+			m=${COMP_WORDS[i]#*=}
+			;;
+		esac
+	done
+	[[ $m == - ]] && return
+	[[ $m == "~/"* ]] && m=$HOME/${m:2}
+	local -a ask=(__names)
+	[[ -n $m ]] && ask+=(-m "$m")
+	while IFS= read -r n; do
+		[[ $n == "$1"* ]] && COMPREPLY+=("$n")
+	done < <(command gatectl "${ask[@]}" 2>/dev/null </dev/null)
+}
+
 _gatectl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} node=gatectl i
-	local subs flags valued args files
+	local subs flags valued args files names values
 	_gatectl_node "$node"
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		_gatectl_has "$subs" "${COMP_WORDS[i]}" || break
@@ -145,12 +203,19 @@ _gatectl() {
 	fi
 	COMPREPLY=()
 	if ((COMP_CWORD > 1)) && _gatectl_has "$valued" "${COMP_WORDS[COMP_CWORD-1]}"; then
-		compopt -o filenames 2>/dev/null
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		_gatectl_values "$node" "${COMP_WORDS[COMP_CWORD-1]}"
+		if [[ -n $values ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+		else
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
 	elif [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$flags" -- "$cur")
 	elif [[ -n $subs$args ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$subs $args" -- "$cur")
+	elif [[ -n $names ]]; then
+		_gatectl_names "$cur"
 	elif [[ -n $files ]]; then
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")

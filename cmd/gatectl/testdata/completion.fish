@@ -67,6 +67,33 @@ function __gatectl_new
     test "$at[1]" = $argv[1]; and test "$at[2]" = new
 end
 
+# __gatectl_names prints the names check takes, of the manifest the words
+# before the cursor name with -m (else the one gatectl reads by default).
+# gatectl reads the file and runs no probe; it is never given standard
+# input, which is the terminal here.
+function __gatectl_names
+    set -l m
+    set -l words (commandline -opc)
+    for i in (seq 2 (count $words))
+        switch $words[$i]
+            case -m --m -manifest --manifest
+                if test $i -lt (count $words)
+                    set m $words[(math $i + 1)]
+                end
+            case '-m=*' '--m=*' '-manifest=*' '--manifest=*'
+                set m (string split -m 1 = -- $words[$i])[2]
+        end
+    end
+    if test "$m" = -
+        return
+    end
+    set -l ask __names
+    if test -n "$m"
+        set ask $ask -m (string replace -r '^~/' "$HOME/" -- $m)
+    end
+    command gatectl $ask 2>/dev/null </dev/null
+end
+
 complete -c gatectl -f
 complete -c gatectl -n '__gatectl_new gatectl' -a 'init' -d 'write a gate.toml for what it finds on this machine'
 complete -c gatectl -n '__gatectl_new gatectl' -a 'check' -d 'which tools and servers can run right now, and why not'
@@ -87,7 +114,8 @@ complete -c gatectl -n '__gatectl_is gatectl_init' -l stdout -d 'write the manif
 complete -c gatectl -n '__gatectl_is gatectl_check' -l json -d 'print the result as JSON (shape: docs/CLI.md)'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s v -d 'log each probe\'s failures and grace decisions to stderr'
-complete -c gatectl -n '__gatectl_is gatectl_schema' -l format -r -F -d 'openai, anthropic or mcp'
+complete -c gatectl -n '__gatectl_is gatectl_check' -a '(__gatectl_names)'
+complete -c gatectl -n '__gatectl_is gatectl_schema' -l format -x -a 'openai anthropic mcp' -d 'openai, anthropic or mcp'
 complete -c gatectl -n '__gatectl_is gatectl_schema' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l addr -r -F -d 'where to listen'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l allow-remote -d 'allow listening on an address other than loopback (needs a token)'

@@ -25,6 +25,7 @@ _gatectl_node() {
 		valued=()
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_init)
 		subs=()
@@ -35,6 +36,7 @@ _gatectl_node() {
 		valued=('-m' '--m')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_check)
 		subs=()
@@ -45,6 +47,7 @@ _gatectl_node() {
 		valued=('-m' '--m')
 		args=()
 		files=''
+		names='1'
 		;;
 	(gatectl_schema)
 		subs=()
@@ -54,6 +57,7 @@ _gatectl_node() {
 		valued=('-format' '--format' '-m' '--m')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_serve)
 		subs=()
@@ -68,6 +72,7 @@ _gatectl_node() {
 		valued=('-addr' '--addr' '-list-changed-interval' '--list-changed-interval' '-m' '--m' '-startup-wait' '--startup-wait' '-token-file' '--token-file')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_mcp)
 		subs=('lock')
@@ -79,6 +84,7 @@ _gatectl_node() {
 		valued=('-list-changed-interval' '--list-changed-interval' '-m' '--m' '-startup-wait' '--startup-wait')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_mcp_lock)
 		subs=()
@@ -90,6 +96,7 @@ _gatectl_node() {
 		valued=('-m' '--m' '-manifest' '--manifest')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_skills)
 		subs=('prompt')
@@ -100,6 +107,7 @@ _gatectl_node() {
 		valued=('-m' '--m' '-path' '--path')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_skills_prompt)
 		subs=()
@@ -109,6 +117,7 @@ _gatectl_node() {
 		valued=('-m' '--m' '-path' '--path')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_doctor)
 		subs=('skills')
@@ -117,6 +126,7 @@ _gatectl_node() {
 		valued=()
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_doctor_skills)
 		subs=()
@@ -129,6 +139,7 @@ _gatectl_node() {
 		valued=('-m' '--m' '-path' '--path')
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_probe)
 		subs=('run' 'inspect')
@@ -138,6 +149,7 @@ _gatectl_node() {
 		valued=()
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_probe_run)
 		subs=()
@@ -164,6 +176,7 @@ _gatectl_node() {
 		valued=('-budget' '--budget' '-cache-dir' '--cache-dir' '-config' '--config' '-dial' '--dial' '-env' '--env' '-http' '--http' '-import' '--import' '-insecure' '--insecure' '-m' '--m' '-memory' '--memory' '-name' '--name' '-python' '--python' '-secret' '--secret' '-tls-ca' '--tls-ca' '-tool' '--tool')
 		args=()
 		files='1'
+		names=''
 		;;
 	(gatectl_probe_inspect)
 		subs=()
@@ -173,6 +186,7 @@ _gatectl_node() {
 		valued=('-memory' '--memory')
 		args=()
 		files='1'
+		names=''
 		;;
 	(gatectl_completion)
 		subs=()
@@ -181,6 +195,7 @@ _gatectl_node() {
 		valued=()
 		args=('bash' 'zsh' 'fish')
 		files=''
+		names=''
 		;;
 	(gatectl_version)
 		subs=()
@@ -189,6 +204,7 @@ _gatectl_node() {
 		valued=()
 		args=()
 		files=''
+		names=''
 		;;
 	(gatectl_help)
 		subs=()
@@ -197,13 +213,54 @@ _gatectl_node() {
 		valued=()
 		args=('init' 'check' 'schema' 'serve' 'mcp' 'skills' 'doctor' 'probe' 'completion' 'version' 'help')
 		files=''
+		names=''
 		;;
 	esac
 }
 
+# _gatectl_values sets values to the words the value of the flag $2 of
+# the command $1 may be; none when it is a file.
+_gatectl_values() {
+	case $1:$2 in
+	('gatectl_schema:-format'|'gatectl_schema:--format')
+		values=('openai' 'anthropic' 'mcp')
+		;;
+	(*)
+		values=()
+		;;
+	esac
+}
+
+# _gatectl_names offers the names check takes, of the manifest the words
+# before the cursor name with -m (else the one gatectl reads by default).
+# gatectl reads the file and runs no probe; it is never given standard
+# input, which is the terminal here.
+_gatectl_names() {
+	local m w
+	local -i i
+	local -a ask found
+	for ((i = 2; i < CURRENT; i++)); do
+		w=${words[i]}
+		case $w in
+		(-m|--m|-manifest|--manifest)
+			m=${words[i+1]}
+			;;
+		(-m=*|--m=*|-manifest=*|--manifest=*)
+			m=${w#*=}
+			;;
+		esac
+	done
+	[[ $m == - ]] && return
+	[[ $m == '~/'* ]] && m=$HOME/${m#'~/'}
+	ask=(__names)
+	[[ -n $m ]] && ask+=(-m "$m")
+	found=(${(f)"$(command gatectl "${ask[@]}" 2>/dev/null </dev/null)"})
+	compadd -a found
+}
+
 _gatectl() {
-	local node=gatectl w files
-	local -a subs descs flags valued args
+	local node=gatectl w files names
+	local -a subs descs flags valued args values
 	local -i i
 	_gatectl_node $node
 	for ((i = 2; i < CURRENT; i++)); do
@@ -219,12 +276,19 @@ _gatectl() {
 	fi
 	w=${words[CURRENT-1]}
 	if ((CURRENT > 2)) && [[ -n $w ]] && ((${valued[(Ie)$w]})); then
-		_files
+		_gatectl_values $node $w
+		if ((${#values})); then
+			compadd -a values
+		else
+			_files
+		fi
 	elif [[ ${words[CURRENT]} == -* ]]; then
 		_describe -t options option flags
 	elif ((${#descs} + ${#args})); then
 		((${#descs})) && _describe -t commands command descs
 		((${#args})) && compadd -a args
+	elif [[ -n $names ]]; then
+		_gatectl_names
 	elif [[ -n $files ]]; then
 		_files
 	fi
