@@ -341,9 +341,7 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 		c.OnWait()
 	}
 	if c.CPU == nil {
-		mark := c.beginWait()
-		fn(ctx)
-		c.endWait(mark, allowed, !answer)
+		c.waitFor(ctx, allowed, !answer, fn)
 		c.resume()
 		if grant {
 			c.extend()
@@ -352,9 +350,7 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	}
 	c.CPU.Release()
 	c.cpuReleased = true
-	mark := c.beginWait()
-	fn(ctx)
-	c.endWait(mark, allowed, !answer)
+	c.waitFor(ctx, allowed, !answer, fn)
 	if err := c.reacquire(ctx); err != nil {
 		c.relock()
 		c.interrupt(where, err)
@@ -364,6 +360,14 @@ func (c *Call) wait(ctx context.Context, where string, answer bool, allowed time
 	if grant {
 		c.extend() // counted from when the probe holds a CPU again
 	}
+}
+
+// waitFor runs fn between beginWait and endWait; endWait runs however fn
+// ends, so that a wait's hold on the starvation clock never outlives it.
+func (c *Call) waitFor(ctx context.Context, allowed time.Duration, sleep bool, fn func(ctx context.Context)) {
+	mark := c.beginWait()
+	defer c.endWait(mark, allowed, sleep)
+	fn(ctx)
 }
 
 // ErrHostBusy is the cause of an interruption because the host had no
