@@ -23,6 +23,8 @@ type hub struct {
 	opts    Options
 	// open counts the streams, all and per peer (Options.MaxStreams).
 	open *budget.Shared
+	// flips keeps the recent changes for the status page (GET /).
+	flips *flipLog
 
 	mu      sync.Mutex
 	gen     uint64 // events published so far; the id of the last one
@@ -37,7 +39,7 @@ type stream struct {
 
 func newHub(svc *runtime.Service, metrics *Metrics, opts Options) *hub {
 	h := &hub{metrics: metrics, opts: opts, streams: map[*stream]struct{}{},
-		open: budget.New(int64(opts.MaxStreams), int64(opts.MaxPeerStreams))}
+		open: budget.New(int64(opts.MaxStreams), int64(opts.MaxPeerStreams)), flips: newFlipLog(time.Now())}
 	unsubscribe := svc.Subscribe(h.publish)
 	if opts.Done != nil {
 		go func() {
@@ -60,6 +62,7 @@ func (h *hub) publish(e runtime.Event) {
 	// A reload's reason lists every problem of the manifest: it may be
 	// megabytes, and every stream would get it whole.
 	e.Reason = shortProblems(e.Reason)
+	h.flips.record(e)
 	data, err := json.Marshal(statusview.NewEvent(e))
 	if err != nil { // an Event has only strings, bools and a time
 		return
