@@ -35,12 +35,15 @@ type browser struct {
 	mu      sync.Mutex
 	nextID  int
 	waiting map[int]chan cdpMessage
-	closed  chan struct{} // closed when the pipe from the browser ends
+	// listeners get the events of the methods a test asked for (on).
+	listeners map[string]chan json.RawMessage
+	closed    chan struct{} // closed when the pipe from the browser ends
 }
 
 type cdpMessage struct {
 	ID     int             `json:"id,omitempty"`
 	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *struct {
 		Message string `json:"message"`
@@ -64,7 +67,7 @@ func startBrowser(t *testing.T, width, height int) *browser {
 	require.NoError(t, cmd.Start(), "starting %s (scripts/test installs Debian's chromium)", chromiumPath)
 	cmdIn.Close()
 	cmdOut.Close()
-	b := &browser{t: t, toChrome: toChrome, waiting: map[int]chan cdpMessage{}, closed: make(chan struct{})}
+	b := &browser{t: t, toChrome: toChrome, waiting: map[int]chan cdpMessage{}, listeners: map[string]chan json.RawMessage{}, closed: make(chan struct{})}
 	go b.read(fromChrome)
 	t.Cleanup(func() {
 		toChrome.Close()
@@ -85,7 +88,8 @@ func startBrowser(t *testing.T, width, height int) *browser {
 	return b
 }
 
-// read hands each answer to its caller; events are not used.
+// read hands each answer to its caller, and each event a test listens
+// for to its listener.
 func (b *browser) read(from *os.File) {
 	defer close(b.closed)
 	r := bufio.NewReader(from)
@@ -95,7 +99,16 @@ func (b *browser) read(from *os.File) {
 			return
 		}
 		var m cdpMessage
-		if json.Unmarshal(raw[:len(raw)-1], &m) != nil || m.ID == 0 {
+		if json.Unmarshal(raw[:len(raw)-1], &m) != nil {
+			continue
+		}
+		if m.ID == 0 {
+			b.mu.Lock()
+			ch := b.listeners[m.Method]
+			b.mu.Unlock()
+			if ch != nil {
+				ch <- m.Params
+			}
 			continue
 		}
 		b.mu.Lock()
@@ -106,6 +119,16 @@ func (b *browser) read(from *os.File) {
 			ch <- m
 		}
 	}
+}
+
+// on returns the events of method from now on (a test reads each one it
+// causes, or the reader waits for it).
+func (b *browser) on(method string) <-chan json.RawMessage {
+	ch := make(chan json.RawMessage, 16)
+	b.mu.Lock()
+	b.listeners[method] = ch
+	b.mu.Unlock()
+	return ch
 }
 
 // call sends a command to session ("" for the browser) and decodes its

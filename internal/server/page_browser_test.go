@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -226,4 +227,46 @@ func TestStatusPageTokenInBrowser(t *testing.T) {
 	var title string
 	b.eval(`document.title`, &title)
 	assert.Equal(t, "gate status", title)
+}
+
+// TestStatusPageCatchesUp: a change between the page's rendering and its
+// stream's start is not lost: the stream's hello tells the page it lacks
+// changes, and it reads the state again in place, without a reload, then
+// follows the stream. The browser holds the stream's request back
+// (DevTools' Fetch domain) until the change is made.
+func TestStatusPageCatchesUp(t *testing.T) {
+	t.Parallel()
+	path := writeManifest(t, t.TempDir(), "[[tools]]\nname = \"echo\"\n")
+	svc := openService(t, path, nil, serviceConfig(nil, nil))
+	runService(t, svc)
+	f := serve(t, svc, nil, Options{})
+
+	b := startBrowser(t, 800, 600)
+	paused := b.on("Fetch.requestPaused")
+	b.do("Fetch.enable", map[string]any{"patterns": []map[string]any{{"urlPattern": "*/v1/events*"}}}, nil)
+	b.open(f.url + "/")
+	var request struct{ RequestID string }
+	select {
+	case raw := <-paused:
+		require.NoError(t, json.Unmarshal(raw, &request))
+	case <-time.After(browserWait):
+		t.Fatal("the page did not open its event stream")
+	}
+	recent := `Array.from(document.getElementById('flips').rows, tr => tr.cells[2].textContent)`
+	var names []string
+	b.eval(recent, &names)
+	assert.Empty(t, names)
+
+	svc.Publish(runtime.Event{Type: "upstream", Name: "missed-by-the-page", State: "unavailable", At: time.Now()})
+	b.eval(`window.gateMarker = 'same page'`, nil)
+	b.do("Fetch.continueRequest", map[string]any{"requestId": request.RequestID}, nil)
+	b.waitUntil(recent + `.includes('missed-by-the-page') && document.body.dataset.live === 'connected'`)
+
+	svc.Publish(runtime.Event{Type: "upstream", Name: "after-the-catch-up", State: "available", Available: true, At: time.Now()})
+	b.waitUntil(recent + `.includes('after-the-catch-up')`)
+	b.eval(recent, &names)
+	assert.Equal(t, []string{"after-the-catch-up", "missed-by-the-page"}, names, "each change once, newest first")
+	var marker string
+	b.eval(`window.gateMarker`, &marker)
+	assert.Equal(t, "same page", marker, "caught up without a reload")
 }

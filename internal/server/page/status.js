@@ -95,37 +95,76 @@
     count();
   }
 
-  // missed: the page lacks changes. It reloads, but not twice within ten
-  // seconds (a service that changes faster than a page loads would
-  // otherwise reload it for ever); then it says so instead.
-  function missed() {
-    const last = Number(sessionStorage.getItem('gate-status-reloaded') || 0);
-    if (Date.now() - last > 10000) {
-      sessionStorage.setItem('gate-status-reloaded', String(Date.now()));
-      location.reload();
-      return;
-    }
-    setLive('stale', 'changes were missed: reload the page');
+  // resync reads the page again when it lacks changes (the stream began
+  // after the state the page tells, or fell behind) and puts its tables
+  // in place of these, without a reload. Changes that arrive meanwhile
+  // are held, and those newer than the new state applied after it. The
+  // new tables are gate's escaped HTML, parsed inert (DOMParser runs no
+  // script) and adopted as they are.
+  let held = null;
+  function resync() {
+    if (held) return;
+    held = [];
+    setLive('syncing', 'catching up…');
+    fetch(location.href, {headers: {Accept: 'text/html'}, cache: 'no-store', credentials: 'same-origin'})
+      .then(function (r) {
+        if (!r.ok) throw new Error(String(r.status));
+        return r.text();
+      })
+      .then(function (text) {
+        const fresh = new DOMParser().parseFromString(text, 'text/html');
+        for (const id of ['tools', 'servers', 'skills', 'flips']) {
+          const mine = document.getElementById(id), theirs = fresh.getElementById(id);
+          if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+        }
+        seen = Number(fresh.body.dataset.generation);
+        const pending = held;
+        held = null;
+        for (const m of pending) {
+          if (Number(m.lastEventId) > seen) change(m);
+        }
+        count();
+        setLive('connected', 'live');
+      })
+      .catch(function () {
+        held = null;
+        setLive('stale', 'changes were missed: reload the page');
+      });
   }
 
-  const events = new EventSource('v1/events');
-  events.addEventListener('hello', function (m) {
-    const gen = Number(JSON.parse(m.data).generation);
-    if (gen > seen) {
-      missed();
+  function change(m) {
+    if (held) {
+      held.push(m);
       return;
     }
-    setLive('connected', 'live');
-  });
-  events.addEventListener('change', function (m) {
     seen = Number(m.lastEventId) || seen;
     apply(JSON.parse(m.data));
-  });
-  events.addEventListener('overflow', function () {
-    events.close();
-    missed();
-  });
-  events.addEventListener('error', function () {
-    if (body.dataset.live !== 'stale') setLive('reconnecting', 'reconnecting…');
-  });
+  }
+
+  let events = null;
+  function connect() {
+    events = new EventSource('v1/events');
+    events.addEventListener('hello', function (m) {
+      if (Number(JSON.parse(m.data).generation) > seen) {
+        resync();
+        return;
+      }
+      setLive('connected', 'live');
+    });
+    events.addEventListener('change', change);
+    // The stream fell behind and gate ended it: a new one's hello tells
+    // that changes were missed, and the page reads the state again.
+    events.addEventListener('overflow', function () {
+      events.close();
+      connect();
+    });
+    events.addEventListener('error', function () {
+      if (events.readyState === EventSource.CLOSED) {
+        setLive('stale', 'disconnected: reload the page');
+      } else if (!held) {
+        setLive('reconnecting', 'reconnecting…');
+      }
+    });
+  }
+  connect();
 })();
