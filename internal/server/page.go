@@ -184,7 +184,7 @@ func (s *server) pageData(ctx context.Context) (pageView, error) {
 			return pageTime(at)
 		}
 		if flips.complete {
-			return "unchanged since gate started, " + pageTime(flips.horizon)
+			return "gate's start, " + pageTime(flips.horizon)
 		}
 		return "before " + pageTime(flips.horizon)
 	}
