@@ -157,8 +157,10 @@ func (b *browser) call(session, method string, params any, out any) {
 		}
 	case <-b.closed:
 		b.t.Fatalf("%s: the browser went away", method)
-	case <-time.After(browserWait):
-		b.t.Fatalf("%s: no answer within %v", method, browserWait)
+	case <-time.After(browserWait + 10*time.Second):
+		// Longer than a wait in the page (waitUntil), whose own error
+		// says more.
+		b.t.Fatalf("%s: no answer within %v", method, browserWait+10*time.Second)
 	}
 }
 

@@ -62,7 +62,6 @@ func (h *hub) publish(e runtime.Event) {
 	// A reload's reason lists every problem of the manifest: it may be
 	// megabytes, and every stream would get it whole.
 	e.Reason = shortProblems(e.Reason)
-	h.flips.record(e)
 	data, err := json.Marshal(statusview.NewEvent(e))
 	if err != nil { // an Event has only strings, bools and a time
 		return
@@ -70,6 +69,7 @@ func (h *hub) publish(e runtime.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.gen++
+	h.flips.record(e, h.gen)
 	frame := fmt.Appendf(nil, "id: %d\nevent: change\ndata: %s\n\n", h.gen, data)
 	for s := range h.streams {
 		select {

@@ -28,7 +28,7 @@ const (
 	// and nothing else: no inline script or handler (so that a name that
 	// slipped into markup could not run even then), no other origin, no
 	// frames, forms or <base>.
-	pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+	pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 	// pageRecentFlips is how many of the kept changes the page lists; the
 	// rest still tell since when a thing is in its state.
@@ -173,7 +173,7 @@ func pageTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z"
 // the script knows which events the rest already tells (as /v1/status).
 func (s *server) pageData(ctx context.Context) (pageView, error) {
 	st := s.statusState()
-	flips := s.hub.flips.view()
+	flips := s.hub.flips.view(st.gen)
 	v := pageView{Script: strings.TrimPrefix(pageScriptPath, "/"), Style: strings.TrimPrefix(pageStylePath, "/"),
 		Generation: st.gen, Ready: st.ready, Manifest: st.gate.ManifestPath(), LastReload: pageTime(st.reloadedAt)}
 	if st.reloadErr != nil {

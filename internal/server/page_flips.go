@@ -21,21 +21,28 @@ type flipLog struct {
 	// started is when the log began: a thing that did not change since
 	// has been in its state at least since then.
 	started time.Time
-	ring    [flipLogSize]runtime.Event
+	ring    [flipLogSize]flip
 	next    int    // where the next event goes
 	total   uint64 // events kept so far, dropped ones included
 }
 
+// flip is a kept change and the generation its event made.
+type flip struct {
+	runtime.Event
+	gen uint64
+}
+
 func newFlipLog(now time.Time) *flipLog { return &flipLog{started: now} }
 
-// record keeps e, dropping the oldest change when the ring is full.
-func (l *flipLog) record(e runtime.Event) {
+// record keeps e, the event of generation gen, dropping the oldest change
+// when the ring is full.
+func (l *flipLog) record(e runtime.Event, gen uint64) {
 	if e.Pending != nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.ring[l.next] = e
+	l.ring[l.next] = flip{e, gen}
 	l.next = (l.next + 1) % flipLogSize
 	l.total++
 }
@@ -56,23 +63,29 @@ type flipView struct {
 	complete bool
 }
 
-// view copies the log's changes, newest first.
-func (l *flipLog) view() flipView {
+// view copies the log's changes up to generation gen, newest first: the
+// page tells those, and its script applies the later ones from the
+// stream, so that each is listed once.
+func (l *flipLog) view(gen uint64) flipView {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := int(min(l.total, flipLogSize))
 	v := flipView{recent: make([]runtime.Event, 0, n), last: make(map[flipKey]time.Time, n), horizon: l.started, complete: l.total <= flipLogSize}
+	if !v.complete {
+		// The oldest kept change: anything unchanged since was so before.
+		v.horizon = l.ring[l.next].At
+	}
 	for i := 1; i <= n; i++ {
-		e := l.ring[(l.next-i+flipLogSize)%flipLogSize]
+		f := l.ring[(l.next-i+flipLogSize)%flipLogSize]
+		if f.gen > gen {
+			continue
+		}
+		e := f.Event
 		v.recent = append(v.recent, e)
 		k := flipKey{e.Type, e.Name}
 		if _, seen := v.last[k]; !seen {
 			v.last[k] = e.At
 		}
-	}
-	if !v.complete {
-		// The oldest kept change: anything unchanged since was so before.
-		v.horizon = v.recent[n-1].At
 	}
 	return v
 }

@@ -171,33 +171,37 @@ func FuzzWantsHTML(f *testing.F) {
 }
 
 // TestFlipLog: the log keeps the latest flipLogSize changes, newest
-// first; a held-back answer is not a change; since when a thing is in its
-// state is its latest kept change, or, for one without, the start while
-// nothing was dropped and the oldest kept change after.
+// first, up to the generation asked for; a held-back answer is not a
+// change; since when a thing is in its state is its latest kept change,
+// or, for one without, the start while nothing was dropped and the oldest
+// kept change after.
 func TestFlipLog(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
 	l := newFlipLog(start)
-	v := l.view()
+	v := l.view(0)
 	assert.Empty(t, v.recent)
 	assert.True(t, v.complete)
 	assert.Equal(t, start, v.horizon)
 
 	at := func(i int) time.Time { return start.Add(time.Duration(i) * time.Second) }
-	l.record(runtime.Event{Type: "tool", Name: "db", State: "unavailable", At: at(1)})
-	l.record(runtime.Event{Type: "tool", Name: "db", State: "available", At: at(2), Pending: &runtime.Pending{}})
-	l.record(runtime.Event{Type: "server", Name: "db", State: "available", At: at(3)})
-	v = l.view()
+	l.record(runtime.Event{Type: "tool", Name: "db", State: "unavailable", At: at(1)}, 1)
+	l.record(runtime.Event{Type: "tool", Name: "db", State: "available", At: at(2), Pending: &runtime.Pending{}}, 2)
+	l.record(runtime.Event{Type: "server", Name: "db", State: "available", At: at(3)}, 3)
+	v = l.view(3)
 	require.Len(t, v.recent, 2, "the held-back answer is not kept")
 	assert.Equal(t, "server", v.recent[0].Type, "newest first")
 	assert.Equal(t, at(1), v.last[flipKey{"tool", "db"}])
 	assert.Equal(t, at(3), v.last[flipKey{"server", "db"}], "a tool and a server of one name are two things")
 	assert.True(t, v.complete)
+	v = l.view(2)
+	require.Len(t, v.recent, 1, "a change after the generation the page tells is the stream's to bring")
+	assert.Equal(t, "tool", v.recent[0].Type)
 
 	for i := range flipLogSize {
-		l.record(runtime.Event{Type: "tool", Name: "flapping", State: "available", At: at(10 + i)})
+		l.record(runtime.Event{Type: "tool", Name: "flapping", State: "available", At: at(10 + i)}, uint64(4+i))
 	}
-	v = l.view()
+	v = l.view(uint64(3 + flipLogSize))
 	assert.Len(t, v.recent, flipLogSize, "bounded")
 	assert.False(t, v.complete)
 	assert.Equal(t, at(10), v.horizon, "the oldest kept change")
