@@ -23,6 +23,8 @@ type hub struct {
 	opts    Options
 	// open counts the streams, all and per peer (Options.MaxStreams).
 	open *budget.Shared
+	// flips keeps the recent changes for the status page (GET /).
+	flips *flipLog
 
 	mu      sync.Mutex
 	gen     uint64 // events published so far; the id of the last one
@@ -37,7 +39,7 @@ type stream struct {
 
 func newHub(svc *runtime.Service, metrics *Metrics, opts Options) *hub {
 	h := &hub{metrics: metrics, opts: opts, streams: map[*stream]struct{}{},
-		open: budget.New(int64(opts.MaxStreams), int64(opts.MaxPeerStreams))}
+		open: budget.New(int64(opts.MaxStreams), int64(opts.MaxPeerStreams)), flips: newFlipLog(time.Now())}
 	unsubscribe := svc.Subscribe(h.publish)
 	if opts.Done != nil {
 		go func() {
@@ -67,6 +69,7 @@ func (h *hub) publish(e runtime.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.gen++
+	h.flips.record(e, h.gen)
 	frame := fmt.Appendf(nil, "id: %d\nevent: change\ndata: %s\n\n", h.gen, data)
 	for s := range h.streams {
 		select {

@@ -59,6 +59,9 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 		"/v1/events":        s.hub.serve,
 		"/healthz":          healthz,
 		"/readyz":           s.readyz,
+		"/":                 s.page,
+		pageScriptPath:      s.pageAsset,
+		pageStylePath:       s.pageAsset,
 	}
 	s.actions = map[string]http.HandlerFunc{
 		"/v1/refresh": s.refresh,
