@@ -46,6 +46,8 @@ func TestMetricsAndEvents(t *testing.T) {
 		"a name the client made up is not a label")
 	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_state", "server", "web", "state", "ready"))
 	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_tools", "offered", "true"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_up", "server", "web"))
+	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_upstream_tools", "server", "web"), "the upstream's own count")
 
 	// A reload that drops the upstream hides its tools and its series.
 	h.rewrite("[[servers]]\nname = \"plain\"\n")
@@ -53,6 +55,8 @@ func TestMetricsAndEvents(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return value(t, reg, "gate_mcp_upstream_state", "server", "web") == -1
 	}, waitFor, 10*time.Millisecond)
+	assert.Equal(t, -1.0, value(t, reg, "gate_mcp_upstream_up", "server", "web"))
+	assert.Equal(t, -1.0, value(t, reg, "gate_mcp_upstream_tools", "server", "web"))
 	mu.Lock()
 	defer mu.Unlock()
 	var ups []string
