@@ -55,6 +55,7 @@ type Metrics struct {
 
 	svc     atomic.Pointer[runtime.Service]
 	changes *changeClock
+	state   *stateCollector
 }
 
 type kindMetrics struct {
@@ -149,6 +150,7 @@ func NewMetrics() *Metrics {
 		Buckets: probeBuckets,
 	}, []string{"probe_kind"})
 	m.byProbeKind = newProbeKinds(probeKindDuration)
+	m.state = newStateCollector(&m.svc, m.changes)
 	for _, kind := range []string{"tool", "server"} {
 		m.byKind[kind] = m.newKind(kind)
 	}
@@ -163,7 +165,7 @@ func NewMetrics() *Metrics {
 	m.Registry.MustRegister(
 		m.probeRuns, m.probeCodes, m.probeDuration, m.overruns, m.reads, m.graced,
 		m.stateChanges, m.reloads, m.streams, m.overflows, m.streamRefuse,
-		probeKindDuration, newStateCollector(&m.svc, m.changes),
+		probeKindDuration, m.state,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -294,6 +296,7 @@ type stateCollector struct {
 	tool, server                           *entryDescs
 	skill                                  *skillDescs
 	changes                                *changeClock
+	labels                                 *labelCache
 	// scraping serialises scrapes, so that one's end drops no stamp
 	// another's since has just set.
 	scraping sync.Mutex
@@ -312,6 +315,7 @@ func newStateCollector(svc *atomic.Pointer[runtime.Service], changes *changeCloc
 		server:  newEntryDescs("server", "server"),
 		skill:   newSkillDescs(),
 		changes: changes,
+		labels:  newLabelCache(),
 		now:     time.Now,
 	}
 }
@@ -334,6 +338,8 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	defer c.scraping.Unlock()
 	c.changes.begin()
 	defer c.changes.end()
+	c.labels.begin()
+	defer c.labels.end()
 	now := c.now()
 	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
@@ -351,11 +357,11 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		for state, n := range counts {
 			ch <- prometheus.MustNewConstMetric(r.desc, prometheus.GaugeValue, float64(n), string(state))
 		}
-		r.entries.collect(ch, sts, c.changes, now)
+		r.entries.collect(ch, sts, c.changes, c.labels, now)
 	}
-	counts, offered := c.skill.collect(ch, g.Skills(ctx), c.changes, now)
+	counts, offered := c.skill.collect(ch, g.Skills(ctx), c.changes, c.labels, now)
 	for _, state := range skillStates {
-		ch <- prometheus.MustNewConstMetric(c.skills, prometheus.GaugeValue, float64(counts[state]), string(state))
+		ch <- prometheus.MustNewConstMetric(c.skills, prometheus.GaugeValue, float64(counts[state]), state)
 	}
 	ch <- prometheus.MustNewConstMetric(c.offered, prometheus.GaugeValue, float64(offered))
 	ready := 0.0

@@ -9,7 +9,7 @@ import (
 
 // entryStates are the values of the one-hot state label of a tool or
 // server, in the order they are written.
-var entryStates = [...]runtime.State{runtime.StateAvailable, runtime.StateUnavailable, runtime.StateError}
+var entryStates = []string{string(runtime.StateAvailable), string(runtime.StateUnavailable), string(runtime.StateError)}
 
 // entryDescs are the series of one tool, or one server, labelled by its
 // manifest name: the manifest bounds them, and a reload that drops the
@@ -18,6 +18,7 @@ var entryStates = [...]runtime.State{runtime.StateAvailable, runtime.StateUnavai
 // code, from runtime's closed set.
 type entryDescs struct {
 	kind     string // "tool" or "server": the runtime.Event type
+	label    string // the label that names it
 	up       *prometheus.Desc
 	state    *prometheus.Desc
 	reason   *prometheus.Desc
@@ -30,6 +31,7 @@ func newEntryDescs(kind, label string) *entryDescs {
 	one := []string{label}
 	return &entryDescs{
 		kind:     kind,
+		label:    label,
 		up:       prometheus.NewDesc(name+"up", "1 when the "+kind+" is available now (a graced answer included), 0 when not.", one, nil),
 		state:    prometheus.NewDesc(name+"state", "1 for the "+kind+"'s current state (available, unavailable, error), 0 for the others.", []string{label, "state"}, nil),
 		reason:   prometheus.NewDesc(name+"reason", "1 with the code (runtime.Codes, a closed set) of why the "+kind+" is not available now; no series while it is.", []string{label, "code"}, nil),
@@ -46,18 +48,22 @@ func (d *entryDescs) describe(ch chan<- *prometheus.Desc) {
 
 // collect writes the series of every answer in sts, stamping their
 // changes on clock.
-func (d *entryDescs) collect(ch chan<- prometheus.Metric, sts []runtime.Status, clock *changeClock, now time.Time) {
+func (d *entryDescs) collect(ch chan<- prometheus.Metric, sts []runtime.Status, clock *changeClock, labels *labelCache, now time.Time) {
 	for _, st := range sts {
-		emit(ch, d.up, boolValue(st.Available()), st.Name)
-		for _, s := range entryStates {
-			emit(ch, d.state, boolValue(st.State == s), st.Name, string(s))
+		l := labels.of(d.kind, d.label, st.Name, entryStates)
+		if l == nil {
+			continue
+		}
+		sample(ch, d.up, l.name, boolValue(st.Available()))
+		for i, s := range entryStates {
+			sample(ch, d.state, l.states[i], boolValue(string(st.State) == s))
 		}
 		if !st.Available() {
-			emit(ch, d.reason, 1, st.Name, string(closedCode(st.Code)))
+			sample(ch, d.reason, l.code(string(closedCode(st.Code))), 1)
 		}
-		emit(ch, d.changed, unixSeconds(clock.since(d.kind, st.Name, string(st.State), st.CheckedAt, now)), st.Name)
+		sample(ch, d.changed, l.name, unixSeconds(clock.since(d.kind, st.Name, string(st.State), st.CheckedAt, now)))
 		if st.HasProbe && !st.CheckedAt.IsZero() { // it has answered
-			emit(ch, d.duration, st.Latency.Seconds(), st.Name)
+			sample(ch, d.duration, l.name, st.Latency.Seconds())
 		}
 	}
 }
@@ -69,14 +75,6 @@ func closedCode(c runtime.Code) runtime.Code {
 		return runtime.CodeUnavailable
 	}
 	return c
-}
-
-// emit writes one gauge; a label value Prometheus refuses (a name that is
-// not UTF-8) loses its series rather than failing the whole scrape.
-func emit(ch chan<- prometheus.Metric, desc *prometheus.Desc, v float64, labels ...string) {
-	if m, err := prometheus.NewConstMetric(desc, prometheus.GaugeValue, v, labels...); err == nil {
-		ch <- m
-	}
 }
 
 func boolValue(b bool) float64 {

@@ -158,6 +158,10 @@ description = "Always here."
 	metrics.changes.mu.Lock()
 	assert.Len(t, metrics.changes.stamps, 1, "only echo's stamp is kept")
 	metrics.changes.mu.Unlock()
+	collector := metrics.state
+	collector.scraping.Lock()
+	assert.Len(t, collector.labels.entries, 1, "only echo's labels are kept")
+	collector.scraping.Unlock()
 }
 
 // TestMetricsPromtool: a real scrape, with a flipped tool (so a reason

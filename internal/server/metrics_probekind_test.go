@@ -66,3 +66,35 @@ func TestChangeClock(t *testing.T) {
 	c.event(runtime.Event{Type: "tool", Name: "a", State: "removed", At: t0})
 	assert.Empty(t, c.stamps)
 }
+
+// TestLabelCache: an entry's label pairs are sorted by name whatever its
+// label is called, a name that is not UTF-8 gets none (no series, rather
+// than a scrape that fails), and a scrape forgets what it did not find.
+func TestLabelCache(t *testing.T) {
+	c := newLabelCache()
+	c.begin()
+	names := func(l *entryLabels, pairs [][]string) {
+		t.Helper()
+		for i, want := range pairs {
+			var got []string
+			for _, p := range l.states[i] {
+				got = append(got, p.GetName()+"="+p.GetValue())
+			}
+			assert.Equal(t, want, got)
+		}
+	}
+	tool := c.of("tool", "tool", "db_query", entryStates[:1])
+	names(tool, [][]string{{"state=available", "tool=db_query"}})
+	server := c.of("server", "server", "mcp:db", entryStates[:1])
+	names(server, [][]string{{"server=mcp:db", "state=available"}})
+	assert.Equal(t, []string{"code", "tool"}, []string{tool.code("refused")[0].GetName(), tool.code("refused")[1].GetName()})
+	assert.Equal(t, []string{"code", "server"}, []string{server.code("refused")[0].GetName(), server.code("refused")[1].GetName()})
+	assert.Same(t, tool.code("refused")[0], tool.code("refused")[0], "made once")
+	assert.Nil(t, c.of("tool", "tool", "bad\xff", entryStates))
+	c.end()
+
+	c.begin()
+	assert.Same(t, tool, c.of("tool", "tool", "db_query", entryStates[:1]), "kept while found")
+	c.end()
+	assert.Len(t, c.entries, 1)
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // skillStates are the values of gate_skill_state's state label.
-var skillStates = [...]skills.State{skills.StateActive, skills.StateDegraded, skills.StateUnavailable}
+var skillStates = []string{string(skills.StateActive), string(skills.StateDegraded), string(skills.StateUnavailable)}
 
 // skillDescs are the series of one skill, labelled by its name: the
 // skills directories the manifest names bound them, and a skill that goes
@@ -35,8 +35,8 @@ func (d *skillDescs) describe(ch chan<- *prometheus.Desc) {
 // and how many are offered, for the totals. Two skills of one name (the
 // catalog keeps one, but a host app's need not) make one series set, the
 // first's, so that the scrape does not fail on a duplicate.
-func (d *skillDescs) collect(ch chan<- prometheus.Metric, m *skills.Manager, clock *changeClock, now time.Time) (counts map[skills.State]int, offered int) {
-	counts = map[skills.State]int{}
+func (d *skillDescs) collect(ch chan<- prometheus.Metric, m *skills.Manager, clock *changeClock, labels *labelCache, now time.Time) (counts map[string]int, offered int) {
+	counts = map[string]int{}
 	if m == nil {
 		return counts, 0
 	}
@@ -47,16 +47,20 @@ func (d *skillDescs) collect(ch chan<- prometheus.Metric, m *skills.Manager, clo
 	}
 	seen := map[string]bool{}
 	for _, r := range m.Diagnostics() {
-		counts[r.State]++
+		counts[string(r.State)]++
 		if seen[r.SkillName] {
 			continue
 		}
 		seen[r.SkillName] = true
-		for _, s := range skillStates {
-			emit(ch, d.state, boolValue(r.State == s), r.SkillName, string(s))
+		l := labels.of("skill", "skill", r.SkillName, skillStates)
+		if l == nil {
+			continue
 		}
-		emit(ch, d.offered, boolValue(inPrompt[r.SkillName]), r.SkillName)
-		emit(ch, d.changed, unixSeconds(clock.since("skill", r.SkillName, string(r.State), time.Time{}, now)), r.SkillName)
+		for i, s := range skillStates {
+			sample(ch, d.state, l.states[i], boolValue(string(r.State) == s))
+		}
+		sample(ch, d.offered, l.name, boolValue(inPrompt[r.SkillName]))
+		sample(ch, d.changed, l.name, unixSeconds(clock.since("skill", r.SkillName, string(r.State), time.Time{}, now)))
 	}
 	return counts, len(offeredNow)
 }
