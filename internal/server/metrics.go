@@ -234,8 +234,9 @@ func (m *Metrics) Read(kind string, probed int) {
 }
 
 // Watch counts svc's events (state changes and reloads) and makes the
-// state gauges (gate_tools, gate_servers, gate_skills, gate_ready) read
-// svc at scrape time. The returned function stops counting; the gauges
+// state gauges (gate_tools, gate_servers, gate_skills, gate_ready, and
+// each tool's, server's and skill's own: gate_tool_up and the others)
+// read svc at scrape time. The returned function stops counting; the gauges
 // keep reading svc until another Watch.
 func (m *Metrics) Watch(svc *runtime.Service) (stop func()) {
 	m.svc.Store(svc)
