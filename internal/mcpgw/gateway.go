@@ -300,6 +300,7 @@ func (g *Gateway) compute(ctx context.Context) {
 		g.changes++
 	}
 	g.mu.Unlock()
+	g.countServerTools(served, offered)
 	if !changed {
 		return
 	}

@@ -12,6 +12,8 @@ type metrics struct {
 	calls   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
 	up      *prometheus.GaugeVec
+	ready   *prometheus.GaugeVec
+	upTools *prometheus.GaugeVec
 	tools   *prometheus.GaugeVec
 	changes prometheus.Counter
 	breaker *prometheus.GaugeVec
@@ -40,6 +42,14 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "gate_mcp_upstream_state",
 			Help: "1 for each upstream server's current state (connecting, ready, down), 0 for the others.",
 		}, []string{"server", "state"}),
+		ready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_mcp_upstream_up",
+			Help: "1 when the upstream server is ready (its session is up), 0 when not, by server.",
+		}, []string{"server"}),
+		upTools: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_mcp_upstream_tools",
+			Help: "Tools of the upstream server the gateway offers now, by server.",
+		}, []string{"server"}),
 		tools: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_mcp_tools",
 			Help: "Upstream tools the gateway offers now, and those it knows but hides.",
@@ -57,7 +67,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Name: "gate_mcp_breaker_opens_total",
 		Help: "Times an upstream server's breaker opened (its forwarded calls kept failing) and hid its tools, by server.",
 	}, []string{"server"})
-	reg.MustRegister(m.calls, m.latency, m.up, m.tools, m.changes, m.breaker, m.opens)
+	reg.MustRegister(m.calls, m.latency, m.up, m.ready, m.upTools, m.tools, m.changes, m.breaker, m.opens)
 	return m
 }
 
@@ -79,6 +89,19 @@ func (m *metrics) state(server, state string) {
 		return
 	}
 	oneOf(m.up, server, state, StateConnecting, StateReady, StateDown)
+	up := 0.0
+	if state == StateReady {
+		up = 1
+	}
+	m.ready.WithLabelValues(server).Set(up)
+}
+
+// serverTools sets how many tools of server the gateway offers now.
+func (m *metrics) serverTools(server string, n int) {
+	if m == nil {
+		return
+	}
+	m.upTools.WithLabelValues(server).Set(float64(n))
 }
 
 // breakerState sets a server's breaker gauge, and counts an opening.
@@ -109,6 +132,8 @@ func (m *metrics) forget(server string) {
 		return
 	}
 	m.up.DeletePartialMatch(prometheus.Labels{"server": server})
+	m.ready.DeletePartialMatch(prometheus.Labels{"server": server})
+	m.upTools.DeletePartialMatch(prometheus.Labels{"server": server})
 	m.breaker.DeletePartialMatch(prometheus.Labels{"server": server})
 	m.opens.DeletePartialMatch(prometheus.Labels{"server": server})
 }
@@ -120,4 +145,20 @@ func (m *metrics) offered(offered, hidden int) {
 	m.tools.WithLabelValues("true").Set(float64(offered))
 	m.tools.WithLabelValues("false").Set(float64(hidden))
 	m.changes.Inc()
+}
+
+// countServerTools sets gate_mcp_upstream_tools of every served upstream,
+// none offered included: the series are labelled by the manifest's
+// [[servers]] names only.
+func (g *Gateway) countServerTools(served []servedServer, offered map[string]*offer) {
+	if g.metrics == nil {
+		return
+	}
+	n := make(map[*upstream]int, len(served))
+	for _, o := range offered {
+		n[o.up]++
+	}
+	for _, s := range served {
+		g.metrics.serverTools(s.u.name, n[s.u])
+	}
 }

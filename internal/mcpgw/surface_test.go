@@ -46,6 +46,8 @@ func TestMetricsAndEvents(t *testing.T) {
 		"a name the client made up is not a label")
 	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_state", "server", "web", "state", "ready"))
 	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_tools", "offered", "true"))
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_up", "server", "web"))
+	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_upstream_tools", "server", "web"), "the upstream's own count")
 
 	// A reload that drops the upstream hides its tools and its series.
 	h.rewrite("[[servers]]\nname = \"plain\"\n")
@@ -53,6 +55,8 @@ func TestMetricsAndEvents(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return value(t, reg, "gate_mcp_upstream_state", "server", "web") == -1
 	}, waitFor, 10*time.Millisecond)
+	assert.Equal(t, -1.0, value(t, reg, "gate_mcp_upstream_up", "server", "web"))
+	assert.Equal(t, -1.0, value(t, reg, "gate_mcp_upstream_tools", "server", "web"))
 	mu.Lock()
 	defer mu.Unlock()
 	var ups []string
@@ -114,6 +118,24 @@ func TestUpstreamEventsArePublished(t *testing.T) {
 			t.Fatal("no upstream down event")
 		}
 	}
+}
+
+// An upstream's up and tool count follow its session: when it goes down,
+// its tools are hidden and it counts none.
+func TestUpstreamUpAndToolsFollowItsSession(t *testing.T) {
+	url, stop := httpUpstream(t, newUpstreamServer(""))
+	reg := prometheus.NewRegistry()
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\n", url), fastConfig().WithKeepAlive(100*time.Millisecond).WithMetrics(reg))
+	c := h.client()
+	c.WaitTools(t, prefixed("web_", upstreamTools...)...)
+	assert.Equal(t, 1.0, value(t, reg, "gate_mcp_upstream_up", "server", "web"))
+	assert.Equal(t, float64(len(upstreamTools)), value(t, reg, "gate_mcp_upstream_tools", "server", "web"))
+
+	stop()
+	require.Eventually(t, func() bool {
+		return value(t, reg, "gate_mcp_upstream_up", "server", "web") == 0 &&
+			value(t, reg, "gate_mcp_upstream_tools", "server", "web") == 0
+	}, waitFor, 10*time.Millisecond, "the upstream went down: up and its tool count go to 0")
 }
 
 // Skills are offered as resources and a prompt.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/gate-dev/gate/internal/skillsview"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -39,6 +39,7 @@ type Metrics struct {
 	probeRuns     *prometheus.CounterVec
 	probeCodes    *prometheus.CounterVec
 	probeDuration *prometheus.HistogramVec
+	byProbeKind   *probeKinds
 	overruns      *prometheus.CounterVec
 	reads         *prometheus.CounterVec
 	graced        *prometheus.CounterVec
@@ -52,7 +53,9 @@ type Metrics struct {
 	// Read runs on every request, and a label lookup hashes strings.
 	byKind map[string]*kindMetrics
 
-	svc atomic.Pointer[runtime.Service]
+	svc     atomic.Pointer[runtime.Service]
+	changes *changeClock
+	state   *stateCollector
 }
 
 type kindMetrics struct {
@@ -138,8 +141,16 @@ func NewMetrics() *Metrics {
 			Name: "gate_event_streams_refused_total",
 			Help: "Event streams (/v1/events) refused: by reason, peer_share (429: the client's peer had its share open, Options.MaxPeerStreams) or total (503: the server had its cap open, Options.MaxStreams).",
 		}, []string{"reason"}),
-		byKind: map[string]*kindMetrics{},
+		byKind:  map[string]*kindMetrics{},
+		changes: newChangeClock(),
 	}
+	probeKindDuration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "gate_probe_kind_duration_seconds",
+		Help:    "How long probe runs took, by the probe's kind: a standard kind (env, tcp, http, ...), module (a WebAssembly module of the manifest's) or other (a probe registered in code).",
+		Buckets: probeBuckets,
+	}, []string{"probe_kind"})
+	m.byProbeKind = newProbeKinds(probeKindDuration)
+	m.state = newStateCollector(&m.svc, m.changes)
 	for _, kind := range []string{"tool", "server"} {
 		m.byKind[kind] = m.newKind(kind)
 	}
@@ -154,7 +165,7 @@ func NewMetrics() *Metrics {
 	m.Registry.MustRegister(
 		m.probeRuns, m.probeCodes, m.probeDuration, m.overruns, m.reads, m.graced,
 		m.stateChanges, m.reloads, m.streams, m.overflows, m.streamRefuse,
-		newStateCollector(&m.svc),
+		probeKindDuration, m.state,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -202,6 +213,7 @@ func (m *Metrics) Probed(kind string, res runtime.Result, st runtime.Status) {
 		m.probeCodes.WithLabelValues(kind, string(code)).Inc()
 	}
 	k.duration.Observe(res.Elapsed.Seconds())
+	m.byProbeKind.of(st.Probe).observe(res.Elapsed.Seconds())
 	if res.Err != nil && errors.Is(res.Err, context.DeadlineExceeded) {
 		k.overruns.Inc()
 	}
@@ -222,8 +234,9 @@ func (m *Metrics) Read(kind string, probed int) {
 }
 
 // Watch counts svc's events (state changes and reloads) and makes the
-// state gauges (gate_tools, gate_servers, gate_skills, gate_ready) read
-// svc at scrape time. The returned function stops counting; the gauges
+// state gauges (gate_tools, gate_servers, gate_skills, gate_ready, and
+// each tool's, server's and skill's own: gate_tool_up and the others)
+// read svc at scrape time. The returned function stops counting; the gauges
 // keep reading svc until another Watch.
 func (m *Metrics) Watch(svc *runtime.Service) (stop func()) {
 	m.svc.Store(svc)
@@ -231,6 +244,7 @@ func (m *Metrics) Watch(svc *runtime.Service) (stop func()) {
 }
 
 func (m *Metrics) event(e runtime.Event) {
+	m.changes.event(e)
 	switch {
 	case e.Pending != nil:
 		// An answer a policy held back: not a change of state.
@@ -274,14 +288,23 @@ func (m *Metrics) streamRefused(reason string) {
 }
 
 // stateCollector reports how many tools, servers and skills are in each
-// state now, read from the service at scrape time: gauges kept up to date
-// by events would drift across reloads, and a scrape is rare next to reads.
+// state now, and each one's own series (entryDescs, skillDescs), read from
+// the service at scrape time: gauges kept up to date by events would drift
+// across reloads, and a scrape is rare next to reads.
 type stateCollector struct {
 	svc                                    *atomic.Pointer[runtime.Service]
 	tools, servers, skills, offered, ready *prometheus.Desc
+	tool, server                           *entryDescs
+	skill                                  *skillDescs
+	changes                                *changeClock
+	labels                                 *labelCache
+	// scraping serialises scrapes, so that one's end drops no stamp
+	// another's since has just set.
+	scraping sync.Mutex
+	now      func() time.Time
 }
 
-func newStateCollector(svc *atomic.Pointer[runtime.Service]) *stateCollector {
+func newStateCollector(svc *atomic.Pointer[runtime.Service], changes *changeClock) *stateCollector {
 	return &stateCollector{
 		svc:     svc,
 		tools:   prometheus.NewDesc("gate_tools", "Tools by state now (available includes graced).", []string{"state"}, nil),
@@ -289,6 +312,12 @@ func newStateCollector(svc *atomic.Pointer[runtime.Service]) *stateCollector {
 		skills:  prometheus.NewDesc("gate_skills", "Skills by state now.", []string{"state"}, nil),
 		offered: prometheus.NewDesc("gate_skills_offered", "Skills in the <available_skills> prompt now.", nil, nil),
 		ready:   prometheus.NewDesc("gate_ready", "1 once the first round of probes has answered.", nil, nil),
+		tool:    newEntryDescs("tool", "tool"),
+		server:  newEntryDescs("server", "server"),
+		skill:   newSkillDescs(),
+		changes: changes,
+		labels:  newLabelCache(),
+		now:     time.Now,
 	}
 }
 
@@ -296,6 +325,9 @@ func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.tools, c.servers, c.skills, c.offered, c.ready} {
 		ch <- d
 	}
+	c.tool.describe(ch)
+	c.server.describe(ch)
+	c.skill.describe(ch)
 }
 
 func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
@@ -303,13 +335,21 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	if svc == nil {
 		return // not watching a service: no state to report
 	}
+	c.scraping.Lock()
+	defer c.scraping.Unlock()
+	c.changes.begin()
+	defer c.changes.end()
+	c.labels.begin()
+	defer c.labels.end()
+	now := c.now()
 	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
 	g := svc.Gate()
 	for _, r := range []struct {
-		desc *prometheus.Desc
-		reg  *runtime.Registry
-	}{{c.tools, g.Tools()}, {c.servers, g.Servers()}} {
+		desc    *prometheus.Desc
+		entries *entryDescs
+		reg     *runtime.Registry
+	}{{c.tools, c.tool, g.Tools()}, {c.servers, c.server, g.Servers()}} {
 		counts := map[runtime.State]int{runtime.StateAvailable: 0, runtime.StateUnavailable: 0, runtime.StateError: 0}
 		sts, _ := r.reg.Status(ctx)
 		for _, st := range sts {
@@ -318,16 +358,11 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		for state, n := range counts {
 			ch <- prometheus.MustNewConstMetric(r.desc, prometheus.GaugeValue, float64(n), string(state))
 		}
+		r.entries.collect(ch, sts, c.changes, c.labels, now)
 	}
-	counts := map[string]int{"active": 0, "degraded": 0, "unavailable": 0}
-	offered := 0
-	if m := g.Skills(ctx); m != nil {
-		sum := skillsview.Summarize(m)
-		counts["active"], counts["degraded"], counts["unavailable"] = sum.Active, sum.Degraded, sum.Unavailable
-		offered = len(m.Offered())
-	}
-	for state, n := range counts {
-		ch <- prometheus.MustNewConstMetric(c.skills, prometheus.GaugeValue, float64(n), state)
+	counts, offered := c.skill.collect(ch, g.Skills(ctx), c.changes, c.labels, now)
+	for _, state := range skillStates {
+		ch <- prometheus.MustNewConstMetric(c.skills, prometheus.GaugeValue, float64(counts[state]), state)
 	}
 	ch <- prometheus.MustNewConstMetric(c.offered, prometheus.GaugeValue, float64(offered))
 	ready := 0.0
