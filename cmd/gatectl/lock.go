@@ -188,7 +188,7 @@ type reach struct {
 // once (within lockSettle), and returns what each came to.
 func listUpstreams(ctx context.Context, svc *runtime.Service, gw *mcpgw.Gateway, servers []string) map[string]reach {
 	out := map[string]reach{}
-	settleUpstreams(ctx, svc, gw, servers, lockSettle, func(first map[string]settled) {
+	settleUpstreams(ctx, svc, gw, servers, lockSettle, func(first map[string]settled, _ time.Duration) {
 		for _, s := range servers {
 			entries, ready, why := gw.LockEntries(s)
 			if f, ok := first[s]; ok && !ready && f.event.Reason != "" {

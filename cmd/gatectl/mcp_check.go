@@ -88,8 +88,8 @@ func mcpCheckContext(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	gw := mcpgw.New(svc, cfg)
 	var report mcpCheckReport
-	settleUpstreams(ctx, svc, gw, servers, lockSettle, func(first map[string]settled) {
-		report = newMcpCheckReport(shownManifest(path), servers, first, gw.CheckUpstream, f.startupWait)
+	settleUpstreams(ctx, svc, gw, servers, lockSettle, func(first map[string]settled, waited time.Duration) {
+		report = newMcpCheckReport(shownManifest(path), servers, first, waited, gw.CheckUpstream, f.startupWait)
 	})
 	if f.json {
 		writeJSON(stdout, report)
@@ -136,8 +136,8 @@ type mcpCheckSummary struct {
 }
 
 // newMcpCheckReport is the report of servers from what each first came
-// to and what the gateway (check) knows of it now.
-func newMcpCheckReport(path string, servers []string, first map[string]settled, check func(string) mcpgw.UpstreamCheck, startupWait time.Duration) mcpCheckReport {
+// to within waited and what the gateway (check) knows of it now.
+func newMcpCheckReport(path string, servers []string, first map[string]settled, waited time.Duration, check func(string) mcpgw.UpstreamCheck, startupWait time.Duration) mcpCheckReport {
 	r := mcpCheckReport{Manifest: path, Servers: make([]upstreamEntry, 0, len(servers)), Summary: mcpCheckSummary{Servers: len(servers)}}
 	for _, s := range servers {
 		now := check(s)
@@ -158,7 +158,7 @@ func newMcpCheckReport(path string, servers []string, first map[string]settled, 
 			}
 			r.Summary.Ready++
 		case !settledOnce:
-			e.Reason = joinReasons(fmt.Sprintf("still connecting after %v", lockSettle), now.Reason)
+			e.Reason = joinReasons(fmt.Sprintf("still connecting after %v", roundDuration(waited)), now.Reason)
 		case now.Reason != "":
 			e.Reason = now.Reason
 		default:

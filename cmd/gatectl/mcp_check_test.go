@@ -95,14 +95,19 @@ func TestMCPCheck(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	assert.Equal(t, []string{"invalid_tools", "name", "ready", "reason", "state", "tools", "took_seconds"}, keys(shape.Servers[0]))
-	assert.Equal(t, []string{"action", "code", "invalid_tools", "name", "ready", "reason", "retryable", "state", "tools", "took_seconds"}, keys(shape.Servers[2]))
+	assert.Equal(t, []string{"invalid_tools", "name", "ready", "reason", "state", "took_seconds", "tools"}, keys(shape.Servers[0]))
+	assert.Equal(t, []string{"action", "code", "invalid_tools", "name", "ready", "reason", "retryable", "state", "took_seconds", "tools"}, keys(shape.Servers[2]))
 	assert.Equal(t, []string{"ready", "servers"}, keys(shape.Summary))
 
 	code, stdout, stderr = gatectl(t, "mcp", "check", "-m", manifest, "web", "local")
 	require.Equal(t, exitOK, code, stderr)
 	assert.NotContains(t, stdout, "missing")
 	assert.Contains(t, stdout, "\n2 of 2 MCP servers ready.\n")
+
+	// A server ready after the startup wait is ready, and noted.
+	code, stdout, stderr = gatectl(t, "mcp", "check", "-m", manifest, "--startup-wait", "1ns", "web")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `(?m)^web +ready +2 +\S+ +ready after the startup wait of 1ns: a client that lists once, at the start, would not see its tools$`, stdout)
 }
 
 // TestMCPCheckReferenceServer: a third-party server, the reference server

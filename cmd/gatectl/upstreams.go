@@ -20,8 +20,8 @@ type settled struct {
 // settleUpstreams runs gw until each of servers has been ready or down
 // once, or bound has passed, or ctx is done; then it calls read, with gw
 // still running, with what each first came to (a server still connecting
-// has no entry), and stops gw.
-func settleUpstreams(ctx context.Context, svc *runtime.Service, gw *mcpgw.Gateway, servers []string, bound time.Duration, read func(map[string]settled)) {
+// has no entry) and how long it waited, and stops gw.
+func settleUpstreams(ctx context.Context, svc *runtime.Service, gw *mcpgw.Gateway, servers []string, bound time.Duration, read func(first map[string]settled, waited time.Duration)) {
 	var mu sync.Mutex
 	first := map[string]settled{}
 	wake := make(chan struct{}, 1)
@@ -62,7 +62,7 @@ wait:
 		}
 	}
 	mu.Lock()
-	read(first)
+	read(first, time.Since(start))
 	mu.Unlock()
 	cancel()
 	<-ran
