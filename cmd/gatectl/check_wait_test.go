@@ -155,6 +155,7 @@ func TestCheckWaitRunsOut(t *testing.T) {
 			took := time.Since(start)
 			assert.Equal(t, exitUnavailable, code, stderr.String())
 			assert.GreaterOrEqual(t, took, wait, "it waited its whole wait")
+			assert.Less(t, took, waitHang, "and ended after it")
 			assert.Contains(t, stdout.String(), "0 of 1 tools available")
 			runs := strings.Count(stderr.String(), "Tool 'db' unavailable")
 			assert.GreaterOrEqual(t, runs, 1, stderr.String())
