@@ -12,29 +12,39 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
+	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/statusview"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/gate-dev/gate/runtime/schema"
 )
 
-const checkSynopsis = `gatectl check [-m gate.toml] [--json] [NAME...]
+const checkSynopsis = `gatectl check [-m gate.toml] [--json] [--wait DURATION] [NAME...]
 
 Probes every tool and server of the manifest (or the NAMEd ones) and shows
 which a model would be offered right now, and why the others are hidden.
-The manifest is -m, else $GATE_MANIFEST, else ./gate.toml.
-Exit codes: 0 all available, 1 some not, 2 bad input.`
+The manifest is -m, else $GATE_MANIFEST, else ./gate.toml. With --wait it
+reads the answers again until all are available or DURATION has passed,
+as the runtime answers them: a probe runs again once its answer is due
+(its TTL, or its retry while it fails), so a tool that comes up is seen
+within its retry (or TTL) of doing so. It says on stderr what it waits
+for, and prints the last answers. Check does not connect to the MCP
+servers that [[servers]] entries run or reach: gatectl mcp check does.
+Exit codes: 0 all available, 1 some not (when the wait ran out), 2 bad
+input.`
 
 // checkFlags are check's flags.
 type checkFlags struct {
 	manifest      string
 	json, verbose bool
+	wait          time.Duration
 }
 
 func (f *checkFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.manifest, "m", "", "the manifest")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON (shape: docs/CLI.md)")
 	fs.BoolVar(&f.verbose, "v", false, "log each probe's failures and grace decisions to stderr")
+	fs.DurationVar(&f.wait, "wait", 0, "check again until every tool and server (or each NAME) is available, for at most `DURATION`; exit 1 if one is not by then")
 }
 
 func check(args []string, stdout, stderr io.Writer) int {
@@ -44,6 +54,10 @@ func check(args []string, stdout, stderr io.Writer) int {
 	names, code, done := fs.parse(args)
 	if done {
 		return code
+	}
+	if f.wait < 0 {
+		fmt.Fprintf(stderr, "gatectl check: --wait %v: want 0 (no wait) or more\n", f.wait)
+		return exitUsage
 	}
 	ctx := context.Background()
 	path := manifestPath(f.manifest)
@@ -64,14 +78,15 @@ func check(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
+	a := answers{g: g, tools: toolNames, servers: serverNames, allTools: len(names) == 0, allServers: len(names) == 0}
 	var tools, servers []runtime.Status
-	if len(names) == 0 || len(toolNames) > 0 {
-		tools, _ = g.Tools().Status(ctx, toolNames...)
-	}
-	if len(names) == 0 || len(serverNames) > 0 {
-		servers, _ = g.Servers().Status(ctx, serverNames...)
+	if f.wait > 0 {
+		tools, servers = waitAvailable(ctx, a, f.wait, stderr)
+	} else {
+		tools, servers = a.read(ctx)
 	}
 	report := newCheckReport(shownManifest(path), tools, servers, pinsOf(g.PinnedServers(), path))
+	report.markUpstreams(upstreamNames(hooks.Manifest(g)))
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -137,6 +152,9 @@ type checkEntry struct {
 	// to grant, or why not.
 	Denials []denialJSON `json:"denials"`
 	Denied  int          `json:"denied"`
+	// upstream: the entry is a server gate connects to (command or url),
+	// whose connection check does not look at.
+	upstream bool
 }
 
 type checkSummary struct {
@@ -144,6 +162,10 @@ type checkSummary struct {
 	ToolsAvailable   int `json:"tools_available"`
 	Servers          int `json:"servers"`
 	ServersAvailable int `json:"servers_available"`
+	// ServersNotConnected counts the servers reported that gate connects
+	// to (command or url): check answers their probes, and connects to
+	// none of them (gatectl mcp check does).
+	ServersNotConnected int `json:"servers_not_connected,omitempty"`
 }
 
 // newCheckReport is the report of the answers tools and servers, with
@@ -168,6 +190,17 @@ func newCheckReport(path string, tools, servers []runtime.Status, pins []checkPi
 		}
 	}
 	return r
+}
+
+// markUpstreams marks the servers of r that gate connects to, named by
+// upstream, and counts them.
+func (r *checkReport) markUpstreams(upstream map[string]bool) {
+	for i := range r.Servers {
+		if upstream[r.Servers[i].Name] {
+			r.Servers[i].upstream = true
+			r.Summary.ServersNotConnected++
+		}
+	}
 }
 
 func entryOf(st runtime.Status, now time.Time) checkEntry {
@@ -195,7 +228,10 @@ func (r checkReport) print(w io.Writer, width int) {
 				latency = roundDuration(time.Duration(e.LatencyMS * float64(time.Millisecond))).String()
 			}
 			probe := safetext.Terminal(e.Probe)
-			if probe == "" {
+			switch {
+			case probe == "" && e.upstream:
+				probe = "(none)" // the summary says its connection is not checked
+			case probe == "":
 				probe = "(none: always available)"
 			}
 			// Every column a manifest or a probe wrote is escaped before
@@ -221,6 +257,9 @@ func (r checkReport) print(w io.Writer, width int) {
 		summary += fmt.Sprintf("; the model would not be offered the %d hidden tool(s)", hidden)
 	}
 	summary += "."
+	if n := s.ServersNotConnected; n > 0 {
+		summary += fmt.Sprintf(" %d MCP server(s) not connected to: gatectl mcp check connects and lists their tools.", n)
+	}
 	if clipped {
 		summary += " (… cuts text to fit the terminal; --json or a pipe shows all of it.)"
 	}

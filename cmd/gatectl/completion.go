@@ -79,7 +79,7 @@ type compNode struct {
 	flags []compFlag
 	args  []string
 	files bool
-	names bool // its arguments are the manifest's names: gatectl __names
+	names nameSet // its arguments are the manifest's names: gatectl __names
 }
 
 // compFlag is a flag as a completion script offers it.
@@ -190,7 +190,7 @@ _gatectl_node() {
 		fmt.Fprintf(bw, "\t\tvalued=%s\n", shellQuote(strings.Join(valued, " ")))
 		fmt.Fprintf(bw, "\t\targs=%s\n", shellQuote(strings.Join(n.args, " ")))
 		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(shellFlag(n.files)))
-		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(shellFlag(n.names)))
+		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(string(n.names)))
 		bw.WriteString("\t\t;;\n")
 	}
 	bw.WriteString(`	esac
@@ -224,10 +224,11 @@ _gatectl_has() {
 	[[ -n $2 && " $1 " == *" $2 "* ]]
 }
 
-# _gatectl_names adds to COMPREPLY the names check takes that start with
-# $1, of the manifest the words before the cursor name with -m (else the
-# one gatectl reads by default). gatectl reads the file and runs no probe;
-# it is never given standard input, which is the terminal here.
+# _gatectl_names adds to COMPREPLY the names of the set $2 (check's, or
+# the MCP servers) that start with $1, of the manifest the words before
+# the cursor name with -m (else the one gatectl reads by default). gatectl
+# reads the file and runs no probe; it is never given standard input,
+# which is the terminal here.
 _gatectl_names() {
 	local m='' n i
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -245,7 +246,7 @@ _gatectl_names() {
 	done
 	[[ $m == - ]] && return
 	[[ $m == "~/"* ]] && m=$HOME/${m:2}
-	local -a ask=(__names)
+	local -a ask=(__names "$2")
 	[[ -n $m ]] && ask+=(-m "$m")
 	while IFS= read -r n; do
 		[[ $n == "$1"* ]] && COMPREPLY+=("$n")
@@ -278,7 +279,7 @@ _gatectl() {
 	elif [[ -n $subs$args ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$subs $args" -- "$cur")
 	elif [[ -n $names ]]; then
-		_gatectl_names "$cur"
+		_gatectl_names "$cur" "$names"
 	elif [[ -n $files ]]; then
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -337,7 +338,7 @@ _gatectl_node() {
 		fmt.Fprintf(bw, "\t\tvalued=(%s)\n", strings.Join(valued, " "))
 		fmt.Fprintf(bw, "\t\targs=(%s)\n", strings.Join(args, " "))
 		fmt.Fprintf(bw, "\t\tfiles=%s\n", shellQuote(shellFlag(n.files)))
-		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(shellFlag(n.names)))
+		fmt.Fprintf(bw, "\t\tnames=%s\n", shellQuote(string(n.names)))
 		bw.WriteString("\t\t;;\n")
 	}
 	bw.WriteString(`	esac
@@ -369,10 +370,11 @@ _gatectl_values() {
 	esac
 }
 
-# _gatectl_names offers the names check takes, of the manifest the words
-# before the cursor name with -m (else the one gatectl reads by default).
-# gatectl reads the file and runs no probe; it is never given standard
-# input, which is the terminal here.
+# _gatectl_names offers the names of the set $1 (check's, or the MCP
+# servers), of the manifest the words before the cursor name with -m
+# (else the one gatectl reads by default). gatectl reads the file and
+# runs no probe; it is never given standard input, which is the terminal
+# here.
 _gatectl_names() {
 	local m w
 	local -i i
@@ -390,7 +392,7 @@ _gatectl_names() {
 	done
 	[[ $m == - ]] && return
 	[[ $m == '~/'* ]] && m=$HOME/${m#'~/'}
-	ask=(__names)
+	ask=(__names $1)
 	[[ -n $m ]] && ask+=(-m "$m")
 	found=(${(f)"$(command gatectl "${ask[@]}" 2>/dev/null </dev/null)"})
 	compadd -a found
@@ -426,7 +428,7 @@ _gatectl() {
 		((${#descs})) && _describe -t commands command descs
 		((${#args})) && compadd -a args
 	elif [[ -n $names ]]; then
-		_gatectl_names
+		_gatectl_names $names
 	elif [[ -n $files ]]; then
 		_files
 	fi
@@ -488,8 +490,9 @@ function __gatectl_new
     test "$at[1]" = $argv[1]; and test "$at[2]" = new
 end
 
-# __gatectl_names prints the names check takes, of the manifest the words
-# before the cursor name with -m (else the one gatectl reads by default).
+# __gatectl_names prints the names of the set $argv[1] (check's, or the
+# MCP servers), of the manifest the words before the cursor name with -m
+# (else the one gatectl reads by default).
 # gatectl reads the file and runs no probe; it is never given standard
 # input, which is the terminal here.
 function __gatectl_names
@@ -508,7 +511,7 @@ function __gatectl_names
     if test "$m" = -
         return
     end
-    set -l ask __names
+    set -l ask __names $argv[1]
     if test -n "$m"
         set ask $ask -m (string replace -r '^~/' "$HOME/" -- $m)
     end
@@ -538,8 +541,8 @@ complete -c gatectl -f
 		if len(n.args) > 0 {
 			fmt.Fprintf(bw, "complete -c gatectl -n %s -a %s\n", cond, fishQuote(strings.Join(n.args, " ")))
 		}
-		if n.names {
-			fmt.Fprintf(bw, "complete -c gatectl -n %s -a '(__gatectl_names)'\n", cond)
+		if n.names != "" {
+			fmt.Fprintf(bw, "complete -c gatectl -n %s -a %s\n", cond, fishQuote("(__gatectl_names "+string(n.names)+")"))
 		}
 		if n.files {
 			fmt.Fprintf(bw, "complete -c gatectl -n %s -F\n", cond)

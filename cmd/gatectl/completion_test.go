@@ -263,6 +263,17 @@ func TestNamesCommand(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	assert.Equal(t, "search_web\nsend_mail\nnotes\nnotes#delete_note\nnotes#search_*\n", stdout)
 
+	code, stdout, stderr = names("-m", path, "check")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "search_web\nsend_mail\nnotes\nnotes#delete_note\nnotes#search_*\n", stdout, "check's names, as without a set")
+	code, stdout, stderr = names("servers", "-m", path)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "notes\n", stdout, "the MCP servers: [[servers]] with command or url")
+	code, stdout, stderr = names("-m", path, "tols")
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, `gatectl __names: "tols" is no set of names: want check or servers`)
+
 	t.Chdir(dir)
 	t.Setenv("GATE_MANIFEST", "")
 	code, stdout, _ = names()
@@ -321,7 +332,10 @@ func TestCompletionNames(t *testing.T) {
 		{[]string{"gatectl", "check", "-m", "-", ""}, nil},
 		{[]string{"gatectl", "check", "-m", "missing.toml", ""}, nil},
 		{[]string{"gatectl", "check", "-m", "bad.toml", ""}, nil},
-		{[]string{"gatectl", "schema", ""}, nil}, // schema takes no NAME
+		{[]string{"gatectl", "schema", ""}, nil},                     // schema takes no NAME
+		{[]string{"gatectl", "mcp", "check", ""}, []string{"notes"}}, // its MCP servers only
+		{[]string{"gatectl", "mcp", "check", "--json", "-m", "other.toml", ""}, nil},
+		{[]string{"gatectl", "mcp", "lock", "n"}, []string{"notes"}},
 	}
 	var lines [][]string
 	for _, tt := range tests {

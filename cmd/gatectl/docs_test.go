@@ -237,6 +237,11 @@ func daemon(command string) (string, bool) {
 		return "", false
 	}
 	c := cli.sub(words[1])
+	if c != nil && len(words) > 2 {
+		if sub := c.sub(words[2]); sub != nil {
+			c = sub // gatectl mcp check ends; gatectl mcp does not
+		}
+	}
 	return command, c != nil && c.daemon
 }
 

@@ -160,7 +160,8 @@ func TestFlagsHelpWritesTwoDashes(t *testing.T) {
 	printFlags(fs, &b)
 	assert.Equal(t, "  --json\n      print the result as JSON (shape: docs/CLI.md)\n"+
 		"  -m string\n      the manifest\n"+
-		"  -v\n      log each probe's failures and grace decisions to stderr\n", b.String())
+		"  -v\n      log each probe's failures and grace decisions to stderr\n"+
+		"  --wait DURATION\n      check again until every tool and server (or each NAME) is available, for\n      at most DURATION; exit 1 if one is not by then\n", b.String())
 
 	for _, args := range [][]string{{"-json", "-m", "a"}, {"--json", "--m", "a"}, {"--json", "-m=a"}} {
 		var f checkFlags

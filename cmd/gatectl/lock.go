@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -84,7 +83,7 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer within(logClose, func() { _ = svc.Close(context.Background()) })
 	m := hooks.Manifest(svc.Gate())
-	servers, ok := lockTargets(m, names, path, log)
+	servers, ok := upstreamTargets(cmd, m, names, path, log)
 	if !ok {
 		return exitUsage
 	}
@@ -151,9 +150,10 @@ func mcpLockContext(ctx context.Context, args []string, stdout, stderr io.Writer
 	return exitOK
 }
 
-// lockTargets is the upstream servers of m to lock: those named, or
-// every one. A name that is not an upstream server is an error.
-func lockTargets(m *manifest.Manifest, names []string, path string, log io.Writer) ([]string, bool) {
+// upstreamTargets is the upstream servers of m that cmd works on: those
+// named, or every one. A name that is not an upstream server is an error
+// that names it, with the nearest names.
+func upstreamTargets(cmd string, m *manifest.Manifest, names []string, path string, log io.Writer) ([]string, bool) {
 	var all []string
 	for _, s := range m.Servers {
 		if s.Upstream != nil {
@@ -162,7 +162,7 @@ func lockTargets(m *manifest.Manifest, names []string, path string, log io.Write
 	}
 	if len(names) == 0 {
 		if len(all) == 0 {
-			fmt.Fprintf(log, "gatectl mcp lock: %s names no MCP server ([[servers]] with command or url)\n", safetext.Terminal(path))
+			fmt.Fprintf(log, "%s: %s names no MCP server ([[servers]] with command or url)\n", cmd, safetext.Terminal(path))
 			return nil, false
 		}
 		return all, true
@@ -170,7 +170,7 @@ func lockTargets(m *manifest.Manifest, names []string, path string, log io.Write
 	good := true
 	for _, n := range names {
 		if !slices.Contains(all, n) {
-			fmt.Fprintf(log, "gatectl mcp lock: %s has no MCP server named %s (a [[servers]] entry with command or url)\n", safetext.Terminal(path), safetext.Terminal(fmt.Sprintf("%q", n)))
+			fmt.Fprintf(log, "%s: %s\n", cmd, safetext.Terminal(fmt.Sprintf("%s has no MCP server named %q%s", path, n, nearNamesIn(n, all))))
 			good = false
 		}
 	}
@@ -187,58 +187,18 @@ type reach struct {
 // listUpstreams runs gw until each of servers is listed or has failed
 // once (within lockSettle), and returns what each came to.
 func listUpstreams(ctx context.Context, svc *runtime.Service, gw *mcpgw.Gateway, servers []string) map[string]reach {
-	var mu sync.Mutex
-	settled := map[string]string{} // server -> "" when ready, why it failed when down
-	wake := make(chan struct{}, 1)
-	defer svc.Subscribe(func(e runtime.Event) {
-		if e.Type != "upstream" || !slices.Contains(servers, e.Name) || e.State == mcpgw.StateConnecting {
-			return
-		}
-		mu.Lock()
-		if _, ok := settled[e.Name]; !ok {
-			settled[e.Name] = e.Reason
-		}
-		mu.Unlock()
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
-	})()
-	runCtx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { defer close(ran); _ = gw.Run(runCtx) }()
-	deadline := time.NewTimer(lockSettle)
-	defer deadline.Stop()
-wait:
-	for {
-		mu.Lock()
-		n := len(settled)
-		mu.Unlock()
-		if n == len(servers) {
-			break
-		}
-		select {
-		case <-wake:
-		case <-deadline.C:
-			break wait
-		case <-ctx.Done():
-			break wait
-		}
-	}
 	out := map[string]reach{}
-	mu.Lock()
-	for _, s := range servers {
-		entries, ready, why := gw.LockEntries(s)
-		if failed, ok := settled[s]; ok && !ready && failed != "" {
-			why = "it is down: " + failed
-		} else if !ok && !ready {
-			why = fmt.Sprintf("%s after %v", why, lockSettle)
+	settleUpstreams(ctx, svc, gw, servers, lockSettle, func(first map[string]settled, _ time.Duration) {
+		for _, s := range servers {
+			entries, ready, why := gw.LockEntries(s)
+			if f, ok := first[s]; ok && !ready && f.event.Reason != "" {
+				why = "it is down: " + f.event.Reason
+			} else if !ok && !ready {
+				why = fmt.Sprintf("%s after %v", why, lockSettle)
+			}
+			out[s] = reach{ready: ready, entries: entries, why: safetext.Terminal(why)}
 		}
-		out[s] = reach{ready: ready, entries: entries, why: safetext.Terminal(why)}
-	}
-	mu.Unlock()
-	cancel()
-	<-ran
+	})
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/gate-dev/gate/internal/manifest"
+	"github.com/gate-dev/gate/internal/safetext"
 )
 
 // namesCommand is the command the completion scripts run for the names
@@ -13,19 +14,44 @@ import (
 // the commands reach leads to it.
 const namesCommand = "__names"
 
-// namesCmd is "gatectl __names [-m FILE]": every name check takes, one a
-// line (the tools, the servers, then each server's [[servers.tools]]
-// rules as SERVER#RULE, in manifest order), read from the manifest alone,
-// parsed and checked, with no probe compiled or run, so that completing
-// costs what reading the file costs. It never reads standard input (-m
-// - is refused): the shell that asks has the terminal there.
+// nameSet is a set of a manifest's names that a command's arguments
+// are, as completion asks gatectl __names for them; "" for none.
+type nameSet string
+
+const (
+	// namesCheck are the names check takes (checkNames).
+	namesCheck nameSet = "check"
+	// namesServers are the MCP servers: the [[servers]] entries with
+	// command or url, which mcp lock and mcp check take.
+	namesServers nameSet = "servers"
+)
+
+// namesCmd is "gatectl __names [-m FILE] [check|servers]": every name of
+// the set (check's when none is named: what scripts written before the
+// sets asked) one a line, in manifest order, read from the manifest
+// alone, parsed and checked, with no probe compiled or run, so that
+// completing costs what reading the file costs. It never reads standard
+// input (-m - is refused): the shell that asks has the terminal there.
 func namesCmd(args []string, stdout, stderr io.Writer) int {
 	const cmd = "gatectl " + namesCommand
 	var manifestFlag string
-	fs := newCommand(cmd, cmd+" [-m gate.toml]", stdout, stderr)
+	fs := newCommand(cmd, cmd+" [-m gate.toml] [check|servers]", stdout, stderr)
 	fs.StringVar(&manifestFlag, "m", "", "the manifest")
-	if code, done := fs.parseNoArgs(args); done {
+	sets, code, done := fs.parse(args)
+	if done {
 		return code
+	}
+	set := namesCheck
+	switch {
+	case len(sets) > 1:
+		fmt.Fprintf(stderr, "%s: want one set of names, got %d\n", cmd, len(sets))
+		return exitUsage
+	case len(sets) == 1:
+		set = nameSet(sets[0])
+	}
+	if set != namesCheck && set != namesServers {
+		fmt.Fprintf(stderr, "%s: %s is no set of names: want %s or %s\n", cmd, safetext.Terminal(fmt.Sprintf("%q", string(set))), namesCheck, namesServers)
+		return exitUsage
 	}
 	path := manifestPath(manifestFlag)
 	if refuseStdinManifest(stderr, cmd, path, "completion has no manifest to read there") {
@@ -36,7 +62,16 @@ func namesCmd(args []string, stdout, stderr io.Writer) int {
 		reportManifestError(stderr, cmd, path, err)
 		return exitUsage
 	}
-	for _, name := range checkNames(m) {
+	names := checkNames(m)
+	if set == namesServers {
+		names = nil
+		for _, s := range m.Servers {
+			if s.Upstream != nil {
+				names = append(names, s.Name)
+			}
+		}
+	}
+	for _, name := range names {
 		fmt.Fprintln(stdout, name)
 	}
 	return exitOK
@@ -57,6 +92,21 @@ func checkNames(m *manifest.Manifest) []string {
 			for _, r := range s.Upstream.Tools {
 				names = append(names, manifest.UpstreamRuleName(s.Name, r.Rule()))
 			}
+		}
+	}
+	return names
+}
+
+// upstreamNames are the servers of m that gate connects to: those with
+// command or url.
+func upstreamNames(m *manifest.Manifest) map[string]bool {
+	names := map[string]bool{}
+	if m == nil {
+		return names
+	}
+	for _, s := range m.Servers {
+		if s.Upstream != nil {
+			names[s.Name] = true
 		}
 	}
 	return names

@@ -54,11 +54,11 @@ type cmd struct {
 	subs []*cmd
 	// args are the words its positional arguments may be, files says
 	// they may be files, and names that they are names of the manifest's
-	// tools and servers, which completion asks "gatectl __names" for:
+	// (which: nameSet), which completion asks "gatectl __names" for:
 	// what completion offers where they go.
 	args  []string
 	files bool
-	names bool
+	names nameSet
 	// values are, by flag name, the words a flag's value may be, which
 	// completion offers instead of files.
 	values map[string][]string

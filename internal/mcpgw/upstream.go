@@ -75,6 +75,9 @@ type upstream struct {
 	mu      sync.Mutex // guards what follows; never held across I/O
 	state   string
 	lastErr string
+	// cause is why its latest session failed, without the retry that
+	// lastErr adds; kept while it connects again, "" once it is ready.
+	cause   string
 	session *mcp.ClientSession
 	// sessionCtx ends with the session, with why as its cause; guard is
 	// the session's.
@@ -115,17 +118,28 @@ func (u *upstream) snapshot() (state, lastErr string, tools []listedTool, over b
 	return u.state, u.lastErr, u.tools, u.over
 }
 
-func (u *upstream) setState(state, why string) {
+func (u *upstream) setState(state, why string) { u.setStateNote(state, why, "") }
+
+// setStateNote is setState with note, what the gateway does next (its
+// retry), added to why where the state is logged and shown; cause keeps
+// why alone.
+func (u *upstream) setStateNote(state, why, note string) {
 	why = u.secrets.text(why)
 	u.mu.Lock()
 	changed := u.state != state
-	u.state, u.lastErr = state, why
+	u.state, u.lastErr = state, why+note
+	switch state {
+	case StateReady:
+		u.cause = ""
+	case StateDown:
+		u.cause = why
+	}
 	u.mu.Unlock()
 	if state != StateConnecting {
 		u.settled.Store(true)
 	}
 	if changed {
-		u.gw.upstreamState(u, state, why)
+		u.gw.upstreamState(u, state, why+note)
 	}
 	u.gw.poke()
 }
@@ -149,7 +163,7 @@ func (u *upstream) run(ctx context.Context) {
 		if errors.Is(err, errCredentialsRejected) {
 			backoff = u.gw.cfg.backoffMax
 		}
-		u.setState(StateDown, fmt.Sprintf("%v (retrying in %v)", err, backoff.Round(time.Millisecond)))
+		u.setStateNote(StateDown, err.Error(), fmt.Sprintf(" (retrying in %v)", backoff.Round(time.Millisecond)))
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -367,7 +381,7 @@ func connectError(l link, err error, timedOut bool, timeout time.Duration) error
 	if errors.As(err, &nostart) {
 		return err
 	}
-	if e := l.Ended(); e.How != "" {
+	if e := endedSettled(l); e.How != "" {
 		return fmt.Errorf("the command %s before answering initialize%s%s", e.How, lastWords(e.LastLine), exitHint(e.Status))
 	}
 	if hl, ok := l.(*uplink.HTTPLink); ok {
@@ -382,6 +396,23 @@ func connectError(l link, err error, timedOut bool, timeout time.Duration) error
 		return fmt.Errorf("no answer to initialize within %v", timeout)
 	}
 	return fmt.Errorf("connect: %v", err)
+}
+
+// endSettle bounds how long a failed connection waits to learn how its
+// command ended.
+const endSettle = 250 * time.Millisecond
+
+// endedSettled is how l's command ended on its own, waiting at most
+// endSettle for it to end: a handshake that failed on a closed pipe fails
+// a moment before the command that closed it is waited for, and how the
+// command ended (status 127: not found) says more than the broken pipe.
+func endedSettled(l link) uplink.Ending {
+	if s, ok := l.(interface {
+		EndedWithin(time.Duration) uplink.Ending
+	}); ok {
+		return s.EndedWithin(endSettle)
+	}
+	return l.Ended()
 }
 
 // lastWords is a command's last line on stderr, for the reason of its end.

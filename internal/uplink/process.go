@@ -102,9 +102,11 @@ func (p *process) hasExited() bool {
 	}
 }
 
-// signal sends sig to the command's process group.
+// signal sends sig to the command's process group. A command that had
+// ended on its own before (waited for, or not yet: a handshake fails on
+// its closed pipe a moment before it is) is not one that gate ended.
 func (p *process) signal(sig syscall.Signal) {
-	if !p.hasExited() {
+	if !p.hasExited() && !exitedUnwaited(p.cmd.Process.Pid) {
 		p.signalled.Store(true)
 	}
 	signalGroup(p.cmd.Process.Pid, sig)

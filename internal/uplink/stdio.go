@@ -82,6 +82,23 @@ func (l *StdioLink) Ended() Ending {
 	return Ending{}
 }
 
+// EndedWithin is Ended once the command has ended, waiting at most d for
+// that: a session that failed on a closed pipe (a write to a command
+// that exited) fails a moment before the command is waited for.
+func (l *StdioLink) EndedWithin(d time.Duration) Ending {
+	p := l.proc.Load()
+	if p == nil {
+		return Ending{}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+	}
+	return p.ended()
+}
+
 // Stop stops the command: its stdin closed, then SIGTERM, then SIGKILL
 // to its group.
 func (l *StdioLink) Stop() {

@@ -22,11 +22,11 @@ _gatectl_node() {
 		;;
 	gatectl_check)
 		subs=''
-		flags='--json -m -v'
-		valued='-m --m'
+		flags='--json -m -v --wait'
+		valued='-m --m -wait --wait'
 		args=''
 		files=''
-		names='1'
+		names='check'
 		;;
 	gatectl_schema)
 		subs=''
@@ -45,7 +45,7 @@ _gatectl_node() {
 		names=''
 		;;
 	gatectl_mcp)
-		subs='lock'
+		subs='lock check'
 		flags='--list-changed-interval -m --startup-wait -v'
 		valued='-list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait'
 		args=''
@@ -58,7 +58,15 @@ _gatectl_node() {
 		valued='-m --m -manifest --manifest'
 		args=''
 		files=''
-		names=''
+		names='servers'
+		;;
+	gatectl_mcp_check)
+		subs=''
+		flags='--json -m --startup-wait -v'
+		valued='-m --m -startup-wait --startup-wait'
+		args=''
+		files=''
+		names='servers'
 		;;
 	gatectl_skills)
 		subs='prompt'
@@ -161,10 +169,11 @@ _gatectl_has() {
 	[[ -n $2 && " $1 " == *" $2 "* ]]
 }
 
-# _gatectl_names adds to COMPREPLY the names check takes that start with
-# $1, of the manifest the words before the cursor name with -m (else the
-# one gatectl reads by default). gatectl reads the file and runs no probe;
-# it is never given standard input, which is the terminal here.
+# _gatectl_names adds to COMPREPLY the names of the set $2 (check's, or
+# the MCP servers) that start with $1, of the manifest the words before
+# the cursor name with -m (else the one gatectl reads by default). gatectl
+# reads the file and runs no probe; it is never given standard input,
+# which is the terminal here.
 _gatectl_names() {
 	local m='' n i
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -182,7 +191,7 @@ _gatectl_names() {
 	done
 	[[ $m == - ]] && return
 	[[ $m == "~/"* ]] && m=$HOME/${m:2}
-	local -a ask=(__names)
+	local -a ask=(__names "$2")
 	[[ -n $m ]] && ask+=(-m "$m")
 	while IFS= read -r n; do
 		[[ $n == "$1"* ]] && COMPREPLY+=("$n")
@@ -215,7 +224,7 @@ _gatectl() {
 	elif [[ -n $subs$args ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$subs $args" -- "$cur")
 	elif [[ -n $names ]]; then
-		_gatectl_names "$cur"
+		_gatectl_names "$cur" "$names"
 	elif [[ -n $files ]]; then
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")

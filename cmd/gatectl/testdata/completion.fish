@@ -36,6 +36,8 @@ function __gatectl_node
                 set node gatectl_help
             case 'gatectl_mcp lock'
                 set node gatectl_mcp_lock
+            case 'gatectl_mcp check'
+                set node gatectl_mcp_check
             case 'gatectl_skills prompt'
                 set node gatectl_skills_prompt
             case 'gatectl_doctor skills'
@@ -67,8 +69,9 @@ function __gatectl_new
     test "$at[1]" = $argv[1]; and test "$at[2]" = new
 end
 
-# __gatectl_names prints the names check takes, of the manifest the words
-# before the cursor name with -m (else the one gatectl reads by default).
+# __gatectl_names prints the names of the set $argv[1] (check's, or the
+# MCP servers), of the manifest the words before the cursor name with -m
+# (else the one gatectl reads by default).
 # gatectl reads the file and runs no probe; it is never given standard
 # input, which is the terminal here.
 function __gatectl_names
@@ -87,7 +90,7 @@ function __gatectl_names
     if test "$m" = -
         return
     end
-    set -l ask __names
+    set -l ask __names $argv[1]
     if test -n "$m"
         set ask $ask -m (string replace -r '^~/' "$HOME/" -- $m)
     end
@@ -114,7 +117,8 @@ complete -c gatectl -n '__gatectl_is gatectl_init' -l stdout -d 'write the manif
 complete -c gatectl -n '__gatectl_is gatectl_check' -l json -d 'print the result as JSON (shape: docs/CLI.md)'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_check' -s v -d 'log each probe\'s failures and grace decisions to stderr'
-complete -c gatectl -n '__gatectl_is gatectl_check' -a '(__gatectl_names)'
+complete -c gatectl -n '__gatectl_is gatectl_check' -l wait -r -F -d 'check again until every tool and server (or each NAME) is available, for at most DURATION; exit 1 if one is not by then'
+complete -c gatectl -n '__gatectl_is gatectl_check' -a '(__gatectl_names check)'
 complete -c gatectl -n '__gatectl_is gatectl_schema' -l format -x -a 'openai anthropic mcp' -d 'openai, anthropic or mcp'
 complete -c gatectl -n '__gatectl_is gatectl_schema' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l addr -r -F -d 'where to listen'
@@ -125,6 +129,7 @@ complete -c gatectl -n '__gatectl_is gatectl_serve' -l startup-wait -r -F -d 'ho
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l token-file -r -F -d 'read the bearer token from FILE (else $GATE_TOKEN)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -s v -d 'also log every probe run that fails and every grace decision'
 complete -c gatectl -n '__gatectl_new gatectl_mcp' -a 'lock' -d 'lock the MCP servers\' tool definitions, for pin in the manifest'
+complete -c gatectl -n '__gatectl_new gatectl_mcp' -a 'check' -d 'start or reach the MCP servers, list their tools, say which are ready'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -l list-changed-interval -r -F -d 'notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_mcp' -l startup-wait -r -F -d 'hold a client\'s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
@@ -133,6 +138,12 @@ complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -l check -d 'write nothin
 complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -s m -r -F -d 'the manifest'
 complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -l manifest -r -F -d 'the manifest (as -m)'
 complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -s v -d 'log what the gateway logs about the servers (their stderr, their state) to stderr'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_lock' -a '(__gatectl_names servers)'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_check' -l json -d 'print the result as JSON (shape: docs/CLI.md)'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_check' -s m -r -F -d 'the manifest'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_check' -l startup-wait -r -F -d 'note a server ready only after DURATION, the wait of gatectl mcp\'s and serve\'s first listing'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_check' -s v -d 'log what the gateway logs about the servers (their stderr, their state) to stderr'
+complete -c gatectl -n '__gatectl_is gatectl_mcp_check' -a '(__gatectl_names servers)'
 complete -c gatectl -n '__gatectl_new gatectl_skills' -a 'prompt' -d 'the <available_skills> block for the next model call'
 complete -c gatectl -n '__gatectl_is gatectl_skills' -l json -d 'print JSON (shapes: docs/CLI.md)'
 complete -c gatectl -n '__gatectl_is gatectl_skills' -s m -r -F -d 'the manifest'

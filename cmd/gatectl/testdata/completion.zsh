@@ -43,11 +43,12 @@ _gatectl_node() {
 		descs=()
 		flags=('--json:print the result as JSON (shape: docs/CLI.md)'
 			'-m:the manifest'
-			'-v:log each probe'\''s failures and grace decisions to stderr')
-		valued=('-m' '--m')
+			'-v:log each probe'\''s failures and grace decisions to stderr'
+			'--wait:check again until every tool and server (or each NAME) is available, for at most DURATION; exit 1 if one is not by then')
+		valued=('-m' '--m' '-wait' '--wait')
 		args=()
 		files=''
-		names='1'
+		names='check'
 		;;
 	(gatectl_schema)
 		subs=()
@@ -75,8 +76,9 @@ _gatectl_node() {
 		names=''
 		;;
 	(gatectl_mcp)
-		subs=('lock')
-		descs=('lock:lock the MCP servers'\'' tool definitions, for pin in the manifest')
+		subs=('lock' 'check')
+		descs=('lock:lock the MCP servers'\'' tool definitions, for pin in the manifest'
+			'check:start or reach the MCP servers, list their tools, say which are ready')
 		flags=('--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
 			'--startup-wait:hold a client'\''s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
@@ -96,7 +98,19 @@ _gatectl_node() {
 		valued=('-m' '--m' '-manifest' '--manifest')
 		args=()
 		files=''
-		names=''
+		names='servers'
+		;;
+	(gatectl_mcp_check)
+		subs=()
+		descs=()
+		flags=('--json:print the result as JSON (shape: docs/CLI.md)'
+			'-m:the manifest'
+			'--startup-wait:note a server ready only after DURATION, the wait of gatectl mcp'\''s and serve'\''s first listing'
+			'-v:log what the gateway logs about the servers (their stderr, their state) to stderr')
+		valued=('-m' '--m' '-startup-wait' '--startup-wait')
+		args=()
+		files=''
+		names='servers'
 		;;
 	(gatectl_skills)
 		subs=('prompt')
@@ -231,10 +245,11 @@ _gatectl_values() {
 	esac
 }
 
-# _gatectl_names offers the names check takes, of the manifest the words
-# before the cursor name with -m (else the one gatectl reads by default).
-# gatectl reads the file and runs no probe; it is never given standard
-# input, which is the terminal here.
+# _gatectl_names offers the names of the set $1 (check's, or the MCP
+# servers), of the manifest the words before the cursor name with -m
+# (else the one gatectl reads by default). gatectl reads the file and
+# runs no probe; it is never given standard input, which is the terminal
+# here.
 _gatectl_names() {
 	local m w
 	local -i i
@@ -252,7 +267,7 @@ _gatectl_names() {
 	done
 	[[ $m == - ]] && return
 	[[ $m == '~/'* ]] && m=$HOME/${m#'~/'}
-	ask=(__names)
+	ask=(__names $1)
 	[[ -n $m ]] && ask+=(-m "$m")
 	found=(${(f)"$(command gatectl "${ask[@]}" 2>/dev/null </dev/null)"})
 	compadd -a found
@@ -288,7 +303,7 @@ _gatectl() {
 		((${#descs})) && _describe -t commands command descs
 		((${#args})) && compadd -a args
 	elif [[ -n $names ]]; then
-		_gatectl_names
+		_gatectl_names $names
 	elif [[ -n $files ]]; then
 		_files
 	fi
