@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -74,8 +75,12 @@ func TestOpenKeepsCompiledProbesByDefault(t *testing.T) {
 		{"the user's cache directory", func(t *testing.T) string {
 			unsetEnv(t, cacheDirEnv)
 			home := t.TempDir()
-			t.Setenv("XDG_CACHE_HOME", home)
-			return filepath.Join(home, "gate", "wazero")
+			t.Setenv("HOME", home)           // macOS: ~/Library/Caches
+			t.Setenv("XDG_CACHE_HOME", home) // Linux and the other Unixes
+			user, err := os.UserCacheDir()
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(user, home), "%s is under the test's home", user)
+			return filepath.Join(user, "gate", "wazero")
 		}},
 		{"GATE_CACHE_DIR", func(t *testing.T) string {
 			dir := filepath.Join(t.TempDir(), "mine")
