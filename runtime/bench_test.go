@@ -82,7 +82,7 @@ func BenchmarkCompile(b *testing.B) {
 	}{{"c-env", envWasm}, {"go-sdk-example", goWasm}} {
 		b.Run(mod.name+"/cold", func(b *testing.B) {
 			for b.Loop() {
-				compileOnce(b, NewEngineConfig(), mod.wasm)
+				compileOnce(b, NewEngineConfig().WithCacheDir(""), mod.wasm)
 			}
 		})
 		b.Run(mod.name+"/disk-cache", func(b *testing.B) {

@@ -41,6 +41,9 @@ type EngineConfig struct {
 	budget      time.Duration
 	memoryLimit uint64
 	cacheDir    string
+	// cacheDirSet: WithCacheDir chose cacheDir; without it the engine
+	// uses DefaultCacheDir, and goes without when that cannot be used.
+	cacheDirSet bool
 	concurrency int
 	maxRuns     int
 	python      string
@@ -59,8 +62,8 @@ type EngineConfig struct {
 
 // NewEngineConfig returns the defaults: a 100 ms budget, 32 MiB of memory
 // per instance and 256 MiB kept by idle instances in all, modules of up to
-// 16 MiB with function bodies of up to 512 KiB, no on-disk compilation
-// cache, as many probes executing at once as GOMAXPROCS, "python3" from
+// 16 MiB with function bodies of up to 512 KiB, compiled probes kept in
+// DefaultCacheDir (see WithCacheDir), as many probes executing at once as GOMAXPROCS, "python3" from
 // PATH for "py:" imports, the host's real environment, reactor probes
 // warmed up when created, and wazero's compiler where it is supported.
 func NewEngineConfig() EngineConfig {
@@ -114,14 +117,25 @@ func (c EngineConfig) WithMemoryLimit(bytes uint64) EngineConfig {
 }
 
 // WithCacheDir keeps compiled probes in dir, so that a second process
-// (another gatectl run) loads a probe without compiling it again: for a
-// Go-built probe that is 70-90 ms instead of 0.5-1 s. It also keeps what
-// Python reported about itself for "py:" lookups (in dir's
-// gate-pyfacts-v1), checked against the files it came from, so that a
-// second process need not start Python (25-330 ms, behind a pyenv shim
-// the most). "" (the default) keeps them in memory only.
+// (another gatectl run, a restarted host app) loads a probe without
+// compiling it again: for a Go-built probe that is tens of milliseconds
+// instead of seconds. It also keeps what Python reported about itself for
+// "py:" lookups (in dir's gate-pyfacts-v1), checked against the files it
+// came from, so that a second process need not start Python (25-330 ms,
+// behind a pyenv shim the most). dir is made if it does not exist, and an
+// engine that cannot use it is refused. Processes may share it: each
+// entry is written whole, beside, then renamed into place. "" keeps them
+// in memory only.
+//
+// The default is DefaultCacheDir, the directory gatectl uses: a host app
+// that opens a manifest at every start pays for a Go-built probe's compile
+// once, not at every start. If it cannot be made, or is not a private
+// directory of this user (a compiled probe is run as native code, so no
+// one else may write it), the engine goes without an on-disk cache rather
+// than failing.
 func (c EngineConfig) WithCacheDir(dir string) EngineConfig {
 	c.cacheDir = dir
+	c.cacheDirSet = true
 	return c
 }
 

@@ -22,11 +22,11 @@
 //     failing re-probe for a grace window; it runs each tool's Prober
 //     outside its lock, at most once at a time per tool.
 //   - Engine compiles probe modules (Module), each rewritten so that it
-//     meets its budget (internal/meter) and compiled once (with an on-disk
-//     cache when configured), and makes Probes of them with their
-//     grants (hostfuncs.Grants), config and budget; StandardProbe makes one
-//     from a standard-probe shorthand ("env:KEY",
-//     "redis:127.0.0.1:6379", ...). Probe.Run gives a Result: the Outcome,
+//     meets its budget (internal/meter) and compiled once, kept in an
+//     on-disk cache for the next process (DefaultCacheDir, unless
+//     configured otherwise), and makes Probes of them with their grants
+//     (hostfuncs.Grants), config and budget; StandardProbe makes one from
+//     a standard-probe shorthand ("env:KEY", "redis:127.0.0.1:6379", ...). Probe.Run gives a Result: the Outcome,
 //     the reason, what the grants denied, the logs.
 //   - NativeProbe is a Prober that gates a tool on a Go function instead
 //     of a module.

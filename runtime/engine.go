@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/gate-dev/gate/internal/inspect"
 	"github.com/gate-dev/gate/internal/resolve"
-	"os"
 	"sync"
 	"sync/atomic"
 
@@ -82,7 +81,11 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 		life: newLifetime(),
 	}
 	e.stop = e.life.Done()
-	e.resolvers = resolve.NewResolvers(resolve.Options{Python: cfg.python, CacheDir: cfg.cacheDir})
+	cacheDir, err := cfg.resolveCacheDir()
+	if err != nil {
+		return nil, err
+	}
+	e.resolvers = resolve.NewResolvers(resolve.Options{Python: cfg.python, CacheDir: cacheDir})
 	for scheme, r := range cfg.resolvers {
 		if err := e.resolvers.Register(scheme, r); err != nil {
 			return nil, fmt.Errorf("engine config: %w", err)
@@ -98,16 +101,16 @@ func NewEngine(ctx context.Context, cfg EngineConfig) (*Engine, error) {
 	// Go at every loop back-edge. The memory limit backs up the per-module
 	// cap that metering writes into each module.
 	rc = rc.WithMemoryLimitPages(e.pages)
-	if cfg.cacheDir != "" {
-		if err := os.MkdirAll(cfg.cacheDir, 0o755); err != nil {
-			return nil, fmt.Errorf("engine config: cache dir: %w", err)
+	if cacheDir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(cacheDir)
+		switch {
+		case err == nil:
+			e.cache = cache
+			rc = rc.WithCompilationCache(cache)
+		case cfg.cacheDirSet:
+			return nil, fmt.Errorf("engine config: cache dir %s: %w", cacheDir, err)
 		}
-		cache, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
-		if err != nil {
-			return nil, fmt.Errorf("engine config: cache dir %s: %w", cfg.cacheDir, err)
-		}
-		e.cache = cache
-		rc = rc.WithCompilationCache(cache)
+		// The default directory is a convenience: without it, compile.
 	}
 	e.rt = wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := e.instantiateHostModules(ctx); err != nil {

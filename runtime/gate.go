@@ -139,11 +139,20 @@ func newGate(ctx context.Context, cfg GateConfig) (*Gate, error) {
 // comes from: a bad key, a missing probe module, a module
 // that does not match its sha256 pin or breaks the ABI.
 func Open(ctx context.Context, path string, cfg GateConfig) (*Gate, error) {
-	m, err := manifest.Load(path)
+	src, err := manifest.ReadFile(path, manifest.Limits{})
 	if err != nil {
 		return nil, err
 	}
-	return openManifest(ctx, m, cfg)
+	m, err := manifest.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	g, err := openManifest(ctx, m, cfg)
+	if err != nil {
+		// The lines shown are those parsed, even if the file has changed.
+		manifest.ShowSource(err, path, src)
+	}
+	return g, err
 }
 
 func init() {

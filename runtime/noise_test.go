@@ -33,6 +33,10 @@ func TestMain(m *testing.M) {
 		canary()
 		return
 	}
+	// No default on-disk cache: a test of compiling (its timeout, its
+	// observer, its cost) must compile, not load what an earlier run of
+	// the suite left in the user's cache. The cache's own tests set it.
+	os.Setenv(cacheDirEnv, "")
 	os.Exit(m.Run())
 }
 

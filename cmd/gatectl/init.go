@@ -21,7 +21,8 @@ var initSynopsis = `gatectl init [-m gate.toml | --stdout] [--force]
 Writes a manifest to start from: a commented tool for each thing it finds
 on this machine, or an example to edit when it finds nothing. It looks
 only here: which API keys are set (their names, never their values),
-which services accept a connection at their usual local address, and
+which services the environment names (the address and names only, never
+a password) or accept a connection at their usual local address, and
 which programs are on PATH. It refuses to replace a file unless --force.
 The manifest is -m (- for stdout), else $GATE_MANIFEST, else ./gate.toml.
 Exit codes: 0 written, 2 bad input or the file exists.
@@ -31,9 +32,12 @@ It looks for:
 
 // initLooksFor lists the three tables for the help, wrapped.
 func initLooksFor() string {
-	var keys, services, bins []string
+	var keys, named, services, bins []string
 	for _, k := range apiKeys {
 		keys = append(keys, k.vars...)
+	}
+	for _, n := range namedServices {
+		named = append(named, n.vars...)
 	}
 	for _, s := range localServices {
 		services = append(services, string(s.kind)+":"+s.addr)
@@ -45,7 +49,7 @@ func initLooksFor() string {
 	for _, l := range []struct {
 		label string
 		words []string
-	}{{"API keys", keys}, {"services", services}, {"programs", bins}} {
+	}{{"API keys", keys}, {"services", append(named, services...)}, {"programs", bins}} {
 		b.WriteString(fmt.Sprintf("  %-10s", l.label+":") + strings.ReplaceAll(wrap(strings.Join(l.words, " "), 64), "\n", "\n"+strings.Repeat(" ", 12)) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
@@ -81,6 +85,9 @@ func initOn(m machine, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	found := m.look(context.Background())
+	for _, p := range found.problems {
+		fmt.Fprintf(stderr, "gatectl init: %s; no tool for it\n", safetext.Terminal(p))
+	}
 	if toStdout {
 		stdout.Write(renderManifest(found, "gate.toml"))
 		return exitOK
@@ -121,7 +128,7 @@ func (s survey) summary() string {
 	for _, p := range []struct {
 		n          int
 		one, other string
-	}{{len(s.keys), "API key", "API keys"}, {len(s.services), "service", "services"}, {len(s.programs), "program", "programs"}} {
+	}{{len(s.keys), "API key", "API keys"}, {len(s.named) + len(s.services), "service", "services"}, {len(s.programs), "program", "programs"}} {
 		switch {
 		case p.n == 1:
 			parts = append(parts, "1 "+p.one)

@@ -57,6 +57,7 @@ func renderManifest(s survey, checkPath string) []byte {
 		found []found
 	}{
 		{"API keys set in the environment (their names only)", s.keys},
+		{"Services the environment names", s.named},
 		{"Services that accept connections here", s.services},
 		{"Programs on PATH", s.programs},
 	} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/gate-dev/gate/internal/resolve"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -96,17 +97,36 @@ type found struct {
 	why, note string
 }
 
-// survey is what was found, by table.
+// survey is what was found, by table: named holds the services that the
+// environment names (namedServices), services those found at their
+// usual address. problems says which variables were set but could not be
+// used, and why.
 type survey struct {
-	keys, services, programs []found
+	keys, named, services, programs []found
+	problems                        []string
 }
 
-func (s survey) count() int { return len(s.keys) + len(s.services) + len(s.programs) }
+func (s survey) count() int {
+	return len(s.keys) + len(s.named) + len(s.services) + len(s.programs)
+}
 
-// look finds what m holds of the three tables. It reads only names of
-// environment variables that are set, never their values.
+// look finds what m holds of the tables. Of the API keys it reads only
+// which are set, never their values; of the variables that name a
+// service, the address and names that the probe needs, never a password.
 func (m machine) look(ctx context.Context) survey {
 	var s survey
+	named := map[probes.Kind]bool{}
+	for _, n := range namedServices {
+		f, ok, err := n.named(m.getenv)
+		if err != nil {
+			s.problems = append(s.problems, err.Error())
+		}
+		if ok {
+			s.named = append(s.named, f)
+			named[n.kind] = true
+		}
+	}
+	m.services = slices.DeleteFunc(slices.Clone(m.services), func(svc localService) bool { return named[svc.kind] })
 	for _, k := range apiKeys {
 		for _, v := range k.vars {
 			if m.getenv(v) != "" {

@@ -36,31 +36,47 @@ func shownManifest(path string) string {
 // paths resolved against the working directory, as a file's are against
 // its own.
 func loadManifest(path string) (*manifest.Manifest, error) {
+	m, _, err := loadManifestSource(path)
+	return m, err
+}
+
+// loadManifestSource is loadManifest that also returns, for "-", the
+// bytes read from standard input: nothing else holds them, and the
+// problems found after parsing show their lines from them.
+func loadManifestSource(path string) (*manifest.Manifest, []byte, error) {
 	if path != stdinManifest {
 		fitMemoryToManifest(path)
-		return manifest.Load(path)
+		m, err := manifest.Load(path)
+		return m, nil, err
 	}
 	src, err := io.ReadAll(io.LimitReader(manifestStdin, manifest.DefaultMaxBytes+1))
 	if err != nil {
-		return nil, manifest.Errors{{Pos: manifest.Position{File: stdinName}, Msg: "cannot read manifest: " + err.Error()}}
+		return nil, nil, manifest.Errors{{Pos: manifest.Position{File: stdinName}, Msg: "cannot read manifest: " + err.Error()}}
 	}
 	fitMemoryToSize(int64(len(src)))
-	return manifest.Parse(stdinName, src)
+	m, err := manifest.Parse(stdinName, src)
+	return m, src, err
 }
 
 // openManifestGate is runtime.Open for the manifest at path, or for "-"
 // the one on standard input. Like runtime.Open it ends before the runtime
-// answers anything: it reads the input that the answers come from.
+// answers anything: it reads the input that the answers come from. The
+// problems of a manifest on standard input show their source lines from
+// what was read: there is no file to read them again from.
 func openManifestGate(ctx context.Context, path string, cfg runtime.GateConfig) (*runtime.Gate, error) {
 	if path != stdinManifest {
 		fitMemoryToManifest(path)
 		return runtime.Open(ctx, path, cfg)
 	}
-	m, err := loadManifest(path)
+	m, src, err := loadManifestSource(path)
 	if err != nil {
 		return nil, err
 	}
-	return hooks.OpenManifest[*runtime.Gate](ctx, m, cfg)
+	g, err := hooks.OpenManifest[*runtime.Gate](ctx, m, cfg)
+	if err != nil {
+		manifest.ShowSource(err, stdinName, src)
+	}
+	return g, err
 }
 
 // refuseStdinManifest reports, for a command that reads its manifest

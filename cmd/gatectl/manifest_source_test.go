@@ -191,3 +191,18 @@ func TestStdinManifestPins(t *testing.T) {
 	assert.Empty(t, report.Pins[0].Lock)
 	assert.Contains(t, report.Pins[0].Error, "standard input")
 }
+
+// TestStdinManifestProblemLine: a problem found after parsing (a probe
+// module that is not there) in a manifest on standard input shows its
+// line from what was read, with the caret under it, not a line of a file
+// in the working directory that happens to be named <stdin>.
+func TestStdinManifestProblemLine(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile(stdinName, []byte("decoy line 1\ndecoy line 2\ndecoy line 3\ndecoy line 4\n"), 0o644))
+	withStdin(t, strings.NewReader("[[tools]]\nname = \"asker\"\ndescription = \"Asks.\"\nprobe = { module = \"missing.wasm\" }\n"))
+	code, _, stderr := gatectl(t, "check", "-m", "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "gatectl check: 1 problem(s) in <stdin>:\n<stdin>:4:1: tools[0].probe")
+	assert.Contains(t, stderr, "\n   4 | probe = { module = \"missing.wasm\" }\n     | ^ ")
+	assert.NotContains(t, stderr, "decoy")
+}

@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -308,16 +306,9 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 }
 
 // defaultCacheDir is where compiled probes are kept between runs:
-// $GATE_CACHE_DIR, else the user's cache directory. "" disables the cache.
-func defaultCacheDir() string {
-	if d, ok := os.LookupEnv("GATE_CACHE_DIR"); ok {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "gate", "wazero")
-	}
-	return ""
-}
+// $GATE_CACHE_DIR, else the user's cache directory, the rule a host app's
+// engine follows too (runtime.DefaultCacheDir). "" disables the cache.
+func defaultCacheDir() string { return runtime.DefaultCacheDir() }
 
 // compileTimeout, when set, bounds each probe module's compile in every
 // command instead of the engine's default. It is a variable so that this

@@ -2,7 +2,8 @@
 // framework would:
 //
 //   - it opens a manifest once, at start-up (probes are compiled and
-//     warmed up then, not per model call);
+//     warmed up then, not per model call; a compiled probe is kept in the
+//     cache directory gatectl uses, so the next start loads it instead);
 //   - before every model call it asks for the tools a model may be offered
 //     and their schema, and for the skills prompt: answers come from the
 //     cache (in the same time however many tools) and stale ones are probed, all at

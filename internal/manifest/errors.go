@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -168,16 +170,48 @@ func printable(s string) string { return safetext.Clean(s, true) }
 // manifest gave (a probe module that is missing, that does not match its
 // sha256 pin, or that is not a valid probe): key names what is wrong, as
 // in Error.Key, and cause says why. The source line for Detail is read
-// from pos.File, best effort.
+// from pos.File, best effort; a caller that holds the bytes the manifest
+// was parsed from gives them with ShowSource instead.
 func ErrorAt(pos Position, key string, cause error) *Error {
 	e := &Error{Pos: pos, Key: key, Msg: cause.Error(), where: key, err: cause}
 	if pos.Line > 0 {
 		if src, err := os.ReadFile(pos.File); err == nil {
-			lines := strings.Split(string(src), "\n")
-			if pos.Line <= len(lines) {
-				e.line = lines[pos.Line-1]
-			}
+			e.line = lineOf(src, pos.Line)
 		}
 	}
 	return e
+}
+
+// ShowSource sets the source line that Detail shows, for each problem of
+// err (Errors, or an error wrapping them) in file, to its line of src:
+// the bytes that file was parsed from. A manifest read from standard
+// input has no file that ErrorAt could read again, and a file may have
+// changed since it was parsed; the line shown must be the one the
+// position counts in. Problems in other files are left as they are.
+func ShowSource(err error, file string, src []byte) {
+	var es Errors
+	if !errors.As(err, &es) {
+		return
+	}
+	for _, e := range es {
+		if e.Pos.File == file && e.Pos.Line > 0 {
+			e.line = lineOf(src, e.Pos.Line)
+		}
+	}
+}
+
+// lineOf returns line n (counted from 1) of src, without its newline; ""
+// when src has fewer lines.
+func lineOf(src []byte, n int) string {
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return ""
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return string(src)
 }

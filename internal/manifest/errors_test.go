@@ -224,3 +224,29 @@ func TestErrorsShowTheFirstFew(t *testing.T) {
 		assert.Equal(t, tc.last, lines[len(lines)-1], tc.n)
 	}
 }
+
+// TestShowSource: a problem found after parsing shows the line of the
+// bytes the manifest was parsed from, not of whatever file now has its
+// name (standard input has none; here a decoy named "<stdin>" does), and
+// problems in other files keep their own.
+func TestShowSource(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("<stdin>", []byte("decoy 1\ndecoy 2\ndecoy 3\n"), 0o644))
+	src := []byte("[[tools]]\nname = \"t\"\nprobe = { module = \"missing.wasm\" }\n")
+	for _, tt := range []struct {
+		name string
+		pos  Position
+		want string
+	}{
+		{"a line of src", Position{File: "<stdin>", Line: 3, Col: 9}, "   3 | probe = { module = \"missing.wasm\" }\n     |         ^ module missing"},
+		{"the first line", Position{File: "<stdin>", Line: 1, Col: 1}, "   1 | [[tools]]\n     | ^ module missing"},
+		{"past the end", Position{File: "<stdin>", Line: 9, Col: 1}, "   9 | \n     | ^ module missing"},
+		{"another file", Position{File: "other.toml", Line: 2, Col: 1}, "   2 | \n     | ^ module missing"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := ErrorAt(tt.pos, "tools[0].probe", errors.New("module missing"))
+			ShowSource(fmt.Errorf("open: %w", Errors{e}), "<stdin>", src)
+			assert.Equal(t, tt.want, e.Detail())
+		})
+	}
+}
