@@ -76,13 +76,18 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	if !ok {
 		return exitUsage
 	}
-	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, nil, stderr)
+	tracer, ok := openTracer("gatectl mcp", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer closeTracer(tracer)
+	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, tracer.Observe(nil), stderr)
 	if !ok {
 		return exitUsage
 	}
 	defer d.close()
 	log := d.log
-	gw := d.gateway(gwConfig)
+	gw := d.gateway(gwConfig.WithTracer(tracer))
 	d.start(ctx, reload)
 
 	answers := newAnswerCount()

@@ -88,9 +88,15 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 
+	tracer, ok := openTracer("gatectl serve", stderr)
+	if !ok {
+		return exitUsage
+	}
+	// Deferred first, so run last: the spans of the shutdown go too.
+	defer closeTracer(tracer)
 	metrics := server.NewMetrics()
 	path := manifestPath(f.manifest)
-	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, metrics, stderr)
+	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, tracer.Observe(metrics), stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -116,8 +122,9 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != ""))
-	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
+	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithTracer(tracer))
+	api := server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()})
+	srv := server.NewHTTPServer(tracer.Handler(api, "/mcp", server.Route), limits)
 	// The socket is listening already (Listen): said before the gateway
 	// starts, so that its first lines come after this one.
 	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gate-dev/gate/internal/tracing"
+)
+
+// openTracer makes the tracer the OTEL_* variables ask for (nil: none),
+// or says which variable is wrong and returns false.
+func openTracer(cmd string, stderr io.Writer) (*tracing.Tracer, bool) {
+	t, err := tracing.FromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: tracing: %v\n", cmd, err)
+		return nil, false
+	}
+	return t, true
+}
+
+// closeTracer sends the spans still queued, within tracing.ShutdownBound:
+// a collector that is down does not hold up the exit longer.
+func closeTracer(t *tracing.Tracer) { _ = t.Shutdown(context.Background()) }
