@@ -80,13 +80,17 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	if !ok {
 		return exitUsage
 	}
-	defer closeTracer(tracer)
 	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, tracer.Observe(nil), stderr)
 	if !ok {
+		closeTracer(tracer, stderr, "gatectl mcp")
 		return exitUsage
 	}
 	defer d.close()
 	log := d.log
+	tracer.LogErrors(log, "gatectl mcp: ")
+	// Before the log closes (deferred later, so run first), after the
+	// daemon has stopped: the spans of the shutdown go too.
+	defer closeTracer(tracer, log, "gatectl mcp")
 	gw := d.gateway(gwConfig.WithTracer(tracer))
 	d.start(ctx, reload)
 

@@ -92,16 +92,19 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	if !ok {
 		return exitUsage
 	}
-	// Deferred first, so run last: the spans of the shutdown go too.
-	defer closeTracer(tracer)
 	metrics := server.NewMetrics()
 	path := manifestPath(f.manifest)
 	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, tracer.Observe(metrics), stderr)
 	if !ok {
+		closeTracer(tracer, stderr, "gatectl serve")
 		return exitUsage
 	}
 	defer d.close()
 	log, svc := d.log, d.svc
+	tracer.LogErrors(log, "gatectl serve: ")
+	// Before the log closes (deferred later, so run first), after the
+	// daemon has stopped: the spans of the shutdown go too.
+	defer closeTracer(tracer, log, "gatectl serve")
 	defer metrics.Watch(svc)()
 	// Its goroutine ends with this function, whichever way it returns.
 	trimCtx, stopTrim := context.WithCancel(ctx)

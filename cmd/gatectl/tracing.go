@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/tracing"
 )
 
@@ -20,6 +21,11 @@ func openTracer(cmd string, stderr io.Writer) (*tracing.Tracer, bool) {
 	return t, true
 }
 
-// closeTracer sends the spans still queued, within tracing.ShutdownBound:
-// a collector that is down does not hold up the exit longer.
-func closeTracer(t *tracing.Tracer) { _ = t.Shutdown(context.Background()) }
+// closeTracer sends the spans still queued, within tracing.ShutdownBound
+// (a collector that is down does not hold up the exit longer), and says
+// so on log when they could not all be sent.
+func closeTracer(t *tracing.Tracer, log io.Writer, cmd string) {
+	if err := t.Shutdown(context.Background()); err != nil {
+		fmt.Fprintf(log, "%s: tracing: the last spans were not all sent: %s\n", cmd, safetext.Terminal(err.Error()))
+	}
+}
