@@ -20,7 +20,7 @@ import (
 var otelVars = []string{
 	"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_SERVICE_NAME",
-	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_TRACES_SAMPLER",
+	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_TRACES_SAMPLER", "OTEL_BSP_SCHEDULE_DELAY",
 }
 
 func clearEnv(t *testing.T) {
@@ -149,30 +149,7 @@ func TestNothingSentWhenOff(t *testing.T) {
 // no longer than its bound, however many spans wait.
 func TestShutdownBoundedByDeadCollector(t *testing.T) {
 	clearEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	accepted := make(chan net.Conn, 16)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c // held open, never answered
-		}
-	}()
-	t.Cleanup(func() {
-		for {
-			select {
-			case c := <-accepted:
-				c.Close()
-			default:
-				return
-			}
-		}
-	})
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+l.Addr().String())
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", deadCollector(t))
 	tr, err := tracing.FromEnv(os.Getenv)
 	require.NoError(t, err)
 	probeOnce(t, tr.Observe(nil))
@@ -235,4 +212,67 @@ func TestHTTPSpans(t *testing.T) {
 			require.NotContains(t, kv.Value.String(), "secret-token", "a path the client sent went into %s", kv.Key)
 		}
 	}
+}
+
+// deadCollector listens on loopback and holds every connection open
+// without answering.
+func deadCollector(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	held := make(chan net.Conn, 64)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held <- c
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		for {
+			select {
+			case c := <-held:
+				c.Close()
+			default:
+				return
+			}
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// An export to a collector that never answers gives up at the
+// exporter's own timeout, retries included (the SDK's default retries for
+// a minute), and says so through LogErrors, while gate runs on.
+func TestExportTimeoutAgainstDeadCollector(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", deadCollector(t))
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "1") // export at once
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	errs := make(chan string, 16)
+	tr.LogErrors(lineWriter(errs), "test: ")
+	begun := time.Now()
+	probeOnce(t, tr.Observe(nil))
+	select {
+	case line := <-errs:
+		require.Contains(t, line, "test: tracing: ")
+		t.Logf("the export gave up after %v (ExportTimeout %v): %s", time.Since(begun), tracing.ExportTimeout, line)
+	case <-time.After(tracing.ExportTimeout + 10*time.Second):
+		t.Fatalf("an export to a dead collector was still going past its timeout of %v", tracing.ExportTimeout)
+	}
+	_ = tr.Shutdown(context.Background())
+}
+
+// lineWriter sends each write to lines, or drops it when they are full.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	select {
+	case w <- string(p):
+	default:
+	}
+	return len(p), nil
 }
