@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,5 +128,13 @@ func TestServeTracingBounds(t *testing.T) {
 		got := serveContext(context.Background(), []string{"-m", filepath.Join(t.TempDir(), "none.toml"), "--addr", "127.0.0.1:0"}, nil, io.Discard, &stderr, nil)
 		assert.Equal(t, exitUsage, got)
 		assert.Contains(t, stderr.String(), `gatectl serve: tracing: OTEL_EXPORTER_OTLP_PROTOCOL="grpc"`)
+	})
+	t.Run("another exporter refused by gatectl mcp", func(t *testing.T) {
+		clearOTel(t)
+		t.Setenv("OTEL_TRACES_EXPORTER", "zipkin")
+		var stderr syncBuffer
+		got := mcpContext(context.Background(), []string{"-m", filepath.Join(t.TempDir(), "none.toml")}, strings.NewReader(""), nil, io.Discard, &stderr)
+		assert.Equal(t, exitUsage, got)
+		assert.Contains(t, stderr.String(), `gatectl mcp: tracing: OTEL_TRACES_EXPORTER="zipkin"`)
 	})
 }
