@@ -76,13 +76,22 @@ func mcpContext(ctx context.Context, args []string, in io.Reader, reload <-chan 
 	if !ok {
 		return exitUsage
 	}
-	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, nil, stderr)
+	tracer, ok := openTracer("gatectl mcp", stderr)
 	if !ok {
+		return exitUsage
+	}
+	d, ok := openDaemon(ctx, "gatectl mcp", manifestPath(f.manifest), f.verbose, tracer.Observe(nil), stderr)
+	if !ok {
+		closeTracer(tracer, stderr, "gatectl mcp")
 		return exitUsage
 	}
 	defer d.close()
 	log := d.log
-	gw := d.gateway(gwConfig)
+	tracer.LogErrors(log, "gatectl mcp: ")
+	// Before the log closes (deferred later, so run first), after the
+	// daemon has stopped: the spans of the shutdown go too.
+	defer closeTracer(tracer, log, "gatectl mcp")
+	gw := d.gateway(gwConfig.WithTracer(tracer))
 	d.start(ctx, reload)
 
 	answers := newAnswerCount()

@@ -88,14 +88,23 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 
+	tracer, ok := openTracer("gatectl serve", stderr)
+	if !ok {
+		return exitUsage
+	}
 	metrics := server.NewMetrics()
 	path := manifestPath(f.manifest)
-	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, metrics, stderr)
+	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, tracer.Observe(metrics), stderr)
 	if !ok {
+		closeTracer(tracer, stderr, "gatectl serve")
 		return exitUsage
 	}
 	defer d.close()
 	log, svc := d.log, d.svc
+	tracer.LogErrors(log, "gatectl serve: ")
+	// Before the log closes (deferred later, so run first), after the
+	// daemon has stopped: the spans of the shutdown go too.
+	defer closeTracer(tracer, log, "gatectl serve")
 	defer metrics.Watch(svc)()
 	// Its goroutine ends with this function, whichever way it returns.
 	trimCtx, stopTrim := context.WithCancel(ctx)
@@ -116,8 +125,9 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != ""))
-	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
+	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithTracer(tracer))
+	api := server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()})
+	srv := server.NewHTTPServer(tracer.Handler(api, "/mcp", server.Route), limits)
 	// The socket is listening already (Listen): said before the gateway
 	// starts, so that its first lines come after this one.
 	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))

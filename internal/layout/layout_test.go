@@ -21,7 +21,7 @@ import (
 const module = "github.com/gate-dev/gate/"
 
 // testHelpers are the packages only tests may import.
-var testHelpers = []string{"internal/testsvc", "internal/testnet", "internal/mcptest", "internal/nohang", "internal/threadtime", "internal/doctest", "internal/costlywasm", "internal/golden", "internal/jsontest", "internal/logtest"}
+var testHelpers = []string{"internal/testsvc", "internal/testnet", "internal/mcptest", "internal/nohang", "internal/threadtime", "internal/doctest", "internal/costlywasm", "internal/golden", "internal/jsontest", "internal/logtest", "internal/otlptest"}
 
 // wasmRuntime is the WebAssembly runtime, and wazeroUsers the packages
 // that may link it.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/gate-dev/gate/internal/tracing"
 	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -72,6 +73,9 @@ func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
+		ctx, span := g.traceCall(ctx, req, o)
+		outcome := OutcomeError // a panic's
+		defer func() { span.End(outcome) }()
 		// A panic while gate handles the upstream's answer (its result,
 		// its error, the SDK's decoding of either, what the breaker makes
 		// of it) is the upstream's failure: its session ends, and the
@@ -82,7 +86,8 @@ func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 				g.metrics.call(o.up.name, o.tool.Name, OutcomeError, time.Since(start))
 			}
 		}()
-		res, outcome, h, err := o.up.call(ctx, req, o)
+		var h health
+		res, outcome, h, err = o.up.call(ctx, req, o)
 		// Once more after the message was cleaned and cut (call redacts
 		// the upstream's error whole first).
 		err = o.up.secrets.err(err)
@@ -119,7 +124,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	defer context.AfterFunc(session, func() { cancel(context.Cause(session)) })()
 	cctx, cancelTimeout := context.WithTimeout(sctx, timeout)
 	defer cancelTimeout()
-	params := &mcp.CallToolParams{Name: o.upstream}
+	params := &mcp.CallToolParams{Name: o.upstream, Meta: tracing.Meta(ctx, nil)}
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
 	}

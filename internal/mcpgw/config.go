@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gate-dev/gate/internal/tracing"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -57,6 +58,7 @@ type Config struct {
 	debug                                               bool
 	metrics                                             prometheus.Registerer
 	version                                             string
+	tracer                                              *tracing.Tracer
 }
 
 // NewConfig returns the defaults above, logging nothing and exporting no

@@ -525,7 +525,7 @@ func (u *upstream) link(g *uplink.Guard) (link, error) {
 		// Progress is counted as the upstream's bodies are read, below
 		// gate's bounds on them (countProgress); the credentials go on
 		// below that, to the url's origin only (credentials.go).
-		l.SetNext(&progressScanTransport{base: creds, u: u})
+		l.SetNext(&progressScanTransport{base: u.gw.cfg.tracer.Transport(creds), u: u})
 		// A panic while its bodies are read is the upstream's failure
 		// (panics.go): the other links are wrapped by recoverReads.
 		l.WatchBodies(func(v any) error { return u.panicked("the bytes of a message", v) }, func() { u.hookData("read") })

@@ -1,0 +1,129 @@
+package mcpgw_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gate-dev/gate/internal/mcptest"
+	"github.com/gate-dev/gate/internal/otlptest"
+	"github.com/gate-dev/gate/internal/tracing"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// seenContext is the trace context one call reached the upstream with.
+type seenContext struct{ meta, header string }
+
+// tracedUpstream is a Go SDK server whose tool "traced" notes the
+// traceparent in its request's _meta and HTTP headers, by the call's
+// "name" argument.
+func tracedUpstream(t *testing.T) (url string, seen func(name string) seenContext) {
+	var mu sync.Mutex
+	got := map[string]seenContext{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "traced-upstream", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "traced", InputSchema: objectSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var sc seenContext
+		sc.meta, _ = req.Params.Meta["traceparent"].(string)
+		if req.Extra != nil && req.Extra.Header != nil {
+			sc.header = req.Extra.Header.Get("traceparent")
+		}
+		mu.Lock()
+		got[parse(req).Name] = sc
+		mu.Unlock()
+		return text("traced"), nil
+	})
+	url, _ = httpUpstream(t, s)
+	return url + "/mcp", func(name string) seenContext {
+		mu.Lock()
+		defer mu.Unlock()
+		return got[name]
+	}
+}
+
+// headerTransport sets a traceparent on every request a client sends.
+type headerTransport struct{ traceparent string }
+
+func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("traceparent", h.traceparent)
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// A forwarded tools/call is a span whose parent is the trace context the
+// client sent, in its request's _meta or as the header on /mcp; the
+// upstream gets gate's span as its parent, in its request's _meta and,
+// over HTTP, as the header.
+func TestTracingForwardedCall(t *testing.T) {
+	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	require.NotNil(t, tr)
+
+	url, seen := tracedUpstream(t)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\n", url), fastConfig().WithTracer(tr))
+
+	const (
+		metaTrace   = "4bf92f3577b34da6a3ce929d0e0e4736"
+		metaParent  = "00f067aa0ba902b7"
+		headerTrace = "0af7651916cd43dd8448eb211c80319c"
+		headParent  = "b7ad6b7169203331"
+	)
+	// In _meta, over a client that sends no header.
+	c := h.client()
+	waitTool(t, c, "up_traced")
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	_, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "meta"},
+		Meta: mcp.Meta{"traceparent": "00-" + metaTrace + "-" + metaParent + "-01", "tracestate": "vendor=1"}})
+	require.NoError(t, err)
+
+	// As the HTTP header on /mcp.
+	cl, hc := mcptest.New("header-client")
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url,
+		HTTPClient: &http.Client{Transport: headerTransport{"00-" + headerTrace + "-" + headParent + "-01"}}}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	hc.Session = cs
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "header"}})
+	require.NoError(t, err)
+
+	require.NoError(t, tr.Shutdown(context.Background()))
+	spans := rcv.Named("tools/call up_traced")
+	require.Len(t, spans, 2)
+	for _, tc := range []struct{ name, trace, parent string }{
+		{"meta", metaTrace, metaParent},
+		{"header", headerTrace, headParent},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var span = spans[0]
+			if otlptest.Hex(span.TraceId) != tc.trace {
+				span = spans[1]
+			}
+			require.Equal(t, tc.trace, otlptest.Hex(span.TraceId))
+			require.Equal(t, tc.parent, otlptest.Hex(span.ParentSpanId), "gate's span is the client's child")
+			for key, want := range map[string]string{"mcp.method.name": "tools/call", "gate.server": "up", "gen_ai.tool.name": "up_traced", "gate.outcome": "ok"} {
+				got, ok := otlptest.Attr(span.Attributes, key)
+				require.True(t, ok, key)
+				require.Equal(t, want, got, key)
+			}
+			for _, kv := range span.Attributes {
+				require.NotContains(t, kv.Value.String(), tc.name, "an argument went into %s", kv.Key)
+			}
+			want := "00-" + tc.trace + "-" + otlptest.Hex(span.SpanId) + "-01"
+			got := seen(tc.name)
+			require.Equal(t, want, got.meta, "the upstream's _meta names gate's span as its parent")
+			require.Equal(t, want, got.header, "the upstream's traceparent header names gate's span")
+			require.False(t, strings.Contains(got.meta, tc.parent), "the client's span is not passed on as the upstream's parent")
+		})
+	}
+}

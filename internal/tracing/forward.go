@@ -1,0 +1,118 @@
+package tracing
+
+import (
+	"context"
+	"net/http"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// The keys of W3C Trace Context, in HTTP headers and, as MCP's SEP-414
+// says, in a request's _meta. Baggage is neither read nor passed on: it
+// carries whatever a client put in it, for every hop.
+const (
+	keyTraceparent = "traceparent"
+	keyTracestate  = "tracestate"
+)
+
+// Span is one forwarded request's span; nil when tracing is off.
+type Span struct{ span trace.Span }
+
+// Forward starts the span of a request gate forwards to an upstream:
+// method ("tools/call"), the server's name and the tool's as the
+// manifest knows them. Its parent is the trace context in the request's
+// _meta (meta), else in the HTTP request's headers (header, nil over
+// stdio), else none; ctx then carries the span, which Meta and Transport
+// pass on. A traceparent that is not W3C's form is ignored, as the
+// propagator ignores it.
+func (t *Tracer) Forward(ctx context.Context, method, server, tool string, header http.Header, meta map[string]any) (context.Context, *Span) {
+	if t == nil {
+		return ctx, nil
+	}
+	parent := t.carrier.Extract(context.Background(), metaCarrier(meta))
+	if !trace.SpanContextFromContext(parent).IsValid() && header != nil {
+		parent = t.carrier.Extract(context.Background(), propagation.HeaderCarrier(header))
+	}
+	if sc := trace.SpanContextFromContext(parent); sc.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+	}
+	name := method
+	if tool != "" {
+		name += " " + tool
+	}
+	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(
+		attribute.String("mcp.method.name", method),
+		attribute.String("gate.server", server),
+		attribute.String("gen_ai.tool.name", tool),
+	))
+	return ctx, &Span{span: span}
+}
+
+// End ends the span with the request's outcome (gate_mcp_calls_total's
+// label): "ok" and "tool_error" are answers, anything else an error.
+func (s *Span) End(outcome string) {
+	if s == nil {
+		return
+	}
+	s.span.SetAttributes(attribute.String("gate.outcome", outcome))
+	if outcome != "ok" && outcome != "tool_error" {
+		s.span.SetStatus(codes.Error, outcome)
+	}
+	s.span.End()
+}
+
+// Meta returns meta (the _meta of a request gate sends upstream) with the
+// traceparent and tracestate of ctx's span, so that the upstream's span
+// is its child; meta itself when ctx has no span (tracing off). A nil meta
+// is made.
+func Meta(ctx context.Context, meta map[string]any) map[string]any {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return meta
+	}
+	if meta == nil {
+		meta = make(map[string]any, 2)
+	}
+	propagation.TraceContext{}.Inject(ctx, metaCarrier(meta))
+	return meta
+}
+
+// metaCarrier reads and writes the trace context keys of a _meta object:
+// only those, and only string values.
+type metaCarrier map[string]any
+
+func (m metaCarrier) Get(key string) string {
+	if key != keyTraceparent && key != keyTracestate {
+		return ""
+	}
+	s, _ := m[key].(string)
+	return s
+}
+
+func (m metaCarrier) Set(key, value string) { m[key] = value }
+
+func (m metaCarrier) Keys() []string { return []string{keyTraceparent, keyTracestate} }
+
+// Transport returns base with the traceparent and tracestate of each
+// request's context's span set as headers (an HTTP upstream's requests
+// are sent under the context of the forwarded request); base itself when
+// tracing is off.
+func (t *Tracer) Transport(base http.RoundTripper) http.RoundTripper {
+	if t == nil {
+		return base
+	}
+	return traceHeaders{base: base}
+}
+
+type traceHeaders struct{ base http.RoundTripper }
+
+func (h traceHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !trace.SpanContextFromContext(req.Context()).IsValid() {
+		return h.base.RoundTrip(req)
+	}
+	out := req.Clone(req.Context()) // a RoundTripper must not change its request
+	propagation.TraceContext{}.Inject(req.Context(), propagation.HeaderCarrier(out.Header))
+	return h.base.RoundTrip(out)
+}
