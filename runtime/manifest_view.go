@@ -36,3 +36,19 @@ func (g *Gate) ManifestPath() string {
 	}
 	return g.manifest.Path
 }
+
+// UpstreamServers returns the names of the servers of the Gate's manifest
+// that the MCP gateway connects to (those with a command or a url), in
+// manifest order; none for a Gate built in code.
+func (g *Gate) UpstreamServers() []string {
+	if g.manifest == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range g.manifest.Servers {
+		if s.Upstream != nil {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/hostfuncs"
-	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/internal/statusview"
 	"github.com/gate-dev/gate/runtime"
@@ -86,7 +85,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		tools, servers = a.read(ctx)
 	}
 	report := newCheckReport(shownManifest(path), tools, servers, pinsOf(g.PinnedServers(), path))
-	report.markUpstreams(upstreamNames(hooks.Manifest(g)))
+	report.markUpstreams(g.UpstreamServers())
 	if f.json {
 		writeJSON(stdout, report)
 	} else {
@@ -194,9 +193,9 @@ func newCheckReport(path string, tools, servers []runtime.Status, pins []checkPi
 
 // markUpstreams marks the servers of r that gate connects to, named by
 // upstream, and counts them.
-func (r *checkReport) markUpstreams(upstream map[string]bool) {
+func (r *checkReport) markUpstreams(upstream []string) {
 	for i := range r.Servers {
-		if upstream[r.Servers[i].Name] {
+		if slices.Contains(upstream, r.Servers[i].Name) {
 			r.Servers[i].upstream = true
 			r.Summary.ServersNotConnected++
 		}

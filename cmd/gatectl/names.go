@@ -96,18 +96,3 @@ func checkNames(m *manifest.Manifest) []string {
 	}
 	return names
 }
-
-// upstreamNames are the servers of m that gate connects to: those with
-// command or url.
-func upstreamNames(m *manifest.Manifest) map[string]bool {
-	names := map[string]bool{}
-	if m == nil {
-		return names
-	}
-	for _, s := range m.Servers {
-		if s.Upstream != nil {
-			names[s.Name] = true
-		}
-	}
-	return names
-}

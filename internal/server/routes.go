@@ -6,7 +6,8 @@ package server
 func Route(path string) string {
 	switch path {
 	case "/v1/tools", "/v1/schema", "/v1/status", "/v1/skills", "/v1/skills/prompt", "/v1/diagnostics",
-		"/v1/events", "/v1/refresh", "/healthz", "/readyz", "/metrics", "/mcp":
+		"/v1/events", "/v1/refresh", "/healthz", "/readyz", "/metrics", "/mcp",
+		"/", pageScriptPath, pageStylePath:
 		return path
 	}
 	return ""
