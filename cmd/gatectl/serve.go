@@ -116,7 +116,9 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != ""))
+	// /mcp serves MCP 2026-07-28 beside the older versions' sessions
+	// (docs/MCP.md); gatectl mcp's stdio gets it from the SDK.
+	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithStateless(true))
 	srv := server.NewHTTPServer(server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()}), limits)
 	// The socket is listening already (Listen): said before the gateway
 	// starts, so that its first lines come after this one.

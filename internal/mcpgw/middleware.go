@@ -21,7 +21,9 @@ import (
 //     refused with why, before the SDK would answer "unknown tool".
 //  5. noteOpening: a new session is tied to the POST that opened it.
 //  6. noteLogLevel: logging/setLevel is checked and recorded.
-//  7. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
+//  7. noteListen: a subscriptions/listen that asks for log messages is
+//     recorded while it is open.
+//  8. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
 //     gate asks of it itself.
 //
 // A program that embeds the gateway may add its own around these
@@ -36,6 +38,7 @@ func (g *Gateway) addServerMiddleware() {
 		g.refuseHidden,
 		g.noteOpening,
 		g.noteLogLevel,
+		g.noteListen,
 		g.keepSDKMethods,
 	)
 	g.server.AddSendingMiddleware(g.queueNotifications)
