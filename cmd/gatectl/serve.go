@@ -37,10 +37,7 @@ stderr. SIGTERM or SIGINT shut down gracefully, within seconds.
 
 Listening on anything but loopback needs --allow-remote and a bearer token,
 read from --token-file or $GATE_TOKEN (never from the command line, where
-other users could read it).
-
---mcp-stateless has /mcp serve MCP 2026-07-28 (stateless: any replica
-answers any request) beside the older versions' sessions.`
+other users could read it).`
 
 // serveFlags are serve's flags.
 type serveFlags struct {
