@@ -33,11 +33,12 @@ func BenchmarkForwardedCallsByVersion(b *testing.B) {
 			byVersion[v] = append(byVersion[v], connectAtB(b, h.url, v))
 		}
 	}
-	params := &mcp.CallToolParams{Name: "w_echo", Arguments: map[string]any{"text": "hi"}}
 	for _, n := range []int{1, 16} {
 		for _, v := range []string{"2025-11-25", "2026-07-28"} {
 			b.Run(fmt.Sprintf("sessions=%d/version=%s", n, v), func(b *testing.B) {
-				forwardedCalls(b, up, byVersion[v][:n], params)
+				// Params of their own: a 2026-07-28 client writes its
+				// version into the _meta of the params it sends.
+				forwardedCalls(b, up, byVersion[v][:n], &mcp.CallToolParams{Name: "w_echo", Arguments: map[string]any{"text": "hi"}})
 			})
 		}
 	}
