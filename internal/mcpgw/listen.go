@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); its clients may still ask for log messages in _meta, as the SDK serves them
+
 package mcpgw
 
 import (
