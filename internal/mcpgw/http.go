@@ -25,7 +25,10 @@ import (
 // within WithWriteTimeout, else its session is dropped; requests arriving
 // on a loopback address must name a loopback Host (the SDK's DNS-rebinding
 // check, unless WithAnyHost), and cross-origin browser requests are
-// refused.
+// refused. With WithStateless, a POST without Mcp-Session-Id that names
+// MCP 2026-07-28 goes to a handler that keeps no sessions (stateless.go),
+// under the same bounds: it holds a slot of the session cap while it is
+// served, and a write to it that misses the write timeout drops it alone.
 func (g *Gateway) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:             g.cfg.sessionIdle,
