@@ -268,6 +268,17 @@ func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config
 	return Config{c.c.WithBreaker(failures, window, cooldown)}
 }
 
+// WithStateless has Handler serve MCP 2026-07-28 beside the older
+// versions: a POST without Mcp-Session-Id whose MCP-Protocol-Version
+// header or _meta names 2026-07-28 or later is served without a session
+// (server/discover lists 2026-07-28; subscriptions/listen carries list
+// changes, resource updates and log messages), every other request as
+// before. Off by default: a client that speaks 2026-07-28 and an older
+// version, as the MCP Go SDK's does, then speaks the newer, which has no
+// roots, logging/setLevel, elicitation or sampling requests. gatectl serve
+// turns it on.
+func (c Config) WithStateless(on bool) Config { return Config{c.c.WithStateless(on)} }
+
 // WithListChangedInterval sets the least time between two
 // notifications/tools/list_changed to one session: a change of the
 // offered tools within it waits for its end, and goes out with every

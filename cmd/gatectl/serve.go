@@ -23,7 +23,7 @@ import (
 const serveSynopsis = `gatectl serve [-m gate.toml] [--addr 127.0.0.1:7311]
                      [--allow-remote --token-file FILE]
                      [--list-changed-interval DURATION]
-                     [--startup-wait DURATION]
+                     [--startup-wait DURATION] [--mcp-stateless]
 
 Runs gate as a long-lived service for agents that are not written in Go:
 answers are re-probed in the background before they expire, so a request
@@ -43,6 +43,7 @@ other users could read it).`
 type serveFlags struct {
 	manifest, addr, tokenFile string
 	allowRemote, verbose      bool
+	stateless                 bool
 	gateway                   gatewayFlags
 }
 
@@ -52,6 +53,7 @@ func (f *serveFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow listening on an address other than loopback (needs a token)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from `FILE` (else $GATE_TOKEN)")
 	fs.BoolVar(&f.verbose, "v", false, "also log every probe run that fails and every grace decision")
+	fs.BoolVar(&f.stateless, "mcp-stateless", false, "serve MCP 2026-07-28 on /mcp beside the older versions (a client that speaks both then speaks 2026-07-28, which has no roots, logging/setLevel, elicitation or sampling)")
 	f.gateway.bind(fs)
 }
 
@@ -125,7 +127,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	done := make(chan struct{})
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
-	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithTracer(tracer))
+	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithTracer(tracer).WithStateless(f.stateless))
 	api := server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()})
 	srv := server.NewHTTPServer(tracer.Handler(api, "/mcp", server.Route), limits)
 	// The socket is listening already (Listen): said before the gateway

@@ -53,7 +53,7 @@ type Config struct {
 	breakerFailures                                     int
 	breakerWindow, breakerCooldown                      time.Duration
 	listChangedInterval, startupWait                    time.Duration
-	anyHost                                             bool
+	anyHost, stateless                                  bool
 	log                                                 io.Writer
 	debug                                               bool
 	metrics                                             prometheus.Registerer
@@ -217,6 +217,12 @@ func (c Config) WithBreaker(failures int, window, cooldown time.Duration) Config
 	c.breakerFailures = failures
 	c.breakerWindow = orDefault(window, DefaultBreakerWindow)
 	c.breakerCooldown = orDefault(cooldown, DefaultBreakerCooldown)
+	return c
+}
+
+// WithStateless is gateway.Config.WithStateless, documented there.
+func (c Config) WithStateless(on bool) Config {
+	c.stateless = on
 	return c
 }
 

@@ -25,7 +25,10 @@ import (
 // within WithWriteTimeout, else its session is dropped; requests arriving
 // on a loopback address must name a loopback Host (the SDK's DNS-rebinding
 // check, unless WithAnyHost), and cross-origin browser requests are
-// refused.
+// refused. With WithStateless, a POST without Mcp-Session-Id that names
+// MCP 2026-07-28 goes to a handler that keeps no sessions (stateless.go),
+// under the same bounds: it holds a slot of the session cap while it is
+// served, and a write to it that misses the write timeout drops it alone.
 func (g *Gateway) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:             g.cfg.sessionIdle,
@@ -33,19 +36,27 @@ func (g *Gateway) Handler() http.Handler {
 		DisableLocalhostProtection: g.cfg.anyHost,
 	})
 	protected := http.NewCrossOriginProtection().Handler(h)
+	stateless := g.statelessHandler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A response on /mcp may be a stream that lasts as long as a
-		// session (the standalone GET) or a call (a POST answered as
-		// events), far past an HTTP server's write timeout: each write
-		// gets a deadline of its own. (Go's server lifts the read
-		// deadline once the body is read.)
+		// session (the standalone GET, a subscriptions/listen) or a call
+		// (a POST answered as events), far past an HTTP server's write
+		// timeout: each write gets a deadline of its own. (Go's server
+		// lifts the read deadline once the body is read.)
 		id := r.Header.Get("Mcp-Session-Id")
+		var opened atomic.Pointer[opening] // the sessionless POST's, once admitted
 		dw := newDeadlineWriter(w, g.cfg.writeTimeout, r.Method == http.MethodPost, func() {
 			sid := id
 			if sid == "" {
 				sid = w.Header().Get("Mcp-Session-Id")
 			}
-			if cs := g.clientByID(sid); cs != nil {
+			cs := g.clientByID(sid)
+			if op := opened.Load(); cs == nil && op != nil {
+				if ss := op.session.Load(); ss != nil {
+					cs = g.find(ss)
+				}
+			}
+			if cs != nil {
 				g.drop(cs, dropWriteTimeout, fmt.Sprintf("a write to it did not complete within %v", g.cfg.writeTimeout))
 			}
 		})
@@ -71,6 +82,16 @@ func (g *Gateway) Handler() http.Handler {
 			protected.ServeHTTP(dw, r)
 			return
 		}
+		next, kind := protected, statelessKind{}
+		if g.cfg.stateless {
+			kind = g.routeBody(r)
+		}
+		if kind.stateless {
+			next = stateless
+			// A listen is a stream, which CloseSessionsContext ends
+			// rather than waits for.
+			dw.request = !kind.listen
+		}
 		op, release, ok := g.admit()
 		if !ok {
 			w.Header().Set("Retry-After", "5")
@@ -78,7 +99,12 @@ func (g *Gateway) Handler() http.Handler {
 			return
 		}
 		defer release()
-		protected.ServeHTTP(dw, r.WithContext(context.WithValue(r.Context(), openingKey{}, op)))
+		if kind.stateless {
+			op.writer = &statelessWriter{w: dw}
+			defer op.writer.finish()
+		}
+		opened.Store(op)
+		next.ServeHTTP(dw, r.WithContext(context.WithValue(r.Context(), openingKey{}, op)))
 		g.settle(op, w.Header().Get("Mcp-Session-Id"))
 	})
 }
@@ -173,6 +199,9 @@ func (g *Gateway) sessions() int {
 // of that session carries it, and noteOpening records the session.
 type opening struct {
 	session atomic.Pointer[mcp.ServerSession]
+	// writer, for a stateless POST, is its response, tied to the
+	// session once it is known (stateless.go).
+	writer *statelessWriter
 }
 
 type openingKey struct{}
@@ -183,7 +212,9 @@ func (g *Gateway) noteOpening(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if op, ok := ctx.Value(openingKey{}).(*opening); ok {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-				op.session.CompareAndSwap(nil, ss)
+				if op.session.CompareAndSwap(nil, ss) && op.writer != nil {
+					op.writer.tie(g.client(ss))
+				}
 			}
 		}
 		return next(ctx, method, req)

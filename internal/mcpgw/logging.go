@@ -98,7 +98,7 @@ func (g *Gateway) updateLogLevel() {
 	best := -1
 	for _, cs := range t.sessions {
 		cs.mu.Lock()
-		if r := levelRank(cs.logLevel); r >= 0 && (best < 0 || r < best) {
+		if r := cs.wantedRank(); r >= 0 && (best < 0 || r < best) {
 			best = r
 		}
 		cs.mu.Unlock()
@@ -183,7 +183,9 @@ func (u *upstream) forwardLog(_ context.Context, req *mcp.LoggingMessageRequest)
 	}
 	out := &mcp.LoggingMessageParams{Level: p.Level, Logger: loggerName(u.name, p.Logger), Data: logData(u.name, p.Data)}
 	for ss := range u.gw.server.Sessions() {
-		_ = ss.Log(context.Background(), out)
+		for _, ctx := range u.gw.logContexts(ss) {
+			_ = ss.Log(ctx, out)
+		}
 	}
 }
 

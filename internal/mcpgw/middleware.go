@@ -11,17 +11,21 @@ import (
 // receiving middleware in this order, outermost first (the SDK runs the
 // first of a list first):
 //
-//  1. limitRequests: a session over its cap of requests in progress is
+//  1. noteOpening: a new session is tied to the POST that opened it (a
+//     stateless POST's, whatever its request, so that its response is
+//     tied to it before anything is written).
+//  2. limitRequests: a session over its cap of requests in progress is
 //     answered at once, before any other work is done for it.
-//  2. serveFeatures: resources, resource templates, prompts and
+//  3. serveFeatures: resources, resource templates, prompts and
 //     completions, from gate's own sets; other methods go on.
-//  3. serveOffered: tools/list and tools/call from the offered set, whole
+//  4. serveOffered: tools/list and tools/call from the offered set, whole
 //     (a call of a tool not in it goes to refuseHidden, via callOffered).
-//  4. refuseHidden: a tools/call that reaches it for a tool not offered is
+//  5. refuseHidden: a tools/call that reaches it for a tool not offered is
 //     refused with why, before the SDK would answer "unknown tool".
-//  5. noteOpening: a new session is tied to the POST that opened it.
 //  6. noteLogLevel: logging/setLevel is checked and recorded.
-//  7. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
+//  7. noteListen: a subscriptions/listen that asks for log messages is
+//     recorded while it is open.
+//  8. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
 //     gate asks of it itself.
 //
 // A program that embeds the gateway may add its own around these
@@ -30,12 +34,13 @@ import (
 // outbox.
 func (g *Gateway) addServerMiddleware() {
 	g.server.AddReceivingMiddleware(
+		g.noteOpening,
 		g.limitRequests,
 		g.serveFeatures,
 		g.serveOffered,
 		g.refuseHidden,
-		g.noteOpening,
 		g.noteLogLevel,
+		g.noteListen,
 		g.keepSDKMethods,
 	)
 	g.server.AddSendingMiddleware(g.queueNotifications)

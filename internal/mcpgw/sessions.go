@@ -58,6 +58,9 @@ type clientSession struct {
 	// nothing yet (logging.go).
 	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 	logLevel mcp.LoggingLevel
+	// listens are the client's open subscriptions/listen that asked
+	// for log messages (listen.go).
+	listens map[*listenLog]struct{}
 	// roots are the client's roots, as gate last asked for them
 	// (roots.go).
 	roots clientRoots

@@ -143,9 +143,12 @@ func (s *subscriptions) forget(ss *mcp.ServerSession, uri string) (e *subEntry, 
 }
 
 // unsubscribe ends a client session's subscription; gate's own resources
-// need nothing more than the SDK's record.
+// need nothing more than the SDK's record. The upstream's unsubscribe is
+// sent whatever becomes of the request that ended it, within the
+// server's call timeout: a subscriptions/listen ends by its cancellation,
+// and its unsubscribes run with its context done.
 func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
-	g.leave(ctx, req.Session, req.Params.URI)
+	g.leave(context.WithoutCancel(ctx), req.Session, req.Params.URI)
 	return nil
 }
 
