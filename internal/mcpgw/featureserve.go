@@ -37,7 +37,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListResourcesResult{Resources: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ListResourceTemplatesRequest:
 			g.mu.Lock()
@@ -48,7 +48,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListResourceTemplatesResult{ResourceTemplates: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ListPromptsRequest:
 			g.mu.Lock()
@@ -59,7 +59,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListPromptsResult{Prompts: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ReadResourceRequest:
 			if r.Params != nil {
@@ -334,11 +334,7 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if res.CacheScope == "" {
-		// Absent means "public", and the field is required on the wire:
-		// the SDK's server writes the default rather than "" (so does gate).
-		res.CacheScope = "public"
-	}
+	forwardedCacheable(r, &res.Cacheable, g.featuresTTL())
 	return res, nil
 }
 
