@@ -474,6 +474,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 		}
 		cursor = res.NextCursor
 	}
+	sortListing(tools, listedTool.sortKey, listedTool.sortDef)
 	u.mu.Lock()
 	u.tools, u.over = tools, over
 	u.lists++
