@@ -143,6 +143,9 @@ func (g *Gateway) listTTL() time.Duration {
 // read would start (an entry with no answer yet) is not waited for and
 // shows as unknown.
 func (g *Gateway) rereadProbes(reg *runtime.Registry, names []string) (time.Time, bool) {
+	if len(names) == 0 {
+		return time.Time{}, false // Status of no names is of every entry
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sts, err := reg.Status(ctx, names...)
