@@ -115,22 +115,25 @@ func (g *Gateway) listTTL() time.Duration {
 	if f.connecting {
 		return 0
 	}
-	reg := g.svc.Gate().Servers()
-	now := reg.Now()
-	if f.unknown || !f.probeDue.IsZero() && !now.Before(f.probeDue) {
-		f.probeDue, f.unknown = g.rereadProbes(reg, f.names)
-		g.mu.Lock()
-		if g.fresh.seq == f.seq {
-			g.fresh = f
-		}
-		g.mu.Unlock()
-	}
-	if f.unknown {
-		return 0
-	}
 	ttl := maxListTTL
-	if !f.probeDue.IsZero() {
-		ttl = min(ttl, f.probeDue.Sub(now))
+	if f.unknown || !f.probeDue.IsZero() {
+		// Only a list that depends on probes needs the registry's clock.
+		reg := g.svc.Gate().Servers()
+		now := reg.Now()
+		if f.unknown || !now.Before(f.probeDue) {
+			f.probeDue, f.unknown = g.rereadProbes(reg, f.names)
+			g.mu.Lock()
+			if g.fresh.seq == f.seq {
+				g.fresh = f
+			}
+			g.mu.Unlock()
+		}
+		if f.unknown {
+			return 0
+		}
+		if !f.probeDue.IsZero() {
+			ttl = min(ttl, f.probeDue.Sub(now))
+		}
 	}
 	if !f.wallDue.IsZero() {
 		ttl = min(ttl, time.Until(f.wallDue))

@@ -38,7 +38,7 @@ func (c *handClock) add(d time.Duration) {
 
 // startOnClock is start, with the whole manifest given and gate's clock
 // clk: probe answers expire, and are refreshed, only as clk moves.
-func startOnClock(t *testing.T, toml string, clk runtime.Clock) *harness {
+func startOnClock(t *testing.T, toml string, clk runtime.Clock, gwCfg ...mcpgw.Config) *harness {
 	t.Helper()
 	h := &harness{t: t, dir: t.TempDir()}
 	h.manifest = filepath.Join(h.dir, "gate.toml")
@@ -48,7 +48,7 @@ func startOnClock(t *testing.T, toml string, clk runtime.Clock) *harness {
 	svc, err := runtime.OpenService(ctx, h.manifest, cfg)
 	require.NoError(t, err)
 	h.svc = svc
-	h.gw = mcpgw.New(svc, fastConfig())
+	h.gw = mcpgw.New(svc, append(gwCfg, fastConfig())[0])
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); _ = svc.Run(ctx) }()
@@ -166,6 +166,30 @@ probe = "tcp:%s"
 	// less the refresher's lead.
 	assert.GreaterOrEqual(t, ttl, 1400*time.Millisecond)
 	assert.LessOrEqual(t, ttl, 1600*time.Millisecond)
+}
+
+// A down upstream comes back, at the earliest, when gate reconnects: the
+// list's ttlMs is no longer than the backoff, however far its probe's next
+// look.
+func TestToolsListTTLWaitsForTheReconnect(t *testing.T) {
+	url, stop := httpUpstream(t, newUpstreamServer(""))
+	server := newListener(t)
+	clk := &handClock{t: time.Unix(1_000_000, 0)}
+	backoff := time.Second
+	h := startOnClock(t, fmt.Sprintf(`[runtime]
+ttl = "10s"
+
+[[servers]]
+name = "web"
+url = %q
+probe = "tcp:%s"
+`, url, server.addr), clk, mcpgw.NewConfig().WithBackoff(backoff, backoff).WithKeepAlive(0))
+	waitListed(t, h, prefixed("web_", upstreamTools...))
+	require.Greater(t, h.ttlSettles(t, clk), backoff, "the probe's next look")
+
+	stop()
+	waitListed(t, h, nil)
+	assert.LessOrEqual(t, time.Duration(h.listTools(t, "2026-07-28").TTLMs)*time.Millisecond, backoff)
 }
 
 // Every list gate answers says cacheScope "public" (it is the same for
