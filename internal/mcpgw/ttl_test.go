@@ -195,9 +195,16 @@ probe = "tcp:%s"
 // Every list gate answers says cacheScope "public" (it is the same for
 // every client), and a ttlMs only to a client of a version that defines
 // it: to an earlier one the SDK still writes both fields, at the values
-// their absence means.
+// their absence means. A forwarded read keeps the upstream's scope, and
+// its ttlMs no longer than the resources list's.
 func TestListsCacheFields(t *testing.T) {
-	url, _ := httpUpstream(t, newUpstreamServer(""))
+	up := newUpstreamServer("")
+	up.AddResource(&mcp.Resource{URI: "test://cached", Name: "cached"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "kept a minute"}}}
+		res.TTLMs, res.CacheScope = 60_000, "private"
+		return res, nil
+	})
+	url, _ := httpUpstream(t, up)
 	server := newListener(t)
 	clk := &handClock{t: time.Unix(1_000_000, 0)}
 	h := startOnClock(t, fmt.Sprintf(`[runtime]
@@ -221,6 +228,14 @@ probe = "tcp:%s"
 		require.NoError(t, err)
 		prompts, err := cs.ListPrompts(ctx, nil)
 		require.NoError(t, err)
+		read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://cached"})
+		require.NoError(t, err)
+		assert.Equal(t, "private", read.CacheScope, "a read keeps the upstream's scope")
+		if version == "2026-07-28" {
+			assert.Equal(t, res.TTLMs, read.TTLMs, "a read is kept no longer than the list it was read from")
+		} else {
+			assert.Zero(t, read.TTLMs)
+		}
 		for what, c := range map[string]mcp.Cacheable{"tools": tools.Cacheable, "resources": res.Cacheable, "templates": tmpl.Cacheable, "prompts": prompts.Cacheable} {
 			assert.Equal(t, "public", c.CacheScope, "%s at %s", what, version)
 			if version == "2026-07-28" {
