@@ -325,7 +325,13 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	case hidden != nil:
 		return nil, featureNotOffered("resource", uri, *hidden)
 	case read != nil:
-		return result(read(ctx, r))
+		res, err := read(ctx, r)
+		if err == nil && res != nil {
+			// Gate's own (a skill's), the same for every client; kept
+			// no longer than the list says: 0 while there are skills.
+			setCacheable(r, &res.Cacheable, 0)
+		}
+		return result(res, err)
 	}
 	params := &mcp.ReadResourceParams{URI: uri}
 	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {

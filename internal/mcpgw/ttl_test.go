@@ -255,3 +255,27 @@ func waitListed(t *testing.T, h *harness, want []string) {
 	c := &mcptest.Client{Session: h.session(t, "2025-11-25"), Changed: make(chan struct{}, 1000)}
 	c.WaitTools(t, want...)
 }
+
+// While the manifest has skills, the resources and prompts lists and a
+// skill's read say ttlMs 0 (their resources follow the tools' probes),
+// with cacheScope "public" on the read gate answers itself too.
+func TestSkillsListsAreNotCached(t *testing.T) {
+	skillsDir := t.TempDir()
+	writeSkill(t, skillsDir, "notes", notesSkill)
+	h := start(t, fmt.Sprintf("[skills]\npaths = [%q]\n", skillsDir), fastConfig())
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		cs := h.session(t, version)
+		res, err := cs.ListResources(ctx, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, res.Resources)
+		prompts, err := cs.ListPrompts(ctx, nil)
+		require.NoError(t, err)
+		read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpgw.SkillsPromptURI})
+		require.NoError(t, err)
+		for what, c := range map[string]mcp.Cacheable{"resources": res.Cacheable, "prompts": prompts.Cacheable, "read": read.Cacheable} {
+			assert.Equal(t, mcp.Cacheable{CacheScope: "public"}, c, "%s at %s", what, version)
+		}
+	}
+}
