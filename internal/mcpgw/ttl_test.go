@@ -3,6 +3,7 @@ package mcpgw_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -190,6 +191,37 @@ probe = "tcp:%s"
 	stop()
 	waitListed(t, h, nil)
 	assert.LessOrEqual(t, time.Duration(h.listTools(t, "2026-07-28").TTLMs)*time.Millisecond, backoff)
+}
+
+// An open breaker whose failure no probe saw lets its tools back for a
+// trial at the end of its cool-down: the list's ttlMs is no longer than
+// that, however far its probe's next look.
+func TestToolsListTTLWaitsForTheCoolDown(t *testing.T) {
+	s, _ := statusServer(503)
+	url := serveHTTP(t, &statusUpstream{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)})
+	server := newListener(t)
+	clk := &handClock{t: time.Unix(1_000_000, 0)}
+	coolDown := 5 * time.Second
+	h := startOnClock(t, fmt.Sprintf(`[runtime]
+ttl = "10s"
+
+[[servers]]
+name = "web"
+url = %q
+probe = "tcp:%s"
+breaker = { failures = 2, cooldown = %q }
+`, url, server.addr, coolDown), clk)
+	waitListed(t, h, prefixed("web_", append(upstreamTools, "s503")...))
+	require.Greater(t, h.ttlSettles(t, clk), coolDown, "the probe's next look")
+
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	for range 2 { // two clients
+		_, err := h.session(t, "2025-11-25").CallTool(ctx, &mcp.CallToolParams{Name: "web_s503"})
+		require.ErrorContains(t, err, "HTTP 503")
+	}
+	waitListed(t, h, nil)
+	assert.LessOrEqual(t, time.Duration(h.listTools(t, "2026-07-28").TTLMs)*time.Millisecond, coolDown)
 }
 
 // Every list gate answers says cacheScope "public" (it is the same for
