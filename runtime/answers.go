@@ -12,12 +12,32 @@ type answers interface {
 	take(i int, e *entry, st Status)
 }
 
-// statusList keeps every answer, for Status and Refresh.
-type statusList []Status
+// statusList keeps every answer, for Status and Refresh, each with when
+// its tool is probed next.
+type statusList struct {
+	r    *Registry
+	list []Status
+}
 
-func (l *statusList) size(n int) { *l = make([]Status, n) }
+func (l *statusList) size(n int) { l.list = make([]Status, n) }
 
-func (l *statusList) take(i int, _ *entry, st Status) { (*l)[i] = st }
+func (l *statusList) take(i int, e *entry, st Status) {
+	st.NextProbe = l.r.nextProbeOf(e, &st)
+	l.list[i] = st
+}
+
+// nextProbeOf is Status.NextProbe of st, e's answer, with r.mu held.
+func (r *Registry) nextProbeOf(e *entry, st *Status) time.Time {
+	switch {
+	case !st.HasProbe || e.flight != nil || !e.answered:
+		return time.Time{}
+	case r.cfg.background:
+		return r.nextProbe(e)
+	case st.Graced:
+		return time.Time{} // not cached: the next read probes
+	}
+	return r.staleAt(st.CheckedAt, st.Available(), st.Pending, r.policyOf(e))
+}
 
 // discard keeps nothing, for a refresh that only probes.
 type discard struct{}

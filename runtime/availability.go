@@ -66,6 +66,16 @@ type Status struct {
 	// what to grant. Shared by every reader of the answer: read it, do not
 	// modify it.
 	Denied []hostfuncs.Denial
+	// NextProbe is the soonest the registry probes the tool again of its
+	// own accord (the clock's time; see Registry.Now): with a background
+	// refresh, when the refresher takes it, ahead of the answer's expiry;
+	// otherwise when the answer goes stale. Retry intervals and hold-downs
+	// are in it. Until then the answer cannot change, except by a forced
+	// Refresh or a reload. Zero when the registry cannot say: a tool
+	// without a probe (its answer never changes), a probe under way, or an
+	// answer that is not reused (the next read probes). Set by Status and
+	// Refresh only.
+	NextProbe time.Time
 }
 
 // Available reports whether the tool is listed.
@@ -122,10 +132,10 @@ func (r *Registry) status(ctx context.Context, names []string, force bool) ([]St
 		}
 		r.mu.Unlock()
 	}
-	var statuses statusList
+	statuses := statusList{r: r}
 	_, probed := r.resolve(ctx, r.cfg.clock.Now(), names, force, &statuses)
 	r.observeRead(probed)
-	return statuses, nil
+	return statuses.list, nil
 }
 
 // RefreshDue probes, together, every tool whose answer is about to

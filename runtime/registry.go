@@ -384,6 +384,10 @@ func (r *Registry) Clear() {
 // signal for a caller that renders Status once per change.
 func (r *Registry) Version() uint64 { return r.version.Load() }
 
+// Now is the time on the registry's clock (WithClock), the clock of its
+// answers' CheckedAt and NextProbe.
+func (r *Registry) Now() time.Time { return r.cfg.clock.Now() }
+
 // Get returns the tool registered under name.
 func (r *Registry) Get(name string) (Tool, bool) {
 	r.mu.Lock()

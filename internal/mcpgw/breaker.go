@@ -269,6 +269,18 @@ func (b *breaker) hiding() string {
 	return b.why
 }
 
+// changesAt is when the breaker's cool-down ends and, its session ready,
+// it half-opens: set while it is open and no probe has confirmed the
+// failure (one that has waits for the probe); zero otherwise.
+func (b *breaker) changesAt() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != BreakerOpen || b.confirmed {
+		return time.Time{}
+	}
+	return b.retryAt
+}
+
 // current returns the breaker's state.
 func (b *breaker) current() string {
 	b.mu.Lock()

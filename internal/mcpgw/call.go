@@ -173,6 +173,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 				Text: fmt.Sprintf("gate: the result of %s is %d bytes, over the gateway's cap of %d bytes; it was not passed on", prefixed, len(b), u.gw.cfg.maxResult),
 			}}}, OutcomeTooLarge, healthOK, nil
 		}
+		if isTaskHandle(res) {
+			return nil, OutcomeError, healthNone, taskRefused(u.name, prefixed)
+		}
 		if res.IsError {
 			return res, OutcomeToolError, healthOK, nil
 		}

@@ -170,6 +170,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 					return err
 				}
 			} else {
+				sortListing(res, listedResource.sortKey, listedResource.sortDef)
 				f.resources = res
 				f.over = setKind(f.over, listResources, over)
 			}
@@ -214,6 +215,7 @@ func (u *upstream) listFeatures(session context.Context, cs *mcp.ClientSession, 
 					return err
 				}
 			} else {
+				sortListing(ps, listedPrompt.sortKey, listedPrompt.sortDef)
 				f.prompts = ps
 				f.over = setKind(f.over, listPrompts, over)
 			}

@@ -37,7 +37,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListResourcesResult{Resources: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ListResourceTemplatesRequest:
 			g.mu.Lock()
@@ -48,7 +48,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListResourceTemplatesResult{ResourceTemplates: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ListPromptsRequest:
 			g.mu.Lock()
@@ -59,7 +59,7 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res := &mcp.ListPromptsResult{Prompts: page, NextCursor: next}
-			res.CacheScope = "public"
+			setCacheable(r, &res.Cacheable, g.featuresTTL())
 			return res, nil
 		case *mcp.ReadResourceRequest:
 			if r.Params != nil {
@@ -325,7 +325,13 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	case hidden != nil:
 		return nil, featureNotOffered("resource", uri, *hidden)
 	case read != nil:
-		return result(read(ctx, r))
+		res, err := read(ctx, r)
+		if err == nil && res != nil {
+			// Gate's own (a skill's), the same for every client; kept
+			// no longer than the list says: 0 while there are skills.
+			setCacheable(r, &res.Cacheable, 0)
+		}
+		return result(res, err)
 	}
 	params := &mcp.ReadResourceParams{URI: uri}
 	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
@@ -334,11 +340,7 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if res.CacheScope == "" {
-		// Absent means "public", and the field is required on the wire:
-		// the SDK's server writes the default rather than "" (so does gate).
-		res.CacheScope = "public"
-	}
+	forwardedCacheable(r, &res.Cacheable, g.featuresTTL())
 	return res, nil
 }
 

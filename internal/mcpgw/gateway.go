@@ -93,6 +93,8 @@ type Gateway struct {
 
 	// pins is the lock file of the pinned servers' tools (pin.go).
 	pins *pinState
+	// fresh bounds how long the lists stay as they are (freshness.go).
+	fresh freshness
 }
 
 // offer is one tool the gateway offers, and where calls to it go.
@@ -279,8 +281,11 @@ func (g *Gateway) compute(ctx context.Context) {
 	}
 	g.pinEnd(m)
 
+	fresh := freshnessOf(served, status)
 	g.mu.Lock()
 	g.served = served
+	fresh.seq = g.fresh.seq + 1
+	g.fresh = fresh
 	var removed []string
 	var added []*offer
 	for name := range g.offered {

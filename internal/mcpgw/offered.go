@@ -104,7 +104,7 @@ func (g *Gateway) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, er
 	}
 	end := min(start+toolsPage, len(listed))
 	res := &mcp.ListToolsResult{Tools: append([]*mcp.Tool{}, listed[start:end]...)}
-	res.CacheScope = "public" // the SDK's default
+	setCacheable(req, &res.Cacheable, g.listTTL())
 	if end < len(listed) {
 		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(listed[end-1].Name))
 	}

@@ -64,6 +64,9 @@ type upstream struct {
 	// timedOutAt is when a forwarded request last ran past its call
 	// timeout (unix nanoseconds; 0: never), for the keepalive.
 	timedOutAt atomic.Int64
+	// retryAt is when it connects again while it is down (unix
+	// nanoseconds on the wall clock), for the lists' ttlMs.
+	retryAt atomic.Int64
 	// started is when the gateway started it; settled is set once its
 	// first connection ended, ready or down (firstlook.go).
 	started time.Time
@@ -144,6 +147,9 @@ func (u *upstream) setStateNote(state, why, note string) {
 	u.gw.poke()
 }
 
+// retryTime is when it connects again while it is down.
+func (u *upstream) retryTime() time.Time { return time.Unix(0, u.retryAt.Load()) }
+
 // run keeps a session open until ctx is done.
 func (u *upstream) run(ctx context.Context) {
 	defer close(u.done)
@@ -163,6 +169,7 @@ func (u *upstream) run(ctx context.Context) {
 		if errors.Is(err, errCredentialsRejected) {
 			backoff = u.gw.cfg.backoffMax
 		}
+		u.retryAt.Store(time.Now().Add(backoff).UnixNano())
 		u.setStateNote(StateDown, err.Error(), fmt.Sprintf(" (retrying in %v)", backoff.Round(time.Millisecond)))
 		t := time.NewTimer(backoff)
 		select {
@@ -498,6 +505,7 @@ func (u *upstream) list(session context.Context, cs *mcp.ClientSession) error {
 		}
 		cursor = res.NextCursor
 	}
+	sortListing(tools, listedTool.sortKey, listedTool.sortDef)
 	u.mu.Lock()
 	u.tools, u.over = tools, over
 	u.lists++
