@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gate-dev/gate/internal/hooks"
 	"github.com/gate-dev/gate/internal/safetext"
 	"github.com/gate-dev/gate/runtime"
 )
@@ -61,7 +60,7 @@ func waitAvailable(ctx context.Context, a answers, wait time.Duration, stderr io
 			fmt.Fprintf(stderr, "gatectl check: waiting up to %v for %s\n", wait, safetext.Terminal(strings.Join(hidden, ", ")))
 			said = true
 		}
-		pause := min(max(time.Until(nextDue(a.g, tools, servers)), minWaitPoll), maxWaitPoll, left)
+		pause := min(max(time.Until(nextDue(tools, servers)), minWaitPoll), maxWaitPoll, left)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:
@@ -85,49 +84,17 @@ func notAvailable(lists ...[]runtime.Status) []string {
 }
 
 // nextDue is when the runtime will next probe one of the answers that
-// are not available: the earliest of their probe runs plus the retry of
-// their policy (the TTL when it has none), or a hold-down's end when that
-// comes first. The zero time when none has a probe run to go by.
-func nextDue(g *runtime.Gate, tools, servers []runtime.Status) time.Time {
-	m := hooks.Manifest(g)
-	ttl := runtime.DefaultTTL
-	var retry time.Duration
-	if m != nil {
-		if m.Runtime.TTL != nil {
-			ttl = *m.Runtime.TTL
-		}
-		if p := m.Runtime.Policy; p != nil && p.Retry != nil {
-			retry = *p.Retry
-		}
-	}
+// are not available (their Status.NextProbe, which holds their TTL,
+// retry and hold-down); the zero time when none says.
+func nextDue(tools, servers []runtime.Status) time.Time {
 	var due time.Time
-	for _, l := range []struct {
-		reg *runtime.Registry
-		sts []runtime.Status
-	}{{g.Tools(), tools}, {g.Servers(), servers}} {
-		for _, st := range l.sts {
-			if st.Available() || st.CheckedAt.IsZero() {
+	for _, sts := range [][]runtime.Status{tools, servers} {
+		for _, st := range sts {
+			if st.Available() || st.NextProbe.IsZero() {
 				continue
 			}
-			every, at := ttl, st.CheckedAt
-			if retry > 0 {
-				every = retry
-			}
-			if t, ok := l.reg.Get(st.Name); ok && t.Policy != nil {
-				every = ttl
-				if t.Policy.Retry > 0 {
-					every = t.Policy.Retry
-				}
-			}
-			if st.Pending != nil {
-				at = st.Pending.At
-			}
-			next := at.Add(every)
-			if st.Pending != nil && !st.Pending.HeldUntil.IsZero() && st.Pending.HeldUntil.Before(next) {
-				next = st.Pending.HeldUntil
-			}
-			if due.IsZero() || next.Before(due) {
-				due = next
+			if due.IsZero() || st.NextProbe.Before(due) {
+				due = st.NextProbe
 			}
 		}
 	}
