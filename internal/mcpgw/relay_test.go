@@ -363,8 +363,14 @@ func TestRelayInputRequestsCappedPerSession(t *testing.T) {
 			answers <- textOf(res)
 		}()
 	}
-	for range maxInputRequests {
-		<-c.entered
+	wait := ctxFor(t)
+	for i := range maxInputRequests {
+		select {
+		case <-c.entered:
+		case <-wait.Done():
+			close(c.hold)
+			t.Fatalf("the client was asked %d times, not %d", i, maxInputRequests)
+		}
 	}
 	over := c.callText(t, "a_confirm")
 	assert.Contains(t, over, "error -32603:")
