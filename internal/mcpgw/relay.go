@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,79 +66,6 @@ const maxInputRequests = 4
 // bridges for an older client.
 const maxInputRounds = 8
 
-// relayCallers is an upstream's requests in flight on behalf of clients,
-// to tie the upstream's requests for input to one of them.
-type relayCallers struct {
-	mu    sync.Mutex
-	calls map[*relayCall]struct{}
-}
-
-// relayCall is one request gate forwarded: the client's session, and the
-// context of the forwarded request (the client's request's, within its
-// call timeout), which a request relayed for it is sent in.
-type relayCall struct {
-	ss  *mcp.ServerSession
-	ctx context.Context
-}
-
-// enter records a forwarded request in flight; the func returned removes
-// it.
-func (r *relayCallers) enter(ctx context.Context, ss *mcp.ServerSession) func() {
-	if ss == nil {
-		return func() {}
-	}
-	c := &relayCall{ss: ss, ctx: ctx}
-	r.mu.Lock()
-	if r.calls == nil {
-		r.calls = map[*relayCall]struct{}{}
-	}
-	r.calls[c] = struct{}{}
-	r.mu.Unlock()
-	return func() {
-		r.mu.Lock()
-		delete(r.calls, c)
-		r.mu.Unlock()
-	}
-}
-
-// caller is the request an upstream's request for input is for: the one
-// in flight, or any of several of one session (they share its client);
-// sessions counts the sessions with requests in flight.
-func (r *relayCallers) caller() (c *relayCall, sessions int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for k := range r.calls {
-		switch {
-		case c == nil:
-			c, sessions = k, 1
-		case k.ss != c.ss:
-			return nil, 2
-		}
-	}
-	return c, sessions
-}
-
-// callerFor is the request an upstream's request for input (method) is
-// for, or the error the upstream is answered.
-func (u *upstream) callerFor(method string) (*relayCall, error) {
-	c, n := u.callers.caller()
-	switch {
-	case n == 0:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("gate relays %s only during a request it forwarded to server %s, and none is in flight", method, u.name)}
-	case c == nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate cannot tell which client's request %s is for: requests of several client sessions are in flight on server %s", method, u.name)}
-	}
-	return c, nil
-}
-
-// within is the context of one relayed request: the call's, ended also
-// when the upstream cancels its request (ctx).
-func (c *relayCall) within(ctx context.Context) (context.Context, func()) {
-	rctx, cancel := context.WithCancel(c.ctx)
-	stop := context.AfterFunc(ctx, cancel)
-	return rctx, func() { stop(); cancel() }
-}
-
 // relayRequests is a receiving middleware of gate's client to an
 // upstream: it answers elicitation/create and sampling/createMessage by
 // relaying them to the client whose call they are for. It answers them
@@ -167,16 +93,18 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // forCaller relays one of the upstream's requests (method) with relay, to
-// the client whose call it is for, within that call's context, ended too
-// when the upstream cancels its request (ctx).
+// the client whose call it is for (relayCallers.relayFor).
 func (u *upstream) forCaller(ctx context.Context, method string, relay func(context.Context, *mcp.ServerSession) (mcp.Result, error)) (mcp.Result, error) {
-	c, err := u.callerFor(method)
-	if err != nil {
-		return nil, err
+	ss, rctx, done, sessions := u.callers.relayFor(ctx)
+	switch sessions {
+	case 0:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("gate relays %s only during a request it forwarded to server %s, and none is in flight", method, u.name)}
+	case 1:
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate cannot tell which client's request %s is for: requests of several client sessions are in flight on server %s", method, u.name)}
 	}
-	rctx, done := c.within(ctx)
 	defer done()
-	return relay(rctx, c.ss)
+	return relay(rctx, ss)
 }
 
 // canRequest is the capabilities ss declared, or the error an upstream
