@@ -39,7 +39,9 @@ func TestRelayTSUpstreamToCallingClient(t *testing.T) {
 // The TypeScript SDK's client, through gate's streamable HTTP, answers an
 // upstream's elicitations (form and url) and sampling in the old form, and
 // the input requests of an upstream's input_required result, which gate
-// sends it as the old form's requests (it speaks an earlier version).
+// sends it as the old form's requests (it speaks an earlier version). A
+// client with no standalone stream gets them too: each goes on the event
+// stream of the POST of the call it is for.
 func TestRelayTSClientAnswersThroughGate(t *testing.T) {
 	node := relayNode(t)
 	old := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return askingUpstream(oldForm) }, nil))
@@ -51,29 +53,34 @@ func TestRelayTSClientAnswersThroughGate(t *testing.T) {
 	watcher.waitTool(t, "a_confirm")
 	watcher.waitTool(t, "b_confirm")
 
-	cmd := exec.CommandContext(ctxFor(t), node, filepath.Join(tsRelayDir, "relay_client.mjs"), h.url, "a_confirm", "a_visit", "a_sample", "b_confirm")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "relay_client.mjs:\n%s", stderr.String())
-	type line struct {
-		Tool, Text, Error string
-		Asked             []string
+	for _, mode := range [][]string{nil, {"--nostream"}} {
+		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
+			args := append(append([]string{filepath.Join(tsRelayDir, "relay_client.mjs"), h.url}, mode...), "a_confirm", "a_visit", "a_sample", "b_confirm")
+			cmd := exec.CommandContext(ctxFor(t), node, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			require.NoError(t, err, "relay_client.mjs:\n%s", stderr.String())
+			type line struct {
+				Tool, Text, Error string
+				Asked             []string
+			}
+			var got []line
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				var l line
+				require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
+				got = append(got, l)
+			}
+			assert.Equal(t, []line{
+				{Tool: "a_confirm", Text: `{"action":"accept","content":{"ok":true}}`},
+				{Tool: "a_visit", Text: `{"action":"accept"}`},
+				{Tool: "a_sample", Text: `{"content":{"type":"text","text":"sampled by ts"},"model":"ts-model","role":"assistant"}`},
+				{Tool: "b_confirm", Text: `{"action":"accept","content":{"ok":true}}`},
+				{Asked: []string{"elicitation/create form", "elicitation/create url " + theURL, "sampling/createMessage", "elicitation/create form"}},
+			}, got)
+		})
 	}
-	var got []line
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		var l line
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
-		got = append(got, l)
-	}
-	assert.Equal(t, []line{
-		{Tool: "a_confirm", Text: `{"action":"accept","content":{"ok":true}}`},
-		{Tool: "a_visit", Text: `{"action":"accept"}`},
-		{Tool: "a_sample", Text: `{"content":{"type":"text","text":"sampled by ts"},"model":"ts-model","role":"assistant"}`},
-		{Tool: "b_confirm", Text: `{"action":"accept","content":{"ok":true}}`},
-		{Asked: []string{"elicitation/create form", "elicitation/create url " + theURL, "sampling/createMessage", "elicitation/create form"}},
-	}, got)
 	assert.Zero(t, watcher.elicits.Load()+watcher.samples.Load(), "another client's session was asked")
 }
 

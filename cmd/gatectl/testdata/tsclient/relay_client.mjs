@@ -3,7 +3,11 @@
 // official TypeScript SDK's Client over its StreamableHTTPClientTransport,
 // declaring elicitation (form and url) and sampling.
 //
-//   node relay_client.mjs URL TOOL...
+//   node relay_client.mjs URL [--nostream] TOOL...
+//
+// With --nostream the client never has a standalone GET stream (its GET is
+// answered 405 without reaching the server), so every request the server
+// sends it must come on the stream of the POST it is for.
 //
 // It calls each TOOL in turn, with no arguments, and prints one line of
 // JSON for each: {"tool":"...","text":"...","isError":false} or
@@ -17,7 +21,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const [url, ...tools] = process.argv.slice(2);
+const [url, ...rest] = process.argv.slice(2);
+const noStream = rest[0] === '--nostream';
+const tools = noStream ? rest.slice(1) : rest;
 if (!url) {
   process.stderr.write('usage: node relay_client.mjs URL TOOL...\n');
   process.exit(2);
@@ -45,7 +51,9 @@ client.setRequestHandler(CreateMessageRequestSchema, async () => {
   return { model: 'ts-model', role: 'assistant', content: { type: 'text', text: 'sampled by ts' } };
 });
 
-await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+const fetchNoGET = async (input, init) =>
+  (init?.method ?? 'GET') === 'GET' ? new Response(null, { status: 405, statusText: 'Method Not Allowed' }) : fetch(input, init);
+await client.connect(new StreamableHTTPClientTransport(new URL(url), noStream ? { fetch: fetchNoGET } : {}));
 for (const name of tools) {
   try {
     const res = await client.callTool({ name, arguments: {} }, undefined, { timeout: 60000 });
