@@ -55,6 +55,7 @@ func (u *upstream) clientCapabilities(opts *mcp.ClientOptions) {
 		Sampling:    &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}},
 	}
 	opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+	opts.ElicitationCompleteHandler = u.elicitationComplete
 }
 
 // maxInputRequests is how many input requests a client session may have
@@ -78,6 +79,10 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ElicitParams:
 			if p != nil && method == "elicitation/create" {
 				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
+					if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
+						// Its completion goes where it went (elicitcomplete.go).
+						u.urlElicits.sent(p.ElicitationID, ss)
+					}
 					return u.gw.relayElicit(rctx, ss, p)
 				})
 			}

@@ -48,6 +48,10 @@ func askingUpstream(versions ...string) *mcp.Server {
 	})
 	s.AddTool(&mcp.Tool{Name: "visit", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "sign in", URL: theURL, ElicitationID: "e1"})
+		if err == nil {
+			// The flow at the URL is done: its client is told.
+			_ = req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "e1"})
+		}
 		return text(heardText(res, err)), nil
 	})
 	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -106,6 +110,8 @@ type answering struct {
 	samples  atomic.Int32
 	mu       sync.Mutex
 	seenURLs []string
+	// completed hears the ids of notifications/elicitation/complete.
+	completed chan string
 	// hold, when set, is waited on by the elicitation handler before it
 	// answers (or its context's end); entered says it was asked.
 	hold    chan struct{}
@@ -122,7 +128,7 @@ type caps struct {
 
 func (h *harness) answeringClient(t *testing.T, c caps) *answering {
 	t.Helper()
-	a := &answering{}
+	a := &answering{completed: make(chan string, 16)}
 	if c.hold {
 		a.hold, a.entered = make(chan struct{}), make(chan struct{}, 16)
 	}
@@ -139,6 +145,9 @@ func (h *harness) answeringClient(t *testing.T, c caps) *answering {
 			e.URL = &mcp.URLElicitationCapabilities{}
 		}
 		opts.Capabilities.Elicitation = e
+		opts.ElicitationCompleteHandler = func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+			a.completed <- req.Params.ElicitationID
+		}
 		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			a.elicits.Add(1)
 			if a.entered != nil {
@@ -256,7 +265,16 @@ func TestRelayOldFormToCallingClientOnly(t *testing.T) {
 	assert.Equal(t, int32(2), caller.elicits.Load())
 	assert.Equal(t, int32(2), caller.samples.Load())
 	assert.Equal(t, []string{theURL}, caller.seenURLs)
+	// The upstream's notifications/elicitation/complete goes where its
+	// elicitation went.
+	select {
+	case id := <-caller.completed:
+		assert.Equal(t, "e1", id)
+	case <-ctxFor(t).Done():
+		t.Fatal("the calling client was not told the url-mode elicitation completed")
+	}
 	assert.Zero(t, other.elicits.Load()+other.samples.Load(), "the other client's session was asked")
+	assert.Empty(t, other.completed, "the other client's session was told of the completion")
 }
 
 // A request for input the calling client cannot serve is answered as the

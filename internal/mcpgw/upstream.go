@@ -91,6 +91,9 @@ type upstream struct {
 	// callers are the requests in flight on behalf of clients, whom its
 	// requests for input go to (relay.go).
 	callers relayCallers
+	// urlElicits are the client sessions its url-mode elicitations went
+	// to (elicitcomplete.go).
+	urlElicits urlElicitations
 }
 
 // connKey is what the connection depends on: a reload that keeps it keeps
