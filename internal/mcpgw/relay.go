@@ -21,10 +21,11 @@ import (
 // client, and made before any of them, so whether a request can be served
 // is known only when it comes, from the capabilities of the client whose
 // call it is. One it cannot serve is answered as the spec says a client
-// answers it: -32601 when the client declared neither the capability nor
-// can be sent a request (a 2026-07-28 client), -32602 when it declared the
-// capability but not the mode (url or form elicitation) or tools in
-// sampling.
+// answers it: -32601 when the client did not declare the capability, or
+// cannot be sent a request (a 2026-07-28 client); -32602 when it declared
+// the capability but not the mode (url or form elicitation) or tools in
+// sampling. A url-mode elicitation's completion goes where it went
+// (elicitcomplete.go).
 //
 // The old form is a request the upstream sends on its session while the
 // call is in flight. Nothing in it names the call it is for (over stdio
