@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP deprecates roots and sampling as of 2026-07-28 (SEP-2577); gate declares them to upstreams of the earlier versions
+
 package main
 
 import (
@@ -43,7 +45,15 @@ func directSession(t *testing.T, argv ...string) *mcp.ClientSession {
 	defer cancel()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = t.TempDir()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	// What gate's client declares to an upstream: a server lists some
+	// tools only to a client that can serve them (everything's
+	// trigger-elicitation-request, trigger-sampling-request).
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		RootsV2:     &mcp.RootCapabilities{ListChanged: true},
+		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		Sampling:    &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}},
+	}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, opts).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs

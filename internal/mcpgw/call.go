@@ -128,6 +128,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 	if len(req.Params.Arguments) > 0 {
 		params.Arguments = req.Params.Arguments
 	}
+	// A 2026-07-28 client's retry of an input_required result: its
+	// answers and the upstream's state go to the upstream (relay.go).
+	params.InputResponses, params.RequestState = req.Params.InputResponses, req.Params.RequestState
 	var progress *callProgress
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		up, p, done := u.route(ctx, req.Session, tok)
@@ -147,7 +150,10 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		// A call in flight owes the upstream a cancellation until it is
 		// answered: one that ends for gate's reasons has the SDK send one.
 		g.Cancels.Owe()
-		res, err = sendInSlot(u, func() (*mcp.CallToolResult, error) { return cs.CallTool(cctx, params) })
+		// The upstream's requests for input during it go to this
+		// call's client (relay.go).
+		defer u.callers.enter(cctx, req.Session)()
+		res, err = sendInSlot(u, func() (*mcp.CallToolResult, error) { return u.callWithInputs(cctx, cs, params, req.Session) })
 		raw = err
 		err = u.secrets.err(err)
 		if err == nil || cctx.Err() == nil {

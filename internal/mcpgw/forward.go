@@ -62,6 +62,7 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	case u.callSlots <- struct{}{}:
 		sent = true
 		gd.Cancels.Owe()
+		defer u.callers.enter(cctx, ss)() // its requests for input (relay.go)
 		res, err = sendInSlot(u, func() (R, error) { return send(cctx, cs) })
 		raw = err
 		err = u.secrets.err(err) // as a tool call's: redact.go

@@ -29,9 +29,10 @@ import (
 //     gate asks of it itself.
 //
 // A program that embeds the gateway may add its own around these
-// (gatectl mcp does). What the server sends goes through one sending
-// middleware, queueNotifications: a notification waits in its session's
-// outbox.
+// (gatectl mcp does). What the server sends goes through two sending
+// middleware: queueNotifications (a notification waits in its session's
+// outbox), and keepElicitAnswer (a client's answer to an elicitation gate
+// relays is kept as the client gave it, relay.go).
 func (g *Gateway) addServerMiddleware() {
 	g.server.AddReceivingMiddleware(
 		g.noteOpening,
@@ -43,7 +44,7 @@ func (g *Gateway) addServerMiddleware() {
 		g.noteListen,
 		g.keepSDKMethods,
 	)
-	g.server.AddSendingMiddleware(g.queueNotifications)
+	g.server.AddSendingMiddleware(g.queueNotifications, g.keepElicitAnswer)
 }
 
 // keepSDKMethods keeps the SDK server's handling of a method, beneath
@@ -65,10 +66,13 @@ func (g *Gateway) keepSDKMethods(next mcp.MethodHandler) mcp.MethodHandler {
 //  2. countHandled: a notification gate acts on is counted handled in the
 //     guard's flow once it has been, so the link reads the upstream again.
 //  3. answerRoots: roots/list is answered with the clients' roots.
+//  4. relayRequests: elicitation/create and sampling/createMessage go to
+//     the client whose call they are for (relay.go).
 func (u *upstream) addClientMiddleware(client *mcp.Client, gd *uplink.Guard) {
 	client.AddReceivingMiddleware(
 		u.recoverPanics(gd),
 		countHandled(&gd.Flow),
 		u.gw.answerRoots,
+		u.relayRequests,
 	)
 }

@@ -36,6 +36,7 @@ var handledNotifications = map[string]notification{
 	"notifications/resources/list_changed": {params: func() any { return new(mcp.ResourceListChangedParams) }, missingParams: true},
 	"notifications/prompts/list_changed":   {params: func() any { return new(mcp.PromptListChangedParams) }, missingParams: true},
 	"notifications/resources/updated":      {params: func() any { return new(mcp.ResourceUpdatedNotificationParams) }, missingParams: true},
+	"notifications/elicitation/complete":   {params: func() any { return new(mcp.ElicitationCompleteParams) }, missingParams: true},
 	methodCancelled:                        {params: func() any { return new(mcp.CancelledParams) }, missingParams: true, preempted: true},
 	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); upstreams of the earlier versions gate speaks use it
 	methodLog: {params: func() any { return new(mcp.LoggingMessageParams) }},

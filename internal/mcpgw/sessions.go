@@ -54,6 +54,7 @@ type clientSession struct {
 	writers  map[*deadlineWriter]struct{}
 	ended    bool // dropped, closed, or abandoned at shutdown
 	requests int  // requests of the session being handled (limitRequests)
+	inputs   int  // upstreams' requests for input out to it (relay.go)
 	// logLevel is what the client's logging/setLevel asked for; "" for
 	// nothing yet (logging.go).
 	//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it

@@ -94,6 +94,12 @@ type upstream struct {
 	// and token of the client whose call it forwarded.
 	routes map[string]progressRoute
 	nextTk uint64
+	// callers are the requests in flight on behalf of clients, whom its
+	// requests for input go to (relay.go).
+	callers relayCallers
+	// urlElicits are the client sessions its url-mode elicitations went
+	// to (elicitcomplete.go).
+	urlElicits urlElicitations
 }
 
 // connKey is what the connection depends on: a reload that keeps it keeps
@@ -192,11 +198,8 @@ func (u *upstream) serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		// No KeepAlive: gate pings every session itself (keepAlive).
-		// Roots are the clients', which gate answers with (roots.go).
-		//lint:ignore SA1019 MCP deprecates roots as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
-		Capabilities:                &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { u.wantList(listTools) },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { u.wantList(listResources) },
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { u.wantList(listPrompts) },
@@ -204,7 +207,11 @@ func (u *upstream) serve(ctx context.Context) error {
 		ProgressNotificationHandler: u.progress,
 		//lint:ignore SA1019 MCP deprecates logging as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
 		LoggingMessageHandler: u.forwardLog,
-	})
+	}
+	// Its capabilities, and its handlers of the upstream's requests
+	// (relay.go).
+	u.clientCapabilities(opts)
+	client := mcp.NewClient(&mcp.Implementation{Name: "gate", Version: cfg.version}, opts)
 	u.addClientMiddleware(client, g)
 	var transport mcp.Transport = l
 	if _, ok := l.(*uplink.StdioLink); ok {

@@ -7,7 +7,9 @@
 //
 // COMMAND is the server itself, or gatectl mcp -m MANIFEST fronting it.
 // The client declares roots (ROOT, a directory, as its one root) and
-// answers roots/list with it. On standard output, one line a step:
+// answers roots/list with it; it declares elicitation (form and url) and
+// sampling, as gate does to every upstream, and answers them: a form
+// {"name":"Ann Example"}, a url accepted, sampling a fixed text. On standard output, one line a step:
 //
 //   {"step":"tools","result":...}   the result of each request, as it came
 //   {"step":"...","error":"..."}    a request that failed
@@ -17,13 +19,15 @@
 // prompt, ask for completions, have the server report the client's roots
 // through its get-roots-list tool, turn its simulated logging on at level
 // debug and report the first message, subscribe to a resource and report
-// the first update of it. The server is the reference server everything
+// the first update of it, and have it elicit (form and url) and sample. The server is the reference server everything
 // (testdata/tsservers), whose tools drive the logging and updates.
 
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -108,7 +112,17 @@ function deliver(waiters, n) {
   }
 }
 
-const client = new Client({ name: 'gate-compare', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+const client = new Client(
+  { name: 'gate-compare', version: '1.0.0' },
+  { capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} }, sampling: {} } },
+);
+client.setRequestHandler(ElicitRequestSchema, async (req) =>
+  req.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ann Example' } });
+client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+  model: 'compare-model',
+  role: 'assistant',
+  content: { type: 'text', text: 'sampled by the client' },
+}));
 client.setRequestHandler(ListRootsRequestSchema, async () => ({
   roots: [{ uri: pathToFileURL(root).href, name: 'the test root' }],
 }));
@@ -170,6 +184,10 @@ for (const t of templates) {
 }
 
 await step('roots', () => client.callTool({ name: 'get-roots-list', arguments: {} }));
+await step('elicit', () => client.callTool({ name: 'trigger-elicitation-request', arguments: {} }));
+await step('elicit url', () =>
+  client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://auth.invalid/authorize', message: 'sign in', elicitationId: 'e1' } }));
+await step('sample', () => client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } }));
 
 await step('logging', async () => {
   await client.setLoggingLevel('debug');
