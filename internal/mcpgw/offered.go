@@ -73,7 +73,7 @@ func (g *Gateway) callOffered(ctx context.Context, r *mcp.CallToolRequest) (mcp.
 				c.Content = []mcp.Content{} // as the SDK's server: never "null"
 				res = &c
 			}
-			return res, err
+			return markComplete(r, res), err
 		}
 		res, err := refuse(ctx, "tools/call", r)
 		if !errors.Is(err, errOfferedNow) {
