@@ -7,10 +7,12 @@
 //
 //	gatectl init
 //	gatectl check -m gate.toml
+//	gatectl check -m gate.toml --wait 2m db_query
 //	gatectl schema -m gate.toml --format anthropic
 //	gatectl serve -m gate.toml --addr 127.0.0.1:7311
 //	gatectl mcp -m gate.toml
 //	gatectl mcp lock -m gate.toml
+//	gatectl mcp check -m gate.toml
 //	gatectl skills -m gate.toml
 //	gatectl skills prompt -m gate.toml
 //	gatectl doctor skills -m gate.toml --requirements

@@ -2,19 +2,21 @@ package mcpgw
 
 import (
 	"reflect"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // completeMarker is a result whose (unexported) resultType is "complete",
-// the only way the SDK (v1.8.0) lets a result be given one from outside.
-var completeMarker = func() mcp.CallToolResult {
+// the only way the SDK (v1.8.0) lets a result be given one from outside;
+// made on first use, as every gatectl command links this package.
+var completeMarker = sync.OnceValue(func() mcp.CallToolResult {
 	var r mcp.CallToolResult
 	if err := r.UnmarshalJSON([]byte(`{"content":[],"resultType":"complete"}`)); err != nil {
 		panic("mcpgw: the SDK reads no resultType: " + err.Error())
 	}
 	return r
-}()
+})
 
 // markComplete gives a forwarded call's result the resultType "complete"
 // that MCP 2026-07-28 requires of every tools/call result (the TypeScript
@@ -29,7 +31,7 @@ func markComplete(req *mcp.CallToolRequest, res *mcp.CallToolResult) *mcp.CallTo
 	if res == nil || res.NeedsInput() || !speaksStateless(req) {
 		return res
 	}
-	out := completeMarker
+	out := completeMarker()
 	dst := reflect.ValueOf(&out).Elem()
 	src := reflect.ValueOf(res).Elem()
 	for i := range src.NumField() {

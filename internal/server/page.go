@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/internal/pathfmt"
@@ -38,9 +39,13 @@ const (
 //go:embed page
 var pageFiles embed.FS
 
-var pageTemplate = template.Must(template.New("status.html").Funcs(template.FuncMap{
-	"pageSection": func(title, kind string, t pageTable) pageSection { return pageSection{title, kind, t} },
-}).ParseFS(pageFiles, "page/status.html"))
+// pageTemplate is the page's template, parsed on first use: every gatectl
+// command links this package, and only serve shows the page.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("status.html").Funcs(template.FuncMap{
+		"pageSection": func(title, kind string, t pageTable) pageSection { return pageSection{title, kind, t} },
+	}).ParseFS(pageFiles, "page/status.html"))
+})
 
 // pageSection is the tools' or servers' table with its heading.
 type pageSection struct {
@@ -48,13 +53,11 @@ type pageSection struct {
 	Table       pageTable
 }
 
-// pageAssets are the script and style, read once.
-var pageAssets = map[string]struct {
-	contentType string
-	body        []byte
-}{
-	pageScriptPath: {"text/javascript; charset=utf-8", mustRead("page/status.js")},
-	pageStylePath:  {"text/css; charset=utf-8", mustRead("page/status.css")},
+// pageAssetTypes are the content types of the script and style, which
+// are served as embedded.
+var pageAssetTypes = map[string]string{
+	pageScriptPath: "text/javascript; charset=utf-8",
+	pageStylePath:  "text/css; charset=utf-8",
 }
 
 func mustRead(name string) []byte {
@@ -89,7 +92,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, data); err != nil {
+	if err := pageTemplate().Execute(&b, data); err != nil {
 		writeError(w, http.StatusInternalServerError, "rendering the page: "+err.Error())
 		return
 	}
@@ -99,9 +102,8 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 
 // pageAsset answers the page's script or style.
 func (s *server) pageAsset(w http.ResponseWriter, r *http.Request) {
-	a := pageAssets[r.URL.Path]
 	setPageHeaders(w.Header())
-	writeBody(w, http.StatusOK, a.contentType, a.body)
+	writeBody(w, http.StatusOK, pageAssetTypes[r.URL.Path], mustRead(strings.TrimPrefix(r.URL.Path, "/")))
 }
 
 // wantsHTML reports whether an Accept header lists text/html (or XHTML)

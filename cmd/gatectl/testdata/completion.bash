@@ -38,7 +38,7 @@ _gatectl_node() {
 		;;
 	gatectl_serve)
 		subs=''
-		flags='--addr --allow-remote --list-changed-interval -m --startup-wait --token-file -v'
+		flags='--addr --allow-remote --list-changed-interval -m --mcp-stateless --startup-wait --token-file -v'
 		valued='-addr --addr -list-changed-interval --list-changed-interval -m --m -startup-wait --startup-wait -token-file --token-file'
 		args=''
 		files=''

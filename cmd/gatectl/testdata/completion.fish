@@ -125,6 +125,7 @@ complete -c gatectl -n '__gatectl_is gatectl_serve' -l addr -r -F -d 'where to l
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l allow-remote -d 'allow listening on an address other than loopback (needs a token)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l list-changed-interval -r -F -d 'notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -s m -r -F -d 'the manifest'
+complete -c gatectl -n '__gatectl_is gatectl_serve' -l mcp-stateless -d 'serve MCP 2026-07-28 on /mcp beside the older versions (a client that speaks both then speaks 2026-07-28, which has no roots, logging/setLevel, elicitation or sampling)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l startup-wait -r -F -d 'hold a client\'s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -l token-file -r -F -d 'read the bearer token from FILE (else $GATE_TOKEN)'
 complete -c gatectl -n '__gatectl_is gatectl_serve' -s v -d 'also log every probe run that fails and every grace decision'

@@ -67,6 +67,7 @@ _gatectl_node() {
 			'--allow-remote:allow listening on an address other than loopback (needs a token)'
 			'--list-changed-interval:notify MCP clients that the tools changed at most once per DURATION, for every change since the last notice (0: at each change)'
 			'-m:the manifest'
+			'--mcp-stateless:serve MCP 2026-07-28 on /mcp beside the older versions (a client that speaks both then speaks 2026-07-28, which has no roots, logging/setLevel, elicitation or sampling)'
 			'--startup-wait:hold a client'\''s listing at most DURATION for servers still making their first connection, so that a client that lists once sees their tools (0: answer at once)'
 			'--token-file:read the bearer token from FILE (else $GATE_TOKEN)'
 			'-v:also log every probe run that fails and every grace decision')
