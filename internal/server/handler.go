@@ -23,6 +23,8 @@ type server struct {
 	list    toolsCache
 	// statuses keeps the last rendering of /v1/status.
 	statuses statusCache
+	// pages keeps the last rendering of the status page (GET /).
+	pages statusCache
 	// now is the clock of /v1/status's ages and of how long its
 	// rendering is reused; time.Now but in tests, which set it before
 	// the first request.
@@ -31,7 +33,7 @@ type server struct {
 	problems problemCache
 	// testHook, when not nil, is told of steps of /v1/tools, /v1/schema
 	// and /v1/status: "enter" as a request starts, "encode" as it
-	// renders.
+	// renders; "enter page" and "encode page" for the status page.
 	// Tests only; set before the first request.
 	testHook func(step string)
 	// routes answer GET and HEAD; actions, which change what gate does,
