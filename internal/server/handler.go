@@ -40,6 +40,9 @@ type server struct {
 	// answer POST only.
 	routes  map[string]http.HandlerFunc
 	actions map[string]http.HandlerFunc
+	// allowed serves a request that passed the Host and token checks
+	// (serveAllowed, within Options.Trace).
+	allowed http.Handler
 }
 
 // New returns the HTTP API over svc (docs/HTTP.md): read-only JSON under
@@ -70,6 +73,10 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 	}
 	if metrics != nil {
 		s.routes["/metrics"] = promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{}).ServeHTTP
+	}
+	s.allowed = http.HandlerFunc(s.serveAllowed)
+	if opts.Trace != nil {
+		s.allowed = opts.Trace(s.allowed)
 	}
 	return s
 }
@@ -106,6 +113,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.allowed.ServeHTTP(w, r)
+}
+
+// serveAllowed serves a request that passed ServeHTTP's Host and token
+// checks.
+func (s *server) serveAllowed(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
 	if r.URL.Path == "/mcp" && s.opts.MCP != nil {
 		s.opts.MCP.ServeHTTP(w, r)
 		return
