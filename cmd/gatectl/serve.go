@@ -128,8 +128,9 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 	// With a token, the token is what stops a rebinding page; /mcp then
 	// serves any Host, as the rest of the API does.
 	gw := d.gateway(gwConfig.WithMetrics(metrics.Registry).WithAnyHost(token != "").WithTracer(tracer).WithStateless(f.stateless))
-	api := server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler()})
-	srv := server.NewHTTPServer(tracer.Handler(api, "/mcp", server.Route), limits)
+	api := server.New(svc, metrics, server.Options{Token: token, Done: done, MCP: gw.Handler(),
+		Trace: func(h http.Handler) http.Handler { return tracer.Handler(h, "/mcp", server.Route) }})
+	srv := server.NewHTTPServer(api, limits)
 	// The socket is listening already (Listen): said before the gateway
 	// starts, so that its first lines come after this one.
 	fmt.Fprintf(log, "gatectl serve: listening on http://%s (manifest %s)\n", l.Addr(), safetext.Terminal(path))

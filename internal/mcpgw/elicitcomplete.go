@@ -2,6 +2,7 @@ package mcpgw
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,8 +47,13 @@ func (e *urlElicitations) sent(id string, ss *mcp.ServerSession) {
 func (e *urlElicitations) take(id string) *mcp.ServerSession {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	ss := e.to[id]
-	delete(e.to, id)
+	ss, ok := e.to[id]
+	if ok {
+		delete(e.to, id)
+		// Out of the order too: an id left there would be counted
+		// against the bound, and, sent again, evict its new entry early.
+		e.order = slices.DeleteFunc(e.order, func(o string) bool { return o == id })
+	}
 	return ss
 }
 

@@ -203,11 +203,17 @@ func (g *Gateway) featuresTTL() time.Duration {
 // forwardedCacheable settles the ttlMs and cacheScope of an upstream's
 // answer gate forwards (resources/read): the upstream's scope, "public"
 // when it wrote none (absent means "public", and the field is required on
-// the wire); its ttlMs, but no longer than the list it was read from
-// stays as it is. Before the versions that define them, 0 and the scope.
+// the wire), "private" when it wrote one MCP does not define (the scope
+// that lets only the requesting user's client keep it); its ttlMs, but no
+// longer than the list it was read from stays as it is. Before the
+// versions that define them, 0 and the scope.
 func forwardedCacheable(req mcp.Request, c *mcp.Cacheable, ttl time.Duration) {
-	if c.CacheScope == "" {
+	switch c.CacheScope {
+	case "public", "private":
+	case "":
 		c.CacheScope = "public"
+	default:
+		c.CacheScope = "private"
 	}
 	if !definesCacheFields(req) {
 		c.TTLMs = 0

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // MCP 2026-07-28 is stateless: a client sends no initialize and gets no
@@ -94,20 +95,21 @@ func calls(data []byte) []*jsonrpc.Request {
 	return out
 }
 
-// metaVersion is the protocol version params' _meta names, "" for none:
-// the value of exactly the key the SDK reads, and only a string, as the
-// SDK takes it.
+// metaVersion is the protocol version params' _meta names, "" for none,
+// read as the SDK reads it: with its decoder (segmentio's, struct fields
+// matched by case only, so "_META" is not _meta), into its Meta type (a
+// _meta given twice is merged, a null one empties it), the value of
+// exactly its key, and only a string.
 func metaVersion(params json.RawMessage) string {
 	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
+		Meta mcp.Meta `json:"_meta"`
 	}
-	if json.Unmarshal(params, &p) != nil {
+	dec := segjson.NewDecoder(bytes.NewReader(params))
+	dec.DontMatchCaseInsensitiveStructFields()
+	if dec.Decode(&p) != nil {
 		return ""
 	}
-	var v string
-	if json.Unmarshal(p.Meta[mcp.MetaKeyProtocolVersion], &v) != nil {
-		return ""
-	}
+	v, _ := p.Meta[mcp.MetaKeyProtocolVersion].(string)
 	return v
 }
 

@@ -1,9 +1,10 @@
 package mcpgw
 
 import (
-	"encoding/json"
+	"bytes"
 	"testing"
 
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -28,6 +29,14 @@ func TestRouteStateless(t *testing.T) {
 		{"initialize", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}`, statelessKind{}},
 		{"the key in another case", "", call("tools/list", `{"io.modelcontextprotocol/ProtocolVersion":"2026-07-28"}`), statelessKind{}},
 		{"a number for the version", "", call("tools/list", `{"io.modelcontextprotocol/protocolVersion":20260728}`), statelessKind{}},
+		// The SDK matches the params' keys in their case only: a _meta
+		// spelled otherwise names no version to it.
+		{"_meta in another case", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_META":` + v26 + `}}`, statelessKind{}},
+		{"_meta, then in another case", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{},"_Meta":` + v26 + `}}`, statelessKind{}},
+		// Twice: the objects are merged, as Go's decoders fill one map.
+		{"_meta twice, the version in the first", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + v26 + `,"_meta":{"x":1}}}`, statelessKind{stateless: true}},
+		{"_meta twice, the second null", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + v26 + `,"_meta":null}}`, statelessKind{}},
+		{"_meta not an object", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":"2026-07-28"}}`, statelessKind{}},
 		{"a notification", "", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"_meta":` + v26 + `}}`, statelessKind{}},
 		{"not JSON", "", `{"jsonrpc":`, statelessKind{}},
 		{"empty", "", ``, statelessKind{}},
@@ -54,7 +63,9 @@ func FuzzRouteStateless(f *testing.F) {
 			var p struct {
 				Meta map[string]any `json:"_meta"`
 			}
-			if json.Unmarshal(req.Params, &p) == nil {
+			dec := segjson.NewDecoder(bytes.NewReader(req.Params))
+			dec.DontMatchCaseInsensitiveStructFields()
+			if dec.Decode(&p) == nil {
 				if v, ok := p.Meta["io.modelcontextprotocol/protocolVersion"].(string); ok && v >= firstStatelessVersion {
 					named = true
 				}

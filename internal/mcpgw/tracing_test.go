@@ -17,7 +17,7 @@ import (
 )
 
 // seenContext is the trace context one call reached the upstream with.
-type seenContext struct{ meta, header string }
+type seenContext struct{ meta, header, metaState, headerState string }
 
 // tracedUpstream is a Go SDK server whose tool "traced" notes the
 // traceparent in its request's _meta and HTTP headers, by the call's
@@ -29,8 +29,10 @@ func tracedUpstream(t *testing.T) (url string, seen func(name string) seenContex
 	s.AddTool(&mcp.Tool{Name: "traced", InputSchema: objectSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var sc seenContext
 		sc.meta, _ = req.Params.Meta["traceparent"].(string)
+		sc.metaState, _ = req.Params.Meta["tracestate"].(string)
 		if req.Extra != nil && req.Extra.Header != nil {
 			sc.header = req.Extra.Header.Get("traceparent")
+			sc.headerState = req.Extra.Header.Get("tracestate")
 		}
 		mu.Lock()
 		got[parse(req).Name] = sc
@@ -126,4 +128,37 @@ func TestTracingForwardedCall(t *testing.T) {
 			require.False(t, strings.Contains(got.meta, tc.parent), "the client's span is not passed on as the upstream's parent")
 		})
 	}
+}
+
+// TestTracingKeepsNoClientTracestate: the client's tracestate is text it
+// chose, which gate's span does not keep (no value a client wrote goes
+// into a span); the upstream gets it as it came, in _meta and as the
+// header, as Trace Context asks of a hop.
+func TestTracingKeepsNoClientTracestate(t *testing.T) {
+	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	url, seen := tracedUpstream(t)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\n", url), fastConfig().WithTracer(tr))
+	c := h.client()
+	waitTool(t, c, "up_traced")
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	const state = "vendor=textfromtheclient"
+	_, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "state"},
+		Meta: mcp.Meta{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tracestate": state}})
+	require.NoError(t, err)
+	require.NoError(t, tr.Shutdown(context.Background()))
+	spans := rcv.Named("tools/call up_traced")
+	require.Len(t, spans, 1)
+	require.Equal(t, "4bf92f3577b34da6a3ce929d0e0e4736", otlptest.Hex(spans[0].TraceId), "the client's trace")
+	require.Empty(t, spans[0].TraceState, "the client's tracestate went into gate's span")
+	got := seen("state")
+	require.Equal(t, state, got.metaState, "the upstream's _meta has the client's tracestate")
+	require.Equal(t, state, got.headerState, "the upstream's tracestate header is the client's")
 }

@@ -23,6 +23,8 @@ type server struct {
 	list    toolsCache
 	// statuses keeps the last rendering of /v1/status.
 	statuses statusCache
+	// pages keeps the last rendering of the status page (GET /).
+	pages statusCache
 	// now is the clock of /v1/status's ages and of how long its
 	// rendering is reused; time.Now but in tests, which set it before
 	// the first request.
@@ -31,13 +33,16 @@ type server struct {
 	problems problemCache
 	// testHook, when not nil, is told of steps of /v1/tools, /v1/schema
 	// and /v1/status: "enter" as a request starts, "encode" as it
-	// renders.
+	// renders; "enter page" and "encode page" for the status page.
 	// Tests only; set before the first request.
 	testHook func(step string)
 	// routes answer GET and HEAD; actions, which change what gate does,
 	// answer POST only.
 	routes  map[string]http.HandlerFunc
 	actions map[string]http.HandlerFunc
+	// allowed serves a request that passed the Host and token checks
+	// (serveAllowed, within Options.Trace).
+	allowed http.Handler
 }
 
 // New returns the HTTP API over svc (docs/HTTP.md): read-only JSON under
@@ -68,6 +73,10 @@ func New(svc *runtime.Service, metrics *Metrics, opts Options) http.Handler {
 	}
 	if metrics != nil {
 		s.routes["/metrics"] = promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{}).ServeHTTP
+	}
+	s.allowed = http.HandlerFunc(s.serveAllowed)
+	if opts.Trace != nil {
+		s.allowed = opts.Trace(s.allowed)
 	}
 	return s
 }
@@ -104,6 +113,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.allowed.ServeHTTP(w, r)
+}
+
+// serveAllowed serves a request that passed ServeHTTP's Host and token
+// checks.
+func (s *server) serveAllowed(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
 	if r.URL.Path == "/mcp" && s.opts.MCP != nil {
 		s.opts.MCP.ServeHTTP(w, r)
 		return

@@ -54,6 +54,10 @@ type Options struct {
 	// checks as every other endpoint; it takes the methods and bodies the
 	// MCP transport needs, under its own caps.
 	MCP http.Handler
+	// Trace, when not nil, wraps the handling of each request that passed
+	// the Host and token checks (tracing.Tracer.Handler): a request
+	// refused by them makes no span, and its headers name no parent.
+	Trace func(http.Handler) http.Handler
 }
 
 func (o Options) withDefaults() Options {

@@ -86,18 +86,28 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s (docs/HTTP.md lists them; a browser, asking for text/html, gets the status page)", r.URL.Path))
 		return
 	}
-	data, err := s.pageData(r.Context())
+	s.hook("enter page")
+	// The page is rendered once per change of what it tells, as
+	// /v1/status is: a client reloading it in a loop costs gate a copy
+	// of the bytes per request, not a rendering of every tool.
+	body, err := s.pages.render(s.statusState, s.now, func(st statusState) ([]byte, time.Time, bool, error) {
+		s.hook("encode page")
+		data, at, err := s.pageData(r.Context(), st)
+		if err != nil {
+			return nil, at, false, err
+		}
+		var b bytes.Buffer
+		if err := pageTemplate().Execute(&b, data); err != nil {
+			return nil, at, false, fmt.Errorf("rendering the page: %w", err)
+		}
+		return b.Bytes(), at, r.Context().Err() == nil, nil
+	})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	var b bytes.Buffer
-	if err := pageTemplate().Execute(&b, data); err != nil {
-		writeError(w, http.StatusInternalServerError, "rendering the page: "+err.Error())
-		return
-	}
 	setPageHeaders(w.Header())
-	writeBody(w, http.StatusOK, "text/html; charset=utf-8", b.Bytes())
+	writeBody(w, http.StatusOK, "text/html; charset=utf-8", body)
 }
 
 // pageAsset answers the page's script or style.
@@ -171,10 +181,10 @@ type pageFlip struct {
 // script writes an event's.
 func pageTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
-// pageData reads the state the page shows: the generation first, so that
-// the script knows which events the rest already tells (as /v1/status).
-func (s *server) pageData(ctx context.Context) (pageView, error) {
-	st := s.statusState()
+// pageData reads the state the page shows besides st (read first, the
+// generation before the rest, so that the script knows which events the
+// rest already tells, as /v1/status), and the time its ages are as of.
+func (s *server) pageData(ctx context.Context, st statusState) (pageView, time.Time, error) {
 	flips := s.hub.flips.view(st.gen)
 	v := pageView{Script: strings.TrimPrefix(pageScriptPath, "/"), Style: strings.TrimPrefix(pageStylePath, "/"),
 		Generation: st.gen, Ready: st.ready, Manifest: st.gate.ManifestPath(), LastReload: pageTime(st.reloadedAt)}
@@ -192,11 +202,11 @@ func (s *server) pageData(ctx context.Context) (pageView, error) {
 	}
 	tools, err := st.gate.Tools().Status(ctx)
 	if err != nil {
-		return v, err
+		return v, time.Time{}, err
 	}
 	servers, err := st.gate.Servers().Status(ctx)
 	if err != nil {
-		return v, err
+		return v, time.Time{}, err
 	}
 	now := s.now()
 	v.Now = pageTime(now)
@@ -221,7 +231,7 @@ func (s *server) pageData(ctx context.Context) (pageView, error) {
 		v.Flips = append(v.Flips, pageFlip{At: pageTime(e.At), Type: e.Type, Name: e.Name, State: e.State, Reason: e.Reason, Code: string(e.Code)})
 	}
 	v.FlipsShown = pageRecentFlips
-	return v, nil
+	return v, now, nil
 }
 
 // statusTable is the rows of reg's tools or servers, whose answers are

@@ -37,7 +37,14 @@ func (t *Tracer) Forward(ctx context.Context, method, server, tool string, heade
 		parent = t.carrier.Extract(context.Background(), propagation.HeaderCarrier(header))
 	}
 	if sc := trace.SpanContextFromContext(parent); sc.IsValid() {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+		// The span takes the parent's ids, not its tracestate, text the
+		// client chose (no value a client wrote goes into a span); the
+		// upstream gets that tracestate as it came (Meta, Transport), as
+		// Trace Context asks of a hop that adds no entry of its own.
+		ctx = trace.ContextWithRemoteSpanContext(ctx, sc.WithTraceState(trace.TraceState{}))
+		if ts := sc.TraceState(); ts.Len() > 0 {
+			ctx = context.WithValue(ctx, clientStateKey{}, ts)
+		}
 	}
 	name := method
 	if tool != "" {
@@ -76,7 +83,21 @@ func Meta(ctx context.Context, meta map[string]any) map[string]any {
 		meta = make(map[string]any, 2)
 	}
 	propagation.TraceContext{}.Inject(ctx, metaCarrier(meta))
+	if ts, ok := clientState(ctx); ok {
+		meta[keyTracestate] = ts
+	}
 	return meta
+}
+
+// clientStateKey is the context key of the tracestate the client sent
+// with a forwarded request, which its span does not keep (Forward).
+type clientStateKey struct{}
+
+// clientState is the tracestate the client sent with the request ctx
+// forwards, if any.
+func clientState(ctx context.Context) (string, bool) {
+	ts, ok := ctx.Value(clientStateKey{}).(trace.TraceState)
+	return ts.String(), ok
 }
 
 // metaCarrier reads and writes the trace context keys of a _meta object:
@@ -114,5 +135,8 @@ func (h traceHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	out := req.Clone(req.Context()) // a RoundTripper must not change its request
 	propagation.TraceContext{}.Inject(req.Context(), propagation.HeaderCarrier(out.Header))
+	if ts, ok := clientState(req.Context()); ok {
+		out.Header.Set(keyTracestate, ts)
+	}
 	return h.base.RoundTrip(out)
 }

@@ -19,7 +19,8 @@ import (
 //
 // The span names the path only when route says it is one of the API's
 // (route returns it, else ""), never any other path a client sent, and
-// the method only when it is one of HTTP's.
+// the method only when it is one of HTTP's; of the trace context it takes
+// the ids, not the tracestate.
 func (t *Tracer) Handler(h http.Handler, mcpPath string, route func(path string) string) http.Handler {
 	if t == nil {
 		return h
@@ -29,7 +30,12 @@ func (t *Tracer) Handler(h http.Handler, mcpPath string, route func(path string)
 			h.ServeHTTP(w, r)
 			return
 		}
-		parent := t.carrier.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		parent := r.Context()
+		// The parent's ids only: its tracestate is text the client chose,
+		// and a request to the API is passed on to no one who would read it.
+		if sc := trace.SpanContextFromContext(t.carrier.Extract(parent, propagation.HeaderCarrier(r.Header))); sc.IsValid() {
+			parent = trace.ContextWithRemoteSpanContext(parent, sc.WithTraceState(trace.TraceState{}))
+		}
 		method := knownMethod(r.Method)
 		name, attrs := method, []attribute.KeyValue{attribute.String("http.request.method", method)}
 		if path := route(r.URL.Path); path != "" {

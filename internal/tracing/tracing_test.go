@@ -276,3 +276,31 @@ func (w lineWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestHTTPSpanTakesNoHeaderText: a request's span takes its parent's trace
+// and span ids from the traceparent header, and nothing else a client
+// wrote: not the tracestate header, a value a client chose (docs/CLI.md:
+// no header's value goes into a span), which the collector would store
+// with the span.
+func TestHTTPSpanTakesNoHeaderText(t *testing.T) {
+	clearEnv(t)
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	route := func(p string) string { return p }
+	api := httptest.NewServer(tr.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), "/mcp", route))
+	defer api.Close()
+	req, err := http.NewRequest(http.MethodGet, api.URL+"/v1/status", nil)
+	require.NoError(t, err)
+	req.Header.Set("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+	req.Header.Set("tracestate", "client=textfromtheclient")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.NoError(t, tr.Shutdown(context.Background()))
+	spans := rcv.Named("GET /v1/status")
+	require.Len(t, spans, 1)
+	require.Equal(t, "0af7651916cd43dd8448eb211c80319c", otlptest.Hex(spans[0].TraceId), "the client's trace")
+	require.Empty(t, spans[0].TraceState, "the client's tracestate went into the span")
+}
