@@ -69,7 +69,7 @@ func (g *Gateway) bridgeInputs(ctx context.Context, ss *mcp.ServerSession, reqs 
 		)
 		switch p := ir.(type) {
 		case *mcp.ElicitParams:
-			answer, err = g.relayElicit(ctx, ss, p)
+			answer, err = g.relayElicit(ctx, ss, p, nil)
 		case *mcp.CreateMessageWithToolsParams:
 			answer, err = g.relaySample(ctx, ss, p)
 		case *mcp.ListRootsParams:

@@ -80,11 +80,9 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ElicitParams:
 			if p != nil && method == "elicitation/create" {
 				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
-					if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
-						// Its completion goes where it went (elicitcomplete.go).
-						u.urlElicits.sent(p.ElicitationID, ss)
-					}
-					return u.gw.relayElicit(rctx, ss, p)
+					// A url-mode elicitation's completion goes where it
+					// went (elicitcomplete.go), once it has gone.
+					return u.gw.relayElicit(rctx, ss, p, func() { u.urlElicits.sent(p.ElicitationID, ss) })
 				})
 			}
 		case *mcp.CreateMessageWithToolsParams:
@@ -134,7 +132,9 @@ func (g *Gateway) canRequest(ss *mcp.ServerSession, method string) (*mcp.ClientC
 // call it is for, within ctx. A url-mode elicitation goes as it came: gate
 // never fetches or rewrites its URL, and answers the upstream with the
 // action alone, so that nothing the user gave passes through gate.
-func (g *Gateway) relayElicit(ctx context.Context, ss *mcp.ServerSession, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+// sentURL, when not nil, is told when a url-mode one is sent: one refused
+// before that went nowhere, and its completion must go nowhere either.
+func (g *Gateway) relayElicit(ctx context.Context, ss *mcp.ServerSession, p *mcp.ElicitParams, sentURL func()) (*mcp.ElicitResult, error) {
 	const method = "elicitation/create"
 	all, err := g.canRequest(ss, method)
 	if err != nil {
@@ -165,6 +165,9 @@ func (g *Gateway) relayElicit(ctx context.Context, ss *mcp.ServerSession, p *mcp
 	defer release()
 	out := &mcp.ElicitParams{Mode: mode, Message: p.Message, RequestedSchema: p.RequestedSchema, URL: p.URL, ElicitationID: p.ElicitationID}
 	kept := &elicitAnswer{}
+	if mode == "url" && sentURL != nil {
+		sentURL()
+	}
 	res, err := ss.Elicit(context.WithValue(ctx, elicitAnswerKey{}, kept), out)
 	if kept.res != nil {
 		// The answer as the client gave it: the SDK's server checks it
