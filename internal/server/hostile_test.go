@@ -153,10 +153,16 @@ func TestHostilePeerHoldsOnlyItsShare(t *testing.T) {
 		held = append(held, c)
 		waitMetric(t, metrics, "gate_mcp_request_body_bytes", float64((i+1)*bodyHeld))
 	}
+	open := metricValue(t, metrics, "gate_http_connections")
 	over := dialFrom(t, hostile, addr)
 	resp := over.ask(t, post)
 	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "a body past the peer's share")
 	assert.True(t, over.closedByServer(t), "a refused body's connection is closed")
+	// The server half-closes a connection whose client may still be
+	// sending and closes it a moment later (net/http's reset-avoidance
+	// delay), which is when its slot is given back: the idle connections
+	// below count from then.
+	waitMetric(t, metrics, "gate_http_connections", open)
 
 	// Idle connections, each proven by a request: its share of the
 	// slots; then a request on a connection opened before is refused,
