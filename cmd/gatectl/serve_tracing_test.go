@@ -108,7 +108,10 @@ func TestServeTracingBounds(t *testing.T) {
 		// serve's own bounds (5 s for the requests, then its last steps)
 		// plus the tracer's: what a dead collector may add.
 		assert.Less(t, took, shutdownBound+tracing.ShutdownBound+5*time.Second)
-		assert.Contains(t, stderr.String(), "gatectl serve: tracing: the last spans were not all sent")
+		// The spans are lost, and serve says so: when it flushes them at
+		// exit, or before, when the batch's own export gave up (a loaded
+		// machine may take that long to stop).
+		assert.Regexp(t, `gatectl serve: tracing: (the last spans were not all sent|traces export: )`, stderr.String())
 		t.Logf("serve exited in %v with a dead collector", took)
 	})
 	t.Run("nothing set", func(t *testing.T) {

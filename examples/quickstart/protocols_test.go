@@ -140,7 +140,7 @@ func TestQuickstartAsksItsServices(t *testing.T) {
 		assert.Equal(t, runtime.StateUnavailable, st.State)
 		assert.Equal(t, serpURL()+": credentials rejected (HTTP 401)", st.Reason)
 
-		st = status(g, "query_local_db")
+		st = upStatus(g, "query_local_db") // its service is up
 		assert.Equal(t, runtime.StateAvailable, st.State, st.Reason)
 	})
 }
