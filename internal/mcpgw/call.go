@@ -46,6 +46,14 @@ func (g *Gateway) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 		if on {
 			return next(ctx, method, req)
 		}
+		g.clients.mu.Lock()
+		closing := g.clients.closing
+		g.clients.mu.Unlock()
+		if closing {
+			// Its tool may be hidden only because its upstream is
+			// being closed: the answer is why, as for a call in flight.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "gate is shutting down: the call was not made"}
+		}
 		tool := p.Name
 		if !known {
 			why = hiddenTool{runtime.CodeNoSuchTool, "gate offers no tool of that name (tools/list gives those that can run now)"}
