@@ -781,3 +781,20 @@ func TestKeepAliveGoesOnAfterAFailedPing(t *testing.T) {
 	t.Logf("flaky down: %s", why)
 	assert.GreaterOrEqual(t, flaky.pings.Load(), int64(2), "pinged again after the failed ping")
 }
+
+// A call that reaches gate once shutdown has begun is answered that gate
+// is shutting down, even for a tool that is not offered (one hidden as
+// its upstream is being closed comes this way), not that it is
+// unavailable.
+func TestCallAfterShutdownSaysSo(t *testing.T) {
+	h := start(t, hostileServer(t, "local", "plain"), fastConfig())
+	c := h.client()
+	c.WaitTools(t, "local_echo", "local_wait")
+	h.gw.Shutdown()
+	for _, name := range []string{"local_echo", "not_offered"} {
+		_, err := c.call(t, name, nil)
+		var je *jsonrpc.Error
+		require.ErrorAs(t, err, &je, name)
+		assert.Contains(t, je.Message, "gate is shutting down", name)
+	}
+}
