@@ -20,11 +20,22 @@
     return isNaN(d.getTime()) ? String(at) : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   }
 
-  function rowFor(kind, name) {
+  // rows indexes the tables' rows by kind and name, so that an event
+  // finds its row without a walk over every row: at thousands of tools a
+  // burst of changes would otherwise cost the browser rows times events.
+  let rows = new Map();
+  function key(kind, name) {
+    return kind + '\u0000' + name;
+  }
+  function index() {
+    rows = new Map();
     for (const tr of document.querySelectorAll('tr[data-kind]')) {
-      if (tr.dataset.kind === kind && tr.dataset.name === name) return tr;
+      rows.set(key(tr.dataset.kind, tr.dataset.name), tr);
     }
-    return null;
+  }
+
+  function rowFor(kind, name) {
+    return rows.get(key(kind, name)) || null;
   }
 
   function setField(tr, field, text) {
@@ -48,6 +59,7 @@
     }
     setField(tr, 'name', name);
     tbody.appendChild(tr);
+    rows.set(key(kind, name), tr);
     return tr;
   }
 
@@ -64,17 +76,25 @@
     while (tbody.rows.length > Number(tbody.dataset.max)) tbody.deleteRow(-1);
   }
 
+  // count writes the "up of all" counts in one walk over the rows, at
+  // most ten times a second however many changes came meanwhile.
+  let counting = false;
   function count() {
-    for (const el of document.querySelectorAll('[data-count]')) {
-      const kind = el.dataset.count;
-      let up = 0, all = 0;
-      for (const tr of document.querySelectorAll('tr[data-kind]')) {
-        if (tr.dataset.kind !== kind) continue;
-        all++;
-        if (tr.dataset.state === (kind === 'skill' ? 'active' : 'available')) up++;
+    if (counting) return;
+    counting = true;
+    setTimeout(function () {
+      counting = false;
+      const up = new Map(), all = new Map();
+      for (const tr of rows.values()) {
+        const kind = tr.dataset.kind;
+        all.set(kind, (all.get(kind) || 0) + 1);
+        if (tr.dataset.state === (kind === 'skill' ? 'active' : 'available')) up.set(kind, (up.get(kind) || 0) + 1);
       }
-      el.textContent = up + ' of ' + all;
-    }
+      for (const el of document.querySelectorAll('[data-count]')) {
+        const kind = el.dataset.count;
+        el.textContent = (up.get(kind) || 0) + ' of ' + (all.get(kind) || 0);
+      }
+    }, 100);
   }
 
   function apply(e) {
@@ -117,6 +137,7 @@
           const mine = document.getElementById(id), theirs = fresh.getElementById(id);
           if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
         }
+        index();
         seen = Number(fresh.body.dataset.generation);
         const pending = held;
         held = null;
@@ -141,6 +162,7 @@
     apply(JSON.parse(m.data));
   }
 
+  index();
   let events = null;
   function connect() {
     events = new EventSource('v1/events');
