@@ -331,17 +331,19 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 			// no longer than the list says: 0 while there are skills.
 			setCacheable(r, &res.Cacheable, 0)
 		}
-		return result(res, err)
+		return result(markComplete(r, res), err)
 	}
-	params := &mcp.ReadResourceParams{URI: uri}
+	// A retry of an input_required result carries its answers and state
+	// to the upstream (withInputs).
+	params := &mcp.ReadResourceParams{URI: uri, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
 	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		return cs.ReadResource(ctx, params)
+		return withInputs(rt.up, ctx, r.Session, "read", params, func(p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) { return cs.ReadResource(ctx, p) })
 	})
 	if err != nil {
 		return nil, err
 	}
 	forwardedCacheable(r, &res.Cacheable, g.featuresTTL())
-	return res, nil
+	return markComplete(r, res), nil
 }
 
 // getPromptOf answers prompts/get of a prompt from its owner, under the
@@ -360,12 +362,14 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 	case o == nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %s is not available now: gate offers no prompt of that name (prompts/list gives those offered now)", quote(name))}
 	case o.get != nil:
-		return result(o.get(ctx, r))
+		res, err := o.get(ctx, r)
+		return result(markComplete(r, res), err)
 	}
-	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments}
-	return result(forwardTo(g, ctx, r.Session, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
-		return cs.GetPrompt(ctx, params)
-	}))
+	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
+	res, err := forwardTo(g, ctx, r.Session, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+		return withInputs(o.up, ctx, r.Session, "get", params, func(p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
+	})
+	return result(markComplete(r, res), err)
 }
 
 // promptOf is the offered prompt of that name, or why it is hidden.

@@ -1,57 +1,68 @@
 package mcpgw
 
 import (
+	"encoding/json"
 	"reflect"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// completeMarker is a result whose (unexported) resultType is "complete",
-// the only way the SDK (v1.8.0) lets a result be given one from outside;
-// made on first use, as every gatectl command links this package.
-var completeMarker = sync.OnceValue(func() mcp.CallToolResult {
-	var r mcp.CallToolResult
-	if err := r.UnmarshalJSON([]byte(`{"content":[],"resultType":"complete"}`)); err != nil {
-		panic("mcpgw: the SDK reads no resultType: " + err.Error())
-	}
-	return r
-})
+// completeJSON is a result whose (unexported) resultType is "complete",
+// the only way the SDK (v1.8.0) lets a result be given one from outside,
+// as each of the results that may be input_required reads it.
+var completeJSON = map[reflect.Type][]byte{
+	reflect.TypeFor[mcp.CallToolResult]():     []byte(`{"content":[],"resultType":"complete"}`),
+	reflect.TypeFor[mcp.ReadResourceResult](): []byte(`{"contents":[],"resultType":"complete"}`),
+	reflect.TypeFor[mcp.GetPromptResult]():    []byte(`{"messages":[],"resultType":"complete"}`),
+}
 
-// markComplete gives a forwarded call's result the resultType "complete"
-// that MCP 2026-07-28 requires of every tools/call result (the TypeScript
-// SDK v2's client refuses one without it). The SDK's own tools/call
-// handler sets it, but gate answers a call in a middleware before that
-// handler (serveOffered), so it sets it here, on the same test the SDK
-// makes: a session with no initialize (2026-07-28 has none), or one that
-// negotiated 2026-07-28 or later. An older session's result is left as
-// it is, as is one that asks for input. It copies the result's fields,
-// not its content, so it costs the same whatever the result's size.
-func markComplete(req *mcp.CallToolRequest, res *mcp.CallToolResult) *mcp.CallToolResult {
-	if res == nil || res.NeedsInput() || !speaksStateless(req) {
+// markComplete gives a result of tools/call, resources/read or
+// prompts/get the resultType "complete" that MCP 2026-07-28 requires of
+// each (the TypeScript SDK v2's client refuses one without it). The SDK's
+// own handlers of those methods set it, but gate answers them in a
+// middleware before those handlers (serveOffered, serveFeatures), so it
+// sets it here, on the same test the SDK makes: a session with no
+// initialize (2026-07-28 has none), or one that negotiated 2026-07-28 or
+// later. An older session's result is left as it is, as is one that asks
+// for input. It copies the result's fields, not its content, so it costs
+// the same whatever the result's size.
+func markComplete[R inputResult](req mcp.Request, res R) R {
+	var none R
+	if res == none || res.NeedsInput() || !speaksStateless(req) {
 		return res
 	}
-	out := completeMarker()
-	dst := reflect.ValueOf(&out).Elem()
+	t := reflect.TypeFor[R]().Elem()
+	fresh := reflect.New(t)
+	if err := fresh.Interface().(json.Unmarshaler).UnmarshalJSON(completeJSON[t]); err != nil {
+		panic("mcpgw: the SDK reads no resultType: " + err.Error())
+	}
+	out := fresh.Interface().(R)
+	dst := fresh.Elem()
 	src := reflect.ValueOf(res).Elem()
 	for i := range src.NumField() {
 		if src.Type().Field(i).IsExported() {
 			dst.Field(i).Set(src.Field(i))
 		}
 	}
-	if err := res.GetError(); err != nil {
-		out.SetError(err)
+	if call, ok := any(res).(*mcp.CallToolResult); ok {
+		if err := call.GetError(); err != nil {
+			any(out).(*mcp.CallToolResult).SetError(err)
+		}
 	}
-	return &out
+	return out
 }
 
 // speaksStateless reports whether req came on a session of MCP
 // 2026-07-28 or later, as the SDK tells it: no initialize, or one that
 // negotiated such a version.
-func speaksStateless(req *mcp.CallToolRequest) bool {
-	if req == nil || req.Session == nil {
+func speaksStateless(req mcp.Request) bool {
+	if req == nil {
 		return false
 	}
-	p := req.Session.InitializeParams()
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
 	return p == nil || p.ProtocolVersion >= firstStatelessVersion
 }
