@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,7 +13,10 @@ import (
 )
 
 // compileSlot makes one upstream's schema compiles one at a time, each
-// bounded by compileTimeout from when it starts. The compiler cannot be
+// bounded by compileTimeout of CPU time from when it starts (of wall time
+// where the thread's CPU clock cannot be read): a compile is CPU work, and
+// on a machine that runs it a fraction of the time, a good schema that
+// waited for the processor has not had its time. The compiler cannot be
 // interrupted: a compile that outlives its wait goes on in the background,
 // holding the slot, and the upstream's next compile waits for it within
 // the listing's time (the upstream's list timeout), not its own: the time
@@ -56,7 +60,13 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 	timer := time.NewTimer(compileTimeout)
 	defer timer.Stop()
 	done := make(chan error, 1)
+	// cpu reads the compile's CPU time; the goroutine sends it once its
+	// thread is its own.
+	cpu := make(chan func() time.Duration, 1)
 	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpu <- compileCPU()
 		defer func() {
 			s.overrun.Store(false)
 			<-s.ch
@@ -80,28 +90,54 @@ func (s *compileSlot) compile(ctx context.Context, raw []byte, doc map[string]an
 		}
 		done <- err
 	}()
-	select {
-	case err := <-done:
-		if p, ok := err.(compilePanic); ok {
-			panic(p.v)
+	used := <-cpu
+	for {
+		select {
+		case err := <-done:
+			return compiledAs(err)
+		case <-ctx.Done():
+			return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
+		case <-timer.C:
 		}
-		if err != nil {
-			return fmt.Errorf("is not a valid JSON Schema: %s", firstLine(err.Error()))
+		select {
+		case err := <-done: // it ended as the timer fired
+			return compiledAs(err)
+		default:
 		}
-		return nil
-	case <-timer.C:
+		// A compile that has not used its CPU time was held off the
+		// processor: it waits for the rest.
+		if used != nil {
+			if left := compileTimeout - used(); left > 0 {
+				timer.Reset(max(left, compileRecheck))
+				continue
+			}
+		}
 		s.overrun.Store(true)
-		// The compile may have ended as the timer fired, and cleared
-		// overrun before the line above: it sent on done first.
+		// The compile may have ended since, and cleared overrun before
+		// the line above: it sent on done first.
 		select {
 		case <-done:
 			s.overrun.Store(false)
 		default:
 		}
 		return fmt.Errorf("did not compile within %v", compileTimeout)
-	case <-ctx.Done():
-		return fmt.Errorf("was not compiled: %w", context.Cause(ctx))
 	}
+}
+
+// compileRecheck is the least wait before a compile's CPU time is read
+// again: a compile with a sliver of its time left is not polled for it.
+const compileRecheck = 10 * time.Millisecond
+
+// compiledAs is a compile's outcome, as the listing that waited for it
+// sees it: a panic of the compiler raised again here (see compile).
+func compiledAs(err error) error {
+	if p, ok := err.(compilePanic); ok {
+		panic(p.v)
+	}
+	if err != nil {
+		return fmt.Errorf("is not a valid JSON Schema: %s", firstLine(err.Error()))
+	}
+	return nil
 }
 
 // compilePanic carries a panic of the compile's goroutine to the

@@ -33,10 +33,9 @@ const (
 	maxSchemaPatterns = 256
 )
 
-// compileTimeout bounds one schema compile, with its wait for the
-// upstream's previous compile. Within the bounds above a compile takes a
-// fraction of this; the timeout is for a machine far busier than that. A
-// variable so that tests can shorten it.
+// compileTimeout bounds the CPU time of one schema compile (see
+// compileSlot): within the bounds above, a compile takes a fraction of
+// it. A variable so that tests can shorten it.
 var compileTimeout = 2 * time.Second
 
 // schemaObject returns a schema given as any JSON value as the raw JSON of
