@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -86,20 +85,7 @@ func TestServeTraces(t *testing.T) {
 func TestServeTracingBounds(t *testing.T) {
 	t.Run("dead collector", func(t *testing.T) {
 		clearOTel(t)
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		t.Cleanup(func() { l.Close() })
-		held := make(chan net.Conn, 64)
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				held <- c
-			}
-		}()
-		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+l.Addr().String())
+		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 		base, stop, code, stderr := startTracedServe(t)
 		status, _ := get(t, base+"/healthz", "")
 		require.Equal(t, http.StatusOK, status)
