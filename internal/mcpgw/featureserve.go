@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gate-dev/gate/internal/tracing"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -334,7 +335,8 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 		return result(res, err)
 	}
 	params := &mcp.ReadResourceParams{URI: uri}
-	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "resources/read"}, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return cs.ReadResource(ctx, params)
 	})
 	if err != nil {
@@ -363,7 +365,8 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 		return result(o.get(ctx, r))
 	}
 	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments}
-	return result(forwardTo(g, ctx, r.Session, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+	return result(tracedForward(g, ctx, r, tracing.Forwarded{Method: "prompts/get", Prompt: name}, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return cs.GetPrompt(ctx, params)
 	}))
 }
@@ -443,7 +446,8 @@ func (g *Gateway) complete(ctx context.Context, r *mcp.CompleteRequest) (mcp.Res
 	params := *r.Params
 	params.Ref = &ref
 	params.Meta = nil
-	return result(forwardTo(g, ctx, r.Session, rt, "completion/complete of "+what, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+	return result(tracedForward(g, ctx, r, tracing.Forwarded{Method: "completion/complete"}, rt, "completion/complete of "+what, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return cs.Complete(ctx, &params)
 	}))
 }
