@@ -70,6 +70,8 @@ func TestServeTraces(t *testing.T) {
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
+	_, metrics := get(t, base+"/metrics", "")
+	assert.Contains(t, metrics, `gate_trace_spans_dropped_total{party="client"} 0`, "the spans' drops are counted on /metrics")
 	stop()
 	assert.Equal(t, exitOK, <-code)
 

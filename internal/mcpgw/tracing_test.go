@@ -308,3 +308,49 @@ func TestTracingForwardedFeatures(t *testing.T) {
 	}
 }
 
+// TestTracingSessionsShareTheQueue: each client session is its own party
+// in the span export queue, so one that floods gate with calls while the
+// collector is slow loses its own spans past its share, and every span of
+// another session still arrives.
+func TestTracingSessionsShareTheQueue(t *testing.T) {
+	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	const queue = 8 // a session's share is a quarter of it
+	t.Setenv("OTEL_BSP_MAX_QUEUE_SIZE", fmt.Sprint(queue))
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "600000") // the collector is slow, not failing
+	t.Setenv("OTEL_BSP_EXPORT_TIMEOUT", "600000")
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	url, _ := tracedUpstream(t)
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\n", url), fastConfig().WithTracer(tr))
+	flooder, other := h.client(), h.client()
+	waitTool(t, flooder, "up_traced")
+	release := rcv.Hold(t)
+
+	const flood, others = 5 * queue, 2
+	for i := range flood {
+		_, err := flooder.call(t, "up_traced", map[string]any{"name": fmt.Sprint("flood", i)})
+		require.NoError(t, err)
+	}
+	for i := range others {
+		_, err := other.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": fmt.Sprint("other", i)},
+			Meta: mcp.Meta{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})
+		require.NoError(t, err)
+	}
+	release()
+	require.NoError(t, tr.Shutdown(context.Background()))
+
+	spans := rcv.Named("tools/call up_traced")
+	var mine int
+	for _, s := range spans {
+		if otlptest.Hex(s.TraceId) == "4bf92f3577b34da6a3ce929d0e0e4736" {
+			mine++
+		}
+	}
+	require.Equal(t, others, mine, "every span of the other session arrives")
+	require.Len(t, spans, others+queue/4, "the flooding session's share, and the other's spans")
+}
