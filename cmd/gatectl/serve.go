@@ -95,6 +95,7 @@ func serveContext(ctx context.Context, args []string, reload <-chan os.Signal, s
 		return exitUsage
 	}
 	metrics := server.NewMetrics()
+	tracer.RegisterMetrics(metrics.Registry)
 	path := manifestPath(f.manifest)
 	d, ok := openDaemon(ctx, "gatectl serve", path, f.verbose, tracer.Observe(metrics), stderr)
 	if !ok {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -71,6 +70,8 @@ func TestServeTraces(t *testing.T) {
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
+	_, metrics := get(t, base+"/metrics", "")
+	assert.Contains(t, metrics, `gate_trace_spans_dropped_total{party="client"} 0`, "the spans' drops are counted on /metrics")
 	stop()
 	assert.Equal(t, exitOK, <-code)
 
@@ -86,20 +87,7 @@ func TestServeTraces(t *testing.T) {
 func TestServeTracingBounds(t *testing.T) {
 	t.Run("dead collector", func(t *testing.T) {
 		clearOTel(t)
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		t.Cleanup(func() { l.Close() })
-		held := make(chan net.Conn, 64)
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				held <- c
-			}
-		}()
-		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+l.Addr().String())
+		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 		base, stop, code, stderr := startTracedServe(t)
 		status, _ := get(t, base+"/healthz", "")
 		require.Equal(t, http.StatusOK, status)

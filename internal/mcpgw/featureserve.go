@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gate-dev/gate/internal/tracing"
 	"github.com/gate-dev/gate/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -336,7 +337,8 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	// A retry of an input_required result carries its answers and state
 	// to the upstream (withInputs).
 	params := &mcp.ReadResourceParams{URI: uri, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
-	res, err := forwardTo(g, ctx, r.Session, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "resources/read"}, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return withInputs(rt.up, ctx, r.Session, "read", params, func(p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) { return cs.ReadResource(ctx, p) })
 	})
 	if err != nil {
@@ -366,7 +368,8 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 		return result(markComplete(r, res), err)
 	}
 	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
-	res, err := forwardTo(g, ctx, r.Session, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "prompts/get", Prompt: name}, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return withInputs(o.up, ctx, r.Session, "get", params, func(p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
 	})
 	return result(markComplete(r, res), err)
@@ -447,7 +450,8 @@ func (g *Gateway) complete(ctx context.Context, r *mcp.CompleteRequest) (mcp.Res
 	params := *r.Params
 	params.Ref = &ref
 	params.Meta = nil
-	return result(forwardTo(g, ctx, r.Session, rt, "completion/complete of "+what, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+	return result(tracedForward(g, ctx, r, tracing.Forwarded{Method: "completion/complete"}, rt, "completion/complete of "+what, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+		params.Meta = tracing.Meta(ctx, nil)
 		return cs.Complete(ctx, &params)
 	}))
 }

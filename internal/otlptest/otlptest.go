@@ -1,12 +1,15 @@
-// Package otlptest is an OTLP/HTTP trace receiver for tests: a loopback
-// net/http server that accepts POST /v1/traces in protobuf, as a
-// collector does, and keeps the spans it was sent.
+// Package otlptest is the OTLP/HTTP trace receiver of gate's tests: a
+// loopback net/http server that accepts POST /v1/traces in protobuf, as a
+// collector does, and keeps the spans it was sent (Start), or one that
+// holds its exports unanswered until told (Hold), or a collector that
+// never answers at all (Dead).
 package otlptest
 
 import (
 	"bytes"
 	"encoding/hex"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -24,6 +27,7 @@ type Receiver struct {
 	URL string
 
 	mu       sync.Mutex
+	held     chan struct{} // closed to answer the exports Hold keeps waiting
 	requests int
 	spans    []*tracepb.Span
 	services []string
@@ -48,6 +52,16 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	r.mu.Lock()
+	held := r.held
+	r.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-req.Context().Done():
+			return
+		}
+	}
 	var export coltrace.ExportTraceServiceRequest
 	if err := proto.Unmarshal(body, &export); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -67,6 +81,27 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	out, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	_, _ = io.Copy(w, bytes.NewReader(out))
+}
+
+// Hold keeps every export that comes from now on waiting, unanswered and
+// its spans not kept, until release is called (at the latest when the test
+// ends): a collector that is slow, so that the exporter's queue fills.
+func (r *Receiver) Hold(t testing.TB) (release func()) {
+	held := make(chan struct{})
+	r.mu.Lock()
+	r.held = held
+	r.mu.Unlock()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			r.mu.Lock()
+			r.held = nil
+			r.mu.Unlock()
+			close(held)
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // Requests is how many exports came.
@@ -119,3 +154,37 @@ func Attr(attrs []*commonpb.KeyValue, key string) (string, bool) {
 
 // Hex is an id as traceparent writes it.
 func Hex(id []byte) string { return hex.EncodeToString(id) }
+
+// Dead returns the URL of a collector that accepts every connection and
+// holds it open without ever answering, until the test ends.
+func Dead(t testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("otlptest: %v", err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}

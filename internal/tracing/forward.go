@@ -21,14 +21,23 @@ const (
 // Span is one forwarded request's span; nil when tracing is off.
 type Span struct{ span trace.Span }
 
-// Forward starts the span of a request gate forwards to an upstream:
-// method ("tools/call"), the server's name and the tool's as the
-// manifest knows them. Its parent is the trace context in the request's
-// _meta (meta), else in the HTTP request's headers (header, nil over
-// stdio), else none; ctx then carries the span, which Meta and Transport
-// pass on. A traceparent that is not W3C's form is ignored, as the
-// propagator ignores it.
-func (t *Tracer) Forward(ctx context.Context, method, server, tool string, header http.Header, meta map[string]any) (context.Context, *Span) {
+// Forwarded is a request gate forwards to an upstream, as its span names
+// it: only names gate offers, never a URI, an argument or other text a
+// client sent.
+type Forwarded struct {
+	Method string // "tools/call", "resources/read", "prompts/get", "completion/complete"
+	Server string // the manifest's name of the upstream
+	Tool   string // tools/call: the tool as gate offers it (gen_ai.tool.name)
+	Prompt string // prompts/get: the prompt as gate offers it (gen_ai.prompt.name)
+}
+
+// Forward starts the span of a request gate forwards to an upstream, made
+// for the party of ctx (WithParty). Its parent is the trace context in
+// the request's _meta (meta), else in the HTTP request's headers (header,
+// nil over stdio), else none; ctx then carries the span, which Meta and
+// Transport pass on. A traceparent that is not W3C's form is ignored, as
+// the propagator ignores it.
+func (t *Tracer) Forward(ctx context.Context, req Forwarded, header http.Header, meta map[string]any) (context.Context, *Span) {
 	if t == nil {
 		return ctx, nil
 	}
@@ -46,20 +55,23 @@ func (t *Tracer) Forward(ctx context.Context, method, server, tool string, heade
 			ctx = context.WithValue(ctx, clientStateKey{}, ts)
 		}
 	}
-	name := method
-	if tool != "" {
-		name += " " + tool
+	name := req.Method
+	attrs := []attribute.KeyValue{attribute.String("mcp.method.name", req.Method), attribute.String("gate.server", req.Server)}
+	switch {
+	case req.Method == "tools/call":
+		name += " " + req.Tool
+		attrs = append(attrs, attribute.String("gen_ai.tool.name", req.Tool))
+	case req.Prompt != "":
+		name += " " + req.Prompt
+		attrs = append(attrs, attribute.String("gen_ai.prompt.name", req.Prompt))
 	}
-	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(
-		attribute.String("mcp.method.name", method),
-		attribute.String("gate.server", server),
-		attribute.String("gen_ai.tool.name", tool),
-	))
+	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
 	return ctx, &Span{span: span}
 }
 
-// End ends the span with the request's outcome (gate_mcp_calls_total's
-// label): "ok" and "tool_error" are answers, anything else an error.
+// End ends the span with the request's outcome (for tools/call,
+// gate_mcp_calls_total's label; for the others "ok", "cancelled" or
+// "error"): "ok" and "tool_error" are answers, anything else an error.
 func (s *Span) End(outcome string) {
 	if s == nil {
 		return

@@ -36,7 +36,7 @@ func FuzzForward(f *testing.F) {
 	f.Fuzz(func(t *testing.T, metaParent, metaState, headerParent string) {
 		header := http.Header{}
 		header.Set("traceparent", headerParent)
-		ctx, span := tr.Forward(context.Background(), "tools/call", "up", "up_tool", header, map[string]any{"traceparent": metaParent, "tracestate": metaState})
+		ctx, span := tr.Forward(context.Background(), tracing.Forwarded{Method: "tools/call", Server: "up", Tool: "up_tool"}, header, map[string]any{"traceparent": metaParent, "tracestate": metaState})
 		meta := tracing.Meta(ctx, nil)
 		span.End("ok")
 		tp, _ := meta["traceparent"].(string)

@@ -30,7 +30,7 @@ func (t *Tracer) Handler(h http.Handler, mcpPath string, route func(path string)
 			h.ServeHTTP(w, r)
 			return
 		}
-		parent := r.Context()
+		parent := WithParty(r.Context(), APIParty)
 		// The parent's ids only: its tracestate is text the client chose,
 		// and a request to the API is passed on to no one who would read it.
 		if sc := trace.SpanContextFromContext(t.carrier.Extract(parent, propagation.HeaderCarrier(r.Header))); sc.IsValid() {

@@ -27,6 +27,10 @@ func (t *Tracer) Observe(next runtime.Observer) runtime.Observer {
 	return &probeSpans{t: t, next: next}
 }
 
+// probesContext is the parent context of every probe run's span: a root,
+// made for the probe runner.
+var probesContext = WithParty(context.Background(), ProbesParty)
+
 type probeSpans struct {
 	t    *Tracer
 	next runtime.Observer
@@ -38,7 +42,7 @@ func (p *probeSpans) Probed(kind string, res runtime.Result, st runtime.Status) 
 	}
 	end := time.Now()
 	start := end.Add(-(res.Queued + res.Elapsed))
-	_, span := p.t.tracer.Start(context.Background(), "probe "+st.Name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal),
+	_, span := p.t.tracer.Start(probesContext, "probe "+st.Name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(
 			attribute.String("gate.probe.name", st.Name),
 			attribute.String("gate.probe.of", kind), // "tool" or "server"

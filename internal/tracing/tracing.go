@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
@@ -40,13 +41,15 @@ type Tracer struct {
 	provider *sdktrace.TracerProvider
 	tracer   trace.Tracer
 	carrier  propagation.TraceContext
+	queue    *shareQueue
 }
 
 // FromEnv makes the Tracer the process's OTEL_* variables ask for (see
 // Enabled), or nil when they ask for none. The exporter reads the OTLP
 // variables itself (endpoint, headers, timeout, compression,
 // certificates), the SDK the sampler's (OTEL_TRACES_SAMPLER and its
-// _ARG) and the batch processor's (OTEL_BSP_*), the resource
+// _ARG) and the batch processor's (OTEL_BSP_*; gate reads its queue
+// size too, to share it among parties: share.go), the resource
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. The error names the
 // variable that is wrong.
 func FromEnv(getenv func(string) string) (*Tracer, error) {
@@ -63,6 +66,10 @@ func FromEnv(getenv func(string) string) (*Tracer, error) {
 	opts = append(opts, otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
 		Enabled: true, InitialInterval: 100 * time.Millisecond, MaxInterval: time.Second, MaxElapsedTime: ExportTimeout,
 	}))
+	total, batch, err := queueSizes(getenv)
+	if err != nil {
+		return nil, err
+	}
 	exporter, err := otlptracehttp.New(context.Background(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
@@ -74,8 +81,18 @@ func FromEnv(getenv func(string) string) (*Tracer, error) {
 	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
 		return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %w", err)
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
-	return &Tracer{provider: provider, tracer: provider.Tracer("github.com/gate-dev/gate")}, nil
+	queue := newShareQueue(exporter, total, batch)
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(queue), sdktrace.WithResource(res))
+	return &Tracer{provider: provider, tracer: provider.Tracer("github.com/gate-dev/gate"), queue: queue}, nil
+}
+
+// RegisterMetrics adds the tracer's series (gate_trace_spans_dropped_total)
+// to reg; with tracing off there are none.
+func (t *Tracer) RegisterMetrics(reg prometheus.Registerer) {
+	if t == nil || reg == nil {
+		return
+	}
+	reg.MustRegister(t.queue.dropped)
 }
 
 // Shutdown sends the spans still queued and stops the exporter, within

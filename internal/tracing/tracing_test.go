@@ -2,7 +2,6 @@ package tracing_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +20,7 @@ var otelVars = []string{
 	"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_SERVICE_NAME",
 	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_TRACES_SAMPLER", "OTEL_BSP_SCHEDULE_DELAY",
+	"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_EXPORT_TIMEOUT",
 }
 
 func clearEnv(t *testing.T) {
@@ -149,7 +149,7 @@ func TestNothingSentWhenOff(t *testing.T) {
 // no longer than its bound, however many spans wait.
 func TestShutdownBoundedByDeadCollector(t *testing.T) {
 	clearEnv(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", deadCollector(t))
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 	tr, err := tracing.FromEnv(os.Getenv)
 	require.NoError(t, err)
 	probeOnce(t, tr.Observe(nil))
@@ -214,41 +214,12 @@ func TestHTTPSpans(t *testing.T) {
 	}
 }
 
-// deadCollector listens on loopback and holds every connection open
-// without answering.
-func deadCollector(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	held := make(chan net.Conn, 64)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			held <- c
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		for {
-			select {
-			case c := <-held:
-				c.Close()
-			default:
-				return
-			}
-		}
-	})
-	return "http://" + l.Addr().String()
-}
-
 // An export to a collector that never answers gives up at the
 // exporter's own timeout, retries included (the SDK's default retries for
 // a minute), and says so through LogErrors, while gate runs on.
 func TestExportTimeoutAgainstDeadCollector(t *testing.T) {
 	clearEnv(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", deadCollector(t))
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "1") // export at once
 	tr, err := tracing.FromEnv(os.Getenv)
 	require.NoError(t, err)
