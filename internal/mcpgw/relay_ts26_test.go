@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,12 +17,13 @@ import (
 // input_required, asks during its tool "interview" in two rounds (an
 // elicitation and a sampling request, then a second elicitation). Through
 // gate, the calling client's handlers answer each round: the TypeScript
-// SDK v2's client at 2026-07-28, which gets each input_required as it came
-// and retries; and the Go SDK's client at 2025-11-25, to which gate sends
-// the old form's requests and retries upstream itself. The upstream's
-// result says what it received, so the answers are seen to arrive intact;
-// another client's session, connected and able to answer throughout, is
-// never asked.
+// SDK v2's client and the Go SDK's at 2026-07-28, each of which gets the
+// input_required as it came and retries; and the Go SDK's at 2025-11-25,
+// to which gate sends the old form's requests, retrying upstream itself.
+// The upstream's result says what it received, so the answers are seen to
+// arrive intact and in their round; another client's session, connected
+// and able to answer throughout, is never asked, nor is a session whose
+// own call is in flight on the same upstream at the same time.
 func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 	node := tsNode(t, tsServer26Dir, "server")
 	tsNode(t, tsClient26Dir, "client")
@@ -30,7 +33,7 @@ func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 	watcher := h.answeringClient(t, caps{elicitForm: true, elicitURL: true, sample: true, version: oldForm})
 	watcher.waitTool(t, "t_interview")
 
-	t.Run("client 2026-07-28", func(t *testing.T) {
+	t.Run("typescript client "+newForm, func(t *testing.T) {
 		got := runTSScript(t, node, filepath.Join(tsClient26Dir, "relay_client26.mjs"), h.url, "t_interview")
 		require.Len(t, got, 2, "%+v", got)
 		assert.Equal(t, "t_interview", got[0].Tool)
@@ -44,13 +47,53 @@ func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 		assert.Equal(t, "elicitation/create form ok", asked[2])
 	})
 
-	t.Run("client 2025-11-25", func(t *testing.T) {
-		caller := h.answeringClient(t, caps{elicitForm: true, sample: true, version: oldForm, formAnswer: map[string]any{"name": "Bob via go", "ok": true}})
-		var heard map[string]any
-		require.NoError(t, json.Unmarshal([]byte(caller.callText(t, "t_interview")), &heard))
-		assert.Equal(t, map[string]any{"name": "Bob via go", "haiku": "sampled", "model": "test-model", "ok": true, "rounds": 3.0}, heard)
-		assert.Equal(t, int32(2), caller.elicits.Load())
-		assert.Equal(t, int32(1), caller.samples.Load())
+	// The Go SDK's client, at 2025-11-25 over gate's streamable HTTP (gate
+	// bridges), and at 2026-07-28 on gate's server directly, as over stdio
+	// (the SDK retries with its handlers' answers, as the TypeScript one
+	// does).
+	for _, version := range []string{oldForm, newForm} {
+		t.Run("go client "+version, func(t *testing.T) {
+			caller := h.answeringClient(t, caps{elicitForm: true, sample: true, version: version, formAnswer: map[string]any{"name": "Bob via go", "ok": true}})
+			var heard map[string]any
+			require.NoError(t, json.Unmarshal([]byte(caller.callText(t, "t_interview")), &heard))
+			assert.Equal(t, map[string]any{"name": "Bob via go", "haiku": "sampled", "model": "test-model", "ok": true, "rounds": 3.0}, heard)
+			assert.Equal(t, int32(2), caller.elicits.Load())
+			assert.Equal(t, int32(1), caller.samples.Load())
+		})
+	}
+
+	// Two sessions' calls in flight on the one upstream at once: the Go
+	// client's is held at its first elicitation while the TypeScript
+	// client's call runs all its rounds; each session is asked only for its
+	// own call, and each answer reaches the round it was asked for.
+	t.Run("both at once", func(t *testing.T) {
+		held := h.answeringClient(t, caps{elicitForm: true, sample: true, version: oldForm, hold: true, formAnswer: map[string]any{"name": "Cy held", "ok": false}})
+		done := make(chan string, 1)
+		go func() {
+			res, err := held.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "t_interview", Arguments: map[string]any{}})
+			if err != nil {
+				done <- "error: " + err.Error()
+				return
+			}
+			done <- textOf(res)
+		}()
+		select {
+		case <-held.entered:
+		case <-time.After(waitFor):
+			t.Fatal("the held client was never asked")
+		}
+		got := runTSScript(t, node, filepath.Join(tsClient26Dir, "relay_client26.mjs"), h.url, "t_interview")
+		require.Len(t, got, 2, "%+v", got)
+		assert.JSONEq(t, `{"name":"Ada via ts26","haiku":"gates open for ts26","model":"ts26-model","ok":true,"rounds":3}`, got[0].Text)
+		close(held.hold)
+		select {
+		case text := <-done:
+			assert.JSONEq(t, `{"name":"Cy held","haiku":"sampled","model":"test-model","ok":false,"rounds":3}`, text)
+		case <-time.After(waitFor):
+			t.Fatal("the held client's call never ended")
+		}
+		assert.Equal(t, int32(2), held.elicits.Load())
+		assert.Equal(t, int32(1), held.samples.Load())
 	})
 
 	assert.Zero(t, watcher.elicits.Load()+watcher.samples.Load(), "another client's session was asked")
