@@ -1,8 +1,11 @@
 package mcpgw_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,13 +26,25 @@ import (
 // The upstream's result says what it received, so the answers are seen to
 // arrive intact and in their round; another client's session, connected
 // and able to answer throughout, is never asked, nor is a session whose
-// own call is in flight on the same upstream at the same time.
+// own call is in flight on the same upstream at the same time. gate
+// reaches the upstream over stdio, and over streamable HTTP.
 func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 	node := tsNode(t, tsServer26Dir, "server")
 	tsNode(t, tsClient26Dir, "client")
 	script, err := filepath.Abs(filepath.Join(tsServer26Dir, "server26.mjs"))
 	require.NoError(t, err)
-	h := start(t, fmt.Sprintf("[[servers]]\nname = \"ts26\"\ncommand = [%q, %q]\nprefix = \"t_\"\n", node, script), fastConfig().WithStateless(true))
+	t.Run("stdio", func(t *testing.T) {
+		relayTS26(t, node, fmt.Sprintf("command = [%q, %q]", node, script))
+	})
+	t.Run("http", func(t *testing.T) {
+		relayTS26(t, node, fmt.Sprintf("url = %q", startTSServer26HTTP(t, node, script)))
+	})
+}
+
+// relayTS26 is the test's scenario, with gate fronting server26.mjs as
+// server "ts26" reached by how.
+func relayTS26(t *testing.T, node, how string) {
+	h := start(t, fmt.Sprintf("[[servers]]\nname = \"ts26\"\n%s\nprefix = \"t_\"\n", how), fastConfig().WithStateless(true))
 	watcher := h.answeringClient(t, caps{elicitForm: true, elicitURL: true, sample: true, version: oldForm})
 	watcher.waitTool(t, "t_interview")
 
@@ -97,4 +112,38 @@ func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 	})
 
 	assert.Zero(t, watcher.elicits.Load()+watcher.samples.Load(), "another client's session was asked")
+}
+
+// startTSServer26HTTP runs server26.mjs over streamable HTTP until the
+// test ends, and returns the URL it says it serves.
+func startTSServer26HTTP(t *testing.T, node, script string) string {
+	t.Helper()
+	cmd := exec.Command(node, script, "http")
+	// Its stderr goes to a file, read only to say why it failed.
+	errs, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer errs.Close()
+	cmd.Stderr = errs
+	stderr := func() string { b, _ := os.ReadFile(errs.Name()); return string(b) }
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	first := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		first <- line
+	}()
+	var said struct{ URL string }
+	select {
+	case line := <-first:
+		require.NoError(t, json.Unmarshal([]byte(line), &said), "server26.mjs http said %q:\n%s", line, stderr())
+	case <-time.After(waitFor):
+		t.Fatalf("server26.mjs http said nothing in %v:\n%s", waitFor, stderr())
+	}
+	require.NotEmpty(t, said.URL)
+	return said.URL
 }

@@ -1,12 +1,14 @@
 // An upstream MCP server at protocol 2026-07-28 for gate's relay tests
 // (internal/mcpgw/relay_ts26_test.go): the TypeScript SDK v2's McpServer
-// (@modelcontextprotocol/server) over stdio through serveStdio, which
-// serves a connection opened with server/discover at 2026-07-28 and
-// refuses one opened with initialize, and with the SDK's shim for
-// 2025-era requests off: it can ask for input only by answering
-// input_required, never with a request of its own.
+// (@modelcontextprotocol/server), serving 2026-07-28 alone (a 2025-era
+// opening, initialize or a request without the version, is refused) and
+// with the SDK's shim for 2025-era requests off: it can ask for input only
+// by answering input_required, never with a request of its own.
 //
-//   node server26.mjs
+//   node server26.mjs        over stdio (serveStdio)
+//   node server26.mjs http   over streamable HTTP (createMcpHandler) on a
+//                            loopback port of the system's choosing; its
+//                            first line of output is {"url":"http://..."}
 //
 // Its tool "interview" asks in two rounds:
 //
@@ -22,7 +24,8 @@
 // A retry whose requestState or answers it does not expect is answered an
 // error result that says what came.
 
-import { McpServer, inputRequired, acceptedContent, inputResponse } from '@modelcontextprotocol/server';
+import { createServer } from 'node:http';
+import { McpServer, createMcpHandler, inputRequired, acceptedContent, inputResponse } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const nameForm = {
@@ -83,6 +86,29 @@ function newServer() {
   return server;
 }
 
-// The connection's opening picks its era; a 2025-era one (initialize) is
-// refused, naming the versions served.
-serveStdio(newServer, { legacy: 'reject' });
+// Over HTTP each request is served on its own (the handler's web-standard
+// fetch, which node's http server is bridged to here); over stdio the
+// connection's opening picks its era. A 2025-era request or opening is
+// refused either way, naming the versions served.
+if (process.argv[2] === 'http') {
+  const mcp = createMcpHandler(newServer, { legacy: 'reject' });
+  const http = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const request = new Request(new URL(req.url, `http://${req.headers.host}`), {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => [v].flat().map((one) => [k, one])),
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+    });
+    const response = await mcp.fetch(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) for await (const chunk of response.body) res.write(chunk);
+    res.end();
+  });
+  http.listen(0, '127.0.0.1', () => {
+    process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${http.address().port}/mcp` }) + '\n');
+  });
+} else {
+  serveStdio(newServer, { legacy: 'reject' });
+}
