@@ -30,7 +30,11 @@ func (u *upstream) callWithInputs(ctx context.Context, cs *mcp.ClientSession, pa
 		if len(res.InputRequests) > maxInputRequests {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s asked for %d inputs in one input_required result, over the gateway's cap of %d: it was not passed on", u.name, len(res.InputRequests), maxInputRequests)}
 		}
-		if ss == nil || !olderThanInputRequired(ss) {
+		if ss == nil {
+			return res, nil
+		}
+		if !olderThanInputRequired(ss) {
+			wrapURLElicitations(res) // urlanswers.go
 			return res, nil
 		}
 		if round == maxInputRounds {

@@ -41,6 +41,11 @@ func TestRelayTS26UpstreamInputRequired(t *testing.T) {
 	})
 }
 
+// visited is what the upstream's tool "visit" says it heard: the
+// client's action alone, though each client's handler answers a url-mode
+// elicitation with a password.
+const visited = `{"action":"accept","content":null}`
+
 // relayTS26 is the test's scenario, with gate fronting server26.mjs as
 // server "ts26" reached by how.
 func relayTS26(t *testing.T, node, how string) {
@@ -49,17 +54,16 @@ func relayTS26(t *testing.T, node, how string) {
 	watcher.waitTool(t, "t_interview")
 
 	t.Run("typescript client "+newForm, func(t *testing.T) {
-		got := runTSScript(t, node, filepath.Join(tsClient26Dir, "relay_client26.mjs"), h.url, "t_interview")
-		require.Len(t, got, 2, "%+v", got)
-		assert.Equal(t, "t_interview", got[0].Tool)
-		require.Empty(t, got[0].Error)
-		require.False(t, got[0].IsError, got[0].Text)
-		assert.JSONEq(t, `{"name":"Ada via ts26","haiku":"gates open for ts26","model":"ts26-model","ok":true,"rounds":3}`, got[0].Text)
-		// Round 1's two requests, in either order, then round 2's.
-		asked := got[1].Asked
-		require.Len(t, asked, 3, "asked %v", asked)
+		got := runTSScript(t, node, filepath.Join(tsClient26Dir, "relay_client26.mjs"), h.url, "t_interview", "t_visit")
+		require.Len(t, got, 3, "%+v", got)
+		assert.Equal(t, tsLine{Tool: "t_interview", Text: `{"name":"Ada via ts26","haiku":"gates open for ts26","model":"ts26-model","ok":true,"rounds":3}`}, got[0])
+		assert.Equal(t, tsLine{Tool: "t_visit", Text: visited}, got[1])
+		// Round 1's two requests, in either order, then round 2's, then
+		// the visit's.
+		asked := got[2].Asked
+		require.Len(t, asked, 4, "asked %v", asked)
 		assert.ElementsMatch(t, []string{"elicitation/create form name", "sampling/createMessage"}, asked[:2])
-		assert.Equal(t, "elicitation/create form ok", asked[2])
+		assert.Equal(t, []string{"elicitation/create form ok", "elicitation/create url " + theURL}, asked[2:])
 	})
 
 	// The Go SDK's client, at 2025-11-25 over gate's streamable HTTP (gate
@@ -68,12 +72,12 @@ func relayTS26(t *testing.T, node, how string) {
 	// does).
 	for _, version := range []string{oldForm, newForm} {
 		t.Run("go client "+version, func(t *testing.T) {
-			caller := h.answeringClient(t, caps{elicitForm: true, sample: true, version: version, formAnswer: map[string]any{"name": "Bob via go", "ok": true}})
-			var heard map[string]any
-			require.NoError(t, json.Unmarshal([]byte(caller.callText(t, "t_interview")), &heard))
-			assert.Equal(t, map[string]any{"name": "Bob via go", "haiku": "sampled", "model": "test-model", "ok": true, "rounds": 3.0}, heard)
-			assert.Equal(t, int32(2), caller.elicits.Load())
+			caller := h.answeringClient(t, caps{elicitForm: true, elicitURL: true, sample: true, version: version, formAnswer: map[string]any{"name": "Bob via go", "ok": true}})
+			assert.JSONEq(t, `{"name":"Bob via go","haiku":"sampled","model":"test-model","ok":true,"rounds":3}`, caller.callText(t, "t_interview"))
+			assert.Equal(t, visited, caller.callText(t, "t_visit"))
+			assert.Equal(t, int32(3), caller.elicits.Load())
 			assert.Equal(t, int32(1), caller.samples.Load())
+			assert.Equal(t, []string{theURL}, caller.seenURLs)
 		})
 	}
 

@@ -2,7 +2,7 @@
 // upstream's requests for input, for the gateway's relay tests
 // (internal/mcpgw/relay_ts26_test.go): the TypeScript SDK v2 Client
 // (@modelcontextprotocol/client) over streamable HTTP, pinned to
-// 2026-07-28, declaring elicitation (form) and sampling. At that version
+// 2026-07-28, declaring elicitation (form and url) and sampling. At that version
 // a server asks by answering input_required; the SDK fulfils each input
 // request through the handlers below and retries the call with the
 // answers, round after round, inside callTool.
@@ -12,12 +12,14 @@
 // It calls each TOOL in turn, with no arguments, and prints one line of
 // JSON for each: {"tool":"...","text":"...","isError":false} or
 // {"tool":"...","error":"..."}; then {"asked":[...]}, what it was asked,
-// in order: "elicitation/create form FIELD..." (the form's fields, sorted)
-// or "sampling/createMessage".
+// in order: "elicitation/create form FIELD..." (the form's fields, sorted),
+// "elicitation/create url URL" or "sampling/createMessage".
 //
 // Its answers: a form elicitation is accepted with each string field
-// "Ada via ts26" and each boolean field true; sampling is the text
-// "gates open for ts26" from model "ts26-model".
+// "Ada via ts26" and each boolean field true; a url-mode one is accepted
+// with content it must not carry, {"password":"hunter2"}, which gate is
+// to keep from the upstream; sampling is the text "gates open for ts26"
+// from model "ts26-model".
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
@@ -35,11 +37,15 @@ const asked = [];
 const client = new Client(
   { name: 'gate-ts26-relay-client', version: '1.0.0' },
   {
-    capabilities: { elicitation: { form: {} }, sampling: {} },
+    capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
     versionNegotiation: { mode: { pin: '2026-07-28' } },
   },
 );
 client.setRequestHandler('elicitation/create', async (req) => {
+  if (req.params.mode === 'url') {
+    asked.push('elicitation/create url ' + req.params.url);
+    return { action: 'accept', content: { password: 'hunter2' } };
+  }
   const fields = Object.entries(req.params.requestedSchema?.properties ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
   asked.push(['elicitation/create', req.params.mode ?? 'form', ...fields.map(([k]) => k)].join(' '));
   const content = Object.fromEntries(fields.map(([k, v]) => [k, v.type === 'boolean' ? true : 'Ada via ts26']));

@@ -21,6 +21,11 @@
 //      {"name":...,"haiku":...,"model":...,"ok":...,"rounds":3}, what the
 //      client's handlers answered, as the server received it.
 //
+// Its tool "visit" asks a url-mode elicitation (to open
+// https://auth.invalid/authorize?state=s1) in one round of
+// input_required, and returns {"action":...,"content":...}, the answer it
+// received (content null when there was none).
+//
 // A retry whose requestState or answers it does not expect is answered an
 // error result that says what came.
 
@@ -81,6 +86,18 @@ function newServer() {
       return text(JSON.stringify({ ...JSON.parse(state.slice('round-2:'.length)), ok: confirm.ok, rounds: 3 }));
     }
     return refuse('a state this server never minted', ctx);
+  });
+
+  server.registerTool('visit', { description: 'Asks its client to open a URL, in one round of input_required.' }, async (ctx) => {
+    if (ctx.mcpReq.requestState() === undefined) {
+      return inputRequired({
+        inputRequests: { visit: inputRequired.elicitUrl({ message: 'Sign in', url: 'https://auth.invalid/authorize?state=s1' }) },
+        requestState: 'visit',
+      });
+    }
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'visit');
+    if (answer.kind !== 'elicit') return refuse('the visit was not answered', ctx);
+    return text(JSON.stringify({ action: answer.action, content: answer.content ?? null }));
   });
 
   return server;
