@@ -87,7 +87,7 @@ func tsNode(t *testing.T, dir, pkg string) string {
 		t.Fatalf("node is not installed (%v): run ./scripts/test, which installs it and the TypeScript SDK", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg)); err != nil {
-		t.Fatalf("the TypeScript SDK's %s is not installed (%v): run ./scripts/test (npm ci in %s)", pkg, err, filepath.Base(dir))
+		t.Fatalf("the TypeScript SDK's %s is not installed (%v): run ./scripts/test (npm ci in cmd/gatectl/testdata/%s)", pkg, err, filepath.Base(dir))
 	}
 	return node
 }
