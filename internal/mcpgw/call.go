@@ -137,8 +137,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		params.Arguments = req.Params.Arguments
 	}
 	// A 2026-07-28 client's retry of an input_required result: its
-	// answers and the upstream's state go to the upstream (relay.go).
-	params.InputResponses, params.RequestState = req.Params.InputResponses, req.Params.RequestState
+	// answers and the upstream's state go to the upstream (relay.go), a
+	// url-mode elicitation's answer as its action alone (urlanswers.go).
+	params.InputResponses, params.RequestState = unwrapURLAnswers(req.Params.InputResponses, req.Params.RequestState)
 	var progress *callProgress
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		up, p, done := u.route(ctx, req.Session, tok)

@@ -335,8 +335,10 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 		return result(markComplete(r, res), err)
 	}
 	// A retry of an input_required result carries its answers and state
-	// to the upstream (withInputs).
-	params := &mcp.ReadResourceParams{URI: uri, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
+	// to the upstream (withInputs), a url-mode elicitation's answer as its
+	// action alone (urlanswers.go).
+	params := &mcp.ReadResourceParams{URI: uri}
+	params.InputResponses, params.RequestState = unwrapURLAnswers(r.Params.InputResponses, r.Params.RequestState)
 	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "resources/read"}, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
 		params.Meta = tracing.Meta(ctx, nil)
 		return withInputs(rt.up, ctx, r.Session, "read", params, func(p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) { return cs.ReadResource(ctx, p) })
@@ -367,7 +369,8 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 		res, err := o.get(ctx, r)
 		return result(markComplete(r, res), err)
 	}
-	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments, InputResponses: r.Params.InputResponses, RequestState: r.Params.RequestState}
+	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments}
+	params.InputResponses, params.RequestState = unwrapURLAnswers(r.Params.InputResponses, r.Params.RequestState)
 	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "prompts/get", Prompt: name}, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
 		params.Meta = tracing.Meta(ctx, nil)
 		return withInputs(o.up, ctx, r.Session, "get", params, func(p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })

@@ -53,8 +53,11 @@ func withInputs[P inputParams, R inputResult](u *upstream, ctx context.Context, 
 		if len(reqs) > maxInputRequests {
 			return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s asked for %d inputs in one input_required result, over the gateway's cap of %d: it was not passed on", u.name, len(reqs), maxInputRequests)}
 		}
-		if ss == nil || !olderThanInputRequired(ss) {
+		if ss == nil {
 			return res, nil
+		}
+		if !olderThanInputRequired(ss) {
+			return withState(res, wrappedState(reqs, state)), nil // urlanswers.go
 		}
 		if round == maxInputRounds {
 			return zero, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s asked for input %d times in one %s, the gateway's cap", u.name, maxInputRounds, what)}
@@ -84,6 +87,19 @@ func inputsOf[R inputResult](res R) (mcp.InputRequestMap, string) {
 		return r.InputRequests, r.RequestState
 	}
 	return nil, ""
+}
+
+// withState is res with its requestState set to state.
+func withState[R inputResult](res R, state string) R {
+	switch r := any(res).(type) {
+	case *mcp.CallToolResult:
+		r.RequestState = state
+	case *mcp.ReadResourceResult:
+		r.RequestState = state
+	case *mcp.GetPromptResult:
+		r.RequestState = state
+	}
+	return res
 }
 
 // retryWith is a copy of params carrying answers and state: the params

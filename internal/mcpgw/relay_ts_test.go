@@ -43,7 +43,7 @@ func TestRelayTSUpstreamToCallingClient(t *testing.T) {
 // client with no standalone stream gets them too: each goes on the event
 // stream of the POST of the call it is for.
 func TestRelayTSClientAnswersThroughGate(t *testing.T) {
-	node := relayNode(t)
+	node := tsNode(t, tsClientDir, "sdk")
 	old := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return askingUpstream(oldForm) }, nil))
 	t.Cleanup(old.Close)
 	newer := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return inputUpstream() }, &mcp.StreamableHTTPOptions{Stateless: true}))
@@ -55,24 +55,9 @@ func TestRelayTSClientAnswersThroughGate(t *testing.T) {
 
 	for _, mode := range [][]string{nil, {"--nostream"}} {
 		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
-			args := append(append([]string{filepath.Join(tsRelayDir, "relay_client.mjs"), h.url}, mode...), "a_confirm", "a_visit", "a_sample", "b_confirm")
-			cmd := exec.CommandContext(ctxFor(t), node, args...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			require.NoError(t, err, "relay_client.mjs:\n%s", stderr.String())
-			type line struct {
-				Tool, Text, Error string
-				Asked             []string
-			}
-			var got []line
-			sc := bufio.NewScanner(bytes.NewReader(out))
-			for sc.Scan() {
-				var l line
-				require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
-				got = append(got, l)
-			}
-			assert.Equal(t, []line{
+			args := append(append([]string{h.url}, mode...), "a_confirm", "a_visit", "a_sample", "b_confirm")
+			got := runTSScript(t, node, filepath.Join(tsClientDir, "relay_client.mjs"), args...)
+			assert.Equal(t, []tsLine{
 				{Tool: "a_confirm", Text: `{"action":"accept","content":{"ok":true}}`},
 				{Tool: "a_visit", Text: `{"action":"accept"}`},
 				{Tool: "a_sample", Text: `{"content":{"type":"text","text":"sampled by ts"},"model":"ts-model","role":"assistant"}`},
@@ -84,19 +69,52 @@ func TestRelayTSClientAnswersThroughGate(t *testing.T) {
 	assert.Zero(t, watcher.elicits.Load()+watcher.samples.Load(), "another client's session was asked")
 }
 
-// tsRelayDir is where the TypeScript client of the relay tests lives.
-const tsRelayDir = "../../cmd/gatectl/testdata/tsclient"
+// Where the TypeScript peers of the relay tests live: the SDK's client
+// (relay_client.mjs), its v2 client (relay_client26.mjs) and its v2
+// server (server26.mjs), each with the SDK its lock file pins.
+const (
+	tsClientDir   = "../../cmd/gatectl/testdata/tsclient"
+	tsClient26Dir = "../../cmd/gatectl/testdata/tsclient26"
+	tsServer26Dir = "../../cmd/gatectl/testdata/tsserver26"
+)
 
-// relayNode is node, with the TypeScript SDK the relay client imports
-// installed; either missing fails the test.
-func relayNode(t *testing.T) string {
+// tsNode is node, with the package @modelcontextprotocol/PKG installed in
+// dir; either missing fails the test.
+func tsNode(t *testing.T, dir, pkg string) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed (%v): run ./scripts/test, which installs it and the TypeScript SDK", err)
 	}
-	if _, err := os.Stat(filepath.Join(tsRelayDir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Fatalf("the TypeScript SDK is not installed (%v): run ./scripts/test (npm ci in cmd/gatectl/testdata/tsclient)", err)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg)); err != nil {
+		t.Fatalf("the TypeScript SDK's %s is not installed (%v): run ./scripts/test (npm ci in cmd/gatectl/testdata/%s)", pkg, err, filepath.Base(dir))
 	}
 	return node
+}
+
+// tsLine is one line a relay client script prints: a tool's result or
+// error, or at the end what it was asked.
+type tsLine struct {
+	Tool, Text, Error string
+	IsError           bool
+	Asked             []string
+}
+
+// runTSScript runs a relay client script to its end, which must be a clean
+// exit, and returns the lines it printed.
+func runTSScript(t *testing.T, node, script string, args ...string) []tsLine {
+	t.Helper()
+	cmd := exec.CommandContext(ctxFor(t), node, append([]string{script}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s:\n%s", filepath.Base(script), stderr.String())
+	var got []tsLine
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var l tsLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
+		got = append(got, l)
+	}
+	return got
 }
