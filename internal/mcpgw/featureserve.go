@@ -20,7 +20,9 @@ import (
 // and prompts from the set computeFeatures made last, whole, and sends
 // resources/read, prompts/get and completion/complete to the owner of
 // what they name: gate's skills, or an upstream. The SDK's own sets hold
-// only the sentinels that make it send list_changed.
+// only the sentinels that make it send list_changed. A read's or a get's
+// result to a 2026-07-28 client says resultType "complete", as the SDK's
+// own handlers would have it (markFeatureComplete).
 func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch req.(type) {
@@ -63,11 +65,13 @@ func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, nil
 		case *mcp.ReadResourceRequest:
 			if r.Params != nil {
-				return g.readResource(ctx, r)
+				res, err := g.readResource(ctx, r)
+				return markFeatureComplete(req, res), err
 			}
 		case *mcp.GetPromptRequest:
 			if r.Params != nil {
-				return g.getPromptOf(ctx, r)
+				res, err := g.getPromptOf(ctx, r)
+				return markFeatureComplete(req, res), err
 			}
 		case *mcp.CompleteRequest:
 			if r.Params != nil && r.Params.Ref != nil {
