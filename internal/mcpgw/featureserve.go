@@ -21,7 +21,9 @@ import (
 // and prompts from the set computeFeatures made last, whole, and sends
 // resources/read, prompts/get and completion/complete to the owner of
 // what they name: gate's skills, or an upstream. The SDK's own sets hold
-// only the sentinels that make it send list_changed.
+// only the sentinels that make it send list_changed. A read's or a get's
+// result to a 2026-07-28 client says resultType "complete", as the SDK's
+// own handlers would have it (markComplete).
 func (g *Gateway) serveFeatures(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch req.(type) {

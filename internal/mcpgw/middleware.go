@@ -14,18 +14,20 @@ import (
 //  1. noteOpening: a new session is tied to the POST that opened it (a
 //     stateless POST's, whatever its request, so that its response is
 //     tied to it before anything is written).
-//  2. limitRequests: a session over its cap of requests in progress is
+//  2. noteProtocol: at debug level, the session's protocol version is
+//     logged once, after its first request is served.
+//  3. limitRequests: a session over its cap of requests in progress is
 //     answered at once, before any other work is done for it.
-//  3. serveFeatures: resources, resource templates, prompts and
+//  4. serveFeatures: resources, resource templates, prompts and
 //     completions, from gate's own sets; other methods go on.
-//  4. serveOffered: tools/list and tools/call from the offered set, whole
+//  5. serveOffered: tools/list and tools/call from the offered set, whole
 //     (a call of a tool not in it goes to refuseHidden, via callOffered).
-//  5. refuseHidden: a tools/call that reaches it for a tool not offered is
+//  6. refuseHidden: a tools/call that reaches it for a tool not offered is
 //     refused with why, before the SDK would answer "unknown tool".
-//  6. noteLogLevel: logging/setLevel is checked and recorded.
-//  7. noteListen: a subscriptions/listen that asks for log messages is
+//  7. noteLogLevel: logging/setLevel is checked and recorded.
+//  8. noteListen: a subscriptions/listen that asks for log messages is
 //     recorded while it is open.
-//  8. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
+//  9. keepSDKMethods: the SDK's own handling, kept (sdkMethods) for what
 //     gate asks of it itself.
 //
 // A program that embeds the gateway may add its own around these
@@ -36,6 +38,7 @@ import (
 func (g *Gateway) addServerMiddleware() {
 	g.server.AddReceivingMiddleware(
 		g.noteOpening,
+		g.noteProtocol,
 		g.limitRequests,
 		g.serveFeatures,
 		g.serveOffered,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,6 +66,8 @@ type clientSession struct {
 	// roots are the client's roots, as gate last asked for them
 	// (roots.go).
 	roots clientRoots
+	// protocolNoted: its protocol version is logged (protocollog.go).
+	protocolNoted atomic.Bool
 }
 
 // inflightCall is a forwarded call being served.
