@@ -1,0 +1,148 @@
+package mcpgw_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func init() {
+	// "paired" is pairedUpstream over stdio, asking in each call's context.
+	rawModes["paired"] = func() {
+		_ = pairedUpstream(nil, false).Run(context.Background(), &mcp.StdioTransport{})
+	}
+}
+
+var nameSchema = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
+
+// pairedUpstream is a Go SDK server of the old form whose tool "ask"
+// (arguments {"who": ...}) waits until two calls of it are in flight, and
+// then elicits a name, in the call's context (over streamable HTTP, on
+// the call's POST stream), or, when standalone, in none (on the GET
+// stream). Each call answers, and records in heard (when not nil) under
+// its who, what it heard back.
+func pairedUpstream(heard *sync.Map, standalone bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "paired", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{oldForm}})
+	var mu sync.Mutex
+	arrived, both := 0, make(chan struct{})
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct {
+			Who string `json:"who"`
+		}
+		_ = json.Unmarshal(req.Params.Arguments, &args)
+		mu.Lock()
+		if arrived++; arrived == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select {
+		case <-both:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		ectx := ctx
+		if standalone {
+			// A context of no request: the SDK sends the request on the
+			// session's standalone stream.
+			var cancel context.CancelFunc
+			ectx, cancel = context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+		}
+		res, err := req.Session.Elicit(ectx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: nameSchema})
+		got := heardText(res, err)
+		if err == nil {
+			got = fmt.Sprint(res.Content["name"])
+		}
+		if heard != nil {
+			heard.Store(args.Who, got)
+		}
+		return text(got), nil
+	})
+	return s
+}
+
+// callBoth calls "a_ask" from each client at once, as who, and returns
+// what each call answered.
+func callBoth(t *testing.T, clients map[string]*answering) map[string]string {
+	t.Helper()
+	var mu sync.Mutex
+	out := map[string]string{}
+	var wg sync.WaitGroup
+	for who, a := range clients {
+		wg.Go(func() {
+			res, err := a.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "a_ask", Arguments: map[string]any{"who": who}})
+			got := "error: " + fmt.Sprint(err)
+			if err == nil {
+				got = textOf(res)
+			}
+			mu.Lock()
+			out[who] = got
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+func namedClients(t *testing.T, h *harness) map[string]*answering {
+	clients := map[string]*answering{}
+	for _, who := range []string{"alice", "bob"} {
+		clients[who] = h.answeringClient(t, caps{elicitForm: true, version: oldForm, formAnswer: map[string]any{"name": who}})
+	}
+	clients["alice"].waitTool(t, "a_ask")
+	return clients
+}
+
+// Over streamable HTTP, an upstream's elicitation on the event stream of
+// a call's POST goes to that call's client, even while another client's
+// call is in flight on the same upstream: each client is asked once, and
+// each answer reaches the call it was asked for (checked at the
+// upstream). The streams' ties end with them.
+func TestRelayTiedToTheCallOfItsStream(t *testing.T) {
+	var heard sync.Map
+	h := startAsking(t, pairedUpstream(&heard, false), "", false)
+	clients := namedClients(t, h)
+
+	got := callBoth(t, clients)
+	assert.Equal(t, map[string]string{"alice": "alice", "bob": "bob"}, got)
+	for _, who := range []string{"alice", "bob"} {
+		v, _ := heard.Load(who)
+		assert.Equal(t, who, v, "the upstream's call for %s heard another answer", who)
+		assert.Equal(t, int32(1), clients[who].elicits.Load(), "%s was asked %d times", who, clients[who].elicits.Load())
+	}
+	require.Eventually(t, func() bool { return h.gw.TiedStreams("a") == 0 }, waitFor, 10*time.Millisecond, "the calls' streams are still tied")
+}
+
+// A request for input that comes on the upstream's standalone GET stream
+// is tied to no call: with two clients' calls in flight on the upstream,
+// gate cannot tell whose it is, and refuses it; neither client is asked.
+func TestRelayOnTheStandaloneStreamRefusedAmongSessions(t *testing.T) {
+	var heard sync.Map
+	h := startAsking(t, pairedUpstream(&heard, true), "", false)
+	clients := namedClients(t, h)
+
+	for who, res := range callBoth(t, clients) {
+		assert.Contains(t, res, "error -32603: gate cannot tell which client's request", who)
+		assert.Zero(t, clients[who].elicits.Load(), "%s was asked", who)
+	}
+}
+
+// A stdio upstream's requests come on its one pipe, tied to no call: as
+// before, with two clients' calls in flight it is refused, and neither
+// client is asked.
+func TestRelayOverStdioRefusedAmongSessions(t *testing.T) {
+	h := start(t, "[[servers]]\nname = \"a\"\nprefix = \"a_\"\n"+stdioCommand("paired", ""), fastConfig())
+	clients := namedClients(t, h)
+
+	for who, res := range callBoth(t, clients) {
+		assert.Contains(t, res, "error -32603: gate cannot tell which client's request", who)
+		assert.Zero(t, clients[who].elicits.Load(), "%s was asked", who)
+	}
+}
