@@ -23,29 +23,22 @@ func init() {
 var nameSchema = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
 
 // pairedUpstream is a Go SDK server of the old form whose tool "ask"
-// (arguments {"who": ...}) waits until two calls of it are in flight, and
-// then elicits a name, in the call's context (over streamable HTTP, on
-// the call's POST stream), or, when standalone, in none (on the GET
-// stream). Each call answers, and records in heard (when not nil) under
-// its who, what it heard back.
+// (arguments {"who": ...}) waits until two calls of it are in flight,
+// elicits a name, and answers once both calls have heard back. It elicits
+// in the call's context (over streamable HTTP, on the call's POST
+// stream), or, when standalone, in none (on the GET stream). Each call
+// answers, and records in heard (when not nil) under its who, what it
+// heard back.
 func pairedUpstream(heard *sync.Map, standalone bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "paired", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{oldForm}})
-	var mu sync.Mutex
-	arrived, both := 0, make(chan struct{})
+	arrived, asked := newMeeting(2), newMeeting(2)
 	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args struct {
 			Who string `json:"who"`
 		}
 		_ = json.Unmarshal(req.Params.Arguments, &args)
-		mu.Lock()
-		if arrived++; arrived == 2 {
-			close(both)
-		}
-		mu.Unlock()
-		select {
-		case <-both:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		if err := arrived.meet(ctx); err != nil {
+			return nil, err
 		}
 		ectx := ctx
 		if standalone {
@@ -63,9 +56,37 @@ func pairedUpstream(heard *sync.Map, standalone bool) *mcp.Server {
 		if heard != nil {
 			heard.Store(args.Who, got)
 		}
+		// Neither call ends before both were answered: each request is
+		// handled while both calls are in flight.
+		if err := asked.meet(ctx); err != nil {
+			return nil, err
+		}
 		return text(got), nil
 	})
 	return s
+}
+
+// meeting lets n callers of meet on until all n have come.
+type meeting struct {
+	mu   sync.Mutex
+	left int
+	all  chan struct{}
+}
+
+func newMeeting(n int) *meeting { return &meeting{left: n, all: make(chan struct{})} }
+
+func (m *meeting) meet(ctx context.Context) error {
+	m.mu.Lock()
+	if m.left--; m.left == 0 {
+		close(m.all)
+	}
+	m.mu.Unlock()
+	select {
+	case <-m.all:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // callBoth calls "a_ask" from each client at once, as who, and returns
