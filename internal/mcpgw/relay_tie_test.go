@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP deprecates sampling as of 2026-07-28 (SEP-2577); clients and servers of the earlier versions gate speaks use it
+
 package mcpgw_test
 
 import (
@@ -22,9 +24,10 @@ func init() {
 
 var nameSchema = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
 
-// pairedUpstream is a Go SDK server of the old form whose tool "ask"
-// (arguments {"who": ...}) waits until two calls of it are in flight,
-// elicits a name, and answers once both calls have heard back. It elicits
+// pairedUpstream is a Go SDK server of the old form whose tools "ask"
+// and "sample" (arguments {"who": ...}) wait until two calls of them are
+// in flight, elicit a name (ask) or ask for a sample, and answer once both
+// calls have heard back. It elicits
 // in the call's context (over streamable HTTP, on the call's POST
 // stream), or, when standalone, in none (on the GET stream). Each call
 // answers, and records in heard (when not nil) under its who, what it
@@ -32,37 +35,46 @@ var nameSchema = map[string]any{"type": "object", "properties": map[string]any{"
 func pairedUpstream(heard *sync.Map, standalone bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "paired", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{oldForm}})
 	arrived, asked := newMeeting(2), newMeeting(2)
-	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args struct {
-			Who string `json:"who"`
+	paired := func(ask func(context.Context, *mcp.ServerSession) string) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct {
+				Who string `json:"who"`
+			}
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			if err := arrived.meet(ctx); err != nil {
+				return nil, err
+			}
+			ectx := ctx
+			if standalone {
+				// A context of no request: the SDK sends the request on
+				// the session's standalone stream.
+				var cancel context.CancelFunc
+				ectx, cancel = context.WithTimeout(context.Background(), waitFor)
+				defer cancel()
+			}
+			got := ask(ectx, req.Session)
+			if heard != nil {
+				heard.Store(args.Who, got)
+			}
+			// Neither call ends before both were answered: each request
+			// is handled while both calls are in flight.
+			if err := asked.meet(ctx); err != nil {
+				return nil, err
+			}
+			return text(got), nil
 		}
-		_ = json.Unmarshal(req.Params.Arguments, &args)
-		if err := arrived.meet(ctx); err != nil {
-			return nil, err
+	}
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
+		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: nameSchema})
+		if err != nil {
+			return heardText(res, err)
 		}
-		ectx := ctx
-		if standalone {
-			// A context of no request: the SDK sends the request on the
-			// session's standalone stream.
-			var cancel context.CancelFunc
-			ectx, cancel = context.WithTimeout(context.Background(), waitFor)
-			defer cancel()
-		}
-		res, err := req.Session.Elicit(ectx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: nameSchema})
-		got := heardText(res, err)
-		if err == nil {
-			got = fmt.Sprint(res.Content["name"])
-		}
-		if heard != nil {
-			heard.Store(args.Who, got)
-		}
-		// Neither call ends before both were answered: each request is
-		// handled while both calls are in flight.
-		if err := asked.meet(ctx); err != nil {
-			return nil, err
-		}
-		return text(got), nil
-	})
+		return fmt.Sprint(res.Content["name"])
+	}))
+	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
+		res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+		return heardText(res, err)
+	}))
 	return s
 }
 
@@ -89,16 +101,16 @@ func (m *meeting) meet(ctx context.Context) error {
 	}
 }
 
-// callBoth calls "a_ask" from each client at once, as who, and returns
-// what each call answered.
-func callBoth(t *testing.T, clients map[string]*answering) map[string]string {
+// callBoth calls tool from each client at once, as who, and returns what
+// each call answered.
+func callBoth(t *testing.T, clients map[string]*answering, tool string) map[string]string {
 	t.Helper()
 	var mu sync.Mutex
 	out := map[string]string{}
 	var wg sync.WaitGroup
 	for who, a := range clients {
 		wg.Go(func() {
-			res, err := a.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "a_ask", Arguments: map[string]any{"who": who}})
+			res, err := a.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"who": who}})
 			got := "error: " + fmt.Sprint(err)
 			if err == nil {
 				got = textOf(res)
@@ -115,7 +127,7 @@ func callBoth(t *testing.T, clients map[string]*answering) map[string]string {
 func namedClients(t *testing.T, h *harness) map[string]*answering {
 	clients := map[string]*answering{}
 	for _, who := range []string{"alice", "bob"} {
-		clients[who] = h.answeringClient(t, caps{elicitForm: true, version: oldForm, formAnswer: map[string]any{"name": who}})
+		clients[who] = h.answeringClient(t, caps{elicitForm: true, sample: true, version: oldForm, formAnswer: map[string]any{"name": who}})
 	}
 	clients["alice"].waitTool(t, "a_ask")
 	return clients
@@ -131,7 +143,7 @@ func TestRelayTiedToTheCallOfItsStream(t *testing.T) {
 	h := startAsking(t, pairedUpstream(&heard, false), "", false)
 	clients := namedClients(t, h)
 
-	got := callBoth(t, clients)
+	got := callBoth(t, clients, "a_ask")
 	assert.Equal(t, map[string]string{"alice": "alice", "bob": "bob"}, got)
 	for _, who := range []string{"alice", "bob"} {
 		v, _ := heard.Load(who)
@@ -139,6 +151,18 @@ func TestRelayTiedToTheCallOfItsStream(t *testing.T) {
 		assert.Equal(t, int32(1), clients[who].elicits.Load(), "%s was asked %d times", who, clients[who].elicits.Load())
 	}
 	require.Eventually(t, func() bool { return h.gw.TiedStreams("a") == 0 }, waitFor, 10*time.Millisecond, "the calls' streams are still tied")
+}
+
+// So is its sampling request: each client is asked once, for its own call.
+func TestRelaySamplingTiedToTheCallOfItsStream(t *testing.T) {
+	h := startAsking(t, pairedUpstream(nil, false), "", false)
+	clients := namedClients(t, h)
+
+	const sampled = `{"content":{"type":"text","text":"sampled"},"model":"test-model","role":"assistant"}`
+	assert.Equal(t, map[string]string{"alice": sampled, "bob": sampled}, callBoth(t, clients, "a_sample"))
+	for who, a := range clients {
+		assert.Equal(t, int32(1), a.samples.Load(), "%s was asked %d times", who, a.samples.Load())
+	}
 }
 
 // A request for input that comes on the upstream's standalone GET stream
@@ -149,7 +173,7 @@ func TestRelayOnTheStandaloneStreamRefusedAmongSessions(t *testing.T) {
 	h := startAsking(t, pairedUpstream(&heard, true), "", false)
 	clients := namedClients(t, h)
 
-	for who, res := range callBoth(t, clients) {
+	for who, res := range callBoth(t, clients, "a_ask") {
 		assert.Contains(t, res, "error -32603: gate cannot tell which client's request", who)
 		assert.Zero(t, clients[who].elicits.Load(), "%s was asked", who)
 	}
@@ -162,7 +186,7 @@ func TestRelayOverStdioRefusedAmongSessions(t *testing.T) {
 	h := start(t, "[[servers]]\nname = \"a\"\nprefix = \"a_\"\n"+stdioCommand("paired", ""), fastConfig())
 	clients := namedClients(t, h)
 
-	for who, res := range callBoth(t, clients) {
+	for who, res := range callBoth(t, clients, "a_ask") {
 		assert.Contains(t, res, "error -32603: gate cannot tell which client's request", who)
 		assert.Zero(t, clients[who].elicits.Load(), "%s was asked", who)
 	}
