@@ -121,11 +121,16 @@ func (t *Ties) stream(call any) (token string, end func()) {
 // as the SDK decodes it (jsonrpc.DecodeMessage); any other event comes
 // back as it is, as does one the mark would make longer than max.
 func (t *Ties) mark(event []byte, token string, max int) []byte {
-	msg, first, lines := eventData(event)
 	// Only a message that holds a method can be a request: the rest (a
-	// call's answer, most of all) is not decoded a second time. One that
-	// spells the key otherwise is left untied.
-	if first < 0 || !bytes.Contains(msg, []byte(`"method"`)) {
+	// call's answer, most of all) is neither copied nor decoded a second
+	// time. A key cannot span the event's data lines (the SDK joins them
+	// with a newline, which no JSON string holds); one spelled with
+	// escapes is left untied.
+	if !bytes.Contains(event, []byte(`"method"`)) {
+		return event
+	}
+	msg, first, lines := eventData(event)
+	if first < 0 {
 		return event
 	}
 	m, err := jsonrpc.DecodeMessage(msg)
