@@ -161,8 +161,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, o *offer)
 		g.Cancels.Owe()
 		// The upstream's requests for input during it go to this
 		// call's client (relay.go).
-		defer u.callers.enter(cctx, req.Session)()
-		res, err = sendInSlot(u, func() (*mcp.CallToolResult, error) { return u.callWithInputs(cctx, cs, params, req.Session) })
+		callCtx, left := u.callers.enter(cctx, req.Session)
+		defer left()
+		res, err = sendInSlot(u, func() (*mcp.CallToolResult, error) { return u.callWithInputs(callCtx, cs, params, req.Session) })
 		raw = err
 		err = u.secrets.err(err)
 		if err == nil || cctx.Err() == nil {

@@ -210,3 +210,15 @@ func (g *Gateway) CloseSessions() {
 	defer cancel()
 	_ = g.CloseSessionsContext(ctx)
 }
+
+// TiedStreams counts the event streams of server name's calls whose
+// requests are tied to their call (uplink.Ties).
+func (g *Gateway) TiedStreams(name string) int {
+	g.upsMu.Lock()
+	u := g.ups[name]
+	g.upsMu.Unlock()
+	if u == nil {
+		return 0
+	}
+	return u.ties.Open()
+}

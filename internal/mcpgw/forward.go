@@ -62,8 +62,9 @@ func forwardOnce[R any](g *Gateway, ctx context.Context, ss *mcp.ServerSession, 
 	case u.callSlots <- struct{}{}:
 		sent = true
 		gd.Cancels.Owe()
-		defer u.callers.enter(cctx, ss)() // its requests for input (relay.go)
-		res, err = sendInSlot(u, func() (R, error) { return send(cctx, cs) })
+		callCtx, left := u.callers.enter(cctx, ss) // its requests for input (relay.go)
+		defer left()
+		res, err = sendInSlot(u, func() (R, error) { return send(callCtx, cs) })
 		raw = err
 		err = u.secrets.err(err) // as a tool call's: redact.go
 		if err == nil || cctx.Err() == nil {

@@ -28,10 +28,14 @@ import (
 // (elicitcomplete.go).
 //
 // The old form is a request the upstream sends on its session while the
-// call is in flight. Nothing in it names the call it is for (over stdio
-// nothing can), so gate relays it to the client session whose requests
-// gate has in flight on that upstream, when they are all one session's,
-// and refuses it when they are several sessions' (and when none is).
+// call is in flight. Nothing in it names the call it is for; over
+// streamable HTTP the stream it comes on does: one on the event stream of
+// a call's POST is relayed to that call's client (uplink's Ties,
+// relayCallers.relayFor). Any other (over stdio, HTTP+SSE, or the
+// standalone GET stream) gate relays to the client session whose
+// requests gate has in flight on that upstream, when they are all one
+// session's, and refuses when they are several sessions' (and when none
+// is).
 //
 // The 2026-07-28 form is a result with resultType "input_required": a
 // 2026-07-28 client gets it as it is and retries with its inputResponses,
@@ -59,6 +63,13 @@ func (u *upstream) clientCapabilities(opts *mcp.ClientOptions) {
 	opts.ElicitationCompleteHandler = u.elicitationComplete
 }
 
+// relayedInput says whether an upstream's request method is one
+// relayRequests relays to the client of a call: those are tied to the
+// call whose stream they come on (uplink.Ties).
+func relayedInput(method string) bool {
+	return method == "elicitation/create" || method == "sampling/createMessage"
+}
+
 // maxInputRequests is how many input requests a client session may have
 // out at once, and the most one input_required result may hold: a client
 // is one person answering, and more is an upstream asking in a loop.
@@ -79,6 +90,7 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		switch p := req.GetParams().(type) {
 		case *mcp.ElicitParams:
 			if p != nil && method == "elicitation/create" {
+				ctx = u.tiedTo(ctx, p.Meta)
 				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
 					// A url-mode elicitation's completion goes where it
 					// went (elicitcomplete.go), once it has gone.
@@ -87,6 +99,7 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case *mcp.CreateMessageWithToolsParams:
 			if p != nil && method == "sampling/createMessage" {
+				ctx = u.tiedTo(ctx, p.Meta)
 				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
 					return u.gw.relaySample(rctx, ss, p)
 				})
@@ -101,9 +114,11 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 func (u *upstream) forCaller(ctx context.Context, method string, relay func(context.Context, *mcp.ServerSession) (mcp.Result, error)) (mcp.Result, error) {
 	ss, rctx, done, sessions := u.callers.relayFor(ctx)
 	switch sessions {
-	case 0:
+	case noCaller:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("gate relays %s only during a request it forwarded to server %s, and none is in flight", method, u.name)}
-	case 1:
+	case callerEnded:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("gate relays %s only during the request it came with, and that request to server %s has ended", method, u.name)}
+	case oneCaller:
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate cannot tell which client's request %s is for: requests of several client sessions are in flight on server %s", method, u.name)}
 	}

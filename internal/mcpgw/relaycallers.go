@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-dev/gate/internal/uplink"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,11 +32,13 @@ type relayCall struct {
 type relayWait struct{ cancel context.CancelFunc }
 
 // enter records a forwarded request of ss in flight, whose context is
-// ctx; the func returned removes it, and ends the requests relayed to ss
-// once it has no call in flight on the upstream.
-func (r *relayCallers) enter(ctx context.Context, ss *mcp.ServerSession) func() {
+// ctx, and returns the context to send it in: over streamable HTTP, the
+// upstream's requests on its POST's event stream are tied to it
+// (uplink.WithCall). The func returned removes it, and ends the requests
+// relayed to ss once it has no call in flight on the upstream.
+func (r *relayCallers) enter(ctx context.Context, ss *mcp.ServerSession) (context.Context, func()) {
 	if ss == nil {
-		return func() {}
+		return ctx, func() {}
 	}
 	c := &relayCall{ss: ss, ctx: ctx}
 	r.mu.Lock()
@@ -45,7 +48,7 @@ func (r *relayCallers) enter(ctx context.Context, ss *mcp.ServerSession) func() 
 	r.calls[c] = struct{}{}
 	r.open[ss]++
 	r.mu.Unlock()
-	return func() {
+	return uplink.WithCall(ctx, c), func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		delete(r.calls, c)
@@ -60,23 +63,66 @@ func (r *relayCallers) enter(ctx context.Context, ss *mcp.ServerSession) func() 
 	}
 }
 
+// What relayFor found: the sessions it counted, or that the call the
+// request came with has ended.
+const (
+	noCaller       = 0
+	oneCaller      = 1
+	severalCallers = 2
+	callerEnded    = 3
+)
+
+// tiedKey is the context key of the call an upstream's request came with
+// (tiedTo).
+type tiedKey struct{}
+
+// tiedTo returns ctx, the context of one of the upstream's requests,
+// carrying the call it came with (nil when that call's stream has ended),
+// when it was tied to one: meta, the request's _meta, holds the token of
+// that call's stream (uplink.Ties.Of), which is taken out of it.
+func (u *upstream) tiedTo(ctx context.Context, meta map[string]any) context.Context {
+	call, tied := u.ties.Of(meta)
+	if !tied {
+		return ctx
+	}
+	c, _ := call.(*relayCall)
+	return context.WithValue(ctx, tiedKey{}, c)
+}
+
 // relayFor is the client session an upstream's request for input is for,
-// and the context to relay it in, when the requests in flight on the
-// upstream are all one session's (sessions counts the sessions, 0, 1 or
-// 2 for more). A request does not say which of that session's calls it
-// is for, so it lasts as long as any of them may: it ends when the last
-// of them ends, at the latest of their deadlines (each within its
-// call_timeout), or when the upstream cancels it (ctx). It goes to the
-// client within the call of that deadline: over /mcp, on that POST's
-// event stream.
+// and the context to relay it in.
+//
+// A request tied to the call it came with (tiedTo: over streamable HTTP,
+// on that call's POST's event stream) goes to that call's session, within
+// that call: it ends when the call ends, or when the upstream cancels it
+// (ctx); it goes nowhere once that call has ended (callerEnded).
+//
+// An untied one goes to a session when the requests in flight on the
+// upstream are all that session's (sessions counts the sessions, 0, 1 or
+// 2 for more). It does not say which of that session's calls it is for,
+// so it lasts as long as any of them may: it ends when the last of them
+// ends, at the latest of their deadlines (each within its call_timeout),
+// or when the upstream cancels it (ctx). It goes to the client within the
+// call of that deadline: over /mcp, on that POST's event stream.
 func (r *relayCallers) relayFor(ctx context.Context) (ss *mcp.ServerSession, rctx context.Context, done func(), sessions int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if c, tied := ctx.Value(tiedKey{}).(*relayCall); tied {
+		if _, live := r.calls[c]; c == nil || !live {
+			return nil, nil, nil, callerEnded
+		}
+		rctx, cancel := context.WithCancel(c.ctx)
+		stop := context.AfterFunc(ctx, cancel)
+		return c.ss, rctx, func() {
+			stop()
+			cancel()
+		}, oneCaller
+	}
 	var latest *relayCall
 	var until time.Time
 	for c := range r.calls {
 		if ss != nil && c.ss != ss {
-			return nil, nil, nil, 2
+			return nil, nil, nil, severalCallers
 		}
 		ss = c.ss
 		d, ok := c.ctx.Deadline()
@@ -88,7 +134,7 @@ func (r *relayCallers) relayFor(ctx context.Context) (ss *mcp.ServerSession, rct
 		}
 	}
 	if latest == nil {
-		return nil, nil, nil, 0
+		return nil, nil, nil, noCaller
 	}
 	rctx, cancel := context.WithDeadline(context.WithoutCancel(latest.ctx), until)
 	stop := context.AfterFunc(ctx, cancel)
@@ -103,5 +149,5 @@ func (r *relayCallers) relayFor(ctx context.Context) (ss *mcp.ServerSession, rct
 		r.mu.Lock()
 		delete(r.relays[ss], w)
 		r.mu.Unlock()
-	}, 1
+	}, oneCaller
 }

@@ -100,6 +100,9 @@ type upstream struct {
 	// urlElicits are the client sessions its url-mode elicitations went
 	// to (elicitcomplete.go).
 	urlElicits urlElicitations
+	// ties are its calls' event streams, over streamable HTTP, that tie
+	// its requests for input to their call (relay.go).
+	ties *uplink.Ties
 }
 
 // connKey is what the connection depends on: a reload that keeps it keeps
@@ -117,6 +120,7 @@ func newUpstream(gw *Gateway, name, dir string, conn manifest.Upstream) *upstrea
 		id: upstreamIDs.Add(1), name: name, conn: conn, key: dir + "\x00" + connKey(&conn), dir: dir, gw: gw,
 		relist: make(chan struct{}, 1), levelKick: make(chan struct{}, 1), rootsKick: make(chan struct{}, 1), done: make(chan struct{}), callSlots: make(chan struct{}, gw.cfg.maxUpstreamCalls),
 		state: StateConnecting, routes: map[string]progressRoute{}, breaker: newBreaker(), started: time.Now(),
+		ties: uplink.NewTies(relayedInput),
 	}
 }
 
@@ -532,6 +536,8 @@ func (u *upstream) link(g *uplink.Guard) (link, error) {
 			if err := l.UseSSE(); err != nil {
 				return nil, err
 			}
+		} else {
+			l.TieCalls(u.ties)
 		}
 		creds, err := newCredentials(&u.conn, &u.gw.cfg, g, l.Base(), &u.secrets)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 )
 
 // Each reader drops what it holds past this once a frame is passed on, so
@@ -72,13 +73,20 @@ func fitLines(r io.Reader, max int) io.Reader {
 // joins them) through fitMessage: a message fitted is written as one data
 // line where the first was; one dropped leaves the event without data,
 // which the SDK skips. It holds at most max bytes of an event.
-func fitEvents(r io.Reader, max int) io.Reader {
+func fitEvents(r io.Reader, max int) io.Reader { return eventFitter(r, fitEvent, max) }
+
+// markedEvents is fitEvents that also passes each event through mark.
+func markedEvents(r io.Reader, max int, mark func(event []byte) []byte) io.Reader {
+	return eventFitter(r, func(event []byte) []byte { return mark(fitEvent(event)) }, max)
+}
+
+func eventFitter(r io.Reader, fit func([]byte) []byte, max int) io.Reader {
 	lineStart := true
 	return newFitter(r, func(chunk []byte, eof bool) bool {
 		blank := lineStart && (string(chunk) == "\n" || string(chunk) == "\r\n")
 		lineStart = len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
 		return blank || eof
-	}, fitEvent, max)
+	}, fit, max)
 }
 
 // fitter reads frames from r, a chunk (a line, or what of a long one fits
@@ -163,9 +171,24 @@ func fitFrame(frame []byte) []byte {
 // fitEvent returns one event, its blank line included, with its data
 // fitted.
 func fitEvent(event []byte) []byte {
+	msg, first, lines := eventData(event)
+	if first < 0 {
+		return event
+	}
+	if depth, _ := JSONShape(msg); depth <= SDKMaxDepth {
+		return event
+	}
+	fitted, keep := fitMessage(msg)
+	return withData(lines, first, fitted, keep)
+}
+
+// eventData returns the message of an event (its data lines' values
+// joined, as the SDK joins them), the index among its lines of the first
+// data line (-1 when it has none), and its lines.
+func eventData(event []byte) (msg []byte, first int, lines [][]byte) {
 	var data [][]byte
-	first := -1 // the first data line's index among the lines
-	lines := bytes.SplitAfter(event, []byte("\n"))
+	first = -1
+	lines = bytes.SplitAfter(event, []byte("\n"))
 	for i, l := range lines {
 		if value, ok := dataLine(l); ok {
 			if first < 0 {
@@ -174,14 +197,12 @@ func fitEvent(event []byte) []byte {
 			data = append(data, bytes.TrimSpace(value))
 		}
 	}
-	if first < 0 {
-		return event
-	}
-	msg := bytes.Join(data, []byte("\n"))
-	if depth, _ := JSONShape(msg); depth <= SDKMaxDepth {
-		return event
-	}
-	fitted, keep := fitMessage(msg)
+	return bytes.Join(data, []byte("\n")), first, lines
+}
+
+// withData returns the event of lines with its data lines replaced by
+// msg, one line where the first was; none when keep is false.
+func withData(lines [][]byte, first int, msg []byte, keep bool) []byte {
 	var out bytes.Buffer
 	for i, l := range lines {
 		_, isData := dataLine(l)
@@ -190,7 +211,7 @@ func fitEvent(event []byte) []byte {
 			out.Write(l)
 		case i == first && keep:
 			out.WriteString("data: ")
-			out.Write(fitted)
+			out.Write(msg)
 			out.WriteByte('\n')
 		}
 	}
@@ -206,10 +227,13 @@ func dataLine(l []byte) ([]byte, bool) {
 
 // fitTransport passes every JSON and event-stream response of an HTTP
 // upstream through fitLines and fitEvents, which hold at most max bytes of
-// a message.
+// a message. With ties, the event stream of a POST whose context carries
+// a call (WithCall) has its requests tied to that call (Ties.mark) for as
+// long as its body is open.
 type fitTransport struct {
 	base http.RoundTripper
 	max  int
+	ties *Ties
 }
 
 func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -227,7 +251,17 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	default:
 		return resp, nil
 	}
-	resp.Body = fittedBody{fit(resp.Body, t.max), resp.Body}
+	var call any
+	if t.ties != nil && req.Method == http.MethodPost && mt == "text/event-stream" {
+		call = callOf(req.Context())
+	}
+	if call != nil {
+		token, end := t.ties.stream(call)
+		mark := func(event []byte) []byte { return t.ties.mark(event, token, t.max) }
+		resp.Body = fittedBody{markedEvents(resp.Body, t.max, mark), &endingCloser{c: resp.Body, end: end}}
+	} else {
+		resp.Body = fittedBody{fit(resp.Body, t.max), resp.Body}
+	}
 	// A fitted body is not the length the server said.
 	resp.ContentLength = -1
 	resp.Header.Del("Content-Length")
@@ -237,4 +271,17 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 type fittedBody struct {
 	io.Reader
 	io.Closer
+}
+
+// endingCloser closes c, and calls end once.
+type endingCloser struct {
+	c    io.Closer
+	end  func()
+	once sync.Once
+}
+
+func (e *endingCloser) Close() error {
+	err := e.c.Close()
+	e.once.Do(e.end)
+	return err
 }

@@ -37,6 +37,9 @@ type HTTPLink struct {
 	// request's error (nil: the answer is passed on).
 	forwarded  func(method string) bool
 	callStatus func(*http.Response) error
+	// ties, when set, tie the upstream's requests on a call's event
+	// stream to that call (tie.go).
+	ties *Ties
 	// sse is the url of a server spoken to over HTTP+SSE (sselink.go);
 	// nil for streamable HTTP.
 	sse *url.URL
@@ -73,6 +76,12 @@ func NewHTTP(url string, g *Guard, lim Limits, forwarded func(method string) boo
 	return l
 }
 
+// TieCalls has the upstream's requests that come on the event stream of
+// a call's POST tied to that call in ties (tie.go). It is set before the
+// session starts; an HTTP+SSE server's requests all come on its one
+// stream, and are never tied.
+func (l *HTTPLink) TieCalls(ties *Ties) { l.ties = ties }
+
 // Base is the connection pool the link's requests end in.
 func (l *HTTPLink) Base() *http.Transport { return l.base }
 
@@ -95,7 +104,7 @@ func (l *HTTPLink) Connect(ctx context.Context) (mcp.Connection, error) {
 		Endpoint: l.url,
 		// Bodies are capped (l), then each message fitted to the SDK's
 		// depth (fitTransport).
-		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.lim.MaxMessage}},
+		HTTPClient: &http.Client{Transport: fitTransport{base: l, max: l.lim.MaxMessage, ties: l.ties}},
 		// The gateway reconnects itself, with its own backoff, and hides
 		// the tools meanwhile; retries inside the transport would only
 		// keep a dead upstream's tools offered longer.

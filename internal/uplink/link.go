@@ -2,8 +2,10 @@
 // upstream MCP servers, and what bounds them: a stdio server's command in
 // a process group of its own (Stdio), a streamable-HTTP or HTTP+SSE
 // server's requests over an http.RoundTripper (HTTP), messages fitted to
-// the depth the MCP SDK decodes, and the Guard that says why a session
-// broke and holds back reading while what the upstream sent waits.
+// the depth the MCP SDK decodes, the upstream's requests on a call's
+// event stream tied to that call (Ties), and the Guard that says why a
+// session broke and holds back reading while what the upstream sent
+// waits.
 //
 // It takes plain values (an *exec.Cmd, a RoundTripper, a log writer, the
 // Limits) and tells the gateway what it must hear through the Guard and
