@@ -126,7 +126,9 @@ func (g *Gateway) clientByID(id string) *clientSession {
 // happens; done unregisters it.
 func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	if ss == nil {
+	if ss == nil || isParked(ctx) {
+		// A parked call outlives its POST's session; gate's shutdown
+		// ends it (parkedCalls.endAll).
 		return ctx, func() { cancel(nil) }
 	}
 	cs := g.client(ss)
