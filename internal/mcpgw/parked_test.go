@@ -23,7 +23,7 @@ var theRoot = &mcp.Root{URI: "file:///work/project", Name: "project"}
 
 // parkingUpstream is askingUpstream (the old form) with two tools more:
 // "roots" asks its client's roots; "twice" asks a form elicitation and
-// then sampling, two rounds; and heard, when not nil, hears what each
+// then sampling, two rounds; "loop" asks until it is refused; and heard, when not nil, hears what each
 // tool heard back, which a call that ended never returns.
 func parkingUpstream(heard chan<- string) *mcp.Server {
 	s := askingUpstream(oldForm)
@@ -44,6 +44,13 @@ func parkingUpstream(heard chan<- string) *mcp.Server {
 		}
 		second, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
 		return tell(heardText(first, nil) + " then " + heardText(second, err)), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "loop", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for {
+			if _, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "again?", RequestedSchema: confirmSchema}); err != nil {
+				return tell(heardText(nil, err)), nil
+			}
+		}
 	})
 	s.AddTool(&mcp.Tool{Name: "confirmheard", InputSchema: objectSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "proceed?", RequestedSchema: confirmSchema})
@@ -243,4 +250,27 @@ func TestParkedCallsCapped(t *testing.T) {
 	next, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "b_confirm", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.True(t, next.NeedsInput(), "the slot the first call held was not freed: %s", textOf(next))
+}
+
+// An upstream that asks a 2026-07-28 client for input again and again
+// fails the call after the gateway's cap of rounds: the client is asked
+// that many times, no more, and the upstream's waiting request ends.
+func TestParkedRoundsCapped(t *testing.T) {
+	const maxInputRounds = 8 // relay.go
+	heard := make(chan string, 1)
+	h := startParking(t, heard, "")
+	c := h.answeringClient(t, caps{elicitForm: true, version: newForm, stateless: true})
+	c.waitTool(t, "a_loop")
+	_, err := c.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "a_loop", Arguments: map[string]any{}})
+	var je *jsonrpc.Error
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, "server a asked for input 8 times in one call, the gateway's cap", je.Message)
+	assert.Equal(t, int32(maxInputRounds), c.elicits.Load())
+	select {
+	case got := <-heard:
+		assert.True(t, strings.HasPrefix(got, "error"), got)
+	case <-ctxFor(t).Done():
+		t.Fatal("the upstream's last request was never answered")
+	}
+	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond)
 }
