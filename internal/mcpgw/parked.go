@@ -300,6 +300,7 @@ func capRoots(roots []*mcp.Root) []*mcp.Root {
 // relayed one is (relay.go), it waits for the client's answer within rctx
 // (the call's deadline, or the upstream cancelling it).
 func (pc *parkedCall) request(rctx context.Context, method string, ir mcp.InputRequest) (mcp.Result, error) {
+	pc.up.hookData("input")
 	out, err := pc.inputRequest(method, ir)
 	if err != nil {
 		return nil, err

@@ -274,3 +274,22 @@ func TestParkedRoundsCapped(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond)
 }
+
+// A panic while gate handles an older upstream's request for a 2026-07-28
+// client's input fails that call, and that upstream's session (as any
+// panic on an upstream's data does); the process, the other upstream's
+// parked calls and the client go on, and no parked slot is left held.
+func TestParkedPanicFailsThatCallOnly(t *testing.T) {
+	armPanic(t, "a", "input", true)
+	h := startAskingWith(t, "", fastConfig().WithStateless(true), parkingUpstream(nil), parkingUpstream(nil))
+	c := h.answeringClient(t, caps{elicitForm: true, version: newForm, stateless: true})
+	c.waitTool(t, "b_confirm")
+	c.waitTool(t, "a_confirm")
+	res, err := c.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "a_confirm", Arguments: map[string]any{}})
+	if err == nil {
+		assert.NotEqual(t, `{"action":"accept","content":{"ok":true}}`, textOf(res))
+	}
+	assert.Zero(t, c.elicits.Load(), "the client was asked what gate failed on")
+	assert.Equal(t, `{"action":"accept","content":{"ok":true}}`, c.callText(t, "b_confirm"))
+	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond)
+}
