@@ -132,27 +132,10 @@ func (g *Gateway) callParked(ctx context.Context, req *mcp.CallToolRequest, o *o
 	pc := &parkedCall{calls: &g.parked, state: state, tool: o.tool.Name, up: o.up, ss: req.Session, caps: caps,
 		ctx: pctx, cancel: cancel, asks: make(chan *parkedAsk, maxInputRequests), done: make(chan struct{}), out: map[string]*parkedAsk{}}
 	g.parked.add(pc)
-	first := withoutProgress(req)
-	go pc.run(func() (*mcp.CallToolResult, error) { return now(pctx, first) })
+	// Its progress goes to the first POST, while that is open: a call
+	// that asks for nothing has all of it.
+	go pc.run(func() (*mcp.CallToolResult, error) { return now(pctx, req) })
 	return pc.wait(ctx, nil)
-}
-
-// withoutProgress is req without its progress token: the POST it came on
-// may end while the call goes on, and its notifications with it.
-func withoutProgress(req *mcp.CallToolRequest) *mcp.CallToolRequest {
-	if req.Params.GetProgressToken() == nil {
-		return req
-	}
-	p := *req.Params
-	p.Meta = mcp.Meta{}
-	for k, v := range req.Params.Meta {
-		if k != "progressToken" {
-			p.Meta[k] = v
-		}
-	}
-	out := *req
-	out.Params = &p
-	return &out
 }
 
 // run sends the call and keeps its answer; the call's state ends with it.
