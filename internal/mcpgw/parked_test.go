@@ -293,3 +293,24 @@ func TestParkedPanicFailsThatCallOnly(t *testing.T) {
 	assert.Equal(t, `{"action":"accept","content":{"ok":true}}`, c.callText(t, "b_confirm"))
 	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond)
 }
+
+// gate's shutdown ends a parked call, which no session holds: the
+// upstream's waiting request is answered with an error and the slot is
+// free, before the call's deadline.
+func TestParkedEndsAtShutdown(t *testing.T) {
+	heard := make(chan string, 1)
+	h := startParking(t, heard, "call_timeout = \"1h\"\n")
+	c := h.answeringClient(t, caps{elicitForm: true, version: newForm, stateless: true, noRoundTrip: true})
+	c.waitTool(t, "a_confirmheard")
+	first, err := c.cs.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "a_confirmheard", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, first.NeedsInput())
+	h.gw.Shutdown()
+	select {
+	case got := <-heard:
+		assert.True(t, strings.HasPrefix(got, "error"), got)
+	case <-ctxFor(t).Done():
+		t.Fatal("the parked call outlived gate's shutdown")
+	}
+	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond)
+}

@@ -126,9 +126,17 @@ func (g *Gateway) clientByID(id string) *clientSession {
 // happens; done unregisters it.
 func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	if ss == nil || isParked(ctx) {
-		// A parked call outlives its POST's session; gate's shutdown
-		// ends it (parkedCalls.endAll).
+	if ss == nil {
+		return ctx, func() { cancel(nil) }
+	}
+	if isParked(ctx) {
+		// A parked call outlives its POST's session: gate's shutdown ends
+		// it (parkedCalls.endAll, or here once shutdown has begun).
+		g.clients.mu.Lock()
+		if g.clients.closing {
+			cancel(errShuttingDown)
+		}
+		g.clients.mu.Unlock()
 		return ctx, func() { cancel(nil) }
 	}
 	cs := g.client(ss)
