@@ -77,8 +77,20 @@ func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 }
 
 // forward returns the handler of an offered tool: the call goes to its
-// upstream under the upstream's name for it.
+// upstream under the upstream's name for it; a 2026-07-28 client's call to
+// an older upstream as a parked call (parked.go).
 func (g *Gateway) forward(o *offer) mcp.ToolHandler {
+	now := g.forwardNow(o)
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if parks(req, o.up) {
+			return g.callParked(ctx, req, o, now)
+		}
+		return now(ctx, req)
+	}
+}
+
+// forwardNow returns the handler that sends a call of o to its upstream.
+func (g *Gateway) forwardNow(o *offer) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
 		ctx, span := g.traceCall(ctx, req, o)

@@ -36,6 +36,10 @@ type Gateway struct {
 	metrics    *metrics
 	logq       *logq.Queue // nil: no log
 
+	// parked is the calls of 2026-07-28 clients waiting for their input
+	// (parked.go).
+	parked parkedCalls
+
 	// clients is the state of the client sessions (sessions.go).
 	clients        clientTable
 	sessionMetrics *sessionMetrics

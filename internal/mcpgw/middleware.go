@@ -68,13 +68,16 @@ func (g *Gateway) keepSDKMethods(next mcp.MethodHandler) mcp.MethodHandler {
 //     never the process.
 //  2. countHandled: a notification gate acts on is counted handled in the
 //     guard's flow once it has been, so the link reads the upstream again.
-//  3. answerRoots: roots/list is answered with the clients' roots.
+//  3. parkedRoots, answerRoots: roots/list during a 2026-07-28 client's
+//     parked call is that client's to answer (parked.go); else it is
+//     answered with the clients' roots.
 //  4. relayRequests: elicitation/create and sampling/createMessage go to
 //     the client whose call they are for (relay.go).
 func (u *upstream) addClientMiddleware(client *mcp.Client, gd *uplink.Guard) {
 	client.AddReceivingMiddleware(
 		u.recoverPanics(gd),
 		countHandled(&gd.Flow),
+		u.parkedRoots,
 		u.gw.answerRoots,
 		u.relayRequests,
 	)

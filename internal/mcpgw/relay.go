@@ -22,10 +22,12 @@ import (
 // is known only when it comes, from the capabilities of the client whose
 // call it is. One it cannot serve is answered as the spec says a client
 // answers it: -32601 when the client did not declare the capability, or
-// cannot be sent a request (a 2026-07-28 client); -32602 when it declared
-// the capability but not the mode (url or form elicitation) or tools in
-// sampling. A url-mode elicitation's completion goes where it went
-// (elicitcomplete.go).
+// cannot be sent a request (a 2026-07-28 client outside a parked call);
+// -32602 when it declared the capability but not the mode (url or form
+// elicitation) or tools in sampling. A 2026-07-28 client's tools/call to
+// an older upstream is parked, and the upstream's requests reach it as
+// input_required results (parked.go). A url-mode elicitation's completion
+// goes where it went (elicitcomplete.go).
 //
 // The old form is a request the upstream sends on its session while the
 // call is in flight. Nothing in it names the call it is for; over
@@ -63,11 +65,11 @@ func (u *upstream) clientCapabilities(opts *mcp.ClientOptions) {
 	opts.ElicitationCompleteHandler = u.elicitationComplete
 }
 
-// relayedInput says whether an upstream's request method is one
-// relayRequests relays to the client of a call: those are tied to the
-// call whose stream they come on (uplink.Ties).
+// relayedInput says whether an upstream's request method is one that may
+// go to the client of a call (relayRequests; parkedRoots for roots/list):
+// those are tied to the call whose stream they come on (uplink.Ties).
 func relayedInput(method string) bool {
-	return method == "elicitation/create" || method == "sampling/createMessage"
+	return method == "elicitation/create" || method == "sampling/createMessage" || method == "roots/list"
 }
 
 // maxInputRequests is how many input requests a client session may have
@@ -91,7 +93,7 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ElicitParams:
 			if p != nil && method == "elicitation/create" {
 				ctx = u.tiedTo(ctx, p.Meta)
-				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
+				return u.forCaller(ctx, method, p, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
 					// A url-mode elicitation's completion goes where it
 					// went (elicitcomplete.go), once it has gone.
 					return u.gw.relayElicit(rctx, ss, p, func() { u.urlElicits.sent(p.ElicitationID, ss) })
@@ -100,7 +102,7 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.CreateMessageWithToolsParams:
 			if p != nil && method == "sampling/createMessage" {
 				ctx = u.tiedTo(ctx, p.Meta)
-				return u.forCaller(ctx, method, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
+				return u.forCaller(ctx, method, p, func(rctx context.Context, ss *mcp.ServerSession) (mcp.Result, error) {
 					return u.gw.relaySample(rctx, ss, p)
 				})
 			}
@@ -109,9 +111,10 @@ func (u *upstream) relayRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// forCaller relays one of the upstream's requests (method) with relay, to
-// the client whose call it is for (relayCallers.relayFor).
-func (u *upstream) forCaller(ctx context.Context, method string, relay func(context.Context, *mcp.ServerSession) (mcp.Result, error)) (mcp.Result, error) {
+// forCaller relays one of the upstream's requests (method, ir) with
+// relay, to the client whose call it is for (relayCallers.relayFor); to
+// a 2026-07-28 client's parked call, as an input request (parked.go).
+func (u *upstream) forCaller(ctx context.Context, method string, ir mcp.InputRequest, relay func(context.Context, *mcp.ServerSession) (mcp.Result, error)) (mcp.Result, error) {
 	ss, rctx, done, sessions := u.callers.relayFor(ctx)
 	switch sessions {
 	case noCaller:
@@ -123,6 +126,12 @@ func (u *upstream) forCaller(ctx context.Context, method string, relay func(cont
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate cannot tell which client's request %s is for: requests of several client sessions are in flight on server %s", method, u.name)}
 	}
 	defer done()
+	if pc, err := u.gw.parked.forRelay(u, ss, method); err != nil || pc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return pc.request(rctx, method, ir)
+	}
 	return relay(rctx, ss)
 }
 
@@ -155,23 +164,9 @@ func (g *Gateway) relayElicit(ctx context.Context, ss *mcp.ServerSession, p *mcp
 	if err != nil {
 		return nil, err
 	}
-	caps := all.Elicitation
-	mode := p.Mode
-	if mode == "" {
-		mode = "form"
-		if p.URL != "" {
-			mode = "url"
-		}
-	}
-	switch {
-	case caps == nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client of the call does not offer elicitation"}
-	case mode == "url" && caps.URL == nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer url-mode elicitation"}
-	case mode == "form" && caps.Form == nil && caps.URL != nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer form-mode elicitation"}
-	case mode != "url" && mode != "form":
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "elicitation mode is neither form nor url"}
+	mode, err := elicitMode(all, p)
+	if err != nil {
+		return nil, err
 	}
 	release, err := g.holdInput(ss, method)
 	if err != nil {
@@ -197,6 +192,30 @@ func (g *Gateway) relayElicit(ctx context.Context, ss *mcp.ServerSession, p *mcp
 		return &mcp.ElicitResult{Action: res.Action}, nil
 	}
 	return &mcp.ElicitResult{Action: res.Action, Content: res.Content}, nil
+}
+
+// elicitMode is the mode of elicitation p (form or url), or the error an
+// upstream is answered when a client of capabilities all cannot serve it.
+func elicitMode(all *mcp.ClientCapabilities, p *mcp.ElicitParams) (string, error) {
+	caps := all.Elicitation
+	mode := p.Mode
+	if mode == "" {
+		mode = "form"
+		if p.URL != "" {
+			mode = "url"
+		}
+	}
+	switch {
+	case caps == nil:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client of the call does not offer elicitation"}
+	case mode == "url" && caps.URL == nil:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer url-mode elicitation"}
+	case mode == "form" && caps.Form == nil && caps.URL != nil:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer form-mode elicitation"}
+	case mode != "url" && mode != "form":
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "elicitation mode is neither form nor url"}
+	}
+	return mode, nil
 }
 
 // elicitAnswerKey is the context key of an elicitAnswer.
@@ -245,12 +264,8 @@ func (g *Gateway) relaySample(ctx context.Context, ss *mcp.ServerSession, p *mcp
 	if err != nil {
 		return nil, err
 	}
-	caps := all.Sampling
-	switch {
-	case caps == nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client of the call does not offer sampling"}
-	case (len(p.Tools) > 0 || p.ToolChoice != nil) && caps.Tools == nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer tools in sampling"}
+	if err := samplingRefusal(all, p); err != nil {
+		return nil, err
 	}
 	release, err := g.holdInput(ss, method)
 	if err != nil {
@@ -264,6 +279,19 @@ func (g *Gateway) relaySample(ctx context.Context, ss *mcp.ServerSession, p *mcp
 		return nil, relayError(ctx, method, err)
 	}
 	return res, nil
+}
+
+// samplingRefusal is the error an upstream's sampling request p is
+// answered when a client of capabilities all cannot serve it, or nil.
+func samplingRefusal(all *mcp.ClientCapabilities, p *mcp.CreateMessageWithToolsParams) error {
+	caps := all.Sampling
+	switch {
+	case caps == nil:
+		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client of the call does not offer sampling"}
+	case (len(p.Tools) > 0 || p.ToolChoice != nil) && caps.Tools == nil:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the client of the call does not offer tools in sampling"}
+	}
+	return nil
 }
 
 // holdInput counts an input request out to ss, within maxInputRequests;

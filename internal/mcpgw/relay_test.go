@@ -124,6 +124,8 @@ type caps struct {
 	noRoundTrip                                bool           // input_required results come to the test as they are
 	hold                                       bool           // its elicitation handler answers once hold is closed
 	formAnswer                                 map[string]any // its answer to a form elicitation; {"ok": true} if nil
+	stateless                                  bool           // at 2026-07-28: over /mcp (gate WithStateless), not in memory
+	roots                                      []*mcp.Root    // roots it declares and answers with
 }
 
 func (h *harness) answeringClient(t *testing.T, c caps) *answering {
@@ -185,11 +187,19 @@ func (h *harness) answeringClient(t *testing.T, c caps) *answering {
 			return &mcp.CreateMessageWithToolsResult{Model: "test-model", Role: "assistant", Content: []mcp.Content{&mcp.TextContent{Text: "sampled"}}}, nil
 		}
 	}
+	if c.roots != nil {
+		opts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
+	}
 	cl := mcp.NewClient(&mcp.Implementation{Name: "answering", Version: "1"}, opts)
+	if c.roots != nil {
+		cl.AddRoots(c.roots...)
+	}
 	// gate's streamable HTTP serves the versions before 2026-07-28; a
 	// client of that version is connected to its server directly.
 	var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: h.url}
-	if c.version >= newForm {
+	if c.version >= newForm && c.stateless {
+		tr = &mcp.StreamableClientTransport{Endpoint: h.url, MaxRetries: -1}
+	} else if c.version >= newForm {
 		ct, st := mcp.NewInMemoryTransports()
 		ss, err := h.gw.Server().Connect(ctxFor(t), st, nil)
 		require.NoError(t, err)
@@ -278,9 +288,10 @@ func TestRelayOldFormToCallingClientOnly(t *testing.T) {
 }
 
 // A request for input the calling client cannot serve is answered as the
-// spec has a client answer it: -32601 for a capability it did not declare
-// (or a 2026-07-28 client, which a server sends no request), -32602 for a
-// mode of elicitation, or tools in sampling, it did not declare.
+// spec has a client answer it: -32601 for a capability it did not declare,
+// -32602 for a mode of elicitation, or tools in sampling, it did not
+// declare; a 2026-07-28 client's (asked with input_required, parked.go)
+// by the same rules.
 func TestRelayRefusedAsTheSpecSays(t *testing.T) {
 	h := startAsking(t, askingUpstream(oldForm), "", false)
 	tests := []struct {
@@ -295,7 +306,10 @@ func TestRelayRefusedAsTheSpecSays(t *testing.T) {
 		{"form only, asked url", caps{elicitForm: true, version: oldForm}, "a_visit", -32602},
 		{"url only, asked form", caps{elicitURL: true, version: oldForm}, "a_confirm", -32602},
 		{"no tools in sampling", caps{sample: true, version: oldForm}, "a_sampletools", -32602},
-		{"a 2026-07-28 client", caps{elicitForm: true, sample: true, version: newForm}, "a_confirm", -32601},
+		{"a 2026-07-28 client, no elicitation", caps{sample: true, version: newForm}, "a_confirm", -32601},
+		{"a 2026-07-28 client, no sampling", caps{elicitForm: true, version: newForm}, "a_sample", -32601},
+		{"a 2026-07-28 client, form only, asked url", caps{elicitForm: true, version: newForm}, "a_visit", -32602},
+		{"a 2026-07-28 client, no tools in sampling", caps{sample: true, version: newForm}, "a_sampletools", -32602},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -132,6 +132,16 @@ func (g *Gateway) track(ctx context.Context, ss *mcp.ServerSession) (context.Con
 	if ss == nil {
 		return ctx, func() { cancel(nil) }
 	}
+	if isParked(ctx) {
+		// A parked call outlives its POST's session: gate's shutdown ends
+		// it (parkedCalls.endAll, or here once shutdown has begun).
+		g.clients.mu.Lock()
+		if g.clients.closing {
+			cancel(errShuttingDown)
+		}
+		g.clients.mu.Unlock()
+		return ctx, func() { cancel(nil) }
+	}
 	cs := g.client(ss)
 	call := &inflightCall{cancel: cancel}
 	g.clients.mu.Lock()

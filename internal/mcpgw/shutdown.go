@@ -12,6 +12,7 @@ func (g *Gateway) Shutdown() {
 	t.mu.Lock()
 	t.closing = true
 	t.mu.Unlock()
+	g.parked.endAll(errShuttingDown)
 	for ss := range g.server.Sessions() {
 		for _, cancel := range g.client(ss).cancels() {
 			cancel(errShuttingDown)
