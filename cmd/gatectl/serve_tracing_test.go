@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,15 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// clearOTel unsets every OTEL_* variable these tests read.
-func clearOTel(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-		"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_EXPORTER_OTLP_TIMEOUT"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-}
 
 // startTracedServe runs gatectl serve on a loopback port with a manifest of one
 // env-probed tool, and returns its base URL, its stop and its exit code.
@@ -60,7 +50,7 @@ func startTracedServe(t *testing.T) (base string, stop func() time.Duration, cod
 // gatectl serve traces its probe runs and its API's requests, as children
 // of the client's traceparent, and sends the last of them as it exits.
 func TestServeTraces(t *testing.T) {
-	clearOTel(t)
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	base, stop, code, _ := startTracedServe(t)
@@ -86,7 +76,7 @@ func TestServeTraces(t *testing.T) {
 // sent; a variable gate cannot honour is refused at start, by name.
 func TestServeTracingBounds(t *testing.T) {
 	t.Run("dead collector", func(t *testing.T) {
-		clearOTel(t)
+		otlptest.ClearEnv(t)
 		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 		base, stop, code, stderr := startTracedServe(t)
 		status, _ := get(t, base+"/healthz", "")
@@ -103,7 +93,7 @@ func TestServeTracingBounds(t *testing.T) {
 		t.Logf("serve exited in %v with a dead collector", took)
 	})
 	t.Run("nothing set", func(t *testing.T) {
-		clearOTel(t)
+		otlptest.ClearEnv(t)
 		rcv := otlptest.Start(t)
 		base, stop, code, _ := startTracedServe(t)
 		get(t, base+"/v1/status", "")
@@ -112,7 +102,7 @@ func TestServeTracingBounds(t *testing.T) {
 		assert.Zero(t, rcv.Requests())
 	})
 	t.Run("grpc refused", func(t *testing.T) {
-		clearOTel(t)
+		otlptest.ClearEnv(t)
 		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317")
 		t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
 		var stderr syncBuffer
@@ -121,7 +111,7 @@ func TestServeTracingBounds(t *testing.T) {
 		assert.Contains(t, stderr.String(), `gatectl serve: tracing: OTEL_EXPORTER_OTLP_PROTOCOL="grpc"`)
 	})
 	t.Run("another exporter refused by gatectl mcp", func(t *testing.T) {
-		clearOTel(t)
+		otlptest.ClearEnv(t)
 		t.Setenv("OTEL_TRACES_EXPORTER", "zipkin")
 		var stderr syncBuffer
 		got := mcpContext(context.Background(), []string{"-m", filepath.Join(t.TempDir(), "none.toml")}, strings.NewReader(""), nil, io.Discard, &stderr)

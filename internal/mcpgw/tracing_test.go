@@ -63,10 +63,7 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // upstream gets gate's span as its parent, in its request's _meta and,
 // over HTTP, as the header.
 func TestTracingForwardedCall(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
@@ -137,10 +134,7 @@ func TestTracingForwardedCall(t *testing.T) {
 // into a span); the upstream gets it as it came, in _meta and as the
 // header, as Trace Context asks of a hop.
 func TestTracingKeepsNoClientTracestate(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
@@ -215,10 +209,7 @@ const tracedURI = "file:///traced.txt?key=urisecret"
 // passed to the upstream in the forwarded request's _meta and headers,
 // and no URI, argument or other text of the client's in the span.
 func TestTracingForwardedFeatures(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
@@ -313,10 +304,7 @@ func TestTracingForwardedFeatures(t *testing.T) {
 // collector is slow loses its own spans past its share, and every span of
 // another session still arrives.
 func TestTracingSessionsShareTheQueue(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	const queue = 8 // a session's share is a quarter of it

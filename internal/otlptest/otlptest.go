@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"testing"
 
@@ -187,4 +188,16 @@ func Dead(t testing.TB) string {
 		}
 	})
 	return "http://" + l.Addr().String()
+}
+
+// ClearEnv unsets, for the test, every OTEL_* variable that would send a
+// test's spans elsewhere than its receiver or change how they are
+// batched, sampled or timed, and the variables named in more.
+func ClearEnv(t *testing.T, more ...string) {
+	for _, k := range append([]string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
+		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+		"OTEL_TRACES_SAMPLER", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"}, more...) {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
 }

@@ -18,10 +18,7 @@ import (
 // that may not use the API cannot fill the export queue with spans in
 // traces of its choosing.
 func TestTraceOnlyAllowedRequests(t *testing.T) {
-	for _, k := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
