@@ -16,7 +16,8 @@ import (
 // the Host and token checks: one without the token, or to a Host that is
 // not loopback, makes no span and cannot name a parent, so that a party
 // that may not use the API cannot fill the export queue with spans in
-// traces of its choosing.
+// traces of its choosing; nor does one to /healthz, which is answered
+// without the token.
 func TestTraceOnlyAllowedRequests(t *testing.T) {
 	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
@@ -32,12 +33,16 @@ func TestTraceOnlyAllowedRequests(t *testing.T) {
 	withToken := serve(t, svc, nil, Options{Token: token, Trace: trace})
 	noToken := serve(t, svc, nil, Options{Trace: trace})
 
+	var sendTo func(f *fixture, route, host, token, trace string) int
 	const (
 		refusedTrace = "0af7651916cd43dd8448eb211c80319c"
 		allowedTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
 	)
 	send := func(f *fixture, host, token, trace string) int {
-		req, err := http.NewRequest(http.MethodGet, f.url+"/v1/status", nil)
+		return sendTo(f, "/v1/status", host, token, trace)
+	}
+	sendTo = func(f *fixture, route, host, token, trace string) int {
+		req, err := http.NewRequest(http.MethodGet, f.url+route, nil)
 		require.NoError(t, err)
 		if host != "" {
 			req.Host = host
@@ -51,6 +56,12 @@ func TestTraceOnlyAllowedRequests(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, send(withToken, "", "", refusedTrace), "no token")
 	assert.Equal(t, http.StatusUnauthorized, send(withToken, "", "wrong", refusedTrace), "a wrong token")
 	assert.Equal(t, http.StatusMisdirectedRequest, send(noToken, "evil.example:7311", "", refusedTrace), "a Host that is not loopback")
+	// /healthz answers without the token, to anyone: such a request is no
+	// token holder's, and a flood of them would take the API's share of
+	// the span queue (and name parents) for whoever sent it.
+	for range 3 {
+		assert.Equal(t, http.StatusOK, sendTo(withToken, "/healthz", "", "", refusedTrace), "/healthz without the token")
+	}
 	assert.Equal(t, http.StatusOK, send(withToken, "", token, allowedTrace))
 
 	require.NoError(t, tr.Shutdown(context.Background()))

@@ -27,7 +27,10 @@ var (
 // requests that come with no session id (stdio's one client, MCP
 // 2026-07-28's sessionless POSTs) are one party: nothing gate can trust
 // tells their clients apart.
-func ClientParty(id string) Party { return Party{kind: "client", id: id} }
+func ClientParty(id string) Party { return Party{kind: clientKind, id: id} }
+
+// clientKind is the kind of every client session's party.
+const clientKind = "client"
 
 type partyKey struct{}
 

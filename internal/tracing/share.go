@@ -20,16 +20,20 @@ import (
 // exporter's return, sent or not): a party that has its share queued
 // loses its next span, counted in gate_trace_spans_dropped_total, and all
 // parties together never queue more than the batch processor holds, so it
-// drops none itself.
+// drops none itself. A client opens sessions at will, each a party of its
+// own, so the client sessions together have a share too (clients), which
+// leaves the API's and the probe runner's shares to them.
 type shareQueue struct {
-	next  sdktrace.SpanProcessor // the batch processor, exporting through exportCounted
-	share int                    // the most spans one party may have queued
-	total int                    // the batch processor's queue: the most all parties may have queued
+	next    sdktrace.SpanProcessor // the batch processor, exporting through exportCounted
+	share   int                    // the most spans one party may have queued
+	clients int                    // the most all client sessions together may have queued
+	total   int                    // the batch processor's queue: the most all parties may have queued
 
-	mu     sync.Mutex
-	of     map[trace.SpanID]Party // a sampled span's party, from its start to its export
-	queued map[Party]int          // a party's spans handed to next and not yet exported
-	sum    int                    // all parties' queued spans
+	mu            sync.Mutex
+	of            map[trace.SpanID]Party // a sampled span's party, from its start to its export
+	queued        map[Party]int          // a party's spans handed to next and not yet exported
+	sum           int                    // all parties' queued spans
+	clientsQueued int                    // all client sessions' queued spans
 
 	dropped *prometheus.CounterVec
 }
@@ -54,14 +58,17 @@ func queueSizes(getenv func(string) string) (total, batch int, err error) {
 // newShareQueue returns the span processor of exporter: the SDK's batch
 // processor, its queue total spans, behind a shareQueue.
 func newShareQueue(exporter sdktrace.SpanExporter, total, batch int) *shareQueue {
+	share := max(1, total/partyShareDivisor)
 	q := &shareQueue{
-		share:  max(1, total/partyShareDivisor),
-		total:  total,
-		of:     map[trace.SpanID]Party{},
-		queued: map[Party]int{},
+		share: share,
+		// The API's token holders and the probe runner keep a share each.
+		clients: max(share, total-2*share),
+		total:   total,
+		of:      map[trace.SpanID]Party{},
+		queued:  map[Party]int{},
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_trace_spans_dropped_total",
-			Help: "Spans not exported because their party (client, api, probes) had its share of the export queue waiting, or all parties had the whole queue.",
+			Help: "Spans not exported because their party (client, api, probes) had its share of the export queue waiting, the client sessions together theirs, or all parties had the whole queue.",
 		}, []string{"party"}),
 	}
 	for _, p := range []Party{ClientParty(""), APIParty, ProbesParty, otherParty} {
@@ -99,7 +106,7 @@ func (q *shareQueue) OnEnd(s sdktrace.ReadOnlySpan) {
 	id := s.SpanContext().SpanID()
 	q.mu.Lock()
 	p, ok := q.of[id]
-	if ok && (q.queued[p] >= q.share || q.sum >= q.total) {
+	if ok && (q.queued[p] >= q.share || q.sum >= q.total || p.kind == clientKind && q.clientsQueued >= q.clients) {
 		delete(q.of, id)
 		q.mu.Unlock()
 		q.dropped.WithLabelValues(p.kind).Inc()
@@ -108,6 +115,9 @@ func (q *shareQueue) OnEnd(s sdktrace.ReadOnlySpan) {
 	if ok {
 		q.queued[p]++
 		q.sum++
+		if p.kind == clientKind {
+			q.clientsQueued++
+		}
 	}
 	q.mu.Unlock()
 	q.next.OnEnd(s)
@@ -126,6 +136,9 @@ func (q *shareQueue) exported(spans []sdktrace.ReadOnlySpan) {
 		}
 		delete(q.of, id)
 		q.sum--
+		if p.kind == clientKind {
+			q.clientsQueued--
+		}
 		if q.queued[p]--; q.queued[p] <= 0 {
 			delete(q.queued, p)
 		}

@@ -80,6 +80,48 @@ func TestPartyShareOfTheSpanQueue(t *testing.T) {
 	}
 }
 
+// A client opens as many sessions as it likes, each a party: together
+// they flood the queue while the collector is slow, and still every span
+// of the probe runner and of the API's token holders arrives, the client
+// sessions together keeping no more than the half of the queue the other
+// two leave them.
+func TestClientSessionsTogetherLeaveTheOthersTheirShares(t *testing.T) {
+	const queue = 64 // a share is a quarter of it
+	clearEnv(t)
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	t.Setenv("OTEL_BSP_MAX_QUEUE_SIZE", fmt.Sprint(queue))
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "600000")
+	t.Setenv("OTEL_BSP_EXPORT_TIMEOUT", "600000")
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	reg := prometheus.NewRegistry()
+	tr.RegisterMetrics(reg)
+	release := rcv.Hold(t)
+
+	span := func(p tracing.Party, tool string) {
+		_, s := tr.Forward(tracing.WithParty(context.Background(), p), tracing.Forwarded{Method: "tools/call", Server: "up", Tool: tool}, nil, nil)
+		s.End("ok")
+	}
+	const sessions, flood, others = 8, 2 * queue, 10
+	for i := range sessions {
+		for range flood {
+			span(tracing.ClientParty(fmt.Sprint("session-", i)), "flood")
+		}
+	}
+	for range others {
+		span(tracing.ProbesParty, "probes")
+		span(tracing.APIParty, "api")
+	}
+	release()
+	require.NoError(t, tr.Shutdown(context.Background()))
+
+	require.Len(t, rcv.Named("tools/call probes"), others, "every span of the probe runner arrives")
+	require.Len(t, rcv.Named("tools/call api"), others, "every span of the API's token holders arrives")
+	require.Len(t, rcv.Named("tools/call flood"), queue/2, "the client sessions' share, together")
+	require.Equal(t, map[string]float64{"client": sessions*flood - queue/2, "api": 0, "probes": 0, "other": 0}, spansDropped(t, reg))
+}
+
 // The queue's size, which gate shares, must be a number of spans.
 func TestQueueSizeRefused(t *testing.T) {
 	for _, v := range []string{"many", "0", "-5"} {
