@@ -17,7 +17,7 @@ import (
 // runs the same source. TestMain removes it when the tests end.
 var gatectlBinaryDir string
 
-// gatectlBuilds are the two builds: with the race detector when the
+// builtTestGatectl and builtUserGatectl are the two builds: with the race detector when the
 // tests have it, and as users build it.
 var (
 	builtTestGatectl = sync.OnceValues(func() (string, error) { return buildGatectlInto("test", raceEnabled) })
