@@ -17,6 +17,7 @@ import (
 // `gatectl check` finds available. An anchor that did less would flatter
 // gate.
 func TestPythonAnchorDoesTheCheck(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	manifest, env := envCheck(t, n, 3)
 

@@ -42,11 +42,16 @@ const docHang = 2 * time.Minute
 // its output compared with the page's; a "from" block names a test that
 // exists and reads the page. With -update, the run blocks' output is
 // written to the pages.
+//
+// The blocks run in parallel, each in its own directory with ports of its
+// own (their commands mostly wait on the processes they start), but with
+// -update, which writes each page once its blocks have run.
 func TestDocExamples(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	tests, err := doctest.FindTests(root)
 	require.NoError(t, err)
-	h := &docHarness{root: root, cache: t.TempDir(), build: sync.OnceValue(func() string { return buildGatectlBinary(t) })}
+	h := &docHarness{root: root, cache: t.TempDir(), build: buildGatectlBinary}
 	var goOnce sync.Once
 	var g goEnv
 	h.goEnv = func(t *testing.T) goEnv { goOnce.Do(func() { g = readGoEnv(t) }); return g }
@@ -74,7 +79,12 @@ func TestDocExamples(t *testing.T) {
 				case b.Marker.From != "":
 					assert.NoError(t, tests.CheckFrom(b.Marker.From, rel), "%s: doc: from %s", at, b.Marker.From)
 				default:
-					t.Run(at, func(t *testing.T) { h.run(t, page, b) })
+					t.Run(at, func(t *testing.T) {
+						if !golden.Update() {
+							t.Parallel()
+						}
+						h.run(t, page, b)
+					})
 				}
 			}
 			if golden.Update() {
@@ -89,7 +99,7 @@ func TestDocExamples(t *testing.T) {
 type docHarness struct {
 	root  string
 	cache string // GATE_CACHE_DIR, shared by every run
-	build func() string
+	build func(t *testing.T) string
 	goEnv func(t *testing.T) goEnv
 }
 
@@ -156,7 +166,7 @@ func (h *docHarness) run(t *testing.T, page *doctest.Page, b *doctest.Block) {
 	}
 	requireOffline(t, dir, m.Env, commands)
 
-	bin := h.build()
+	bin := h.build(t)
 	goEnv := h.goEnv(t)
 	env := []string{
 		"PATH=" + filepath.Dir(bin) + ":" + goEnv.bin + ":/usr/local/bin:/usr/bin:/bin",

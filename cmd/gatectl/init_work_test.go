@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -51,13 +50,11 @@ var initLine = regexp.MustCompile(`^init (\S+) @\S+ ms, \S+ ms clock, (\d+) byte
 // the largest when over: a dependency that computes at init what only
 // some command uses costs every command.
 func TestInitWork(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds gatectl")
 	}
-	bin := filepath.Join(t.TempDir(), "gatectl")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build:\n%s", out)
-	cmd := exec.Command(bin, "--version")
+	cmd := exec.Command(buildUserGatectl(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -101,6 +101,7 @@ func (g *gatectlMCP) terminate(t *testing.T) time.Duration {
 // 20 calls wait on its upstreams (stdio and HTTP): each is answered with
 // an error that says gate is shutting down, and gatectl exits.
 func TestMCPSIGTERMAnswersCallsInFlight(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -134,6 +135,7 @@ func TestMCPSIGTERMAnswersCallsInFlight(t *testing.T) {
 // when a write to it times out (10 s), is restarted, and does not keep
 // gatectl mcp from stopping on SIGTERM; it is gone once gatectl has.
 func TestMCPSIGTERMWithAnUpstreamThatStopsReading(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -180,6 +182,7 @@ func copyExecutable(t *testing.T, src, dir string) string {
 // which the manifest does not pass, stays out of its reach. As root the
 // test runs gatectl as nobody: root could read it whatever gatectl does.
 func TestMCPUpstreamCannotReadGatesEnvironment(t *testing.T) {
+	t.Parallel()
 	dir := worldDir(t)
 	bin := copyExecutable(t, buildGatectlBinary(t), dir)
 	exe, err := os.Executable()

@@ -201,6 +201,7 @@ func TestMCPStdioAnswersAListingThatWaitsForAnUpstream(t *testing.T) {
 // TestMCPStdioPipedLikeTheIssue runs the built gatectl as the issue did:
 // printf '...' | gatectl mcp. Both requests are answered and it exits 0.
 func TestMCPStdioPipedLikeTheIssue(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	manifest := mcpManifest(t, fmt.Sprintf("[[servers]]\nname = \"web\"\nurl = %q\nprefix = \"w_\"\n", mcpHTTPUpstream(t)))
 	script := `bin=$0 manifest=$1; shift 1; printf '%s\n' "$@" | "$bin" mcp -m "$manifest"`

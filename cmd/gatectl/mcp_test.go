@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 	// A compile that takes longer than gate's default on a loaded machine
 	// is not what these tests test (runtime's tests test the bound).
 	compileTimeout = 10 * time.Minute
-	os.Exit(m.Run())
+	os.Exit(withGatectlBinaryDir(m))
 }
 
 // runMCPTestUpstream serves the test upstream on stdin and stdout until
@@ -309,6 +309,7 @@ func (c *tsClient) waitChanged(t *testing.T, want ...string) {
 // tools under their prefix, calls one, and sees a tool go and come back,
 // with notifications/tools/list_changed, as its rule's probe flips.
 func TestTypeScriptClientSeesOnlyWhatCanRun(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	bin := buildGatectlBinary(t)
 	rule := newMCPListener(t)
@@ -374,6 +375,7 @@ func (c *goClient) call(t *testing.T, name, text string) string {
 // TestMCPStdioGoClient drives the gatectl binary with the Go SDK's client
 // over stdio: the tools, a call, and a flip with list_changed.
 func TestMCPStdioGoClient(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	rule := newMCPListener(t)
 	manifest := mcpManifest(t, webServer(mcpHTTPUpstream(t), rule))
@@ -425,6 +427,7 @@ func TestMCPStdioGoClient(t *testing.T) {
 // session is open and a stdio upstream runs: gatectl exits 0 within 10 s,
 // says it stopped, and the upstream process is gone.
 func TestMCPStdioSIGTERM(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -508,6 +511,7 @@ func postMCP(t *testing.T, url, host, token string) int {
 // endpoint has the API's Host check (without a token) and token check
 // (with one), and SIGTERM stops serve within 10 s with a session open.
 func TestServeMCPEndpointAndSIGTERM(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	rule := newMCPListener(t)
 	manifest := mcpManifest(t, webServer(mcpHTTPUpstream(t), rule))

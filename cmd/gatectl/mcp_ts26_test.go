@@ -217,6 +217,7 @@ func serveForTS26(t *testing.T, token string, rule *mcpListener, args ...string)
 // TestTS26ClientOverServeStateless: the TypeScript SDK v2's client on
 // serve's /mcp with --mcp-stateless speaks 2026-07-28 to the end.
 func TestTS26ClientOverServeStateless(t *testing.T) {
+	t.Parallel()
 	const token = "ts26-token-0123456789abcdef"
 	rule := newMCPListener(t)
 	endpoint := serveForTS26(t, token, rule, "--mcp-stateless")
@@ -226,6 +227,7 @@ func TestTS26ClientOverServeStateless(t *testing.T) {
 // TestTS26ClientOverStdio: the same client launches gatectl mcp and
 // speaks 2026-07-28 to it over stdio.
 func TestTS26ClientOverStdio(t *testing.T) {
+	t.Parallel()
 	bin := buildGatectlBinary(t)
 	rule := newMCPListener(t)
 	manifest := mcpManifest(t, webServer(mcpHTTPUpstream(t), rule))
@@ -238,6 +240,7 @@ func TestTS26ClientOverStdio(t *testing.T) {
 // offers no 2026-07-28, so the client, pinned to it, fails to connect,
 // saying so, rather than speaking an older version.
 func TestTS26ClientRefusedWithoutStateless(t *testing.T) {
+	t.Parallel()
 	const token = "ts26-token-0123456789abcdef"
 	endpoint := serveForTS26(t, token, newMCPListener(t))
 	c := startTS26Client(t, mcpEnv(t), "http", endpoint, token)

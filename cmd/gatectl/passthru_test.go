@@ -96,6 +96,7 @@ func TestFilesystemServerGetsTheClientsRoots(t *testing.T) {
 // has asked for a level, under the logger "everything" (or, for a message
 // the server names a logger of its own for, "everything/" and that name).
 func TestEverythingServerLogsReachTheClient(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	bin := buildGatectlBinary(t)
 	manifest := mcpManifest(t, referenceServer(t, "everything", "mcp-server-everything", "ev_", "stdio"))

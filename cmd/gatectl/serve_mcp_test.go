@@ -176,6 +176,7 @@ func (c *tsHTTPClient) steps(t *testing.T, n int) tsHTTPEvent {
 // has a standalone stream: the TypeScript SDK's client, and the Go SDK's,
 // each both ways. Without a standalone stream none came.
 func TestServeMCPProgressWithoutStream(t *testing.T) {
+	t.Parallel()
 	const token = "progress-token"
 	_, endpoint, _ := serveSessions(t, token)
 	for _, noStream := range []bool{false, true} {

@@ -51,6 +51,7 @@ func (rr *roundRobin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // flip of a tool's probe on its listen, and every list after shows it,
 // whichever replica answers.
 func TestServeReplicasBehindARoundRobinProxy(t *testing.T) {
+	t.Parallel()
 	const token = "replica-token-0123456789abcdef"
 	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcptest.NewProgressServer() }, nil))
 	t.Cleanup(func() {

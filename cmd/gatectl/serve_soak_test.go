@@ -238,18 +238,3 @@ func (s *serveProcess) series(t *testing.T, names ...string) map[string]float64 
 	}
 	return out
 }
-
-// buildGatectlBinary builds gatectl for a process-level test, with the
-// race detector when the tests have it, so that the soak also looks for
-// races in the real process.
-func buildGatectlBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gatectl")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
-	require.NoError(t, err, "go %v:\n%s", args, out)
-	return bin
-}

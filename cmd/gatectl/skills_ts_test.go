@@ -18,6 +18,7 @@ import (
 // nothing was published), and reads a SKILL.md cleaned of what a reader
 // cannot see.
 func TestTypeScriptClientFollowsSkills(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	bin := buildGatectlBinary(t)
 	skills := t.TempDir()

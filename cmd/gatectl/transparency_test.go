@@ -55,6 +55,7 @@ func compareSession(t *testing.T, node, root string, argv ...string) []compareSt
 // set; an update of a resource the client subscribed to. Each step is
 // compared as the TypeScript client received it.
 func TestThirdPartyServerThroughGateAnswersAsDirectly(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	everything := tsServer(t, "mcp-server-everything")
 	root := t.TempDir()

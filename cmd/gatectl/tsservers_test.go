@@ -78,6 +78,7 @@ func toolNamesOf(t *testing.T, cs *mcp.ClientSession, prefix string) []string {
 // everything, a node process that takes a moment to start, in its first
 // listing through gatectl mcp.
 func TestListOnceClientSeesEveryToolOfAThirdPartyServer(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	everything := tsServer(t, "mcp-server-everything")
 	want := toolNamesOf(t, directSession(t, everything, "stdio"), "e_")
@@ -101,6 +102,7 @@ prefix = "e_"
 // holds every tool of the reference server everything, which gate's
 // startup wait holds it for.
 func TestInspectorCLIListsEveryToolOnItsFirstRequest(t *testing.T) {
+	t.Parallel()
 	node := tsNode(t)
 	everything := tsServer(t, "mcp-server-everything")
 	inspector, err := filepath.Abs(filepath.Join("testdata", "inspector", "node_modules", ".bin", "mcp-inspector"))
