@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,13 +116,32 @@ probe = "tcp:%s"
 		t.Fatal("the listen was never acknowledged")
 	}
 
-	// everyReplicaLists asserts that two lists in a row, one from each
-	// replica, are want.
+	// everyReplicaLists waits until the client's list through the proxy
+	// is want, and then until each replica, asked directly, lists want:
+	// each replica probes on its own schedule, so the one that told the
+	// client's listen of a flip may be ahead of the other. (A client of
+	// its own, which opens no listen.)
+	lister := mcp.NewClient(&mcp.Implementation{Name: "replica-lister", Version: "1"}, nil)
 	everyReplicaLists := func(want ...string) {
 		t.Helper()
 		c.WaitTools(t, want...)
-		for range 2 {
-			assert.Equal(t, want, c.Tools(t))
+		for _, target := range targets {
+			direct, err := lister.Connect(ctx, &mcp.StreamableClientTransport{
+				Endpoint: target + "/mcp", HTTPClient: &http.Client{Transport: newBearerTransport(token)}, MaxRetries: -1,
+			}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+			require.NoError(t, err)
+			lists := func() []string {
+				var names []string
+				for tool, err := range direct.Tools(ctx, nil) {
+					require.NoError(t, err)
+					names = append(names, tool.Name)
+				}
+				slices.Sort(names)
+				return names
+			}
+			var got []string
+			require.Eventually(t, func() bool { got = lists(); return slices.Equal(got, want) }, mcpWait, 20*time.Millisecond, "replica %s lists %v", target, &got)
+			require.NoError(t, direct.Close())
 		}
 	}
 	call := func() (*mcp.CallToolResult, error) {
