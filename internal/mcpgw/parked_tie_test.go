@@ -1,0 +1,116 @@
+//lint:file-ignore SA1019 MCP deprecates sampling and roots as of 2026-07-28 (SEP-2577); the older upstreams gate fronts use them
+
+package mcpgw_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rootsThenAskUpstream is an older (2025-11-25) Go SDK server whose tools
+// "ask" and "sample" (arguments {"who": ...}) wait until two calls of them
+// are in flight, ask their client's roots, then elicit a name (ask) or
+// ask for a sample (sample), all in the call's context (over streamable
+// HTTP, on the call's POST stream), and answer once both calls have heard
+// back. Each call records in heard, under its who, what it heard: the
+// roots' URIs, then the answer.
+func rootsThenAskUpstream(heard *sync.Map) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "rootsasker", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{oldForm}})
+	arrived, asked := newMeeting(2), newMeeting(2)
+	paired := func(ask func(context.Context, *mcp.ServerSession) string) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct {
+				Who string `json:"who"`
+			}
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			// Both calls are in flight before either asks anything.
+			if err := arrived.meet(ctx); err != nil {
+				return nil, err
+			}
+			got := rootURIs(req.Session.ListRoots(ctx, nil)) + " / " + ask(ctx, req.Session)
+			heard.Store(args.Who, got)
+			// Neither call ends before both were answered.
+			if err := asked.meet(ctx); err != nil {
+				return nil, err
+			}
+			return text(got), nil
+		}
+	}
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
+		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: nameSchema})
+		if err != nil {
+			return heardText(res, err)
+		}
+		return fmt.Sprint(res.Content["name"])
+	}))
+	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
+		res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+		return heardText(res, err)
+	}))
+	return s
+}
+
+// rootURIs is the URIs of the roots an upstream heard, or the error.
+func rootURIs(res *mcp.ListRootsResult, err error) string {
+	if err != nil {
+		return heardText(nil, err)
+	}
+	var uris []string
+	for _, r := range res.Roots {
+		uris = append(uris, r.URI)
+	}
+	return "[" + strings.Join(uris, " ") + "]"
+}
+
+// Two 2026-07-28 clients over /mcp without a session (each POST its own
+// server session) call a tool of one older upstream over streamable HTTP
+// at the same time; during each call, while both are in flight, the
+// upstream asks roots/list and then elicits (or samples). Both calls are
+// parked, and each request of the upstream goes to the client of the call
+// whose stream it came on: each call hears its own client's roots and its
+// own client's answer, each client is asked once, and nothing is refused
+// as "cannot tell which client's".
+func TestParkedCallsOfTwoNewClientsTiedToTheirOwn(t *testing.T) {
+	const sampled = `{"content":{"type":"text","text":"sampled"},"model":"test-model","role":"assistant"}`
+	tests := []struct {
+		tool            string
+		answer          func(who string) string
+		elicits, sample int32
+	}{
+		{"a_ask", func(who string) string { return who }, 1, 0},
+		{"a_sample", func(string) string { return sampled }, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			var heard sync.Map
+			h := startAskingWith(t, "", fastConfig().WithStateless(true), rootsThenAskUpstream(&heard))
+			clients := map[string]*answering{}
+			for _, who := range []string{"alice", "bob"} {
+				clients[who] = h.answeringClient(t, caps{elicitForm: true, sample: true, version: newForm, stateless: true,
+					formAnswer: map[string]any{"name": who}, roots: []*mcp.Root{{URI: "file:///work/" + who, Name: who}}})
+			}
+			clients["alice"].waitTool(t, tt.tool)
+
+			got := callBoth(t, clients, tt.tool)
+			for who, a := range clients {
+				want := "[file:///work/" + who + "] / " + tt.answer(who)
+				assert.Equal(t, want, got[who], "%s's call answered", who)
+				v, _ := heard.Load(who)
+				assert.Equal(t, want, v, "the upstream's call for %s heard another's", who)
+				assert.Equal(t, tt.elicits, a.elicits.Load(), "%s was asked to elicit %d times", who, a.elicits.Load())
+				assert.Equal(t, tt.sample, a.samples.Load(), "%s was asked to sample %d times", who, a.samples.Load())
+			}
+			require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond, "a parked call outlived its end")
+			require.Eventually(t, func() bool { return h.gw.TiedStreams("a") == 0 }, waitFor, 10*time.Millisecond, "the calls' streams are still tied")
+		})
+	}
+}
