@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +19,8 @@ import (
 
 // rootsThenAskUpstream is an older (2025-11-25) Go SDK server whose tools
 // "ask" and "sample" (arguments {"who": ...}) wait until two calls of them
-// are in flight, ask their client's roots, then elicit a name (ask) or
+// are in flight, ask their client's roots, then elicit a name (ask, its
+// message naming who) or
 // ask for a sample (sample), all in the call's context (over streamable
 // HTTP, on the call's POST stream), and answer once both calls have heard
 // back. Each call records in heard, under its who, what it heard: the
@@ -26,7 +28,7 @@ import (
 func rootsThenAskUpstream(heard *sync.Map) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "rootsasker", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{oldForm}})
 	arrived, asked := newMeeting(2), newMeeting(2)
-	paired := func(ask func(context.Context, *mcp.ServerSession) string) mcp.ToolHandler {
+	paired := func(ask func(ctx context.Context, ss *mcp.ServerSession, who string) string) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var args struct {
 				Who string `json:"who"`
@@ -36,7 +38,7 @@ func rootsThenAskUpstream(heard *sync.Map) *mcp.Server {
 			if err := arrived.meet(ctx); err != nil {
 				return nil, err
 			}
-			got := rootURIs(req.Session.ListRoots(ctx, nil)) + " / " + ask(ctx, req.Session)
+			got := rootURIs(req.Session.ListRoots(ctx, nil)) + " / " + ask(ctx, req.Session, args.Who)
 			heard.Store(args.Who, got)
 			// Neither call ends before both were answered.
 			if err := asked.meet(ctx); err != nil {
@@ -45,14 +47,14 @@ func rootsThenAskUpstream(heard *sync.Map) *mcp.Server {
 			return text(got), nil
 		}
 	}
-	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
-		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: nameSchema})
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession, who string) string {
+		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "who are you, " + who + "?", RequestedSchema: nameSchema})
 		if err != nil {
 			return heardText(res, err)
 		}
 		return fmt.Sprint(res.Content["name"])
 	}))
-	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession) string {
+	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: objectSchema}, paired(func(ctx context.Context, ss *mcp.ServerSession, _ string) string {
 		res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
 		return heardText(res, err)
 	}))
@@ -113,4 +115,51 @@ func TestParkedCallsOfTwoNewClientsTiedToTheirOwn(t *testing.T) {
 			require.Eventually(t, func() bool { return h.gw.TiedStreams("a") == 0 }, waitFor, 10*time.Millisecond, "the calls' streams are still tied")
 		})
 	}
+}
+
+// echoingClient is a 2026-07-28 client session of gate's (stdio's, in
+// memory here) that declares roots (root) and form elicitation, and
+// answers an elicitation with its message as the name, counting it in
+// elicits.
+func echoingClient(t *testing.T, h *harness, root *mcp.Root, elicits *atomic.Int32) *answering {
+	t.Helper()
+	cl := mcp.NewClient(&mcp.Implementation{Name: "echoing", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{}, Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			elicits.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": req.Params.Message}}, nil
+		},
+	})
+	cl.AddRoots(root)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := h.gw.Server().Connect(ctxFor(t), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := cl.Connect(ctxFor(t), ct, &mcp.ClientSessionOptions{ProtocolVersion: newForm})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return &answering{cs: cs}
+}
+
+// One 2026-07-28 client session (stdio's, in memory here) with two calls
+// of one older upstream over streamable HTTP in flight at once: each
+// call's requests came on its own POST's stream, so each goes to that
+// call's own input_required, and each answer to the request it answers,
+// although the session has several calls parked there; none is refused.
+func TestParkedCallsOfOneSessionTiedToTheirOwn(t *testing.T) {
+	var heard sync.Map
+	h := startAskingWith(t, "", fastConfig().WithStateless(true), rootsThenAskUpstream(&heard))
+	var elicits atomic.Int32
+	c := echoingClient(t, h, &mcp.Root{URI: "file:///work/one", Name: "one"}, &elicits)
+	c.waitTool(t, "a_ask")
+
+	got := callBoth(t, map[string]*answering{"x": c, "y": c}, "a_ask")
+	for _, who := range []string{"x", "y"} {
+		want := "[file:///work/one] / who are you, " + who + "?"
+		assert.Equal(t, want, got[who], "%s's call answered", who)
+		v, _ := heard.Load(who)
+		assert.Equal(t, want, v, "the upstream's call for %s heard another's", who)
+	}
+	assert.Equal(t, int32(2), elicits.Load(), "the client was asked %d times for its two calls", elicits.Load())
+	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond, "a parked call outlived its end")
 }
