@@ -163,3 +163,45 @@ func TestParkedCallsOfOneSessionTiedToTheirOwn(t *testing.T) {
 	assert.Equal(t, int32(2), elicits.Load(), "the client was asked %d times for its two calls", elicits.Load())
 	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond, "a parked call outlived its end")
 }
+
+// A 2026-07-28 session's resources/read of an older upstream is no
+// tools/call: the upstream's elicitation during it, on the read's own
+// stream, is answered -32601 (the client can be sent no request), even
+// while a call of that session is parked on the upstream; it never lands
+// in that call's input_required, and the call goes on to its result.
+func TestParkedCallTakesNoOtherRequestsInput(t *testing.T) {
+	const askURI = "ask://old"
+	s := parkingUpstream(nil)
+	s.AddResource(&mcp.Resource{URI: askURI, Name: "old"}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "read on?", RequestedSchema: confirmSchema})
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: askURI, Text: heardText(res, err)}}}, nil
+	})
+	h := startAskingWith(t, "", fastConfig().WithStateless(true), s)
+	c := h.answeringClient(t, caps{elicitForm: true, version: newForm, noRoundTrip: true})
+	c.waitTool(t, "a_confirm")
+	ctx := ctxFor(t)
+	require.Eventually(t, func() bool {
+		res, err := c.cs.ListResources(ctx, nil)
+		return err == nil && len(res.Resources) == 1
+	}, waitFor, 20*time.Millisecond, "resource %s never listed", askURI)
+
+	first, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "a_confirm", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, first.NeedsInput(), "%+v", first)
+	require.Len(t, first.InputRequests, 1)
+
+	got, err := c.readText(t, askURI)
+	require.NoError(t, err)
+	// (The SDK's client writes its own message for a -32601 it answers.)
+	assert.True(t, strings.HasPrefix(got, "error -32601: "), got)
+
+	answers := mcp.InputResponseMap{}
+	for id := range first.InputRequests {
+		answers[id] = &mcp.ElicitResult{Action: "decline"}
+	}
+	done, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "a_confirm", Arguments: map[string]any{}, RequestState: first.RequestState, InputResponses: answers})
+	require.NoError(t, err)
+	assert.False(t, done.NeedsInput(), "the read's request reached the call: %+v", done.InputRequests)
+	assert.Equal(t, `{"action":"decline"}`, textOf(done))
+	assert.Zero(t, c.elicits.Load(), "the client's handler was asked")
+}
