@@ -105,9 +105,10 @@ func (g *Gateway) callParked(ctx context.Context, req *mcp.CallToolRequest, o *o
 	} else {
 		caps = &mcp.ClientCapabilities{}
 	}
-	pctx, cancel := context.WithCancelCause(context.WithValue(context.WithoutCancel(ctx), parkedKey{}, true))
 	pc := &parkedCall{calls: &g.parked, state: state, tool: o.tool.Name, up: o.up, ss: req.Session, caps: caps,
-		ctx: pctx, cancel: cancel, asks: make(chan *parkedAsk, maxInputRequests), done: make(chan struct{}), out: map[string]*parkedAsk{}}
+		asks: make(chan *parkedAsk, maxInputRequests), done: make(chan struct{}), out: map[string]*parkedAsk{}}
+	pc.ctx, pc.cancel = context.WithCancelCause(context.WithValue(context.WithoutCancel(ctx), parkedKey{}, pc))
+	pctx := pc.ctx
 	g.parked.add(pc)
 	// Its progress goes to the first POST, while that is open: a call
 	// that asks for nothing has all of it.
@@ -329,7 +330,7 @@ func (u *upstream) parkedRoots(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		defer done()
-		pc, err := u.gw.parked.forRelay(u, ss, method)
+		pc, err := u.parkedFor(ctx, ss, method)
 		if err != nil || pc == nil || pc.caps.RootsV2 == nil {
 			return next(ctx, method, req)
 		}

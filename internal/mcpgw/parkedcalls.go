@@ -35,8 +35,10 @@ type parkedCalls struct {
 	live    map[*parkedCall]struct{}
 }
 
-// parkedKey marks the context of a parked call: it is not one of its
-// first POST's session's calls (track), as it outlives that POST.
+// parkedKey marks the context of a parked call, and holds the call: it is
+// not one of its first POST's session's calls (track), as it outlives that
+// POST; and an upstream's request tied to the forwarded call is its own
+// (parkedFor).
 type parkedKey struct{}
 
 func isParked(ctx context.Context) bool { return ctx.Value(parkedKey{}) != nil }
@@ -106,6 +108,19 @@ func (p *parkedCalls) forget(pc *parkedCall) {
 			delete(p.heldBy, pc.up)
 		}
 	}
+}
+
+// parkedFor is the parked call u's request for input (method, its
+// context ctx, for ss) is for. One tied to the call it came with
+// (tiedTo) is that call's, nil when that call is not parked: the stream
+// says which of ss's calls it is, however many ss has on u. Any other is
+// ss's one parked call on u (forRelay).
+func (u *upstream) parkedFor(ctx context.Context, ss *mcp.ServerSession, method string) (*parkedCall, error) {
+	if c, tied := ctx.Value(tiedKey{}).(*relayCall); tied && c != nil {
+		pc, _ := c.ctx.Value(parkedKey{}).(*parkedCall)
+		return pc, nil
+	}
+	return u.gw.parked.forRelay(u, ss, method)
 }
 
 // forRelay is the parked call of ss on u that u's request for input is

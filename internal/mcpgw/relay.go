@@ -126,7 +126,7 @@ func (u *upstream) forCaller(ctx context.Context, method string, ir mcp.InputReq
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate cannot tell which client's request %s is for: requests of several client sessions are in flight on server %s", method, u.name)}
 	}
 	defer done()
-	if pc, err := u.gw.parked.forRelay(u, ss, method); err != nil || pc != nil {
+	if pc, err := u.parkedFor(ctx, ss, method); err != nil || pc != nil {
 		if err != nil {
 			return nil, err
 		}
