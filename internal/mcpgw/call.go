@@ -82,8 +82,9 @@ func notOfferedError(tool string, why hiddenTool) *jsonrpc.Error {
 func (g *Gateway) forward(o *offer) mcp.ToolHandler {
 	now := g.forwardNow(o)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if parks(req, o.up) {
-			return g.callParked(ctx, req, o, now)
+		if req.Params != nil && parks(req.Session, o.up) {
+			at := parkedFor{method: "tools/call", name: o.tool.Name, up: o.up}
+			return parkRequest(g, ctx, req.Session, at, req.Params.RequestState, req.Params.InputResponses, func(pctx context.Context) (*mcp.CallToolResult, error) { return now(pctx, req) })
 		}
 		return now(ctx, req)
 	}

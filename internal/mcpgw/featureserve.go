@@ -341,15 +341,26 @@ func (g *Gateway) readResource(ctx context.Context, r *mcp.ReadResourceRequest) 
 	// action alone (urlanswers.go).
 	params := &mcp.ReadResourceParams{URI: uri}
 	params.InputResponses, params.RequestState = unwrapURLAnswers(r.Params.InputResponses, r.Params.RequestState)
-	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "resources/read"}, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		params.Meta = tracing.Meta(ctx, nil)
-		return withInputs(rt.up, ctx, r.Session, "read", params, func(p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) { return cs.ReadResource(ctx, p) })
-	})
-	if err != nil {
-		return nil, err
+	send := func(ctx context.Context) (*mcp.ReadResourceResult, error) {
+		res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "resources/read"}, rt, "the read of resource "+quote(uri), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+			params.Meta = tracing.Meta(ctx, nil)
+			return withInputs(rt.up, ctx, r.Session, "read", params, func(p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) { return cs.ReadResource(ctx, p) })
+		})
+		if err != nil {
+			return nil, err
+		}
+		forwardedCacheable(r, &res.Cacheable, g.featuresTTL())
+		return res, nil
 	}
-	forwardedCacheable(r, &res.Cacheable, g.featuresTTL())
-	return markComplete(r, res), nil
+	var res *mcp.ReadResourceResult
+	if parks(r.Session, rt.up) {
+		// An older upstream's request for input during it reaches a
+		// 2026-07-28 client as input_required (parked.go).
+		res, err = parkRequest(g, ctx, r.Session, parkedFor{method: "resources/read", name: uri, up: rt.up}, r.Params.RequestState, r.Params.InputResponses, send)
+	} else {
+		res, err = send(ctx)
+	}
+	return result(markComplete(r, res), err)
 }
 
 // getPromptOf answers prompts/get of a prompt from its owner, under the
@@ -373,10 +384,20 @@ func (g *Gateway) getPromptOf(ctx context.Context, r *mcp.GetPromptRequest) (mcp
 	}
 	params := &mcp.GetPromptParams{Name: o.upstream, Arguments: r.Params.Arguments}
 	params.InputResponses, params.RequestState = unwrapURLAnswers(r.Params.InputResponses, r.Params.RequestState)
-	res, err := tracedForward(g, ctx, r, tracing.Forwarded{Method: "prompts/get", Prompt: name}, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
-		params.Meta = tracing.Meta(ctx, nil)
-		return withInputs(o.up, ctx, r.Session, "get", params, func(p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
-	})
+	send := func(ctx context.Context) (*mcp.GetPromptResult, error) {
+		return tracedForward(g, ctx, r, tracing.Forwarded{Method: "prompts/get", Prompt: name}, o.featureRoute, "prompts/get of "+quote(name), func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+			params.Meta = tracing.Meta(ctx, nil)
+			return withInputs(o.up, ctx, r.Session, "get", params, func(p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
+		})
+	}
+	var res *mcp.GetPromptResult
+	var err error
+	if parks(r.Session, o.up) {
+		// As a read's (readResource).
+		res, err = parkRequest(g, ctx, r.Session, parkedFor{method: "prompts/get", name: name, up: o.up}, r.Params.RequestState, r.Params.InputResponses, send)
+	} else {
+		res, err = send(ctx)
+	}
 	return result(markComplete(r, res), err)
 }
 

@@ -12,17 +12,17 @@ import (
 )
 
 // A 2026-07-28 client cannot be sent a request: it is asked for input by
-// a tools/call result of resultType "input_required" (its inputRequests
-// and an opaque requestState), and retries the call with its
-// inputResponses and that state. An upstream older than 2026-07-28 asks
-// in the old form instead, a request on its session during the call. So
-// that such an upstream's request reaches a 2026-07-28 client, gate runs
-// that client's call to it on past the POST that made it (a parked call):
-// the upstream's request waits, the client's tools/call is answered
-// input_required with it and a requestState naming the parked call in this
-// process, and the retry's answers go to the waiting request, the retry
-// then waiting, as the first call did, for the call's result or the
-// upstream's next request.
+// a result of resultType "input_required" to its tools/call,
+// resources/read or prompts/get (its inputRequests and an opaque
+// requestState), and retries the request with its inputResponses and that
+// state. An upstream older than 2026-07-28 asks in the old form instead, a
+// request on its session during the client's. So that such an upstream's
+// request reaches a 2026-07-28 client, gate runs that client's request to
+// it on past the POST that made it (a parked call): the upstream's request
+// waits, the client's request is answered input_required with it and a
+// requestState naming the parked call in this process, and the retry's
+// answers go to the waiting request, the retry then waiting, as the first
+// POST did, for the request's result or the upstream's next request.
 //
 // Whether a call parks is bound to the two versions, not to what the
 // requestState looks like: the client's speaks 2026-07-28 and the
@@ -30,13 +30,47 @@ import (
 // requestState, so every requestState of a call to one is gate's; a
 // 2026-07-28 upstream's goes through as it came (call.go).
 
-// parkedCall is one forwarded call of a 2026-07-28 client to an older
-// upstream, run on its own goroutine so that it may outlive its POST.
-type parkedCall struct {
-	calls  *parkedCalls
-	state  string // its requestState
-	tool   string // the offered name it was called by
+// parkedFor is what a parked call's requestState is bound to: its method,
+// what it named and the upstream it went to. A retry of another method,
+// tool, resource or prompt cannot resume it.
+type parkedFor struct {
+	method string // "tools/call", "resources/read" or "prompts/get"
+	name   string // the offered tool or prompt name, or the resource URI
 	up     *upstream
+}
+
+// word is the request's name in errors, as withInputs's "what".
+func (at parkedFor) word() string {
+	switch at.method {
+	case "resources/read":
+		return "read"
+	case "prompts/get":
+		return "get"
+	}
+	return "call"
+}
+
+// another says what a requestState of pc names, to a retry bound to at
+// that it does not fit: gate's words, nothing the client sent.
+func (at parkedFor) another(pc parkedFor) string {
+	switch {
+	case at.method != pc.method:
+		return "a request of another method, " + pc.method
+	case at.method == "resources/read":
+		return "a read of another resource"
+	case at.method == "prompts/get":
+		return "a get of another prompt"
+	}
+	return "a call of another tool"
+}
+
+// parkedCall is one forwarded tools/call, resources/read or prompts/get of
+// a 2026-07-28 client to an older upstream, run on its own goroutine so
+// that it may outlive its POST.
+type parkedCall struct {
+	parkedFor
+	calls  *parkedCalls
+	state  string             // its requestState
 	ss     *mcp.ServerSession // the session of the first POST, which the upstream's requests are tied to
 	caps   *mcp.ClientCapabilities
 	ctx    context.Context // ends when the call does
@@ -45,8 +79,10 @@ type parkedCall struct {
 	// client; done is closed once res and err are the call's answer.
 	asks chan *parkedAsk
 	done chan struct{}
-	res  *mcp.CallToolResult
+	res  mcp.Result
 	err  error
+	// inputRequired is the method's input_required result asking reqs.
+	inputRequired func(reqs mcp.InputRequestMap, state string) mcp.Result
 
 	mu      sync.Mutex
 	out     map[string]*parkedAsk // sent to the client, not yet answered
@@ -68,14 +104,14 @@ type parkedAnswer struct {
 	err error
 }
 
-// parks reports whether req, a call of o, is run as a parked call: its
-// client speaks 2026-07-28 (it can be sent no request) and o's upstream
-// an older version (it asks in the old form).
-func parks(req *mcp.CallToolRequest, u *upstream) bool {
-	if req == nil || req.Session == nil || req.Params == nil {
+// parks reports whether a request of ss to u is run as a parked call:
+// its client speaks 2026-07-28 (it can be sent no request) and u an older
+// version (it asks in the old form).
+func parks(ss *mcp.ServerSession, u *upstream) bool {
+	if ss == nil {
 		return false
 	}
-	if p := req.Session.InitializeParams(); p == nil || p.ProtocolVersion < noServerRequests {
+	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion < noServerRequests {
 		return false
 	}
 	u.mu.Lock()
@@ -88,40 +124,60 @@ func parks(req *mcp.CallToolRequest, u *upstream) bool {
 	return r != nil && r.ProtocolVersion < noServerRequests
 }
 
-// callParked answers a 2026-07-28 client's call of o to an older upstream:
-// a first call starts the parked call (now sends it upstream); a retry
-// names one by its requestState and gives its answers.
-func (g *Gateway) callParked(ctx context.Context, req *mcp.CallToolRequest, o *offer, now mcp.ToolHandler) (*mcp.CallToolResult, error) {
-	if req.Params.RequestState != "" {
-		return g.resumeParked(ctx, req, o)
+// parkRequest answers a 2026-07-28 client's request (of session ss, bound
+// to at) to an older upstream: a first one (state "") starts the parked
+// call, which sends it upstream with send; a retry names one by its
+// requestState and gives its answers.
+func parkRequest[R inputResult](g *Gateway, ctx context.Context, ss *mcp.ServerSession, at parkedFor, state string, answers mcp.InputResponseMap, send func(context.Context) (R, error)) (R, error) {
+	var pc *parkedCall
+	var err error
+	if state != "" {
+		pc, err = g.parked.resume(at, state)
+	} else {
+		pc, err = g.parked.start(ctx, ss, at, inputRequiredOf[R])
+		answers = nil
 	}
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	if state == "" {
+		// Its progress goes to the first POST, while that is open: a
+		// request that asks for nothing has all of it.
+		go pc.run(func() (mcp.Result, error) {
+			res, err := send(pc.ctx)
+			return any(res).(mcp.Result), err
+		})
+	}
+	res, err := pc.wait(ctx, answers)
+	out, _ := res.(R)
+	return out, err
+}
+
+// start registers a new parked call of ss bound to at.
+func (p *parkedCalls) start(ctx context.Context, ss *mcp.ServerSession, at parkedFor, inputRequired func(mcp.InputRequestMap, string) mcp.Result) (*parkedCall, error) {
 	state, err := newRequestState()
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "gate could not make a requestState: " + err.Error()}
 	}
-	var caps *mcp.ClientCapabilities
-	if p := req.Session.InitializeParams(); p != nil && p.Capabilities != nil {
-		caps = p.Capabilities
-	} else {
-		caps = &mcp.ClientCapabilities{}
+	caps := &mcp.ClientCapabilities{}
+	if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil {
+		caps = ip.Capabilities
 	}
-	pc := &parkedCall{calls: &g.parked, state: state, tool: o.tool.Name, up: o.up, ss: req.Session, caps: caps,
-		asks: make(chan *parkedAsk, maxInputRequests), done: make(chan struct{}), out: map[string]*parkedAsk{}}
+	pc := &parkedCall{parkedFor: at, calls: p, state: state, ss: ss, caps: caps,
+		asks: make(chan *parkedAsk, maxInputRequests), done: make(chan struct{}), out: map[string]*parkedAsk{}, inputRequired: inputRequired}
 	pc.ctx, pc.cancel = context.WithCancelCause(context.WithValue(context.WithoutCancel(ctx), parkedKey{}, pc))
-	pctx := pc.ctx
-	g.parked.add(pc)
-	// Its progress goes to the first POST, while that is open: a call
-	// that asks for nothing has all of it.
-	go pc.run(func() (*mcp.CallToolResult, error) { return now(pctx, req) })
-	return pc.wait(ctx, nil)
+	p.add(pc)
+	return pc, nil
 }
 
-// run sends the call and keeps its answer; the call's state ends with it.
-func (pc *parkedCall) run(send func() (*mcp.CallToolResult, error)) {
+// run sends the request and keeps its answer; the call's state ends with
+// it.
+func (pc *parkedCall) run(send func() (mcp.Result, error)) {
 	defer func() {
 		if v := recover(); v != nil {
-			// The upstream's data made gate fail this call alone.
-			pc.res, pc.err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate failed handling the call to server %s", pc.up.name)}
+			// The upstream's data made gate fail this request alone.
+			pc.res, pc.err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("gate failed handling the %s to server %s", pc.word(), pc.up.name)}
 		}
 		pc.calls.forget(pc)
 		pc.cancel(nil)
@@ -130,24 +186,26 @@ func (pc *parkedCall) run(send func() (*mcp.CallToolResult, error)) {
 	pc.res, pc.err = send()
 }
 
-// resumeParked gives the answers of a retry to the parked call its
-// requestState names, and waits as the first call did.
-func (g *Gateway) resumeParked(ctx context.Context, req *mcp.CallToolRequest, o *offer) (*mcp.CallToolResult, error) {
-	pc := g.parked.find(req.Params.RequestState)
+// resume is the parked call a retry bound to at names by its
+// requestState, or the -32602 error that refuses the retry: one this
+// process does not hold, or one of another method, tool, resource or
+// prompt. The error echoes nothing the client sent.
+func (p *parkedCalls) resume(at parkedFor, state string) (*parkedCall, error) {
+	pc := p.find(state)
 	if pc == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the requestState of this call of %s names no call this gate process holds: the call ended, or another gate process holds it (a server older than 2026-07-28 asks for input during a call that process keeps; call again to start over)", quote(o.tool.Name))}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the requestState of this %s names no call this gate process holds: the call ended, or another gate process holds it (a server older than 2026-07-28 asks for input during a request that process keeps; send the %s again to start over)", at.word(), at.word())}
 	}
-	if pc.tool != o.tool.Name || pc.up != o.up {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the requestState of this call of %s names a call of another tool", quote(o.tool.Name))}
+	if pc.parkedFor != at {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the requestState of this %s names %s", at.word(), at.another(pc.parkedFor))}
 	}
-	return pc.wait(ctx, req.Params.InputResponses)
+	return pc, nil
 }
 
 // wait answers one POST of the call: with answers (a retry's) given to
 // the requests they answer first, it waits for the call's result or the
 // upstream's next requests for input, whichever comes first. The POST's
 // end (its client gone, or cancelling) ends the call.
-func (pc *parkedCall) wait(ctx context.Context, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
+func (pc *parkedCall) wait(ctx context.Context, answers mcp.InputResponseMap) (mcp.Result, error) {
 	pc.mu.Lock()
 	if pc.waiting {
 		pc.mu.Unlock()
@@ -179,13 +237,13 @@ func (pc *parkedCall) wait(ctx context.Context, answers mcp.InputResponseMap) (*
 
 // ask answers the POST waiting with an input_required result: a, and the
 // upstream's other requests already waiting.
-func (pc *parkedCall) ask(a *parkedAsk) (*mcp.CallToolResult, error) {
+func (pc *parkedCall) ask(a *parkedAsk) (mcp.Result, error) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.rounds++
 	if pc.rounds > maxInputRounds {
 		pc.cancel(nil)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s asked for input %d times in one call, the gateway's cap", pc.up.name, maxInputRounds)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("server %s asked for input %d times in one %s, the gateway's cap", pc.up.name, maxInputRounds, pc.word())}
 	}
 	reqs := mcp.InputRequestMap{}
 	for a != nil {
@@ -198,20 +256,8 @@ func (pc *parkedCall) ask(a *parkedAsk) (*mcp.CallToolResult, error) {
 		default:
 		}
 	}
-	out := inputRequiredMarker()
-	out.Content, out.InputRequests, out.RequestState = nil, reqs, pc.state
-	return &out, nil
+	return pc.inputRequired(reqs, pc.state), nil
 }
-
-// inputRequiredMarker is a result whose (unexported) resultType is
-// "input_required", made as completeMarker is (resulttype.go).
-var inputRequiredMarker = sync.OnceValue(func() mcp.CallToolResult {
-	var r mcp.CallToolResult
-	if err := r.UnmarshalJSON([]byte(`{"content":[],"resultType":"input_required"}`)); err != nil {
-		panic("mcpgw: the SDK reads no resultType: " + err.Error())
-	}
-	return r
-})
 
 // answerOf is what the upstream's request a is answered with the client's
 // answer r: an answer of its kind, within what gate passes on (a url-mode
@@ -277,7 +323,7 @@ func (pc *parkedCall) request(rctx context.Context, method string, ir mcp.InputR
 	}
 	pc.mu.Unlock()
 	if full {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call has %d input requests out, the gateway's cap: %s was not relayed", maxInputRequests, method)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the %s has %d input requests out, the gateway's cap: %s was not relayed", pc.word(), maxInputRequests, method)}
 	}
 	select {
 	case ans := <-a.answer:
@@ -285,7 +331,7 @@ func (pc *parkedCall) request(rctx context.Context, method string, ir mcp.InputR
 	case <-rctx.Done():
 	case <-pc.ctx.Done():
 	}
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the call ended before its client answered %s", method)}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("the %s ended before its client answered %s", pc.word(), method)}
 }
 
 // inputRequest is what the client is asked for the upstream's request, or

@@ -18,7 +18,7 @@ func TestParkedSlotsCappedPerUpstream(t *testing.T) {
 	n := 0
 	newCall := func(u *upstream) *parkedCall {
 		n++
-		pc := &parkedCall{up: u, state: string(rune('0' + n)), cancel: func(error) {}}
+		pc := &parkedCall{parkedFor: parkedFor{up: u}, state: string(rune('0' + n)), cancel: func(error) {}}
 		p.add(pc)
 		return pc
 	}

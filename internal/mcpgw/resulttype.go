@@ -16,6 +16,33 @@ var completeJSON = map[reflect.Type][]byte{
 	reflect.TypeFor[mcp.GetPromptResult]():    []byte(`{"messages":[],"resultType":"complete"}`),
 }
 
+// inputRequiredJSON is, as completeJSON, each result with the resultType
+// "input_required".
+var inputRequiredJSON = map[reflect.Type][]byte{
+	reflect.TypeFor[mcp.CallToolResult]():     []byte(`{"content":[],"resultType":"input_required"}`),
+	reflect.TypeFor[mcp.ReadResourceResult](): []byte(`{"contents":[],"resultType":"input_required"}`),
+	reflect.TypeFor[mcp.GetPromptResult]():    []byte(`{"messages":[],"resultType":"input_required"}`),
+}
+
+// inputRequiredOf is gate's own input_required result of type R, asking
+// reqs under state (a parked call's: parked.go).
+func inputRequiredOf[R inputResult](reqs mcp.InputRequestMap, state string) mcp.Result {
+	t := reflect.TypeFor[R]().Elem()
+	fresh := reflect.New(t)
+	if err := fresh.Interface().(json.Unmarshaler).UnmarshalJSON(inputRequiredJSON[t]); err != nil {
+		panic("mcpgw: the SDK reads no resultType: " + err.Error())
+	}
+	switch r := fresh.Interface().(type) {
+	case *mcp.CallToolResult:
+		r.Content, r.InputRequests = nil, reqs
+	case *mcp.ReadResourceResult:
+		r.InputRequests = reqs
+	case *mcp.GetPromptResult:
+		r.InputRequests = reqs
+	}
+	return any(withState(fresh.Interface().(R), state)).(mcp.Result)
+}
+
 // markComplete gives a result of tools/call, resources/read or
 // prompts/get the resultType "complete" that MCP 2026-07-28 requires of
 // each (the TypeScript SDK v2's client refuses one without it). The SDK's
