@@ -164,11 +164,11 @@ func TestParkedCallsOfOneSessionTiedToTheirOwn(t *testing.T) {
 	require.Eventually(t, func() bool { return h.gw.ParkedHeld() == 0 }, waitFor, 10*time.Millisecond, "a parked call outlived its end")
 }
 
-// A 2026-07-28 session's resources/read of an older upstream is no
-// tools/call: the upstream's elicitation during it, on the read's own
-// stream, is answered -32601 (the client can be sent no request), even
-// while a call of that session is parked on the upstream; it never lands
-// in that call's input_required, and the call goes on to its result.
+// A 2026-07-28 session's resources/read of an older upstream, while a
+// call of that session is parked on the upstream, is parked on its own:
+// the upstream's elicitation during the read, on the read's own stream,
+// reaches the client in the read's input_required, never in the call's,
+// and each goes on to its own result with its own answer.
 func TestParkedCallTakesNoOtherRequestsInput(t *testing.T) {
 	const askURI = "ask://old"
 	s := parkingUpstream(nil)
@@ -190,18 +190,30 @@ func TestParkedCallTakesNoOtherRequestsInput(t *testing.T) {
 	require.True(t, first.NeedsInput(), "%+v", first)
 	require.Len(t, first.InputRequests, 1)
 
-	got, err := c.readText(t, askURI)
+	read, err := c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: askURI})
 	require.NoError(t, err)
-	// (The SDK's client writes its own message for a -32601 it answers.)
-	assert.True(t, strings.HasPrefix(got, "error -32601: "), got)
-
-	answers := mcp.InputResponseMap{}
-	for id := range first.InputRequests {
-		answers[id] = &mcp.ElicitResult{Action: "decline"}
+	require.True(t, read.NeedsInput(), "%+v", read)
+	require.Len(t, read.InputRequests, 1)
+	assert.NotEqual(t, first.RequestState, read.RequestState)
+	for _, ir := range read.InputRequests {
+		assert.Equal(t, "read on?", ir.(*mcp.ElicitParams).Message, "the read's input_required asks the read's question")
 	}
-	done, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "a_confirm", Arguments: map[string]any{}, RequestState: first.RequestState, InputResponses: answers})
+
+	answer := func(reqs mcp.InputRequestMap, action string) mcp.InputResponseMap {
+		answers := mcp.InputResponseMap{}
+		for id := range reqs {
+			answers[id] = &mcp.ElicitResult{Action: action}
+		}
+		return answers
+	}
+	done, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "a_confirm", Arguments: map[string]any{}, RequestState: first.RequestState, InputResponses: answer(first.InputRequests, "decline")})
 	require.NoError(t, err)
 	assert.False(t, done.NeedsInput(), "the read's request reached the call: %+v", done.InputRequests)
 	assert.Equal(t, `{"action":"decline"}`, textOf(done))
+	readDone, err := c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: askURI, RequestState: read.RequestState, InputResponses: answer(read.InputRequests, "cancel")})
+	require.NoError(t, err)
+	require.False(t, readDone.NeedsInput(), "%+v", readDone)
+	require.Len(t, readDone.Contents, 1)
+	assert.Equal(t, `{"action":"cancel"}`, readDone.Contents[0].Text)
 	assert.Zero(t, c.elicits.Load(), "the client's handler was asked")
 }
