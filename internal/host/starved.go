@@ -60,6 +60,12 @@ func (s *starvedClock) release() {
 // process was starved in between.
 func (s *starvedClock) now() time.Duration { return time.Duration(s.starved.Load()) }
 
+// Starved reads the process's starvation clock: the time, summed, that
+// the process was kept from running while a measured wait held the
+// clock, and so the most any wait was given back; subtract an earlier
+// reading for the time in between. A test bounds a run's answer by it.
+func Starved() time.Duration { return starvation.now() }
+
 // run counts, until stop is closed, how late each tick comes: a tick that
 // came late (or ticks dropped) means the process could not run this
 // goroutine for that long.
