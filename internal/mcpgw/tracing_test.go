@@ -63,11 +63,7 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // upstream gets gate's span as its parent, in its request's _meta and,
 // over HTTP, as the header.
 func TestTracingForwardedCall(t *testing.T) {
-	otlptest.ClearEnv(t)
-	rcv := otlptest.Start(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
-	tr, err := tracing.FromEnv(os.Getenv)
-	require.NoError(t, err)
+	rcv, tr := tracerToReceiver(t)
 	require.NotNil(t, tr)
 
 	url, seen := tracedUpstream(t)
@@ -84,7 +80,7 @@ func TestTracingForwardedCall(t *testing.T) {
 	waitTool(t, c, "up_traced")
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	_, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "meta"},
+	_, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "meta"},
 		Meta: mcp.Meta{"traceparent": "00-" + metaTrace + "-" + metaParent + "-01", "tracestate": "vendor=1"}})
 	require.NoError(t, err)
 
@@ -134,11 +130,7 @@ func TestTracingForwardedCall(t *testing.T) {
 // into a span); the upstream gets it as it came, in _meta and as the
 // header, as Trace Context asks of a hop.
 func TestTracingKeepsNoClientTracestate(t *testing.T) {
-	otlptest.ClearEnv(t)
-	rcv := otlptest.Start(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
-	tr, err := tracing.FromEnv(os.Getenv)
-	require.NoError(t, err)
+	rcv, tr := tracerToReceiver(t)
 	url, seen := tracedUpstream(t)
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\n", url), fastConfig().WithTracer(tr))
 	c := h.client()
@@ -146,7 +138,7 @@ func TestTracingKeepsNoClientTracestate(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	const state = "vendor=textfromtheclient"
-	_, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "state"},
+	_, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "up_traced", Arguments: map[string]any{"name": "state"},
 		Meta: mcp.Meta{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tracestate": state}})
 	require.NoError(t, err)
 	require.NoError(t, tr.Shutdown(context.Background()))
@@ -209,11 +201,7 @@ const tracedURI = "file:///traced.txt?key=urisecret"
 // passed to the upstream in the forwarded request's _meta and headers,
 // and no URI, argument or other text of the client's in the span.
 func TestTracingForwardedFeatures(t *testing.T) {
-	otlptest.ClearEnv(t)
-	rcv := otlptest.Start(t)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
-	tr, err := tracing.FromEnv(os.Getenv)
-	require.NoError(t, err)
+	rcv, tr := tracerToReceiver(t)
 	url, seen := featureTracedUpstream(t)
 	h := start(t, fmt.Sprintf("[[servers]]\nname = \"up\"\nurl = %q\n", url), fastConfig().WithTracer(tr))
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
@@ -341,4 +329,16 @@ func TestTracingSessionsShareTheQueue(t *testing.T) {
 	}
 	require.Equal(t, others, mine, "every span of the other session arrives")
 	require.Len(t, spans, others+queue/4, "the flooding session's share, and the other's spans")
+}
+
+// tracerToReceiver is a tracer, made from the environment as gatectl makes
+// it, that exports to a receiver of the test's own, and that receiver.
+func tracerToReceiver(t *testing.T) (*otlptest.Receiver, *tracing.Tracer) {
+	t.Helper()
+	otlptest.ClearEnv(t)
+	rcv := otlptest.Start(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
+	tr, err := tracing.FromEnv(os.Getenv)
+	require.NoError(t, err)
+	return rcv, tr
 }
