@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"sync"
 )
 
 // Each reader drops what it holds past this once a frame is passed on, so
@@ -258,7 +257,7 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if call != nil {
 		token, end := t.ties.stream(call)
 		mark := func(event []byte) []byte { return t.ties.mark(event, token, t.max) }
-		resp.Body = fittedBody{markedEvents(resp.Body, t.max, mark), &endingCloser{c: resp.Body, end: end}}
+		resp.Body = fittedBody{markedEvents(resp.Body, t.max, mark), &body{rc: resp.Body, release: end}}
 	} else {
 		resp.Body = fittedBody{fit(resp.Body, t.max), resp.Body}
 	}
@@ -271,17 +270,4 @@ func (t fitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 type fittedBody struct {
 	io.Reader
 	io.Closer
-}
-
-// endingCloser closes c, and calls end once.
-type endingCloser struct {
-	c    io.Closer
-	end  func()
-	once sync.Once
-}
-
-func (e *endingCloser) Close() error {
-	err := e.c.Close()
-	e.once.Do(e.end)
-	return err
 }
