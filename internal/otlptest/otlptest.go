@@ -191,12 +191,15 @@ func Dead(t testing.TB) string {
 }
 
 // ClearEnv unsets, for the test, every OTEL_* variable that would send a
-// test's spans elsewhere than its receiver or change how they are
-// batched, sampled or timed, and the variables named in more.
-func ClearEnv(t *testing.T, more ...string) {
-	for _, k := range append([]string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
-		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-		"OTEL_TRACES_SAMPLER", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"}, more...) {
+// test's spans elsewhere than its receiver or change how they are named,
+// batched, sampled or timed: each test starts with none.
+func ClearEnv(t testing.TB) {
+	for _, k := range []string{
+		"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+		"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_SERVICE_NAME",
+		"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_TRACES_SAMPLER", "OTEL_BSP_SCHEDULE_DELAY",
+		"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_EXPORT_TIMEOUT",
+	} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}

@@ -25,9 +25,7 @@ func FuzzForward(f *testing.F) {
 	f.Add("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")
 	f.Add("00-00000000000000000000000000000000-0000000000000000-01", "a=\x00", "garbage")
 	f.Add("", "", "")
-	for _, k := range otelVars {
-		os.Unsetenv(k)
-	}
+	otlptest.ClearEnv(f)
 	rcv := otlptest.Start(f)
 	f.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)

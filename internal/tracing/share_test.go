@@ -44,7 +44,7 @@ func TestPartyShareOfTheSpanQueue(t *testing.T) {
 		{"the API's token holders against a client session", tracing.APIParty, tracing.ClientParty(""), "api"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clearEnv(t)
+			otlptest.ClearEnv(t)
 			rcv := otlptest.Start(t)
 			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 			t.Setenv("OTEL_BSP_MAX_QUEUE_SIZE", fmt.Sprint(queue))
@@ -87,7 +87,7 @@ func TestPartyShareOfTheSpanQueue(t *testing.T) {
 // two leave them.
 func TestClientSessionsTogetherLeaveTheOthersTheirShares(t *testing.T) {
 	const queue = 64 // a share is a quarter of it
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	t.Setenv("OTEL_BSP_MAX_QUEUE_SIZE", fmt.Sprint(queue))
@@ -125,7 +125,7 @@ func TestClientSessionsTogetherLeaveTheOthersTheirShares(t *testing.T) {
 // The queue's size, which gate shares, must be a number of spans.
 func TestQueueSizeRefused(t *testing.T) {
 	for _, v := range []string{"many", "0", "-5"} {
-		clearEnv(t)
+		otlptest.ClearEnv(t)
 		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
 		t.Setenv("OTEL_BSP_MAX_QUEUE_SIZE", v)
 		_, err := tracing.FromEnv(os.Getenv)

@@ -15,21 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// otelVars are every variable these tests set; each test starts with none.
-var otelVars = []string{
-	"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-	"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_SERVICE_NAME",
-	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_TRACES_SAMPLER", "OTEL_BSP_SCHEDULE_DELAY",
-	"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_EXPORT_TIMEOUT",
-}
-
-func clearEnv(t *testing.T) {
-	for _, k := range otelVars {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-}
-
 func TestEnabled(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -80,7 +65,7 @@ func probeOnce(t *testing.T, obs runtime.Observer) {
 // the state and code of its answer and the split of its time; never its
 // reason, which may quote the probe.
 func TestProbeRunSpan(t *testing.T) {
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	t.Setenv("OTEL_SERVICE_NAME", "gate-test")
@@ -125,7 +110,7 @@ func TestNothingSentWhenOff(t *testing.T) {
 		{"exporter none", map[string]string{"OTEL_TRACES_EXPORTER": "none"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clearEnv(t)
+			otlptest.ClearEnv(t)
 			rcv := otlptest.Start(t)
 			if tc.env != nil {
 				t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
@@ -148,7 +133,7 @@ func TestNothingSentWhenOff(t *testing.T) {
 // A collector that accepts connections and never answers holds Shutdown
 // no longer than its bound, however many spans wait.
 func TestShutdownBoundedByDeadCollector(t *testing.T) {
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 	tr, err := tracing.FromEnv(os.Getenv)
 	require.NoError(t, err)
@@ -170,7 +155,7 @@ func TestShutdownBoundedByDeadCollector(t *testing.T) {
 // its headers, named by its route when it is one of the API's and never
 // by another path; /mcp makes none of its own.
 func TestHTTPSpans(t *testing.T) {
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
@@ -218,7 +203,7 @@ func TestHTTPSpans(t *testing.T) {
 // exporter's own timeout, retries included (the SDK's default retries for
 // a minute), and says so through LogErrors, while gate runs on.
 func TestExportTimeoutAgainstDeadCollector(t *testing.T) {
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlptest.Dead(t))
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "1") // export at once
 	tr, err := tracing.FromEnv(os.Getenv)
@@ -254,7 +239,7 @@ func (w lineWriter) Write(p []byte) (int, error) {
 // no header's value goes into a span), which the collector would store
 // with the span.
 func TestHTTPSpanTakesNoHeaderText(t *testing.T) {
-	clearEnv(t)
+	otlptest.ClearEnv(t)
 	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL)
 	tr, err := tracing.FromEnv(os.Getenv)
